@@ -1,0 +1,352 @@
+"""The consolidation workflow: six steps from a RunFinished event to the three stores.
+
+Each step is a function of (step input, ports) returning the step output, a JSON object, so the
+same functions run as Lambda tasks of ``statemachines/consolidation.asl.json`` and in-process
+locally (:func:`consolidate`, in the ASL's order). Every step is idempotent per run id: a
+redelivered event or a replayed execution changes nothing that was already written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from agent_memory.core import episodic, procedural, semantic
+from agent_memory.core.contracts import ID_PATTERN, parse_run_finished, unwrap_event
+from agent_memory.core.errors import NotFound
+from agent_memory.core.extraction import (
+    complete_artifacts,
+    extract_deterministically,
+    extract_run_artifacts,
+)
+from agent_memory.core.markers import neutralize
+from agent_memory.core.models import FactCandidate, ProcedureDraft, RunArtifacts, RunFinished
+from agent_memory.core.policies import DAY
+from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.records import artifacts_from_json, run_from_state, run_to_state, to_json
+from agent_memory.core.scrubbing import scrub_texts
+
+State = dict[str, Any]
+Step = Callable[[State, MemoryPorts], State]
+
+# How long a run's scrubbed artifacts are kept to answer redeliveries identically.
+RUN_RECORD_DAYS = 90.0
+
+
+def run_key(tenant_id: str, run_id: str) -> str:
+    """Ledger key of a run's scrubbed artifacts."""
+    return f"run#{tenant_id}#{run_id}"
+
+
+def extract(event: State, ports: MemoryPorts) -> State:
+    """Validate the event and distil the run's artifacts.
+
+    The event's own ``artifacts`` are used when present (no model needed), completed from the
+    messages where empty; otherwise the chat model extracts them, or, with no model configured,
+    a deterministic extractor does. A run already consolidated returns its stored artifacts
+    without calling the model again.
+    """
+    run = parse_run_finished(unwrap_event(event))
+    cached = ports.ledger.get(run_key(run.tenant_id, run.run_id), now=ports.clock())
+    if cached is not None:
+        return {**cached["state"], "extracted_by": "ledger"}
+    if run.artifacts is not None:
+        artifacts, source = complete_artifacts(run, run.artifacts), "event"
+    elif ports.chat is not None and run.messages:
+        extracted = extract_run_artifacts(run.messages, ports.chat)
+        artifacts, source = complete_artifacts(run, extracted), "model"
+    else:
+        artifacts, source = extract_deterministically(run), "deterministic"
+    return {
+        "run": run_to_state(run),
+        "artifacts": to_json(artifacts),
+        "extracted_by": source,
+    }
+
+
+def scrub(state: State, ports: MemoryPorts) -> State:
+    """Remove PII from every text field and defang forged memory markers, before any write.
+
+    The whole of every text is checked (in chunks); if the detector fails, this step fails and
+    nothing is written. The scrubbed result is recorded per run, so every later delivery of the
+    same run sees the same artifacts.
+    """
+    run = run_from_state(state["run"])
+    key = run_key(run.tenant_id, run.run_id)
+    now = ports.clock()
+    cached = ports.ledger.get(key, now=now)
+    if cached is not None:
+        return {**cached["state"], "extracted_by": state.get("extracted_by", "ledger")}
+    artifacts = artifacts_from_json(state["artifacts"])
+    texts = _texts_of(run, artifacts)
+    result = scrub_texts(texts, ports.pii)
+    clean = [neutralize(text) for text in result.texts]
+    run, artifacts = _with_texts(run, artifacts, clean)
+    scrubbed = {
+        "run": run_to_state(run),
+        "artifacts": to_json(artifacts),
+        "extracted_by": state.get("extracted_by", "event"),
+        "pii_entities": result.counts,
+    }
+    ports.ledger.add(key, {"state": scrubbed}, now=now, expires_at=now + RUN_RECORD_DAYS * DAY)
+    # A concurrent delivery may have won the race: continue with whatever was recorded first.
+    recorded = ports.ledger.get(key, now=now)
+    return dict(recorded["state"]) if recorded else scrubbed
+
+
+def write_episode(state: State, ports: MemoryPorts) -> State:
+    """Store the episode once per run id (a redelivery finds it present)."""
+    run = run_from_state(state["run"])
+    artifacts = artifacts_from_json(state["artifacts"])
+    embedding = ports.embedder.embed_documents([episodic.episode_text(artifacts)])[0]
+    episode = episodic.build_episode(
+        run,
+        artifacts,
+        embedding,
+        ports.embedder.model_id,
+        now=ports.clock(),
+        policy=ports.policies.episodic,
+    )
+    written = ports.episodes.add(episode)
+    return {**state, "episode": {"written": written}}
+
+
+def confirm_facts(state: State, ports: MemoryPorts) -> State:
+    """Log the run's confident facts and promote those seen by enough distinct runs."""
+    run = run_from_state(state["run"])
+    artifacts = artifacts_from_json(state["artifacts"])
+    policy = ports.policies.semantic
+    confirmation = semantic.observe_facts(
+        ports.facts,
+        ports.embedder,
+        tenant_id=run.tenant_id,
+        domain=run.domain or policy.default_domain,
+        run_id=run.run_id,
+        facts=semantic.facts_worth_keeping(artifacts, policy),
+        now=ports.clock(),
+        policy=policy,
+    )
+    return {
+        **state,
+        "facts": {
+            "observed": list(confirmation.observed),
+            "confirmed": list(confirmation.confirmed),
+            "newly_confirmed": list(confirmation.newly_confirmed),
+        },
+    }
+
+
+def stage_kb_docs(state: State, ports: MemoryPorts) -> State:
+    """Write KB documents (with metadata sidecars) for confirmed facts; ingestion is batched."""
+    run = run_from_state(state["run"])
+    staged = semantic.stage_documents(
+        ports.facts,
+        ports.knowledge_base,
+        tenant_id=run.tenant_id,
+        domain=run.domain or ports.policies.semantic.default_domain,
+        fact_hashes=tuple(state.get("facts", {}).get("confirmed", ())),
+        now=ports.clock(),
+    )
+    return {**state, "kb": {"staged": list(staged)}}
+
+
+def propose_procedure(state: State, ports: MemoryPorts) -> State:
+    """Propose the run's procedure (PENDING, deduplicated) and count its procedure feedback."""
+    run = run_from_state(state["run"])
+    artifacts = artifacts_from_json(state["artifacts"])
+    now = ports.clock()
+    proposed, created = procedural.propose(ports.procedures, run, artifacts, now=now)
+    feedback = procedural.record_feedback(ports.procedures, run, now=now)
+    return {
+        **state,
+        "procedure": {
+            "proposed": proposed,
+            "created": created,
+            "feedback": to_json(feedback) if feedback else None,
+        },
+    }
+
+
+STEPS: dict[str, Step] = {
+    "extract": extract,
+    "scrub": scrub,
+    "write_episode": write_episode,
+    "confirm_facts": confirm_facts,
+    "stage_kb_docs": stage_kb_docs,
+    "propose_procedure": propose_procedure,
+}
+"""The steps by name, in the order of ``statemachines/consolidation.asl.json``."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepFailed(Exception):
+    """A consolidation step raised; ``state`` is the input it failed on."""
+
+    step: str
+    error: BaseException
+    state: State
+
+    def __str__(self) -> str:
+        return f"{self.step} failed: {type(self.error).__name__}: {self.error}"
+
+
+def consolidate(event: State, ports: MemoryPorts) -> State:
+    """Run every step in order on one event; the final state.
+
+    Raises :class:`StepFailed` naming the step; invalid input surfaces as ``InvalidInput`` from
+    the first step, before anything is written.
+    """
+    state = event
+    for name, step in STEPS.items():
+        try:
+            state = step(state, ports)
+        except Exception as error:
+            if name == "extract":
+                raise
+            raise StepFailed(name, error, state) from error
+    return state
+
+
+def failure_key(tenant_id: str, run_id: str) -> str:
+    """Ledger key of a failed run awaiting replay."""
+    return f"failed#{tenant_id}#{run_id}"
+
+
+def record_failure(payload: State, ports: MemoryPorts) -> State:
+    """Keep a failed run where it can be replayed from; the dead-letter message.
+
+    ``payload`` holds the original ``event``, the ``error`` and optionally the ``execution``.
+    The record is kept until the run is replayed or its tenant forgotten. An event too broken
+    to name its tenant and run is still kept, under a digest of its content.
+    """
+    event = payload.get("event")
+    detail = unwrap_event(event) if isinstance(event, dict) else event
+    tenant_id, run_id = _identity(detail)
+    if tenant_id is None or run_id is None:
+        digest = hashlib.sha256(json.dumps(event, sort_keys=True, default=str).encode()).hexdigest()
+        tenant_id, run_id = "_unroutable", digest[:24]
+    now = ports.clock()
+    key = failure_key(tenant_id, run_id)
+    previous = ports.ledger.get(key, now=now)
+    record = {
+        "key": key,
+        "event": event,
+        "error": payload.get("error"),
+        "execution": payload.get("execution"),
+        "failed_at": now,
+        "failures": (previous or {}).get("failures", 0) + 1,
+    }
+    ports.ledger.put(key, record, now=now, expires_at=None)
+    return record
+
+
+def _identity(detail: object) -> tuple[str | None, str | None]:
+    if not isinstance(detail, dict):
+        return None, None
+    tenant, run = detail.get("tenant_id"), detail.get("run_id")
+    valid = [isinstance(v, str) and re.fullmatch(ID_PATTERN, v) for v in (tenant, run)]
+    if all(valid):
+        return str(tenant), str(run)
+    return None, None
+
+
+def consolidate_or_record(event: State, ports: MemoryPorts) -> State:
+    """:func:`consolidate`, recording a run whose step failed for replay before re-raising.
+
+    Invalid events are refused (``InvalidInput``) and not recorded: the caller is told at once
+    and nothing is written.
+    """
+    try:
+        return consolidate(event, ports)
+    except StepFailed as failure:
+        record_failure(
+            {
+                "event": event,
+                "error": {
+                    "Error": type(failure.error).__name__,
+                    "Cause": str(failure.error),
+                    "Step": failure.step,
+                },
+            },
+            ports,
+        )
+        raise
+
+
+def replay(key: str, ports: MemoryPorts) -> State:
+    """Consolidate a recorded failed run again; its record is removed once it succeeds."""
+    record = ports.ledger.get(key, now=ports.clock())
+    if record is None:
+        raise NotFound(f"no failed run {key!r}")
+    state = consolidate_or_record(record["event"], ports)
+    ports.ledger.delete(key)
+    return state
+
+
+def summary(state: State) -> State:
+    """What one consolidation did, for people and scripts."""
+    return {
+        "run_id": state["run"]["run_id"],
+        "tenant_id": state["run"]["tenant_id"],
+        "outcome": state["artifacts"]["outcome"],
+        "extracted_by": state.get("extracted_by"),
+        "episode": "written" if state["episode"]["written"] else "already present",
+        "facts_observed": len(state["facts"]["observed"]),
+        "facts_confirmed": state["facts"]["newly_confirmed"],
+        "kb_documents_staged": len(state["kb"]["staged"]),
+        "procedure_proposed": state["procedure"]["proposed"],
+        "procedure_created": state["procedure"]["created"],
+        "procedure_feedback": state["procedure"]["feedback"],
+        "pii_entities": state.get("pii_entities", {}),
+    }
+
+
+def _texts_of(run: RunFinished, artifacts: RunArtifacts) -> list[str]:
+    procedure = artifacts.procedure
+    return [
+        run.task,
+        artifacts.task_summary,
+        artifacts.approach_used,
+        *artifacts.key_findings,
+        *artifacts.tools_used,
+        *artifacts.reusable_patterns,
+        *(fact.content for fact in artifacts.facts),
+        *((procedure.title, *procedure.steps) if procedure else ()),
+    ]
+
+
+def _with_texts(
+    run: RunFinished, artifacts: RunArtifacts, texts: list[str]
+) -> tuple[RunFinished, RunArtifacts]:
+    """Put scrubbed texts back in the order :func:`_texts_of` took them out."""
+    items = iter(texts)
+
+    def take(count: int) -> tuple[str, ...]:
+        return tuple(next(items) for _ in range(count))
+
+    task, summary_, approach = take(3)
+    findings = take(len(artifacts.key_findings))
+    tools = take(len(artifacts.tools_used))
+    patterns = take(len(artifacts.reusable_patterns))
+    facts = tuple(
+        FactCandidate(text, fact.confidence)
+        for fact, text in zip(artifacts.facts, take(len(artifacts.facts)), strict=True)
+    )
+    procedure = None
+    if artifacts.procedure is not None:
+        title, *steps = take(1 + len(artifacts.procedure.steps))
+        procedure = ProcedureDraft(title, tuple(steps))
+    return replace(run, task=task), replace(
+        artifacts,
+        task_summary=summary_,
+        approach_used=approach,
+        key_findings=findings,
+        tools_used=tools,
+        reusable_patterns=patterns,
+        facts=facts,
+        procedure=procedure,
+    )

@@ -1,0 +1,246 @@
+"""The RunFinished event contract: one pydantic model, published as a JSON Schema.
+
+``schemas/run_finished.schema.json`` is generated from :class:`RunFinishedEvent` (see
+``python -m agent_memory.core.contracts``) and a test keeps the two identical, so the file other
+languages validate against is exactly what every event is checked with here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from datetime import datetime
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+)
+
+from agent_memory.core.errors import InvalidInput
+from agent_memory.core.models import (
+    FactCandidate,
+    Message,
+    ProcedureDraft,
+    ProcedureFeedback,
+    RunArtifacts,
+    RunFinished,
+)
+
+M = TypeVar("M", bound=BaseModel)
+
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+# Text fields must hold something besides whitespace (a search, as JSON Schema patterns are).
+NOT_BLANK = r"\S"
+
+# Limits keep one event from exhausting a handler; EventBridge caps an event at 256 KB anyway.
+MAX_TASK_CHARS = 8_000
+MAX_MESSAGE_CHARS = 200_000
+MAX_MESSAGES = 2_000
+MAX_ITEM_CHARS = 2_000
+MAX_LIST_ITEMS = 50
+
+Identifier = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
+ShortText = Annotated[str, StringConstraints(max_length=MAX_ITEM_CHARS)]
+ItemList = Annotated[list[ShortText], Field(max_length=MAX_LIST_ITEMS)]
+
+
+def _finite(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("must be a finite number")
+    return value
+
+
+class StrictModel(BaseModel):
+    """Base of contract models: unknown fields and silent type coercion are errors."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class MessageModel(StrictModel):
+    """One message of the run's working memory."""
+
+    role: Literal["system", "human", "ai", "tool"]
+    content: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
+    name: Annotated[str, StringConstraints(max_length=256)] | None = None
+    tool_call_id: Annotated[str, StringConstraints(max_length=256)] | None = None
+    tool_calls: Annotated[
+        list[Annotated[str, StringConstraints(max_length=256)]], Field(max_length=128)
+    ] = Field(default_factory=list)
+
+
+class FactModel(StrictModel):
+    """A fact the run learned, with its confidence in [0, 1]."""
+
+    content: Annotated[str, StringConstraints(max_length=MAX_ITEM_CHARS, pattern=NOT_BLANK)]
+    confidence: Annotated[float, Field(ge=0.0, le=1.0), BeforeValidator(_finite)]
+
+
+class ProcedureModel(StrictModel):
+    """Steps the run proposes for its task type."""
+
+    title: Annotated[str, StringConstraints(max_length=200, pattern=NOT_BLANK)]
+    steps: Annotated[
+        list[Annotated[str, StringConstraints(max_length=MAX_ITEM_CHARS, pattern=NOT_BLANK)]],
+        Field(min_length=1, max_length=MAX_LIST_ITEMS),
+    ]
+
+
+class ArtifactsModel(StrictModel):
+    """What the agent already distilled from its run; with it no LLM is needed."""
+
+    task_summary: Annotated[str, StringConstraints(max_length=MAX_ITEM_CHARS)] = ""
+    outcome: Literal["COMPLETED", "PARTIAL", "FAILED", "UNKNOWN"] | None = None
+    key_findings: ItemList = Field(default_factory=list)
+    approach_used: Annotated[str, StringConstraints(max_length=MAX_TASK_CHARS)] = ""
+    tools_used: ItemList = Field(default_factory=list)
+    reusable_patterns: ItemList = Field(default_factory=list)
+    facts: Annotated[list[FactModel], Field(max_length=MAX_LIST_ITEMS)] = Field(
+        default_factory=list
+    )
+    procedure: ProcedureModel | None = None
+
+
+class FeedbackModel(StrictModel):
+    """Whether a procedure served to this run worked."""
+
+    procedure_id: Identifier
+    succeeded: bool
+
+
+class RunFinishedEvent(StrictModel):
+    """The detail of a ``RunFinished`` event: what an agent sends when a run ends."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        title="RunFinished",
+        json_schema_extra={
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://agent-memory.dev/schemas/run_finished.schema.json",
+            "description": (
+                "Detail of the EventBridge event with detail-type RunFinished. Identifiers never "
+                "contain '#', '/' or whitespace, so tenant-prefixed keys cannot collide."
+            ),
+        },
+    )
+
+    tenant_id: Identifier
+    agent_id: Identifier
+    run_id: Identifier
+    task: Annotated[str, StringConstraints(max_length=MAX_TASK_CHARS, pattern=NOT_BLANK)]
+    task_type: Identifier | None = None
+    domain: Identifier | None = None
+    outcome: Literal["COMPLETED", "PARTIAL", "FAILED"] | None = None
+    messages: Annotated[list[MessageModel], Field(max_length=MAX_MESSAGES)] = Field(
+        default_factory=list
+    )
+    artifacts: ArtifactsModel | None = None
+    procedure_feedback: FeedbackModel | None = None
+    finished_at: AwareDatetime | None = None
+
+
+def json_schema() -> dict[str, Any]:
+    """The published JSON Schema of the RunFinished detail."""
+    return RunFinishedEvent.model_json_schema(mode="validation")
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """A pydantic error location as a dotted path, e.g. ``artifacts.facts[2].confidence``."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif not part.startswith("function-") and "[" not in part:
+            path += f".{part}" if path else part
+    return path or "event"
+
+
+def parse_run_finished(data: object) -> RunFinished:
+    """Validate one RunFinished detail and return it as a domain record.
+
+    Raises :class:`InvalidInput` naming the first offending field (a dotted path such as
+    ``artifacts.facts[2].confidence``); nothing is written for an invalid event.
+    """
+    if not isinstance(data, dict):
+        raise InvalidInput("event", "must be a JSON object")
+    return _to_domain(validate(RunFinishedEvent, _json_types(data)))
+
+
+def validate(model: type[M], data: dict[str, Any]) -> M:
+    """``data`` as a ``model``, or :class:`InvalidInput` naming the first bad field."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        message = "unknown field" if first["type"] == "extra_forbidden" else first["msg"]
+        raise InvalidInput(field_path(tuple(first["loc"])), message) from None
+
+
+def _json_types(data: dict[str, Any]) -> dict[str, Any]:
+    # Strict mode rejects ISO strings for datetimes; parse that one field leniently.
+    finished = data.get("finished_at")
+    if isinstance(finished, str):
+        try:
+            return {**data, "finished_at": datetime.fromisoformat(finished.replace("Z", "+00:00"))}
+        except ValueError:
+            raise InvalidInput("finished_at", "must be an ISO 8601 date-time") from None
+    return data
+
+
+def _to_domain(event: RunFinishedEvent) -> RunFinished:
+    artifacts = None
+    if event.artifacts is not None:
+        a = event.artifacts
+        artifacts = RunArtifacts(
+            task_summary=a.task_summary,
+            outcome=a.outcome or event.outcome or "UNKNOWN",
+            key_findings=tuple(a.key_findings),
+            approach_used=a.approach_used,
+            tools_used=tuple(a.tools_used),
+            reusable_patterns=tuple(a.reusable_patterns),
+            facts=tuple(FactCandidate(f.content, f.confidence) for f in a.facts),
+            procedure=(
+                ProcedureDraft(a.procedure.title, tuple(a.procedure.steps)) if a.procedure else None
+            ),
+        )
+    feedback = event.procedure_feedback
+    return RunFinished(
+        tenant_id=event.tenant_id,
+        agent_id=event.agent_id,
+        run_id=event.run_id,
+        task=event.task,
+        task_type=event.task_type,
+        domain=event.domain,
+        outcome=event.outcome,
+        messages=tuple(
+            Message(m.role, m.content, m.name, m.tool_call_id, tuple(m.tool_calls))
+            for m in event.messages
+        ),
+        artifacts=artifacts,
+        procedure_feedback=(
+            ProcedureFeedback(feedback.procedure_id, feedback.succeeded) if feedback else None
+        ),
+        finished_at=event.finished_at.timestamp() if event.finished_at else None,
+    )
+
+
+def unwrap_event(document: object) -> object:
+    """The RunFinished detail of a full EventBridge event, or the document itself."""
+    if isinstance(document, dict) and "detail" in document and "detail-type" in document:
+        if document["detail-type"] != "RunFinished":
+            raise InvalidInput("detail-type", "must be 'RunFinished'")
+        return document["detail"]
+    return document
+
+
+if __name__ == "__main__":
+    json.dump(json_schema(), sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")

@@ -1,0 +1,219 @@
+"""Domain records of the four memory tiers: what is stored and what is served."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal
+
+Role = Literal["system", "human", "ai", "tool"]
+Outcome = Literal["COMPLETED", "PARTIAL", "FAILED", "UNKNOWN"]
+OUTCOMES: tuple[Outcome, ...] = ("COMPLETED", "PARTIAL", "FAILED", "UNKNOWN")
+
+
+class FactStatus(StrEnum):
+    """Lifecycle of a semantic fact: observed, then confirmed by enough distinct runs."""
+
+    PENDING = "PENDING"
+    CONFIRMED = "CONFIRMED"
+
+
+class ProcedureStatus(StrEnum):
+    """Lifecycle of a procedure: proposed, reviewed by a human, flagged when it goes stale."""
+
+    PENDING = "PENDING"
+    VALIDATED = "VALIDATED"
+    REJECTED = "REJECTED"
+    NEEDS_REVIEW = "NEEDS_REVIEW"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a run's working memory.
+
+    ``tool_calls`` holds the ids of the tool calls an ``ai`` message issued; a ``tool`` message
+    names the call it answers in ``tool_call_id``. Without ids, a tool message belongs to the
+    nearest ``ai`` message before it.
+    """
+
+    role: Role
+    content: str
+    name: str | None = None
+    tool_call_id: str | None = None
+    tool_calls: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FactCandidate:
+    """A fact a run claims to have learned, with the run's confidence in it."""
+
+    content: str
+    confidence: float
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureDraft:
+    """Steps a run proposes for its task type."""
+
+    title: str
+    steps: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RunArtifacts:
+    """What consolidation distils from one finished run."""
+
+    task_summary: str
+    outcome: Outcome
+    key_findings: tuple[str, ...] = ()
+    approach_used: str = ""
+    tools_used: tuple[str, ...] = ()
+    reusable_patterns: tuple[str, ...] = ()
+    facts: tuple[FactCandidate, ...] = ()
+    procedure: ProcedureDraft | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureFeedback:
+    """A run's report of whether a served procedure worked."""
+
+    procedure_id: str
+    succeeded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RunFinished:
+    """A validated RunFinished event (see ``schemas/run_finished.schema.json``)."""
+
+    tenant_id: str
+    agent_id: str
+    run_id: str
+    task: str
+    task_type: str | None = None
+    domain: str | None = None
+    outcome: Outcome | None = None
+    messages: tuple[Message, ...] = ()
+    artifacts: RunArtifacts | None = None
+    procedure_feedback: ProcedureFeedback | None = None
+    finished_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredVector:
+    """An embedding as stored: compact bytes plus the model that produced it."""
+
+    model_id: str
+    dimension: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Episode:
+    """The distilled record of one past run (episodic memory)."""
+
+    tenant_id: str
+    agent_id: str
+    run_id: str
+    task: str
+    task_summary: str
+    outcome: Outcome
+    created_at: float
+    expires_at: float
+    task_type: str | None = None
+    domain: str | None = None
+    key_findings: tuple[str, ...] = ()
+    approach_used: str = ""
+    tools_used: tuple[str, ...] = ()
+    reusable_patterns: tuple[str, ...] = ()
+    embedding: StoredVector | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A semantic fact and its confirmation log: the distinct runs that observed it."""
+
+    tenant_id: str
+    domain: str
+    fact_hash: str
+    content: str
+    status: FactStatus
+    confidence: float
+    run_ids: frozenset[str]
+    first_seen: float
+    last_seen: float
+    confirmed_at: float | None = None
+    staged_at: float | None = None
+    ingested_at: float | None = None
+    embedding: StoredVector | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FactObservation:
+    """One run's sighting of a fact, as written to the confirmation log."""
+
+    tenant_id: str
+    domain: str
+    fact_hash: str
+    content: str
+    confidence: float
+    run_id: str
+    seen_at: float
+    embedding: StoredVector | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    """A step list for a task type, gated by human review, with its track record."""
+
+    tenant_id: str
+    task_type: str
+    procedure_id: str
+    title: str
+    steps: tuple[str, ...]
+    status: ProcedureStatus
+    created_at: float
+    updated_at: float
+    source_run_ids: frozenset[str] = field(default_factory=frozenset)
+    times_applied: int = 0
+    times_succeeded: int = 0
+    last_applied_at: float | None = None
+    reviewer: str | None = None
+    reviewed_at: float | None = None
+    review_note: str | None = None
+
+    @property
+    def success_rate(self) -> float | None:
+        """Share of applications that succeeded, computed at read; None before the first use."""
+        if self.times_applied == 0:
+            return None
+        return self.times_succeeded / self.times_applied
+
+
+@dataclass(frozen=True, slots=True)
+class KbDocument:
+    """A promoted fact as a knowledge-base document plus its metadata sidecar."""
+
+    key: str
+    body: dict[str, object]
+    metadata: dict[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class KbHit:
+    """One knowledge-base retrieval result."""
+
+    text: str
+    score: float
+    metadata: dict[str, object]
+
+
+IngestionState = Literal["STARTING", "IN_PROGRESS", "COMPLETE", "FAILED"]
+
+
+@dataclass(frozen=True, slots=True)
+class IngestionJob:
+    """A knowledge-base ingestion job: everything staged before ``started_at`` is in it."""
+
+    job_id: str
+    status: IngestionState
+    started_at: float

@@ -1,0 +1,69 @@
+"""Memory policies (DESIGN.md §5) as typed settings with their defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+DAY = 86_400.0
+
+
+@dataclass(frozen=True, slots=True)
+class WorkingMemoryPolicy:
+    """When to compress a run's messages and how much to keep verbatim."""
+
+    compress_at: int = 30
+    keep_recent: int = 15
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodicPolicy:
+    """How episodes are kept and found again."""
+
+    retention_days: float = 90.0
+    candidates: int = 500
+    page_size: int = 100
+    top_k: int = 3
+    # None: use the threshold calibrated for the embedding model (see ``calibration``).
+    min_similarity: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticPolicy:
+    """Which facts are kept, when they are promoted, and how they are served."""
+
+    min_confidence: float = 0.7
+    confirmations: int = 3
+    top_k: int = 5
+    # Bedrock KB relevance score floor; None: the embedding model's calibrated value.
+    min_score: float | None = None
+    default_domain: str = "general"
+
+
+@dataclass(frozen=True, slots=True)
+class ProceduralPolicy:
+    """When a procedure is trusted and when it is flagged."""
+
+    trial_uses: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class DecayPolicy:
+    """What forgetting removes or flags (never deletes a procedure)."""
+
+    failed_episode_days: float = 7.0
+    procedure_unused_days: float = 60.0
+    procedure_min_success: float = 0.6
+    procedure_min_uses: int = 3
+    pending_fact_days: float = 30.0
+    page_size: int = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Policies:
+    """Every policy, with DESIGN.md §5 defaults; each field can be overridden."""
+
+    working: WorkingMemoryPolicy = field(default_factory=WorkingMemoryPolicy)
+    episodic: EpisodicPolicy = field(default_factory=EpisodicPolicy)
+    semantic: SemanticPolicy = field(default_factory=SemanticPolicy)
+    procedural: ProceduralPolicy = field(default_factory=ProceduralPolicy)
+    decay: DecayPolicy = field(default_factory=DecayPolicy)

@@ -1,0 +1,361 @@
+"""Ports: what the core needs from storage and models, as Protocols adapters implement.
+
+Every method takes the tenant explicitly where data is tenant-owned; adapters build their keys
+from it (``{tenant_id}#...``), so no query can be written without naming a tenant.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration, calibration_for
+from agent_memory.core.models import (
+    Episode,
+    Fact,
+    FactObservation,
+    IngestionJob,
+    KbDocument,
+    KbHit,
+    Procedure,
+    ProcedureStatus,
+)
+from agent_memory.core.policies import Policies
+
+T = TypeVar("T")
+FloatArray = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of a paginated listing; ``cursor`` is None on the last page."""
+
+    items: tuple[T, ...]
+    cursor: str | None = None
+
+
+@runtime_checkable
+class EpisodeStore(Protocol):
+    """Episodic memory: one record per (tenant, agent, run_id); expired records are invisible."""
+
+    def add(self, episode: Episode) -> bool:
+        """Write the episode unless one with its key exists; True if this call wrote it."""
+        ...
+
+    def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
+        """The episode, or None if absent or expired at ``now``."""
+        ...
+
+    def recent(
+        self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
+    ) -> Page[Episode]:
+        """The agent's unexpired episodes, newest first, one page of at most ``limit``."""
+        ...
+
+    def failed_before(
+        self, cutoff: float, *, now: float, limit: int, cursor: str | None = None
+    ) -> Page[Episode]:
+        """FAILED episodes of every tenant created before ``cutoff`` (for decay)."""
+        ...
+
+    def delete(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
+        """Delete one episode; True if it existed."""
+        ...
+
+    def purge_expired(self, now: float, *, limit: int) -> int:
+        """Remove up to ``limit`` expired records (a store with native TTL may return 0)."""
+        ...
+
+    def export(self, tenant_id: str) -> Iterator[Episode]:
+        """Every stored episode of the tenant, expired or not."""
+        ...
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every episode of the tenant; the number deleted."""
+        ...
+
+
+@runtime_checkable
+class FactStore(Protocol):
+    """Semantic facts and their confirmation log, keyed by (tenant, domain, fact_hash)."""
+
+    def observe(self, observation: FactObservation) -> Fact:
+        """Atomically record that a run saw the fact (creating it PENDING); the fact after.
+
+        Adding a run id already in the set changes nothing but ``last_seen``: confirmation
+        counts distinct runs, so redelivery never counts twice.
+        """
+        ...
+
+    def get(self, tenant_id: str, domain: str, fact_hash: str) -> Fact | None:
+        """The fact, or None."""
+        ...
+
+    def confirm(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> bool:
+        """Move a PENDING fact to CONFIRMED; True only for the call that made the change."""
+        ...
+
+    def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
+        """Record that the fact's KB document was written and awaits ingestion."""
+        ...
+
+    def awaiting_ingestion(self, *, limit: int, cursor: str | None = None) -> Page[Fact]:
+        """Staged facts of every tenant not yet ingested by the KB."""
+        ...
+
+    def mark_ingested(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
+        """Record that the KB now serves the fact."""
+        ...
+
+    def fast_path(self, tenant_id: str, domain: str | None) -> list[Fact]:
+        """CONFIRMED facts the KB does not serve yet (all domains of the tenant if None)."""
+        ...
+
+    def pending_seen_before(
+        self, cutoff: float, *, limit: int, cursor: str | None = None
+    ) -> Page[Fact]:
+        """PENDING facts of every tenant last seen before ``cutoff`` (for decay)."""
+        ...
+
+    def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
+        """Delete one fact; True if it existed."""
+        ...
+
+    def export(self, tenant_id: str) -> Iterator[Fact]:
+        """Every fact of the tenant."""
+        ...
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every fact of the tenant; the number deleted."""
+        ...
+
+
+@runtime_checkable
+class ProcedureStore(Protocol):
+    """Procedures keyed by (tenant, task_type, procedure_id) and findable by procedure_id."""
+
+    def propose(self, procedure: Procedure, run_id: str) -> bool:
+        """Store a PENDING proposal unless its id exists (then only add ``run_id`` to its
+        sources); True if this call created it.
+        """
+        ...
+
+    def get(self, procedure_id: str, *, tenant_id: str | None = None) -> Procedure | None:
+        """The procedure with this id (restricted to ``tenant_id`` when given)."""
+        ...
+
+    def for_task_type(self, tenant_id: str, task_type: str) -> list[Procedure]:
+        """Every procedure of the tenant's task type, whatever its status."""
+        ...
+
+    def list(
+        self,
+        *,
+        tenant_id: str | None = None,
+        status: ProcedureStatus | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Procedure]:
+        """Procedures filtered by tenant and status, one page."""
+        ...
+
+    def set_status(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        status: ProcedureStatus,
+        allowed_from: Sequence[ProcedureStatus],
+        now: float,
+        reviewer: str | None = None,
+        note: str | None = None,
+    ) -> Procedure | None:
+        """Change the status only if the current one is in ``allowed_from``; the procedure
+        after, or None if the condition failed or it does not exist.
+        """
+        ...
+
+    def record_feedback(
+        self, procedure_id: str, *, tenant_id: str, run_id: str, succeeded: bool, now: float
+    ) -> bool:
+        """Atomically count one application (and success) per run; False if this run's
+        feedback was already counted or the procedure does not exist.
+        """
+        ...
+
+    def export(self, tenant_id: str) -> Iterator[Procedure]:
+        """Every procedure of the tenant."""
+        ...
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every procedure of the tenant; the number deleted."""
+        ...
+
+
+@runtime_checkable
+class Ledger(Protocol):
+    """Small JSON records keyed by string: idempotency results, run records, job state."""
+
+    def get(self, key: str, *, now: float) -> dict[str, Any] | None:
+        """The record, or None if absent or expired."""
+        ...
+
+    def add(self, key: str, value: dict[str, Any], *, now: float, expires_at: float | None) -> bool:
+        """Write unless an unexpired record exists; True if this call wrote it."""
+        ...
+
+    def put(self, key: str, value: dict[str, Any], *, now: float, expires_at: float | None) -> None:
+        """Write, replacing any record."""
+        ...
+
+    def delete(self, key: str) -> None:
+        """Remove the record if present."""
+        ...
+
+    def scan(self, prefix: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Every record whose key starts with ``prefix`` (for export, forget and listings)."""
+        ...
+
+
+@runtime_checkable
+class KnowledgeBase(Protocol):
+    """Semantic memory's document store and its search index.
+
+    Documents become searchable only after an ingestion job that started after they were
+    written has completed, as with a Bedrock Knowledge Base.
+    """
+
+    def put_document(self, document: KbDocument) -> None:
+        """Write (or overwrite) a document and its metadata sidecar."""
+        ...
+
+    def delete_document(self, key: str) -> None:
+        """Remove a document and its sidecar (the index drops it at the next ingestion)."""
+        ...
+
+    def document_keys(self, tenant_id: str) -> list[str]:
+        """Keys of every document of the tenant."""
+        ...
+
+    def start_ingestion(self, *, now: float) -> IngestionJob:
+        """Start indexing the documents; raises ``IngestionBusy`` while a job is running."""
+        ...
+
+    def ingestion_job(self, job_id: str) -> IngestionJob:
+        """The current state of a job."""
+        ...
+
+    def retrieve(
+        self,
+        text: str,
+        *,
+        tenant_id: str,
+        domain: str | None,
+        limit: int,
+        query_vector: FloatArray | None = None,
+        query_model_id: str | None = None,
+    ) -> list[KbHit]:
+        """Best documents for ``text`` among the tenant's (and the domain's, when given).
+
+        An adapter whose index uses ``query_model_id`` may use ``query_vector`` instead of
+        embedding ``text`` again.
+        """
+        ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """A text embedding model; vectors are float32 and L2-normalised."""
+
+    @property
+    def model_id(self) -> str:
+        """Identifies the vector space: vectors of different ids are never compared."""
+        ...
+
+    @property
+    def dimension(self) -> int:
+        """Length of every vector."""
+        ...
+
+    def embed_documents(self, texts: Sequence[str]) -> FloatArray:
+        """Embed texts to be stored; shape (len(texts), dimension)."""
+        ...
+
+    def embed_query(self, text: str) -> FloatArray:
+        """Embed a search query; shape (dimension,)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class PiiEntity:
+    """A span of personal data found in a text: ``text[begin:end]`` is of kind ``type``."""
+
+    type: str
+    begin: int
+    end: int
+    score: float = 1.0
+
+
+@runtime_checkable
+class PiiDetector(Protocol):
+    """Finds personal data in text. Raising means "unknown", and the caller writes nothing."""
+
+    @property
+    def max_chunk_chars(self) -> int:
+        """Longest text one ``detect`` call accepts; callers split longer text."""
+        ...
+
+    def detect(self, text: str) -> list[PiiEntity]:
+        """Every entity found in ``text`` (offsets into ``text``)."""
+        ...
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """A chat model for summarising and extracting: one system prompt, one user turn."""
+
+    def complete(self, system: str, user: str) -> str:
+        """The model's reply text."""
+        ...
+
+
+def _policies() -> Policies:
+    return Policies()
+
+
+def _calibrations() -> dict[str, Calibration]:
+    return dict(DEFAULT_CALIBRATIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPorts:
+    """Everything the core talks to, wired once per process, plus the policies it applies."""
+
+    episodes: EpisodeStore
+    facts: FactStore
+    procedures: ProcedureStore
+    ledger: Ledger
+    knowledge_base: KnowledgeBase
+    embedder: Embedder
+    pii: PiiDetector
+    chat: ChatModel | None = None
+    clock: Callable[[], float] = time.time
+    policies: Policies = field(default_factory=_policies)
+    calibrations: Mapping[str, Calibration] = field(default_factory=_calibrations)
+
+    def episode_threshold(self) -> float:
+        """Minimum similarity of a served episode, for the embedder in use."""
+        if self.policies.episodic.min_similarity is not None:
+            return self.policies.episodic.min_similarity
+        return calibration_for(self.embedder.model_id, self.calibrations).episode_min_similarity
+
+    def fact_threshold(self) -> float:
+        """Minimum score of a served fact, for the embedder in use."""
+        if self.policies.semantic.min_score is not None:
+            return self.policies.semantic.min_score
+        return calibration_for(self.embedder.model_id, self.calibrations).fact_min_score

@@ -1,0 +1,186 @@
+"""Procedural memory: step lists proposed by runs, served only after a human validates them."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from agent_memory.core.errors import Conflict, InvalidInput, NotFound
+from agent_memory.core.markers import neutralize, procedural
+from agent_memory.core.models import Procedure, ProcedureStatus, RunArtifacts, RunFinished
+from agent_memory.core.policies import ProceduralPolicy
+from agent_memory.core.ports import ProcedureStore
+
+_NUMBERING = re.compile(r"^\s*(?:step\s*)?(?:\d+|[a-z])\s*[.):-]\s*|^\s*[-*\u2022]\s*", re.I)
+_MAX_REVIEWER = 128
+
+APPROVABLE_FROM = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW, ProcedureStatus.REJECTED)
+REJECTABLE_FROM = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW, ProcedureStatus.VALIDATED)
+
+
+def normalize_step(step: str) -> str:
+    """A step without its numbering or bullet, whitespace collapsed."""
+    text = " ".join(unicodedata.normalize("NFKC", step).split())
+    return _NUMBERING.sub("", text, count=1).strip()
+
+
+def procedure_id(tenant_id: str, task_type: str, steps: tuple[str, ...]) -> str:
+    """Deterministic id of a step list: the same steps proposed again get the same id."""
+    canonical = "\n".join(normalize_step(s).casefold() for s in steps)
+    digest = hashlib.sha256(f"{tenant_id}\0{task_type}\0{canonical}".encode()).hexdigest()
+    return f"proc-{digest[:24]}"
+
+
+def propose(
+    store: ProcedureStore, run: RunFinished, artifacts: RunArtifacts, *, now: float
+) -> tuple[str | None, bool]:
+    """Propose the run's procedure as PENDING; (procedure id or None, whether it is new).
+
+    Only COMPLETED runs with a task type propose. Proposing steps that already exist adds the
+    run to the procedure's sources instead of creating a duplicate.
+    """
+    draft = artifacts.procedure
+    if artifacts.outcome != "COMPLETED" or not run.task_type or draft is None:
+        return None, False
+    steps = tuple(s for s in (normalize_step(step) for step in draft.steps) if s)
+    if not steps:
+        return None, False
+    new_id = procedure_id(run.tenant_id, run.task_type, steps)
+    created = store.propose(
+        Procedure(
+            tenant_id=run.tenant_id,
+            task_type=run.task_type,
+            procedure_id=new_id,
+            title=draft.title.strip(),
+            steps=steps,
+            status=ProcedureStatus.PENDING,
+            created_at=now,
+            updated_at=now,
+            source_run_ids=frozenset({run.run_id}),
+        ),
+        run.run_id,
+    )
+    return new_id, created
+
+
+def review(
+    store: ProcedureStore,
+    procedure_id_: str,
+    *,
+    approve: bool,
+    reviewer: str,
+    now: float,
+    note: str | None = None,
+    tenant_id: str | None = None,
+) -> Procedure:
+    """A human's decision on a procedure: approve (VALIDATED) or reject (REJECTED, with reason).
+
+    Raises :class:`NotFound` for an unknown id and :class:`Conflict` when the procedure is not
+    in a state the decision applies to (approving a validated one, say).
+    """
+    reviewer = reviewer.strip()
+    if not reviewer or len(reviewer) > _MAX_REVIEWER:
+        raise InvalidInput("reviewer", f"must be 1-{_MAX_REVIEWER} characters")
+    if not approve and not (note and note.strip()):
+        raise InvalidInput("reason", "a rejection needs a reason")
+    current = store.get(procedure_id_, tenant_id=tenant_id)
+    if current is None:
+        raise NotFound(f"no procedure {procedure_id_!r}")
+    target = ProcedureStatus.VALIDATED if approve else ProcedureStatus.REJECTED
+    allowed = APPROVABLE_FROM if approve else REJECTABLE_FROM
+    updated = store.set_status(
+        procedure_id_,
+        tenant_id=current.tenant_id,
+        status=target,
+        allowed_from=allowed,
+        now=now,
+        reviewer=reviewer,
+        note=note.strip() if note else None,
+    )
+    if updated is None:
+        raise Conflict(f"procedure {procedure_id_} is {current.status}; cannot set {target}")
+    return updated
+
+
+def wilson_lower_bound(successes: int, trials: int, z: float = 1.96) -> float:
+    """Lower bound of the success rate's 95% interval: 9/10 ranks above 1/1."""
+    if trials == 0:
+        return 0.0
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    return (centre - spread) / (1 + z * z / trials)
+
+
+def is_trial(procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()) -> bool:
+    """A validated procedure still earning its first ``trial_uses`` applications."""
+    return procedure.status is ProcedureStatus.VALIDATED and procedure.times_applied < (
+        policy.trial_uses
+    )
+
+
+def select_procedure(
+    procedures: list[Procedure], policy: ProceduralPolicy = ProceduralPolicy()
+) -> Procedure | None:
+    """The procedure to serve: VALIDATED only; proven ones by their success record, then
+    trial ones (newest review first), so a freshly validated procedure can earn its uses.
+    """
+    validated = [p for p in procedures if p.status is ProcedureStatus.VALIDATED]
+    if not validated:
+        return None
+    return max(
+        validated,
+        key=lambda p: (
+            not is_trial(p, policy),
+            wilson_lower_bound(p.times_succeeded, p.times_applied),
+            p.reviewed_at or 0.0,
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackResult:
+    """What a run's procedure feedback did: counted, already counted, or unknown procedure."""
+
+    procedure_id: str
+    counted: bool
+
+
+def record_feedback(
+    store: ProcedureStore, run: RunFinished, *, now: float
+) -> FeedbackResult | None:
+    """Count the run's report on the procedure it was given, once per run."""
+    feedback = run.procedure_feedback
+    if feedback is None:
+        return None
+    counted = store.record_feedback(
+        feedback.procedure_id,
+        tenant_id=run.tenant_id,
+        run_id=run.run_id,
+        succeeded=feedback.succeeded,
+        now=now,
+    )
+    return FeedbackResult(feedback.procedure_id, counted)
+
+
+def format_procedure(procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()) -> str:
+    """The procedural section of the memory context."""
+    rate = procedure.success_rate
+    if is_trial(procedure, policy):
+        record = (
+            f"(Trial: validated by {neutralize(procedure.reviewer or 'a reviewer')}; "
+            f"{procedure.times_applied} of {policy.trial_uses} trial uses so far)"
+        )
+    else:
+        record = f"(Success rate: {rate or 0.0:.0%} over {procedure.times_applied} uses)"
+    lines = [procedural(procedure.task_type), neutralize(procedure.title), record, ""]
+    lines.extend(f"{i}. {neutralize(step)}" for i, step in enumerate(procedure.steps, 1))
+    lines.append("")
+    lines.append("This procedure is a starting point. Adapt it if the current task requires it.")
+    lines.append(
+        f"(procedure_id: {procedure.procedure_id}; report the result as procedure_feedback)"
+    )
+    return "\n".join(lines)

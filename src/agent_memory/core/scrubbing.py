@@ -1,0 +1,97 @@
+"""PII scrubbing: every text field, the whole text, in chunks, failing closed."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agent_memory.core.errors import PiiDetectionFailed
+from agent_memory.core.ports import PiiDetector, PiiEntity
+
+# Joins fields into one detector call; a paragraph separator no entity should span.
+_FIELD_SEPARATOR = "\n\u2029\n"
+
+
+@dataclass(frozen=True, slots=True)
+class ScrubResult:
+    """Scrubbed texts, in input order, and how many entities of each type were replaced."""
+
+    texts: tuple[str, ...]
+    counts: dict[str, int]
+
+
+def chunk_spans(length: int, max_chars: int, overlap: int) -> list[tuple[int, int]]:
+    """Windows ``[start, end)`` covering ``range(length)``, each at most ``max_chars`` long and
+    overlapping the next by ``overlap`` so an entity on a boundary is seen whole at least once.
+    """
+    if max_chars <= overlap:
+        raise ValueError("max_chars must exceed overlap")
+    spans: list[tuple[int, int]] = []
+    start = 0
+    while True:
+        end = min(start + max_chars, length)
+        spans.append((start, end))
+        if end >= length:
+            return spans
+        start = end - overlap
+
+
+def detect_all(text: str, detector: PiiDetector, *, overlap: int = 256) -> list[PiiEntity]:
+    """Every entity in ``text`` of any length, merged into non-overlapping spans.
+
+    Raises :class:`PiiDetectionFailed` if the detector fails on any chunk: an unscrubbed text is
+    never returned.
+    """
+    limit = detector.max_chunk_chars
+    found: list[PiiEntity] = []
+    for start, end in chunk_spans(len(text), limit, min(overlap, limit // 4)):
+        try:
+            entities = detector.detect(text[start:end])
+        except Exception as error:  # any detector failure means "unknown": fail closed
+            raise PiiDetectionFailed(f"PII detector failed: {type(error).__name__}") from error
+        for entity in entities:
+            begin, stop = max(0, entity.begin), min(end - start, entity.end)
+            if stop > begin:
+                found.append(PiiEntity(entity.type, start + begin, start + stop, entity.score))
+    return _merge(found)
+
+
+def _merge(entities: list[PiiEntity]) -> list[PiiEntity]:
+    merged: list[PiiEntity] = []
+    for entity in sorted(entities, key=lambda e: (e.begin, -e.end)):
+        if merged and entity.begin < merged[-1].end:
+            last = merged[-1]
+            # Overlapping finds become one span labelled by the longer find.
+            longer = last if last.end - last.begin >= entity.end - entity.begin else entity
+            merged[-1] = PiiEntity(longer.type, last.begin, max(last.end, entity.end), 1.0)
+        else:
+            merged.append(entity)
+    return merged
+
+
+def scrub_texts(texts: Sequence[str], detector: PiiDetector) -> ScrubResult:
+    """Replace every entity in every text by its type label, e.g. ``[EMAIL]``.
+
+    All texts go through the detector together (joined by a separator and chunked), so a record
+    with many short fields costs a few detector calls, not one per field.
+    """
+    # U+2029 only ever appears as our separator, so fields split apart again exactly.
+    joined = _FIELD_SEPARATOR.join(text.replace("\u2029", "\n") for text in texts)
+    entities = detect_all(joined, detector)
+    counts: Counter[str] = Counter()
+    pieces: list[str] = []
+    cursor = 0
+    for entity in entities:
+        pieces.append(joined[cursor : entity.begin])
+        span = joined[entity.begin : entity.end]
+        # Keep field separators inside a span so the fields can be split apart again.
+        kept = _FIELD_SEPARATOR * span.count(_FIELD_SEPARATOR)
+        pieces.append(f"[{entity.type}]{kept}")
+        counts[entity.type] += 1
+        cursor = entity.end
+    pieces.append(joined[cursor:])
+    scrubbed = "".join(pieces).split(_FIELD_SEPARATOR)
+    if len(scrubbed) != len(texts):
+        raise PiiDetectionFailed("scrubbed text lost its field boundaries")
+    return ScrubResult(tuple(scrubbed), dict(counts))
