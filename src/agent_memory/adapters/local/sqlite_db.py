@@ -1,0 +1,167 @@
+"""The embedded SQLite database: one file in WAL mode, one connection per thread."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from agent_memory.adapters.local.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
+from agent_memory.core.errors import TransientError
+
+_SQLITE_BUSY = 5
+_SQLITE_LOCKED = 6
+
+
+def is_lock_error(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` means another connection holds a lock we waited on in vain."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in (_SQLITE_BUSY, _SQLITE_LOCKED)
+    message = str(exc).lower()
+    return "locked" in message or "busy" in message
+
+
+@contextmanager
+def _lock_errors_are_transient() -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        if is_lock_error(exc):
+            raise TransientError(f"database busy: {exc}") from exc
+        raise
+
+
+class _ThreadConnection(sqlite3.Connection):
+    """A connection that can be weakly referenced, so a finished thread's one is released."""
+
+
+class SqliteDatabase:
+    """One SQLite file shared by the local stores; safe to use from many threads.
+
+    Each thread gets its own connection (``sqlite3`` connections must not be shared), all in WAL
+    mode so readers never block the single writer. Writers that need read-modify-write use
+    :meth:`write`, which takes the write lock up front (``BEGIN IMMEDIATE``) and waits up to
+    ``busy_timeout`` for it; a lock still held after that raises ``TransientError``.
+    The parent directory is created if missing.
+    """
+
+    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
+        self._path = str(path)
+        self._busy_timeout_ms = int(busy_timeout * 1000)
+        self._local = threading.local()
+        # Weak, so a connection lives exactly as long as its thread's local storage.
+        self._all: weakref.WeakSet[sqlite3.Connection] = weakref.WeakSet()
+        self._all_lock = threading.Lock()
+        self._closed = False
+        Path(self._path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._migrate()
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def path(self) -> str:
+        """Return the database file's path."""
+        return self._path
+
+    def connection(self) -> sqlite3.Connection:
+        """Return the calling thread's connection, opened on first use."""
+        if self._closed:
+            raise RuntimeError("database is closed")
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._open()
+            self._local.conn = conn
+            with self._all_lock:
+                self._all.add(conn)
+        return conn
+
+    def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """Run one read statement (a consistent snapshot on its own) and return its rows."""
+        with _lock_errors_are_transient():
+            return self.connection().execute(sql, params).fetchall()
+
+    def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        """Run one read statement and return its first row, if any."""
+        rows = self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one write statement atomically; the number of rows it changed."""
+        with self.write() as conn:
+            return conn.execute(sql, params).rowcount
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """Open a transaction holding the write lock from its start; commit unless it raises."""
+        conn = self.connection()
+        if conn.in_transaction:
+            raise RuntimeError("write transactions do not nest")
+        with _lock_errors_are_transient():
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+
+    def schema_version(self) -> int:
+        """Return the schema version recorded in the file."""
+        row = self.fetchone("SELECT MAX(version) AS version FROM schema_version")
+        return int(row["version"]) if row is not None and row["version"] is not None else 0
+
+    def close(self) -> None:
+        """Close every connection this object opened (call once worker threads are done)."""
+        self._closed = True
+        with self._all_lock:
+            connections = list(self._all)
+            self._all.clear()
+        for conn in connections:
+            conn.close()
+
+    def __enter__(self) -> SqliteDatabase:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _open(self) -> sqlite3.Connection:
+        with _lock_errors_are_transient():
+            # isolation_level=None: transactions are begun explicitly, never implicitly;
+            # timeout is SQLite's busy_timeout, how long to wait for another writer's lock.
+            conn = sqlite3.connect(
+                self._path,
+                timeout=self._busy_timeout_ms / 1000,
+                isolation_level=None,
+                # Each connection stays on its thread; this only lets close() run elsewhere.
+                check_same_thread=False,
+                factory=_ThreadConnection,
+            )
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA journal_mode = WAL")
+            # NORMAL is durable across application crashes in WAL mode, which is what we need.
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA foreign_keys = OFF")
+        return conn
+
+    def _migrate(self) -> None:
+        with self.write() as conn:
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            current = int(row[0]) if row[0] is not None else 0
+            if current > SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"{self._path} has schema version {current}; this code knows {SCHEMA_VERSION}"
+                )
+            for version in range(current + 1, SCHEMA_VERSION + 1):
+                for statement in MIGRATIONS[version]:
+                    conn.execute(statement)
+                conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))

@@ -1,0 +1,191 @@
+"""Episodic memory in SQLite: one row per (tenant#agent, run_id), expired rows hidden on read."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from typing import cast
+
+from agent_memory.adapters.local.sqlite_codec import (
+    check_limit,
+    decode_cursor,
+    decode_strings,
+    encode_cursor,
+    encode_strings,
+    page_of,
+    partition_key,
+    tenant_key_range,
+    vector_columns,
+    vector_from,
+)
+from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.core.models import Episode, Outcome
+from agent_memory.core.ports import Page
+
+_EXPORT_BATCH = 500
+
+_COLUMNS = (
+    "pk, run_id, tenant_id, agent_id, task, task_summary, outcome, created_at, expires_at, "
+    "task_type, domain, key_findings, approach_used, tools_used, reusable_patterns, "
+    "embedding_model, embedding_dimension, embedding"
+)
+
+
+class SqliteEpisodeStore:
+    """``EpisodeStore`` over a :class:`SqliteDatabase`; TTL is applied on read, like DynamoDB's.
+
+    ``recent`` orders by ``created_at`` then ``run_id``, both descending; ``failed_before`` by
+    ``created_at`` ascending. Cursors are keyset positions, so deleting rows between pages
+    never skips or repeats one.
+    """
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def add(self, episode: Episode) -> bool:
+        """Write the episode unless its key exists; True if this call wrote it."""
+        pk = partition_key(episode.tenant_id, episode.agent_id)
+        model, dimension, data = vector_columns(episode.embedding)
+        changed = self._db.execute(
+            f"INSERT INTO episodes ({_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (pk, run_id) DO NOTHING",
+            (
+                pk,
+                episode.run_id,
+                episode.tenant_id,
+                episode.agent_id,
+                episode.task,
+                episode.task_summary,
+                episode.outcome,
+                episode.created_at,
+                episode.expires_at,
+                episode.task_type,
+                episode.domain,
+                encode_strings(episode.key_findings),
+                episode.approach_used,
+                encode_strings(episode.tools_used),
+                encode_strings(episode.reusable_patterns),
+                model,
+                dimension,
+                data,
+            ),
+        )
+        return changed == 1
+
+    def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
+        """Return the episode, or None if absent or expired (``expires_at <= now``)."""
+        row = self._db.fetchone(
+            f"SELECT {_COLUMNS} FROM episodes WHERE pk = ? AND run_id = ? AND expires_at > ?",
+            (partition_key(tenant_id, agent_id), run_id, now),
+        )
+        return _episode(row) if row is not None else None
+
+    def recent(
+        self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
+    ) -> Page[Episode]:
+        """List the agent's unexpired episodes, newest first, one page of at most ``limit``."""
+        check_limit(limit)
+        sql = f"SELECT {_COLUMNS} FROM episodes WHERE pk = ? AND expires_at > ?"
+        params: list[object] = [partition_key(tenant_id, agent_id), now]
+        if cursor is not None:
+            created_at, run_id = decode_cursor("recent", cursor, (float, str))
+            sql += " AND (created_at, run_id) < (?, ?)"
+            params += [created_at, run_id]
+        sql += " ORDER BY created_at DESC, run_id DESC LIMIT ?"
+        rows, more = page_of(self._db.fetchall(sql, [*params, limit + 1]), limit)
+        next_cursor = (
+            encode_cursor("recent", (rows[-1]["created_at"], rows[-1]["run_id"])) if more else None
+        )
+        return Page(tuple(_episode(r) for r in rows), next_cursor)
+
+    def failed_before(
+        self, cutoff: float, *, now: float, limit: int, cursor: str | None = None
+    ) -> Page[Episode]:
+        """List unexpired FAILED episodes of all tenants created before ``cutoff``, oldest first."""
+        check_limit(limit)
+        sql = (
+            f"SELECT {_COLUMNS} FROM episodes "
+            "WHERE outcome = 'FAILED' AND created_at < ? AND expires_at > ?"
+        )
+        params: list[object] = [cutoff, now]
+        if cursor is not None:
+            created_at, pk, run_id = decode_cursor("failed_before", cursor, (float, str, str))
+            sql += " AND (created_at, pk, run_id) > (?, ?, ?)"
+            params += [created_at, pk, run_id]
+        sql += " ORDER BY created_at, pk, run_id LIMIT ?"
+        rows, more = page_of(self._db.fetchall(sql, [*params, limit + 1]), limit)
+        next_cursor = (
+            encode_cursor(
+                "failed_before", (rows[-1]["created_at"], rows[-1]["pk"], rows[-1]["run_id"])
+            )
+            if more
+            else None
+        )
+        return Page(tuple(_episode(r) for r in rows), next_cursor)
+
+    def delete(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
+        """Delete one episode, expired or not; True if it existed."""
+        changed = self._db.execute(
+            "DELETE FROM episodes WHERE pk = ? AND run_id = ?",
+            (partition_key(tenant_id, agent_id), run_id),
+        )
+        return changed == 1
+
+    def purge_expired(self, now: float, *, limit: int) -> int:
+        """Delete up to ``limit`` episodes with ``expires_at <= now``; how many were deleted."""
+        check_limit(limit)
+        return self._db.execute(
+            "DELETE FROM episodes WHERE rowid IN "
+            "(SELECT rowid FROM episodes WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)",
+            (now, limit),
+        )
+
+    def export(self, tenant_id: str) -> Iterator[Episode]:
+        """Yield every stored episode of the tenant, expired or not, in key order.
+
+        Reads in batches without holding a transaction between them, so the caller may write
+        (even ``forget``) while iterating.
+        """
+        low, high = tenant_key_range(tenant_id)
+        after: tuple[str, ...] = ()
+        while True:
+            keyset = " AND (pk, run_id) > (?, ?)" if after else ""
+            rows = self._db.fetchall(
+                f"SELECT {_COLUMNS} FROM episodes "
+                f"WHERE pk >= ? AND pk < ? AND tenant_id = ?{keyset} "
+                "ORDER BY pk, run_id LIMIT ?",
+                (low, high, tenant_id, *after, _EXPORT_BATCH),
+            )
+            yield from (_episode(r) for r in rows)
+            if len(rows) < _EXPORT_BATCH:
+                return
+            after = (rows[-1]["pk"], rows[-1]["run_id"])
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every episode of the tenant; the number deleted."""
+        low, high = tenant_key_range(tenant_id)
+        return self._db.execute(
+            "DELETE FROM episodes WHERE pk >= ? AND pk < ? AND tenant_id = ?",
+            (low, high, tenant_id),
+        )
+
+
+def _episode(row: sqlite3.Row) -> Episode:
+    return Episode(
+        tenant_id=row["tenant_id"],
+        agent_id=row["agent_id"],
+        run_id=row["run_id"],
+        task=row["task"],
+        task_summary=row["task_summary"],
+        outcome=cast(Outcome, row["outcome"]),
+        created_at=row["created_at"],
+        expires_at=row["expires_at"],
+        task_type=row["task_type"],
+        domain=row["domain"],
+        key_findings=decode_strings(row["key_findings"]),
+        approach_used=row["approach_used"],
+        tools_used=decode_strings(row["tools_used"]),
+        reusable_patterns=decode_strings(row["reusable_patterns"]),
+        embedding=vector_from(row),
+    )

@@ -1,0 +1,248 @@
+"""Semantic facts in SQLite: one row per (tenant#domain, fact_hash) plus its distinct run ids."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+
+from agent_memory.adapters.local.sqlite_codec import (
+    check_limit,
+    decode_cursor,
+    encode_cursor,
+    page_of,
+    partition_key,
+    tenant_key_range,
+    vector_columns,
+    vector_from,
+)
+from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.core.models import Fact, FactObservation, FactStatus
+from agent_memory.core.ports import Page
+
+_EXPORT_BATCH = 500
+
+_SELECT = (
+    "SELECT f.*, (SELECT json_group_array(r.run_id) FROM fact_runs r "
+    "WHERE r.pk = f.pk AND r.fact_hash = f.fact_hash) AS run_ids FROM facts f"
+)
+
+
+class SqliteFactStore:
+    """``FactStore`` over a :class:`SqliteDatabase`.
+
+    Run ids live in a child table with a unique (fact, run_id) key, so recording a sighting is an
+    insert-or-ignore and a redelivered run is never counted twice. ``observe`` keeps the highest
+    confidence and the latest ``last_seen``, so events arriving out of order cannot move it back.
+    """
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def observe(self, observation: FactObservation) -> Fact:
+        """Atomically record that a run saw the fact (creating it PENDING); the fact after."""
+        o = observation
+        pk = partition_key(o.tenant_id, o.domain)
+        model, dimension, data = vector_columns(o.embedding)
+        with self._db.write() as conn:
+            created = _insert_if_absent(conn, pk, o)
+            new_run = _add_run(conn, pk, o)
+            if not created:
+                conn.execute(
+                    "UPDATE facts SET last_seen = MAX(last_seen, ?) WHERE pk = ? AND fact_hash = ?",
+                    (o.seen_at, pk, o.fact_hash),
+                )
+            if not created and new_run:
+                # A known run changes nothing but last_seen (see the port).
+                conn.execute(
+                    "UPDATE facts SET confidence = MAX(confidence, ?), "
+                    "embedding_model = COALESCE(embedding_model, ?), "
+                    "embedding_dimension = COALESCE(embedding_dimension, ?), "
+                    "embedding = COALESCE(embedding, ?) "
+                    "WHERE pk = ? AND fact_hash = ?",
+                    (o.confidence, model, dimension, data, pk, o.fact_hash),
+                )
+            row = conn.execute(
+                f"{_SELECT} WHERE f.pk = ? AND f.fact_hash = ?", (pk, o.fact_hash)
+            ).fetchone()
+        return _fact(row)
+
+    def get(self, tenant_id: str, domain: str, fact_hash: str) -> Fact | None:
+        """Return the fact, or None."""
+        row = self._db.fetchone(
+            f"{_SELECT} WHERE f.pk = ? AND f.fact_hash = ?",
+            (partition_key(tenant_id, domain), fact_hash),
+        )
+        return _fact(row) if row is not None else None
+
+    def confirm(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> bool:
+        """Move a PENDING fact to CONFIRMED at ``now``; True only for the call that changed it."""
+        changed = self._db.execute(
+            "UPDATE facts SET status = ?, confirmed_at = ? "
+            "WHERE pk = ? AND fact_hash = ? AND status = ?",
+            (
+                FactStatus.CONFIRMED,
+                now,
+                partition_key(tenant_id, domain),
+                fact_hash,
+                FactStatus.PENDING,
+            ),
+        )
+        return changed == 1
+
+    def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
+        """Record that the fact's KB document was (re)written: it awaits ingestion again.
+
+        A missing fact is left missing.
+        """
+        self._db.execute(
+            "UPDATE facts SET staged_at = ?, ingested_at = NULL WHERE pk = ? AND fact_hash = ?",
+            (now, partition_key(tenant_id, domain), fact_hash),
+        )
+
+    def awaiting_ingestion(self, *, limit: int, cursor: str | None = None) -> Page[Fact]:
+        """List staged facts of every tenant not yet ingested, in key order."""
+        check_limit(limit)
+        sql = f"{_SELECT} WHERE f.staged_at IS NOT NULL AND f.ingested_at IS NULL"
+        params: list[object] = []
+        if cursor is not None:
+            params += decode_cursor("awaiting_ingestion", cursor, (str, str))
+            sql += " AND (f.pk, f.fact_hash) > (?, ?)"
+        sql += " ORDER BY f.pk, f.fact_hash LIMIT ?"
+        rows, more = page_of(self._db.fetchall(sql, [*params, limit + 1]), limit)
+        next_cursor = (
+            encode_cursor("awaiting_ingestion", (rows[-1]["pk"], rows[-1]["fact_hash"]))
+            if more
+            else None
+        )
+        return Page(tuple(_fact(r) for r in rows), next_cursor)
+
+    def mark_ingested(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
+        """Record that the KB now serves the fact; a missing fact is left missing."""
+        self._db.execute(
+            "UPDATE facts SET ingested_at = ? WHERE pk = ? AND fact_hash = ?",
+            (now, partition_key(tenant_id, domain), fact_hash),
+        )
+
+    def fast_path(self, tenant_id: str, domain: str | None) -> list[Fact]:
+        """List CONFIRMED facts the KB does not serve yet (every domain of the tenant if None)."""
+        if domain is not None:
+            pk = partition_key(tenant_id, domain)
+            key_filter, params = "f.pk = ?", [pk]
+        else:
+            low, high = tenant_key_range(tenant_id)
+            key_filter = "f.pk >= ? AND f.pk < ? AND f.tenant_id = ?"
+            params = [low, high, tenant_id]
+        rows = self._db.fetchall(
+            f"{_SELECT} WHERE {key_filter} AND f.status = ? AND f.ingested_at IS NULL "
+            "ORDER BY f.pk, f.fact_hash",
+            [*params, FactStatus.CONFIRMED],
+        )
+        return [_fact(r) for r in rows]
+
+    def pending_seen_before(
+        self, cutoff: float, *, limit: int, cursor: str | None = None
+    ) -> Page[Fact]:
+        """List PENDING facts of every tenant last seen before ``cutoff``, stalest first."""
+        check_limit(limit)
+        sql = f"{_SELECT} WHERE f.status = ? AND f.last_seen < ?"
+        params: list[object] = [FactStatus.PENDING, cutoff]
+        if cursor is not None:
+            params += decode_cursor("pending_seen_before", cursor, (float, str, str))
+            sql += " AND (f.last_seen, f.pk, f.fact_hash) > (?, ?, ?)"
+        sql += " ORDER BY f.last_seen, f.pk, f.fact_hash LIMIT ?"
+        rows, more = page_of(self._db.fetchall(sql, [*params, limit + 1]), limit)
+        next_cursor = (
+            encode_cursor(
+                "pending_seen_before",
+                (rows[-1]["last_seen"], rows[-1]["pk"], rows[-1]["fact_hash"]),
+            )
+            if more
+            else None
+        )
+        return Page(tuple(_fact(r) for r in rows), next_cursor)
+
+    def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
+        """Delete one fact and its run log; True if it existed."""
+        pk = partition_key(tenant_id, domain)
+        with self._db.write() as conn:
+            conn.execute("DELETE FROM fact_runs WHERE pk = ? AND fact_hash = ?", (pk, fact_hash))
+            changed = conn.execute(
+                "DELETE FROM facts WHERE pk = ? AND fact_hash = ?", (pk, fact_hash)
+            ).rowcount
+        return changed == 1
+
+    def export(self, tenant_id: str) -> Iterator[Fact]:
+        """Yield every fact of the tenant in key order, read in batches (no transaction held)."""
+        low, high = tenant_key_range(tenant_id)
+        after: tuple[str, ...] = ()
+        while True:
+            keyset = " AND (f.pk, f.fact_hash) > (?, ?)" if after else ""
+            rows = self._db.fetchall(
+                f"{_SELECT} WHERE f.pk >= ? AND f.pk < ? AND f.tenant_id = ?{keyset} "
+                "ORDER BY f.pk, f.fact_hash LIMIT ?",
+                (low, high, tenant_id, *after, _EXPORT_BATCH),
+            )
+            yield from (_fact(r) for r in rows)
+            if len(rows) < _EXPORT_BATCH:
+                return
+            after = (rows[-1]["pk"], rows[-1]["fact_hash"])
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every fact of the tenant and its run logs; the number of facts deleted."""
+        low, high = tenant_key_range(tenant_id)
+        where = "WHERE pk >= ? AND pk < ? AND tenant_id = ?"
+        with self._db.write() as conn:
+            conn.execute(f"DELETE FROM fact_runs {where}", (low, high, tenant_id))
+            return conn.execute(f"DELETE FROM facts {where}", (low, high, tenant_id)).rowcount
+
+
+def _insert_if_absent(conn: sqlite3.Connection, pk: str, o: FactObservation) -> bool:
+    model, dimension, data = vector_columns(o.embedding)
+    cursor = conn.execute(
+        "INSERT INTO facts (pk, fact_hash, tenant_id, domain, content, status, confidence, "
+        "first_seen, last_seen, embedding_model, embedding_dimension, embedding) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pk, fact_hash) DO NOTHING",
+        (
+            pk,
+            o.fact_hash,
+            o.tenant_id,
+            o.domain,
+            o.content,
+            FactStatus.PENDING.value,
+            o.confidence,
+            o.seen_at,
+            o.seen_at,
+            model,
+            dimension,
+            data,
+        ),
+    )
+    return cursor.rowcount == 1
+
+
+def _add_run(conn: sqlite3.Connection, pk: str, o: FactObservation) -> bool:
+    cursor = conn.execute(
+        "INSERT INTO fact_runs (pk, fact_hash, run_id, tenant_id) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
+        (pk, o.fact_hash, o.run_id, o.tenant_id),
+    )
+    return cursor.rowcount == 1
+
+
+def _fact(row: sqlite3.Row) -> Fact:
+    return Fact(
+        tenant_id=row["tenant_id"],
+        domain=row["domain"],
+        fact_hash=row["fact_hash"],
+        content=row["content"],
+        status=FactStatus(row["status"]),
+        confidence=row["confidence"],
+        run_ids=frozenset(json.loads(row["run_ids"])),
+        first_seen=row["first_seen"],
+        last_seen=row["last_seen"],
+        confirmed_at=row["confirmed_at"],
+        staged_at=row["staged_at"],
+        ingested_at=row["ingested_at"],
+        embedding=vector_from(row),
+    )

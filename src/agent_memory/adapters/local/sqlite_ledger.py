@@ -1,0 +1,102 @@
+"""The ledger in SQLite: small JSON records by key, with an optional expiry applied on read."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from agent_memory.adapters.local.sqlite_codec import check_limit
+from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.core.errors import InvalidInput
+
+_SCAN_BATCH = 500
+
+
+class SqliteLedger:
+    """``Ledger`` over a :class:`SqliteDatabase`; a record with ``expires_at <= now`` is absent.
+
+    Values are stored as JSON, so they come back as JSON would: tuples as lists, keys as
+    strings. NaN and infinity are refused, as DynamoDB refuses them.
+    """
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def get(self, key: str, *, now: float) -> dict[str, Any] | None:
+        """Return the record, or None if absent or expired at ``now``."""
+        row = self._db.fetchone(
+            "SELECT value FROM ledger WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)",
+            (key, now),
+        )
+        return _decode(row["value"]) if row is not None else None
+
+    def add(self, key: str, value: dict[str, Any], *, now: float, expires_at: float | None) -> bool:
+        """Write unless an unexpired record exists; True if this call wrote it."""
+        changed = self._db.execute(
+            "INSERT INTO ledger (key, value, expires_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
+            "expires_at = excluded.expires_at "
+            "WHERE ledger.expires_at IS NOT NULL AND ledger.expires_at <= ?",
+            (key, _encode(value), expires_at, now),
+        )
+        return changed == 1
+
+    def put(self, key: str, value: dict[str, Any], *, now: float, expires_at: float | None) -> None:
+        """Write, replacing any record."""
+        self._db.execute(
+            "INSERT INTO ledger (key, value, expires_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value, "
+            "expires_at = excluded.expires_at",
+            (key, _encode(value), expires_at),
+        )
+
+    def delete(self, key: str) -> None:
+        """Remove the record if present."""
+        self._db.execute("DELETE FROM ledger WHERE key = ?", (key,))
+
+    def scan(self, prefix: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        """Yield every record whose key starts with ``prefix`` in key order, expired included.
+
+        The port gives ``scan`` no clock, so expiry cannot be judged here (like ``export``, it
+        sees everything stored). Reads in batches without holding a transaction between them.
+        """
+        # Keys starting with the prefix sort together from the prefix on, so walk forward from
+        # it and stop at the first key that does not start with it.
+        bound, operator = prefix, ">="
+        while True:
+            rows = self._db.fetchall(
+                f"SELECT key, value FROM ledger WHERE key {operator} ? ORDER BY key LIMIT ?",
+                (bound, _SCAN_BATCH),
+            )
+            for row in rows:
+                if not row["key"].startswith(prefix):
+                    return
+                yield row["key"], _decode(row["value"])
+            if len(rows) < _SCAN_BATCH:
+                return
+            bound, operator = rows[-1]["key"], ">"
+
+    def purge_expired(self, now: float, *, limit: int) -> int:
+        """Delete up to ``limit`` records expired at ``now``; how many were deleted.
+
+        Not part of the port (DynamoDB's TTL does this natively); local housekeeping calls it.
+        """
+        check_limit(limit)
+        return self._db.execute(
+            "DELETE FROM ledger WHERE key IN (SELECT key FROM ledger "
+            "WHERE expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?)",
+            (now, limit),
+        )
+
+
+def _encode(value: dict[str, Any]) -> str:
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput("value", f"not storable as JSON: {exc}") from exc
+
+
+def _decode(text: str) -> dict[str, Any]:
+    value: dict[str, Any] = json.loads(text)
+    return value

@@ -1,0 +1,260 @@
+"""Procedural memory in SQLite: procedures keyed by (tenant#task_type, procedure_id)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+
+from agent_memory.adapters.local.sqlite_codec import (
+    check_limit,
+    decode_cursor,
+    decode_strings,
+    encode_cursor,
+    encode_strings,
+    page_of,
+    partition_key,
+    tenant_key_range,
+)
+from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.core.errors import Conflict
+from agent_memory.core.models import Procedure, ProcedureStatus
+from agent_memory.core.ports import Page
+
+_EXPORT_BATCH = 500
+
+_SELECT = (
+    "SELECT p.*, (SELECT json_group_array(s.run_id) FROM procedure_sources s "
+    "WHERE s.procedure_id = p.procedure_id) AS source_run_ids FROM procedures p"
+)
+
+
+class SqliteProcedureStore:
+    """``ProcedureStore`` over a :class:`SqliteDatabase`.
+
+    ``procedure_id`` is globally unique: proposing an id that another tenant or task type
+    already holds raises ``Conflict`` rather than touching that record. Feedback is deduplicated
+    by a (procedure_id, run_id) record written in the same transaction as the counters.
+    """
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+
+    def propose(self, procedure: Procedure, run_id: str) -> bool:
+        """Store the proposal as given unless its id exists; True if this call created it.
+
+        When the id exists under the same key, only ``run_id`` is added to its sources.
+        """
+        p = procedure
+        pk = partition_key(p.tenant_id, p.task_type)
+        with self._db.write() as conn:
+            existing = conn.execute(
+                "SELECT pk FROM procedures WHERE procedure_id = ?", (p.procedure_id,)
+            ).fetchone()
+            if existing is not None and existing["pk"] != pk:
+                raise Conflict(f"procedure {p.procedure_id} belongs to another key")
+            if existing is None:
+                conn.execute(
+                    "INSERT INTO procedures (pk, procedure_id, tenant_id, task_type, title, "
+                    "steps, status, created_at, updated_at, times_applied, times_succeeded, "
+                    "last_applied_at, reviewer, reviewed_at, review_note) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        pk,
+                        p.procedure_id,
+                        p.tenant_id,
+                        p.task_type,
+                        p.title,
+                        encode_strings(p.steps),
+                        p.status,
+                        p.created_at,
+                        p.updated_at,
+                        p.times_applied,
+                        p.times_succeeded,
+                        p.last_applied_at,
+                        p.reviewer,
+                        p.reviewed_at,
+                        p.review_note,
+                    ),
+                )
+            sources = {run_id} if existing is not None else {*p.source_run_ids, run_id}
+            conn.executemany(
+                "INSERT INTO procedure_sources (procedure_id, run_id, tenant_id) "
+                "VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                [(p.procedure_id, source, p.tenant_id) for source in sorted(sources)],
+            )
+        return existing is None
+
+    def get(self, procedure_id: str, *, tenant_id: str | None = None) -> Procedure | None:
+        """Return the procedure with this id (only if it is ``tenant_id``'s, when given)."""
+        if tenant_id is None:
+            row = self._db.fetchone(f"{_SELECT} WHERE p.procedure_id = ?", (procedure_id,))
+        else:
+            low, high = tenant_key_range(tenant_id)
+            row = self._db.fetchone(
+                f"{_SELECT} WHERE p.procedure_id = ? AND p.pk >= ? AND p.pk < ? "
+                "AND p.tenant_id = ?",
+                (procedure_id, low, high, tenant_id),
+            )
+        return _procedure(row) if row is not None else None
+
+    def for_task_type(self, tenant_id: str, task_type: str) -> list[Procedure]:
+        """List every procedure of the tenant's task type, whatever its status, by id."""
+        rows = self._db.fetchall(
+            f"{_SELECT} WHERE p.pk = ? ORDER BY p.procedure_id",
+            (partition_key(tenant_id, task_type),),
+        )
+        return [_procedure(r) for r in rows]
+
+    def list(
+        self,
+        *,
+        tenant_id: str | None = None,
+        status: ProcedureStatus | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Procedure]:
+        """List procedures filtered by tenant and status, one page in procedure_id order."""
+        check_limit(limit)
+        conditions: list[str] = []
+        params: list[object] = []
+        if tenant_id is not None:
+            low, high = tenant_key_range(tenant_id)
+            conditions.append("p.pk >= ? AND p.pk < ? AND p.tenant_id = ?")
+            params += [low, high, tenant_id]
+        if status is not None:
+            conditions.append("p.status = ?")
+            params.append(status)
+        if cursor is not None:
+            conditions.append("p.procedure_id > ?")
+            params += decode_cursor("procedures", cursor, (str,))
+        where = f" WHERE {' AND '.join(conditions)}" if conditions else ""
+        rows, more = page_of(
+            self._db.fetchall(
+                f"{_SELECT}{where} ORDER BY p.procedure_id LIMIT ?", [*params, limit + 1]
+            ),
+            limit,
+        )
+        next_cursor = encode_cursor("procedures", (rows[-1]["procedure_id"],)) if more else None
+        return Page(tuple(_procedure(r) for r in rows), next_cursor)
+
+    def set_status(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        status: ProcedureStatus,
+        allowed_from: Sequence[ProcedureStatus],
+        now: float,
+        reviewer: str | None = None,
+        note: str | None = None,
+    ) -> Procedure | None:
+        """Change the status if the current one is in ``allowed_from``; the procedure after.
+
+        None if the condition failed or the procedure does not exist (for this tenant).
+
+        ``updated_at`` becomes ``now``; with a reviewer, so do ``reviewed_at``, the reviewer and
+        the note (a note without a reviewer is not recorded).
+        """
+        allowed = [ProcedureStatus(s) for s in allowed_from]
+        if not allowed:
+            return None
+        low, high = tenant_key_range(tenant_id)
+        review = ", reviewer = ?, reviewed_at = ?, review_note = ?" if reviewer is not None else ""
+        review_params: list[object] = [reviewer, now, note] if reviewer is not None else []
+        marks = ", ".join("?" for _ in allowed)
+        with self._db.write() as conn:
+            changed = conn.execute(
+                f"UPDATE procedures SET status = ?, updated_at = ?{review} "
+                f"WHERE procedure_id = ? AND pk >= ? AND pk < ? AND tenant_id = ? "
+                f"AND status IN ({marks})",
+                [status, now, *review_params, procedure_id, low, high, tenant_id, *allowed],
+            ).rowcount
+            if changed != 1:
+                return None
+            row = conn.execute(f"{_SELECT} WHERE p.procedure_id = ?", (procedure_id,)).fetchone()
+        return _procedure(row)
+
+    def record_feedback(
+        self, procedure_id: str, *, tenant_id: str, run_id: str, succeeded: bool, now: float
+    ) -> bool:
+        """Count one application (and success) per run, atomically with its dedup record.
+
+        False, changing nothing, if this run was already counted or the procedure does not exist.
+        """
+        low, high = tenant_key_range(tenant_id)
+        with self._db.write() as conn:
+            exists = conn.execute(
+                "SELECT 1 FROM procedures WHERE procedure_id = ? AND pk >= ? AND pk < ? "
+                "AND tenant_id = ?",
+                (procedure_id, low, high, tenant_id),
+            ).fetchone()
+            if exists is None:
+                return False
+            first = (
+                conn.execute(
+                    "INSERT INTO procedure_feedback (procedure_id, run_id, tenant_id, succeeded, "
+                    "recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (procedure_id, run_id, tenant_id, int(succeeded), now),
+                ).rowcount
+                == 1
+            )
+            if not first:
+                return False
+            conn.execute(
+                "UPDATE procedures SET times_applied = times_applied + 1, "
+                "times_succeeded = times_succeeded + ?, last_applied_at = ? "
+                "WHERE procedure_id = ?",
+                (int(succeeded), now, procedure_id),
+            )
+        return True
+
+    def export(self, tenant_id: str) -> Iterator[Procedure]:
+        """Yield every procedure of the tenant in key order, in batches (no transaction held)."""
+        low, high = tenant_key_range(tenant_id)
+        after: tuple[str, ...] = ()
+        while True:
+            keyset = " AND (p.pk, p.procedure_id) > (?, ?)" if after else ""
+            rows = self._db.fetchall(
+                f"{_SELECT} WHERE p.pk >= ? AND p.pk < ? AND p.tenant_id = ?{keyset} "
+                "ORDER BY p.pk, p.procedure_id LIMIT ?",
+                (low, high, tenant_id, *after, _EXPORT_BATCH),
+            )
+            yield from (_procedure(r) for r in rows)
+            if len(rows) < _EXPORT_BATCH:
+                return
+            after = (rows[-1]["pk"], rows[-1]["procedure_id"])
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every procedure of the tenant with its sources and feedback records."""
+        low, high = tenant_key_range(tenant_id)
+        with self._db.write() as conn:
+            owned = "SELECT procedure_id FROM procedures WHERE pk >= ? AND pk < ? AND tenant_id = ?"
+            for table in ("procedure_sources", "procedure_feedback"):
+                conn.execute(
+                    f"DELETE FROM {table} WHERE procedure_id IN ({owned})", (low, high, tenant_id)
+                )
+            return conn.execute(
+                "DELETE FROM procedures WHERE pk >= ? AND pk < ? AND tenant_id = ?",
+                (low, high, tenant_id),
+            ).rowcount
+
+
+def _procedure(row: sqlite3.Row) -> Procedure:
+    return Procedure(
+        tenant_id=row["tenant_id"],
+        task_type=row["task_type"],
+        procedure_id=row["procedure_id"],
+        title=row["title"],
+        steps=decode_strings(row["steps"]),
+        status=ProcedureStatus(row["status"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        source_run_ids=frozenset(json.loads(row["source_run_ids"])),
+        times_applied=row["times_applied"],
+        times_succeeded=row["times_succeeded"],
+        last_applied_at=row["last_applied_at"],
+        reviewer=row["reviewer"],
+        reviewed_at=row["reviewed_at"],
+        review_note=row["review_note"],
+    )

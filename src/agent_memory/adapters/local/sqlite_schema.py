@@ -1,0 +1,124 @@
+"""The SQLite schema, as numbered migrations: opening a file at version n applies n+1 onwards."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+SCHEMA_VERSION = 1
+
+# Every key starts with the tenant, as in DynamoDB (DESIGN.md §3); tenant_id is kept beside it so
+# tenant-wide operations can also match the column exactly.
+_SCHEMA_V1 = (
+    """
+    CREATE TABLE episodes (
+        pk TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        agent_id TEXT NOT NULL,
+        task TEXT NOT NULL,
+        task_summary TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        task_type TEXT,
+        domain TEXT,
+        key_findings TEXT NOT NULL,
+        approach_used TEXT NOT NULL,
+        tools_used TEXT NOT NULL,
+        reusable_patterns TEXT NOT NULL,
+        embedding_model TEXT,
+        embedding_dimension INTEGER,
+        embedding BLOB,
+        PRIMARY KEY (pk, run_id)
+    )
+    """,
+    "CREATE INDEX episodes_agent_time ON episodes (pk, created_at, run_id)",
+    "CREATE INDEX episodes_outcome_time ON episodes (outcome, created_at, pk, run_id)",
+    "CREATE INDEX episodes_expires ON episodes (expires_at)",
+    """
+    CREATE TABLE facts (
+        pk TEXT NOT NULL,
+        fact_hash TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        domain TEXT NOT NULL,
+        content TEXT NOT NULL,
+        status TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        first_seen REAL NOT NULL,
+        last_seen REAL NOT NULL,
+        confirmed_at REAL,
+        staged_at REAL,
+        ingested_at REAL,
+        embedding_model TEXT,
+        embedding_dimension INTEGER,
+        embedding BLOB,
+        PRIMARY KEY (pk, fact_hash)
+    )
+    """,
+    # A child table makes adding a run id an atomic insert-or-ignore and counting it cheap.
+    """
+    CREATE TABLE fact_runs (
+        pk TEXT NOT NULL,
+        fact_hash TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        PRIMARY KEY (pk, fact_hash, run_id)
+    )
+    """,
+    "CREATE INDEX facts_status_seen ON facts (status, last_seen, pk, fact_hash)",
+    """
+    CREATE INDEX facts_awaiting_ingestion ON facts (pk, fact_hash)
+    WHERE staged_at IS NOT NULL AND ingested_at IS NULL
+    """,
+    """
+    CREATE TABLE procedures (
+        pk TEXT NOT NULL,
+        procedure_id TEXT NOT NULL UNIQUE,
+        tenant_id TEXT NOT NULL,
+        task_type TEXT NOT NULL,
+        title TEXT NOT NULL,
+        steps TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        times_applied INTEGER NOT NULL,
+        times_succeeded INTEGER NOT NULL,
+        last_applied_at REAL,
+        reviewer TEXT,
+        reviewed_at REAL,
+        review_note TEXT,
+        PRIMARY KEY (pk, procedure_id)
+    )
+    """,
+    "CREATE INDEX procedures_tenant_status ON procedures (tenant_id, status, procedure_id)",
+    "CREATE INDEX procedures_status ON procedures (status, procedure_id)",
+    """
+    CREATE TABLE procedure_sources (
+        procedure_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        PRIMARY KEY (procedure_id, run_id)
+    )
+    """,
+    # One row per counted (procedure, run): the dedup record of record_feedback.
+    """
+    CREATE TABLE procedure_feedback (
+        procedure_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        succeeded INTEGER NOT NULL,
+        recorded_at REAL NOT NULL,
+        PRIMARY KEY (procedure_id, run_id)
+    )
+    """,
+    """
+    CREATE TABLE ledger (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        expires_at REAL
+    )
+    """,
+    "CREATE INDEX ledger_expires ON ledger (expires_at) WHERE expires_at IS NOT NULL",
+)
+
+MIGRATIONS: dict[int, Sequence[str]] = {1: _SCHEMA_V1}

@@ -1,0 +1,83 @@
+"""Adapters under the storage contract: every contract test runs once per factory in ADAPTERS.
+
+To put a new adapter under the contract, add one factory (a context manager building its four
+stores on fresh, empty storage) to ``ADAPTERS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
+from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
+from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
+from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
+from agent_memory.core.ports import EpisodeStore, FactStore, Ledger, ProcedureStore
+
+
+@dataclass(frozen=True)
+class Stores:
+    """The four storage ports of one adapter, over one fresh store.
+
+    ``purges_expired`` is False for a store whose TTL is native (DynamoDB): its
+    ``purge_expired`` may return 0 and leave expired records for the TTL sweeper.
+    """
+
+    episodes: EpisodeStore
+    facts: FactStore
+    procedures: ProcedureStore
+    ledger: Ledger
+    purges_expired: bool
+
+
+StoreFactory = Callable[[Path], AbstractContextManager[Stores]]
+
+
+@contextmanager
+def sqlite_stores(tmp_path: Path) -> Iterator[Stores]:
+    db = SqliteDatabase(tmp_path / "memory.db")
+    try:
+        yield Stores(
+            episodes=SqliteEpisodeStore(db),
+            facts=SqliteFactStore(db),
+            procedures=SqliteProcedureStore(db),
+            ledger=SqliteLedger(db),
+            purges_expired=True,
+        )
+    finally:
+        db.close()
+
+
+ADAPTERS: dict[str, StoreFactory] = {"sqlite": sqlite_stores}
+
+
+@pytest.fixture(params=sorted(ADAPTERS))
+def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stores]:
+    with ADAPTERS[request.param](tmp_path) as built:
+        yield built
+
+
+@pytest.fixture
+def episodes(stores: Stores) -> EpisodeStore:
+    return stores.episodes
+
+
+@pytest.fixture
+def facts(stores: Stores) -> FactStore:
+    return stores.facts
+
+
+@pytest.fixture
+def procedures(stores: Stores) -> ProcedureStore:
+    return stores.procedures
+
+
+@pytest.fixture
+def ledger(stores: Stores) -> Ledger:
+    return stores.ledger

@@ -1,0 +1,374 @@
+"""EpisodeStore contract: put-if-absent, TTL on read, keyset pagination, tenant isolation."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.core.errors import InvalidInput
+from agent_memory.core.models import Episode
+from agent_memory.core.ports import EpisodeStore
+from tests.contract.builders import (
+    AWKWARD_TIME,
+    DAY,
+    NOW,
+    VECTOR,
+    all_pages,
+    episode,
+    in_threads,
+)
+from tests.contract.conftest import Stores
+
+
+def test_store_satisfies_the_port(episodes: EpisodeStore) -> None:
+    assert isinstance(episodes, EpisodeStore)
+
+
+def test_every_field_round_trips_exactly(episodes: EpisodeStore) -> None:
+    stored = episode(
+        task='Répondre au client 📨 with "quotes", a\nnewline and a NUL \x00',
+        task_summary="Answered; see ticket #42",
+        outcome="PARTIAL",
+        created_at=AWKWARD_TIME,
+        expires_at=AWKWARD_TIME + 90 * DAY,
+        task_type="support.reply",
+        domain="billing",
+        key_findings=("first", "", "second ünïcode", "first"),
+        approach_used="Looked up the invoice",
+        tools_used=("search", "crm_lookup"),
+        reusable_patterns=("ask for the invoice id first",),
+        embedding=VECTOR,
+    )
+    episodes.add(stored)
+
+    assert episodes.get("acme", "agent-1", "run-1", now=NOW) == stored
+
+
+def test_episode_without_optional_fields_round_trips(episodes: EpisodeStore) -> None:
+    stored = episode(task_type=None, domain=None, approach_used="", embedding=None)
+    episodes.add(stored)
+
+    assert episodes.get("acme", "agent-1", "run-1", now=NOW) == stored
+
+
+def test_add_returns_true_when_it_writes(episodes: EpisodeStore) -> None:
+    assert episodes.add(episode()) is True
+
+
+def test_add_of_an_existing_key_returns_false(episodes: EpisodeStore) -> None:
+    episodes.add(episode())
+
+    assert episodes.add(episode()) is False
+
+
+def test_add_of_an_existing_key_leaves_the_first_episode_unchanged(
+    episodes: EpisodeStore,
+) -> None:
+    first = episode(task_summary="first delivery")
+    episodes.add(first)
+
+    episodes.add(episode(task_summary="redelivered with other content", outcome="FAILED"))
+
+    assert episodes.get("acme", "agent-1", "run-1", now=NOW) == first
+
+
+def test_same_run_id_under_another_agent_is_another_episode(episodes: EpisodeStore) -> None:
+    episodes.add(episode(agent_id="agent-1"))
+
+    assert episodes.add(episode(agent_id="agent-2")) is True
+    assert episodes.get("acme", "agent-2", "run-1", now=NOW) is not None
+
+
+def test_concurrent_adds_of_one_key_write_exactly_once(episodes: EpisodeStore) -> None:
+    results = in_threads(lambda i: episodes.add(episode(task_summary=f"writer {i}")), range(16))
+
+    assert results.count(True) == 1
+
+
+def test_get_of_a_missing_episode_returns_none(episodes: EpisodeStore) -> None:
+    assert episodes.get("acme", "agent-1", "nope", now=NOW) is None
+
+
+def test_episode_expiring_exactly_now_is_invisible(episodes: EpisodeStore) -> None:
+    episodes.add(episode(expires_at=NOW))
+
+    assert episodes.get("acme", "agent-1", "run-1", now=NOW) is None
+
+
+def test_episode_expiring_just_after_now_is_visible(episodes: EpisodeStore) -> None:
+    episodes.add(episode(expires_at=NOW + 0.001))
+
+    assert episodes.get("acme", "agent-1", "run-1", now=NOW) is not None
+
+
+def test_expired_episode_is_missing_from_recent(episodes: EpisodeStore) -> None:
+    episodes.add(episode(run_id="expired", expires_at=NOW))
+    episodes.add(episode(run_id="live"))
+
+    page = episodes.recent("acme", "agent-1", now=NOW, limit=10)
+
+    assert [e.run_id for e in page.items] == ["live"]
+
+
+def test_recent_lists_newest_first(episodes: EpisodeStore) -> None:
+    for run_id, age in [("middle", 2), ("oldest", 3), ("newest", 1)]:
+        episodes.add(episode(run_id=run_id, created_at=NOW - age * DAY))
+
+    page = episodes.recent("acme", "agent-1", now=NOW, limit=10)
+
+    assert [e.run_id for e in page.items] == ["newest", "middle", "oldest"]
+    assert page.cursor is None
+
+
+def test_recent_pages_hold_at_most_limit_and_cover_every_episode_once(
+    episodes: EpisodeStore,
+) -> None:
+    for i in range(5):
+        episodes.add(episode(run_id=f"run-{i}", created_at=NOW - i))
+
+    pages = all_pages(lambda c: episodes.recent("acme", "agent-1", now=NOW, limit=2, cursor=c))
+
+    assert [len(p.items) for p in pages] == [2, 2, 1]
+    assert [e.run_id for p in pages for e in p.items] == [f"run-{i}" for i in range(5)]
+
+
+def test_recent_cursor_is_none_when_the_last_page_is_exactly_full(
+    episodes: EpisodeStore,
+) -> None:
+    for i in range(4):
+        episodes.add(episode(run_id=f"run-{i}", created_at=NOW - i))
+
+    first = episodes.recent("acme", "agent-1", now=NOW, limit=2)
+    second = episodes.recent("acme", "agent-1", now=NOW, limit=2, cursor=first.cursor)
+
+    assert first.cursor is not None
+    assert len(second.items) == 2
+    assert second.cursor is None
+
+
+def test_recent_pages_through_ties_in_created_at_without_loss_or_repeat(
+    episodes: EpisodeStore,
+) -> None:
+    # Given seven episodes created in the same instant, read two at a time
+    for i in range(7):
+        episodes.add(episode(run_id=f"run-{i}", created_at=NOW - DAY))
+
+    pages = all_pages(lambda c: episodes.recent("acme", "agent-1", now=NOW, limit=2, cursor=c))
+
+    run_ids = [e.run_id for p in pages for e in p.items]
+    assert sorted(run_ids) == [f"run-{i}" for i in range(7)]
+
+
+def test_recent_cursor_keeps_working_after_returned_episodes_are_deleted(
+    episodes: EpisodeStore,
+) -> None:
+    for i in range(6):
+        episodes.add(episode(run_id=f"run-{i}", created_at=NOW - i))
+    first = episodes.recent("acme", "agent-1", now=NOW, limit=2)
+
+    # When the episodes of the first page are deleted before the next page is read
+    for e in first.items:
+        episodes.delete("acme", "agent-1", e.run_id)
+    rest = all_pages(
+        lambda c: episodes.recent("acme", "agent-1", now=NOW, limit=2, cursor=c or first.cursor)
+    )
+
+    assert [e.run_id for p in rest for e in p.items] == ["run-2", "run-3", "run-4", "run-5"]
+
+
+def test_recent_lists_only_the_requested_agent(episodes: EpisodeStore) -> None:
+    episodes.add(episode(agent_id="agent-1", run_id="mine"))
+    episodes.add(episode(agent_id="agent-2", run_id="theirs"))
+
+    page = episodes.recent("acme", "agent-1", now=NOW, limit=10)
+
+    assert [e.run_id for e in page.items] == ["mine"]
+
+
+@pytest.mark.parametrize("lookalike", ["acme2", "acm", "acme-x", "ACME"])
+def test_recent_never_lists_a_lookalike_tenant(episodes: EpisodeStore, lookalike: str) -> None:
+    episodes.add(episode(tenant_id=lookalike, run_id="theirs"))
+
+    page = episodes.recent("acme", "agent-1", now=NOW, limit=10)
+
+    assert page.items == ()
+
+
+def test_recent_of_an_agent_without_episodes_is_one_empty_page(episodes: EpisodeStore) -> None:
+    page = episodes.recent("acme", "agent-1", now=NOW, limit=10)
+
+    assert page.items == ()
+    assert page.cursor is None
+
+
+def test_failed_before_lists_failed_episodes_created_strictly_before_cutoff(
+    episodes: EpisodeStore,
+) -> None:
+    cutoff = NOW - 7 * DAY
+    episodes.add(episode(run_id="old-failed", outcome="FAILED", created_at=cutoff - 1))
+    episodes.add(episode(run_id="at-cutoff", outcome="FAILED", created_at=cutoff))
+    episodes.add(episode(run_id="new-failed", outcome="FAILED", created_at=cutoff + 1))
+    episodes.add(episode(run_id="old-completed", outcome="COMPLETED", created_at=cutoff - 1))
+
+    page = episodes.failed_before(cutoff, now=NOW, limit=10)
+
+    assert [e.run_id for e in page.items] == ["old-failed"]
+
+
+def test_failed_before_spans_every_tenant(episodes: EpisodeStore) -> None:
+    episodes.add(episode(tenant_id="acme", outcome="FAILED"))
+    episodes.add(episode(tenant_id="globex", outcome="FAILED"))
+
+    page = episodes.failed_before(NOW, now=NOW, limit=10)
+
+    assert sorted(e.tenant_id for e in page.items) == ["acme", "globex"]
+
+
+def test_failed_before_skips_expired_episodes(episodes: EpisodeStore) -> None:
+    episodes.add(episode(outcome="FAILED", expires_at=NOW))
+
+    assert episodes.failed_before(NOW, now=NOW, limit=10).items == ()
+
+
+def test_failed_before_pages_while_each_page_is_deleted(episodes: EpisodeStore) -> None:
+    # Given failed episodes across tenants, deleted page by page as decay does
+    for i in range(7):
+        episodes.add(
+            episode(
+                tenant_id=f"t{i % 3}", run_id=f"run-{i}", outcome="FAILED", created_at=NOW - 1 - i
+            )
+        )
+    deleted: list[str] = []
+    cursor: str | None = None
+    while True:
+        page = episodes.failed_before(NOW, now=NOW, limit=2, cursor=cursor)
+        for e in page.items:
+            assert episodes.delete(e.tenant_id, e.agent_id, e.run_id)
+            deleted.append(e.run_id)
+        if page.cursor is None:
+            break
+        cursor = page.cursor
+
+    assert sorted(deleted) == [f"run-{i}" for i in range(7)]
+    assert episodes.failed_before(NOW, now=NOW, limit=10).items == ()
+
+
+def test_delete_returns_true_for_an_existing_episode(episodes: EpisodeStore) -> None:
+    episodes.add(episode())
+
+    assert episodes.delete("acme", "agent-1", "run-1") is True
+    assert episodes.get("acme", "agent-1", "run-1", now=NOW) is None
+
+
+def test_delete_returns_false_for_a_missing_episode(episodes: EpisodeStore) -> None:
+    assert episodes.delete("acme", "agent-1", "run-1") is False
+
+
+def test_purge_expired_removes_at_most_limit_expired_episodes(stores: Stores) -> None:
+    episodes = stores.episodes
+    for i in range(3):
+        episodes.add(episode(run_id=f"expired-{i}", expires_at=NOW - i))
+    episodes.add(episode(run_id="live", expires_at=NOW + 1))
+
+    purged = episodes.purge_expired(NOW, limit=2)
+
+    assert 0 <= purged <= 2
+    if stores.purges_expired:
+        assert purged == 2
+    assert len(list(episodes.export("acme"))) == 4 - purged
+
+
+def test_purge_expired_never_removes_a_live_episode(stores: Stores) -> None:
+    episodes = stores.episodes
+    episodes.add(episode(run_id="expired", expires_at=NOW))
+    episodes.add(episode(run_id="live", expires_at=NOW + 1))
+
+    episodes.purge_expired(NOW, limit=10)
+    episodes.purge_expired(NOW, limit=10)
+
+    assert episodes.get("acme", "agent-1", "live", now=NOW) is not None
+    if stores.purges_expired:
+        assert [e.run_id for e in episodes.export("acme")] == ["live"]
+
+
+def test_export_yields_every_episode_of_the_tenant_including_expired(
+    episodes: EpisodeStore,
+) -> None:
+    live = episode(run_id="live")
+    expired = episode(run_id="expired", agent_id="agent-2", expires_at=NOW - DAY)
+    episodes.add(live)
+    episodes.add(expired)
+    episodes.add(episode(tenant_id="acme2", run_id="other-tenant"))
+
+    exported = list(episodes.export("acme"))
+
+    assert sorted(exported, key=lambda e: e.run_id) == [expired, live]
+
+
+def test_export_yields_large_tenants_completely(episodes: EpisodeStore) -> None:
+    for i in range(1_201):
+        episodes.add(episode(run_id=f"run-{i:05d}"))
+
+    run_ids = [e.run_id for e in episodes.export("acme")]
+
+    assert sorted(run_ids) == [f"run-{i:05d}" for i in range(1_201)]
+
+
+def test_forget_deletes_every_episode_of_the_tenant_and_counts_them(
+    episodes: EpisodeStore,
+) -> None:
+    episodes.add(episode(agent_id="agent-1", run_id="a"))
+    episodes.add(episode(agent_id="agent-2", run_id="b"))
+    episodes.add(episode(agent_id="agent-2", run_id="expired", expires_at=NOW - DAY))
+
+    assert episodes.forget("acme") == 3
+    assert list(episodes.export("acme")) == []
+
+
+def test_forget_leaves_lookalike_tenants_untouched(episodes: EpisodeStore) -> None:
+    lookalikes = ["acme2", "acm", "acme-x", "acme.x", "ACME"]
+    episodes.add(episode(tenant_id="acme"))
+    for tenant in lookalikes:
+        episodes.add(episode(tenant_id=tenant))
+
+    episodes.forget("acme")
+
+    for tenant in lookalikes:
+        assert episodes.get(tenant, "agent-1", "run-1", now=NOW) is not None, tenant
+
+
+def test_forget_of_an_unknown_tenant_returns_zero(episodes: EpisodeStore) -> None:
+    episodes.add(episode(tenant_id="acme"))
+
+    assert episodes.forget("globex") == 0
+
+
+@pytest.mark.parametrize(
+    "record",
+    [episode(tenant_id="acme#agent-1"), episode(agent_id="agent#1")],
+    ids=["tenant", "agent"],
+)
+def test_a_key_part_containing_the_separator_is_refused(
+    episodes: EpisodeStore, record: Episode
+) -> None:
+    with pytest.raises(InvalidInput):
+        episodes.add(record)
+
+
+def test_a_malformed_cursor_is_refused(episodes: EpisodeStore) -> None:
+    with pytest.raises(InvalidInput):
+        episodes.recent("acme", "agent-1", now=NOW, limit=2, cursor="not a cursor")
+
+
+def test_a_cursor_of_another_listing_is_refused(episodes: EpisodeStore) -> None:
+    for i in range(3):
+        episodes.add(episode(run_id=f"run-{i}", outcome="FAILED"))
+    cursor = episodes.recent("acme", "agent-1", now=NOW, limit=1).cursor
+    assert cursor is not None
+
+    with pytest.raises(InvalidInput):
+        episodes.failed_before(NOW, now=NOW, limit=1, cursor=cursor)
+
+
+def test_a_limit_below_one_is_refused(episodes: EpisodeStore) -> None:
+    with pytest.raises(InvalidInput):
+        episodes.recent("acme", "agent-1", now=NOW, limit=0)

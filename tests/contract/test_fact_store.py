@@ -1,0 +1,454 @@
+"""FactStore contract: distinct-run confirmation log, one-time confirmation, ingestion state."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from agent_memory.core.errors import InvalidInput
+from agent_memory.core.models import Fact, FactStatus
+from agent_memory.core.ports import FactStore
+from tests.contract.builders import (
+    AWKWARD_CONFIDENCE,
+    AWKWARD_TIME,
+    DAY,
+    NOW,
+    VECTOR,
+    all_pages,
+    in_threads,
+    observation,
+)
+
+
+def _staged(facts: FactStore, fact_hash: str, *, tenant_id: str = "acme") -> None:
+    facts.observe(observation(tenant_id=tenant_id, fact_hash=fact_hash))
+    facts.mark_staged(tenant_id, "billing", fact_hash, now=NOW)
+
+
+def test_store_satisfies_the_port(facts: FactStore) -> None:
+    assert isinstance(facts, FactStore)
+
+
+def test_first_observation_creates_a_pending_fact(facts: FactStore) -> None:
+    fact = facts.observe(observation(seen_at=NOW))
+
+    assert fact == Fact(
+        tenant_id="acme",
+        domain="billing",
+        fact_hash="h-1",
+        content="Invoices are issued on the first business day",
+        status=FactStatus.PENDING,
+        confidence=0.8,
+        run_ids=frozenset({"run-1"}),
+        first_seen=NOW,
+        last_seen=NOW,
+    )
+
+
+def test_every_field_round_trips_exactly(facts: FactStore) -> None:
+    returned = facts.observe(
+        observation(
+            content="Zahlungsziel: 30 Tage — «net 30» 📅\nsecond line",
+            confidence=AWKWARD_CONFIDENCE,
+            seen_at=AWKWARD_TIME,
+            embedding=VECTOR,
+        )
+    )
+    facts.confirm("acme", "billing", "h-1", now=AWKWARD_TIME + 1)
+    facts.mark_staged("acme", "billing", "h-1", now=AWKWARD_TIME + 2)
+    facts.mark_ingested("acme", "billing", "h-1", now=AWKWARD_TIME + 3)
+
+    stored = facts.get("acme", "billing", "h-1")
+
+    assert returned.embedding == VECTOR
+    assert returned.confidence == AWKWARD_CONFIDENCE
+    assert stored == Fact(
+        tenant_id="acme",
+        domain="billing",
+        fact_hash="h-1",
+        content="Zahlungsziel: 30 Tage — «net 30» 📅\nsecond line",
+        status=FactStatus.CONFIRMED,
+        confidence=AWKWARD_CONFIDENCE,
+        run_ids=frozenset({"run-1"}),
+        first_seen=AWKWARD_TIME,
+        last_seen=AWKWARD_TIME,
+        confirmed_at=AWKWARD_TIME + 1,
+        staged_at=AWKWARD_TIME + 2,
+        ingested_at=AWKWARD_TIME + 3,
+        embedding=VECTOR,
+    )
+
+
+def test_observe_returns_what_get_then_reads(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1"))
+
+    returned = facts.observe(observation(run_id="run-2", seen_at=NOW + 1))
+
+    assert facts.get("acme", "billing", "h-1") == returned
+
+
+def test_another_run_adds_its_run_id(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1"))
+
+    fact = facts.observe(observation(run_id="run-2"))
+
+    assert fact.run_ids == {"run-1", "run-2"}
+
+
+def test_redelivered_run_does_not_count_twice(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1"))
+
+    fact = facts.observe(observation(run_id="run-1", seen_at=NOW + 1))
+
+    assert fact.run_ids == {"run-1"}
+
+
+def test_redelivered_run_changes_nothing_but_last_seen(facts: FactStore) -> None:
+    first = facts.observe(observation(run_id="run-1", confidence=0.7, seen_at=NOW))
+
+    again = facts.observe(
+        observation(run_id="run-1", confidence=0.95, seen_at=NOW + DAY, embedding=VECTOR)
+    )
+
+    assert again.last_seen == NOW + DAY
+    assert again == replace(first, last_seen=NOW + DAY)
+
+
+def test_observe_keeps_the_highest_confidence(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1", confidence=0.9))
+
+    fact = facts.observe(observation(run_id="run-2", confidence=0.75))
+
+    assert fact.confidence == 0.9
+
+
+def test_observe_raises_confidence_for_a_more_confident_run(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1", confidence=0.75))
+
+    fact = facts.observe(observation(run_id="run-2", confidence=0.9))
+
+    assert fact.confidence == 0.9
+
+
+def test_an_older_sighting_does_not_move_last_seen_back(facts: FactStore) -> None:
+    # Given a sighting delivered late, after a newer one was recorded
+    facts.observe(observation(run_id="run-2", seen_at=NOW))
+
+    fact = facts.observe(observation(run_id="run-1", seen_at=NOW - DAY))
+
+    assert fact.last_seen == NOW
+    assert fact.first_seen == NOW
+    assert fact.run_ids == {"run-1", "run-2"}
+
+
+def test_observe_keeps_the_first_wording_of_the_fact(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1", content="Invoices go out on day one"))
+
+    fact = facts.observe(observation(run_id="run-2", content="invoices go out on day one."))
+
+    assert fact.content == "Invoices go out on day one"
+
+
+def test_a_later_run_supplies_a_missing_embedding(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1", embedding=None))
+
+    fact = facts.observe(observation(run_id="run-2", embedding=VECTOR))
+
+    assert fact.embedding == VECTOR
+
+
+def test_concurrent_observes_count_each_distinct_run_exactly_once(facts: FactStore) -> None:
+    # Given 20 runs each delivered three times, observed from a thread pool at once
+    deliveries = [f"run-{i}" for i in range(20)] * 3
+
+    in_threads(lambda run_id: facts.observe(observation(run_id=run_id)), deliveries, workers=12)
+
+    fact = facts.get("acme", "billing", "h-1")
+    assert fact is not None
+    assert fact.run_ids == {f"run-{i}" for i in range(20)}
+
+
+def test_concurrent_observes_each_see_their_own_run_recorded(facts: FactStore) -> None:
+    results = in_threads(
+        lambda i: facts.observe(observation(run_id=f"run-{i}")), range(24), workers=12
+    )
+
+    assert all(f"run-{i}" in fact.run_ids for i, fact in enumerate(results))
+    assert sorted(len(fact.run_ids) for fact in results) == list(range(1, 25))
+
+
+def test_the_same_hash_in_another_domain_or_tenant_is_another_fact(facts: FactStore) -> None:
+    facts.observe(observation(tenant_id="acme", domain="billing", run_id="run-1"))
+    facts.observe(observation(tenant_id="acme", domain="support", run_id="run-2"))
+    facts.observe(observation(tenant_id="acme2", domain="billing", run_id="run-3"))
+
+    fact = facts.get("acme", "billing", "h-1")
+
+    assert fact is not None
+    assert fact.run_ids == {"run-1"}
+
+
+def test_get_of_a_missing_fact_returns_none(facts: FactStore) -> None:
+    assert facts.get("acme", "billing", "nope") is None
+
+
+def test_confirm_moves_a_pending_fact_to_confirmed(facts: FactStore) -> None:
+    facts.observe(observation())
+
+    assert facts.confirm("acme", "billing", "h-1", now=NOW + 5) is True
+
+    fact = facts.get("acme", "billing", "h-1")
+    assert fact is not None
+    assert (fact.status, fact.confirmed_at) == (FactStatus.CONFIRMED, NOW + 5)
+
+
+def test_confirm_of_a_confirmed_fact_returns_false_and_keeps_confirmed_at(
+    facts: FactStore,
+) -> None:
+    facts.observe(observation())
+    facts.confirm("acme", "billing", "h-1", now=NOW + 5)
+
+    assert facts.confirm("acme", "billing", "h-1", now=NOW + 9) is False
+
+    fact = facts.get("acme", "billing", "h-1")
+    assert fact is not None
+    assert fact.confirmed_at == NOW + 5
+
+
+def test_concurrent_confirms_succeed_exactly_once(facts: FactStore) -> None:
+    facts.observe(observation())
+
+    results = in_threads(lambda i: facts.confirm("acme", "billing", "h-1", now=NOW + i), range(16))
+
+    assert results.count(True) == 1
+
+
+def test_confirm_of_a_missing_fact_returns_false_and_creates_nothing(facts: FactStore) -> None:
+    assert facts.confirm("acme", "billing", "h-1", now=NOW) is False
+    assert facts.get("acme", "billing", "h-1") is None
+
+
+def test_a_new_sighting_of_a_confirmed_fact_keeps_it_confirmed(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1"))
+    facts.confirm("acme", "billing", "h-1", now=NOW)
+
+    fact = facts.observe(observation(run_id="run-2"))
+
+    assert fact.status is FactStatus.CONFIRMED
+
+
+def test_awaiting_ingestion_lists_staged_facts_of_every_tenant(facts: FactStore) -> None:
+    _staged(facts, "h-1", tenant_id="acme")
+    _staged(facts, "h-2", tenant_id="globex")
+    facts.observe(observation(fact_hash="not-staged"))
+
+    page = facts.awaiting_ingestion(limit=10)
+
+    assert sorted((f.tenant_id, f.fact_hash) for f in page.items) == [
+        ("acme", "h-1"),
+        ("globex", "h-2"),
+    ]
+    assert page.cursor is None
+
+
+def test_an_ingested_fact_no_longer_awaits_ingestion(facts: FactStore) -> None:
+    _staged(facts, "h-1")
+
+    facts.mark_ingested("acme", "billing", "h-1", now=NOW + 1)
+
+    assert facts.awaiting_ingestion(limit=10).items == ()
+
+
+def test_a_restaged_fact_awaits_ingestion_again(facts: FactStore) -> None:
+    # Given a fact whose document was ingested, then rewritten
+    _staged(facts, "h-1")
+    facts.mark_ingested("acme", "billing", "h-1", now=NOW + 1)
+
+    facts.mark_staged("acme", "billing", "h-1", now=NOW + 2)
+
+    page = facts.awaiting_ingestion(limit=10)
+    assert [(f.fact_hash, f.staged_at, f.ingested_at) for f in page.items] == [
+        ("h-1", NOW + 2, None)
+    ]
+
+
+def test_marking_a_missing_fact_creates_nothing(facts: FactStore) -> None:
+    facts.mark_staged("acme", "billing", "h-1", now=NOW)
+    facts.mark_ingested("acme", "billing", "h-1", now=NOW)
+
+    assert facts.get("acme", "billing", "h-1") is None
+    assert facts.awaiting_ingestion(limit=10).items == ()
+
+
+def test_awaiting_ingestion_pages_while_facts_are_marked_ingested(facts: FactStore) -> None:
+    for i in range(7):
+        _staged(facts, f"h-{i}", tenant_id=f"t{i % 2}")
+    seen: list[str] = []
+    cursor: str | None = None
+    while True:
+        page = facts.awaiting_ingestion(limit=3, cursor=cursor)
+        for f in page.items:
+            facts.mark_ingested(f.tenant_id, f.domain, f.fact_hash, now=NOW)
+            seen.append(f.fact_hash)
+        if page.cursor is None:
+            break
+        cursor = page.cursor
+
+    assert sorted(seen) == [f"h-{i}" for i in range(7)]
+
+
+def test_awaiting_ingestion_pages_end_with_cursor_none(facts: FactStore) -> None:
+    for i in range(4):
+        _staged(facts, f"h-{i}")
+
+    pages = all_pages(lambda c: facts.awaiting_ingestion(limit=2, cursor=c))
+
+    assert [len(p.items) for p in pages] == [2, 2]
+
+
+def test_fast_path_lists_confirmed_facts_not_yet_ingested(facts: FactStore) -> None:
+    for fact_hash in ("confirmed", "ingested", "pending"):
+        facts.observe(observation(fact_hash=fact_hash))
+    facts.confirm("acme", "billing", "confirmed", now=NOW)
+    facts.confirm("acme", "billing", "ingested", now=NOW)
+    facts.mark_ingested("acme", "billing", "ingested", now=NOW)
+
+    listed = facts.fast_path("acme", "billing")
+
+    assert [f.fact_hash for f in listed] == ["confirmed"]
+
+
+def test_fast_path_with_a_domain_lists_only_that_domain(facts: FactStore) -> None:
+    for domain in ("billing", "support"):
+        facts.observe(observation(domain=domain))
+        facts.confirm("acme", domain, "h-1", now=NOW)
+
+    assert [f.domain for f in facts.fast_path("acme", "billing")] == ["billing"]
+
+
+def test_fast_path_without_a_domain_lists_every_domain_of_the_tenant_only(
+    facts: FactStore,
+) -> None:
+    for tenant, domain in [("acme", "billing"), ("acme", "support"), ("acme2", "billing")]:
+        facts.observe(observation(tenant_id=tenant, domain=domain))
+        facts.confirm(tenant, domain, "h-1", now=NOW)
+
+    listed = facts.fast_path("acme", None)
+
+    assert sorted((f.tenant_id, f.domain) for f in listed) == [
+        ("acme", "billing"),
+        ("acme", "support"),
+    ]
+
+
+def test_pending_seen_before_lists_pending_facts_last_seen_strictly_before_cutoff(
+    facts: FactStore,
+) -> None:
+    cutoff = NOW - 30 * DAY
+    facts.observe(observation(fact_hash="stale", seen_at=cutoff - 1))
+    facts.observe(observation(fact_hash="at-cutoff", seen_at=cutoff))
+    facts.observe(observation(fact_hash="fresh", seen_at=cutoff + 1))
+    facts.observe(observation(fact_hash="stale-confirmed", seen_at=cutoff - 1))
+    facts.confirm("acme", "billing", "stale-confirmed", now=NOW)
+
+    page = facts.pending_seen_before(cutoff, limit=10)
+
+    assert [f.fact_hash for f in page.items] == ["stale"]
+
+
+def test_a_fresh_sighting_takes_a_fact_out_of_pending_seen_before(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1", seen_at=NOW - 40 * DAY))
+
+    facts.observe(observation(run_id="run-2", seen_at=NOW))
+
+    assert facts.pending_seen_before(NOW - 30 * DAY, limit=10).items == ()
+
+
+def test_pending_seen_before_pages_while_each_page_is_deleted(facts: FactStore) -> None:
+    for i in range(7):
+        facts.observe(observation(tenant_id=f"t{i % 3}", fact_hash=f"h-{i}", seen_at=NOW - i))
+    deleted: list[str] = []
+    cursor: str | None = None
+    while True:
+        page = facts.pending_seen_before(NOW + 1, limit=2, cursor=cursor)
+        for f in page.items:
+            assert facts.delete(f.tenant_id, f.domain, f.fact_hash)
+            deleted.append(f.fact_hash)
+        if page.cursor is None:
+            break
+        cursor = page.cursor
+
+    assert sorted(deleted) == [f"h-{i}" for i in range(7)]
+
+
+def test_delete_returns_true_for_an_existing_fact(facts: FactStore) -> None:
+    facts.observe(observation())
+
+    assert facts.delete("acme", "billing", "h-1") is True
+    assert facts.get("acme", "billing", "h-1") is None
+
+
+def test_delete_returns_false_for_a_missing_fact(facts: FactStore) -> None:
+    assert facts.delete("acme", "billing", "h-1") is False
+
+
+def test_a_deleted_fact_observed_again_starts_a_fresh_log(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1"))
+    facts.observe(observation(run_id="run-2"))
+    facts.delete("acme", "billing", "h-1")
+
+    fact = facts.observe(observation(run_id="run-3", seen_at=NOW + 1))
+
+    assert fact.run_ids == {"run-3"}
+    assert fact.first_seen == NOW + 1
+
+
+def test_export_yields_every_fact_of_the_tenant_only(facts: FactStore) -> None:
+    mine = [
+        facts.observe(observation(domain="billing")),
+        facts.observe(observation(domain="support", fact_hash="h-2")),
+    ]
+    facts.observe(observation(tenant_id="acme2"))
+
+    exported = list(facts.export("acme"))
+
+    assert sorted(exported, key=lambda f: f.fact_hash) == mine
+
+
+def test_forget_deletes_every_fact_of_the_tenant_and_counts_them(facts: FactStore) -> None:
+    facts.observe(observation(domain="billing"))
+    facts.observe(observation(domain="support"))
+
+    assert facts.forget("acme") == 2
+    assert list(facts.export("acme")) == []
+
+
+def test_forget_leaves_lookalike_tenants_untouched(facts: FactStore) -> None:
+    lookalikes = ["acme2", "acm", "acme-x", "ACME"]
+    for tenant in ["acme", *lookalikes]:
+        facts.observe(observation(tenant_id=tenant))
+
+    facts.forget("acme")
+
+    for tenant in lookalikes:
+        assert facts.get(tenant, "billing", "h-1") is not None, tenant
+
+
+def test_a_forgotten_fact_observed_again_counts_from_one_run(facts: FactStore) -> None:
+    facts.observe(observation(run_id="run-1"))
+    facts.forget("acme")
+
+    fact = facts.observe(observation(run_id="run-2"))
+
+    assert fact.run_ids == {"run-2"}
+
+
+def test_a_domain_containing_the_separator_is_refused(facts: FactStore) -> None:
+    with pytest.raises(InvalidInput):
+        facts.observe(observation(domain="billing#x"))
+
+
+def test_a_malformed_cursor_is_refused(facts: FactStore) -> None:
+    with pytest.raises(InvalidInput):
+        facts.pending_seen_before(NOW, limit=2, cursor="bm90IGEgY3Vyc29y")

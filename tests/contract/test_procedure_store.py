@@ -1,0 +1,458 @@
+"""ProcedureStore contract: proposals by id, review transitions, feedback once per run."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from agent_memory.core.errors import Conflict, InvalidInput
+from agent_memory.core.models import Procedure, ProcedureStatus
+from agent_memory.core.ports import ProcedureStore
+from tests.contract.builders import AWKWARD_TIME, DAY, NOW, all_pages, in_threads, procedure
+
+PENDING = ProcedureStatus.PENDING
+VALIDATED = ProcedureStatus.VALIDATED
+REJECTED = ProcedureStatus.REJECTED
+NEEDS_REVIEW = ProcedureStatus.NEEDS_REVIEW
+
+
+def _stored(procedures: ProcedureStore, procedure_id: str = "proc-1") -> Procedure:
+    found = procedures.get(procedure_id)
+    assert found is not None
+    return found
+
+
+def test_store_satisfies_the_port(procedures: ProcedureStore) -> None:
+    assert isinstance(procedures, ProcedureStore)
+
+
+def test_every_field_round_trips_exactly(procedures: ProcedureStore) -> None:
+    given = procedure(
+        title="Rédiger le rapport 📝",
+        steps=('Gather "figures"', "", "Draft\nthen review", 'Gather "figures"'),
+        status=NEEDS_REVIEW,
+        created_at=AWKWARD_TIME,
+        updated_at=AWKWARD_TIME + 1,
+        source_run_ids=frozenset({"run-0", "run-9"}),
+        times_applied=7,
+        times_succeeded=5,
+        last_applied_at=AWKWARD_TIME + 2,
+        reviewer="reviewer@example.com",
+        reviewed_at=AWKWARD_TIME + 3,
+        review_note="Looks right; ünïcode note",
+    )
+
+    procedures.propose(given, "run-1")
+
+    assert _stored(procedures) == replace(
+        given, source_run_ids=frozenset({"run-0", "run-9", "run-1"})
+    )
+
+
+def test_propose_returns_true_and_records_the_proposing_run(procedures: ProcedureStore) -> None:
+    assert procedures.propose(procedure(), "run-1") is True
+
+    assert _stored(procedures).source_run_ids == {"run-1"}
+
+
+def test_propose_of_an_existing_id_returns_false(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    assert procedures.propose(procedure(), "run-2") is False
+
+
+def test_propose_of_an_existing_id_only_adds_the_run(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(title="first"), "run-1")
+    first = _stored(procedures)
+
+    procedures.propose(
+        procedure(title="second", steps=("other",), status=VALIDATED, updated_at=NOW + DAY),
+        "run-2",
+    )
+
+    assert _stored(procedures) == replace(first, source_run_ids=frozenset({"run-1", "run-2"}))
+
+
+def test_a_run_proposing_twice_is_recorded_once(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(), "run-1")
+    procedures.propose(procedure(), "run-1")
+
+    assert _stored(procedures).source_run_ids == {"run-1"}
+
+
+def test_concurrent_proposals_of_one_id_create_it_once_and_record_every_run(
+    procedures: ProcedureStore,
+) -> None:
+    results = in_threads(lambda i: procedures.propose(procedure(), f"run-{i}"), range(16))
+
+    assert results.count(True) == 1
+    assert _stored(procedures).source_run_ids == {f"run-{i}" for i in range(16)}
+
+
+def test_proposing_an_id_held_by_another_tenant_raises_and_changes_nothing(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(tenant_id="acme"), "run-1")
+    before = _stored(procedures)
+
+    with pytest.raises(Conflict):
+        procedures.propose(procedure(tenant_id="globex"), "run-2")
+
+    assert _stored(procedures) == before
+
+
+def test_get_of_a_missing_id_returns_none(procedures: ProcedureStore) -> None:
+    assert procedures.get("nope") is None
+
+
+def test_get_restricted_to_the_owning_tenant_finds_it(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(tenant_id="acme"), "run-1")
+
+    assert procedures.get("proc-1", tenant_id="acme") is not None
+
+
+@pytest.mark.parametrize("other", ["acme2", "acm", "globex"])
+def test_get_restricted_to_another_tenant_returns_none(
+    procedures: ProcedureStore, other: str
+) -> None:
+    procedures.propose(procedure(tenant_id="acme"), "run-1")
+
+    assert procedures.get("proc-1", tenant_id=other) is None
+
+
+def test_for_task_type_lists_every_status_of_that_task_type_only(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(procedure_id="p-pending", status=PENDING), "r")
+    procedures.propose(procedure(procedure_id="p-rejected", status=REJECTED), "r")
+    procedures.propose(procedure(procedure_id="p-other-type", task_type="triage"), "r")
+    procedures.propose(procedure(procedure_id="p-other-tenant", tenant_id="acme2"), "r")
+
+    listed = procedures.for_task_type("acme", "report")
+
+    assert sorted(p.procedure_id for p in listed) == ["p-pending", "p-rejected"]
+
+
+def test_list_filters_by_tenant_and_status(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(procedure_id="a-pending"), "r")
+    procedures.propose(procedure(procedure_id="a-validated", status=VALIDATED), "r")
+    procedures.propose(procedure(procedure_id="b-pending", tenant_id="acme2"), "r")
+
+    assert [p.procedure_id for p in procedures.list(tenant_id="acme", status=PENDING).items] == [
+        "a-pending"
+    ]
+    assert sorted(p.procedure_id for p in procedures.list(status=PENDING).items) == [
+        "a-pending",
+        "b-pending",
+    ]
+    assert sorted(p.procedure_id for p in procedures.list(tenant_id="acme").items) == [
+        "a-pending",
+        "a-validated",
+    ]
+
+
+def test_list_pages_cover_every_procedure_once_and_end_with_cursor_none(
+    procedures: ProcedureStore,
+) -> None:
+    for i in range(5):
+        procedures.propose(procedure(procedure_id=f"proc-{i}", tenant_id=f"t{i % 2}"), "r")
+
+    pages = all_pages(lambda c: procedures.list(limit=2, cursor=c))
+
+    assert [len(p.items) for p in pages] == [2, 2, 1]
+    assert sorted(p.procedure_id for page in pages for p in page.items) == [
+        f"proc-{i}" for i in range(5)
+    ]
+
+
+def test_list_cursor_keeps_working_after_listed_procedures_are_forgotten(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a first page, then the tenant owning its procedures is forgotten
+    for i in range(6):
+        procedures.propose(procedure(procedure_id=f"proc-{i}", tenant_id=f"t{i}"), "r")
+    first = procedures.list(limit=2)
+    for p in first.items:
+        procedures.forget(p.tenant_id)
+
+    rest = all_pages(lambda c: procedures.list(limit=2, cursor=c or first.cursor))
+
+    listed = {p.procedure_id for page in rest for p in page.items}
+    assert listed == {f"proc-{i}" for i in range(6)} - {p.procedure_id for p in first.items}
+
+
+def test_set_status_changes_a_status_in_allowed_from(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    after = procedures.set_status(
+        "proc-1", tenant_id="acme", status=VALIDATED, allowed_from=[PENDING], now=NOW + 5
+    )
+
+    assert after is not None
+    assert (after.status, after.updated_at) == (VALIDATED, NOW + 5)
+    assert (after.reviewer, after.reviewed_at, after.review_note) == (None, None, None)
+    assert _stored(procedures) == after
+
+
+def test_set_status_records_the_reviewer_note_and_review_time(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    after = procedures.set_status(
+        "proc-1",
+        tenant_id="acme",
+        status=REJECTED,
+        allowed_from=[PENDING, NEEDS_REVIEW],
+        now=NOW + 5,
+        reviewer="alice",
+        note="steps are out of order",
+    )
+
+    assert after is not None
+    assert (after.status, after.reviewer, after.reviewed_at, after.review_note) == (
+        REJECTED,
+        "alice",
+        NOW + 5,
+        "steps are out of order",
+    )
+
+
+def test_set_status_without_a_reviewer_keeps_the_previous_review(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a validated procedure, later flagged by decay (no reviewer)
+    procedures.propose(procedure(), "run-1")
+    procedures.set_status(
+        "proc-1", tenant_id="acme", status=VALIDATED, allowed_from=[PENDING], now=NOW,
+        reviewer="alice", note="ok",
+    )  # fmt: skip
+
+    after = procedures.set_status(
+        "proc-1", tenant_id="acme", status=NEEDS_REVIEW, allowed_from=[VALIDATED], now=NOW + DAY
+    )
+
+    assert after is not None
+    assert (after.reviewer, after.reviewed_at, after.review_note) == ("alice", NOW, "ok")
+
+
+def test_set_status_from_a_status_not_allowed_returns_none_and_changes_nothing(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(status=REJECTED), "run-1")
+    before = _stored(procedures)
+
+    after = procedures.set_status(
+        "proc-1",
+        tenant_id="acme",
+        status=VALIDATED,
+        allowed_from=[PENDING, NEEDS_REVIEW],
+        now=NOW + 5,
+        reviewer="alice",
+    )
+
+    assert after is None
+    assert _stored(procedures) == before
+
+
+def test_set_status_with_nothing_allowed_changes_nothing(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    after = procedures.set_status(
+        "proc-1", tenant_id="acme", status=VALIDATED, allowed_from=[], now=NOW
+    )
+
+    assert after is None
+    assert _stored(procedures).status is PENDING
+
+
+def test_set_status_of_a_missing_procedure_returns_none(procedures: ProcedureStore) -> None:
+    after = procedures.set_status(
+        "nope", tenant_id="acme", status=VALIDATED, allowed_from=[PENDING], now=NOW
+    )
+
+    assert after is None
+
+
+def test_set_status_for_another_tenant_returns_none_and_changes_nothing(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(tenant_id="acme"), "run-1")
+
+    after = procedures.set_status(
+        "proc-1", tenant_id="acme2", status=VALIDATED, allowed_from=[PENDING], now=NOW
+    )
+
+    assert after is None
+    assert _stored(procedures).status is PENDING
+
+
+def test_concurrent_transitions_from_one_status_succeed_once(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    results = in_threads(
+        lambda i: procedures.set_status(
+            "proc-1", tenant_id="acme", status=VALIDATED, allowed_from=[PENDING], now=NOW + i
+        ),
+        range(12),
+    )
+
+    assert sum(r is not None for r in results) == 1
+
+
+def test_record_feedback_counts_a_success(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    assert procedures.record_feedback(
+        "proc-1", tenant_id="acme", run_id="run-7", succeeded=True, now=NOW + 3
+    )
+
+    stored = _stored(procedures)
+    assert (stored.times_applied, stored.times_succeeded, stored.last_applied_at) == (
+        1,
+        1,
+        NOW + 3,
+    )
+
+
+def test_record_feedback_counts_a_failure_as_an_application_only(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    procedures.record_feedback(
+        "proc-1", tenant_id="acme", run_id="run-7", succeeded=False, now=NOW + 3
+    )
+
+    stored = _stored(procedures)
+    assert (stored.times_applied, stored.times_succeeded) == (1, 0)
+
+
+def test_feedback_of_a_run_counts_once(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(), "run-1")
+    procedures.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
+    before = _stored(procedures)
+
+    again = procedures.record_feedback(
+        "proc-1", tenant_id="acme", run_id="r", succeeded=False, now=NOW + 1
+    )
+
+    assert again is False
+    assert _stored(procedures) == before
+
+
+def test_feedback_of_distinct_runs_accumulates(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    for i, succeeded in enumerate([True, False, True]):
+        procedures.record_feedback(
+            "proc-1", tenant_id="acme", run_id=f"r{i}", succeeded=succeeded, now=NOW + i
+        )
+
+    stored = _stored(procedures)
+    assert (stored.times_applied, stored.times_succeeded, stored.success_rate) == (3, 2, 2 / 3)
+
+
+def test_concurrent_feedback_counts_each_run_exactly_once(procedures: ProcedureStore) -> None:
+    # Given ten runs each reporting three times, all at once
+    procedures.propose(procedure(), "run-1")
+    reports = [f"r{i}" for i in range(10)] * 3
+
+    results = in_threads(
+        lambda run_id: procedures.record_feedback(
+            "proc-1", tenant_id="acme", run_id=run_id, succeeded=True, now=NOW
+        ),
+        reports,
+    )
+
+    stored = _stored(procedures)
+    assert results.count(True) == 10
+    assert (stored.times_applied, stored.times_succeeded) == (10, 10)
+
+
+def test_feedback_for_a_missing_procedure_returns_false(procedures: ProcedureStore) -> None:
+    assert not procedures.record_feedback(
+        "nope", tenant_id="acme", run_id="r", succeeded=True, now=NOW
+    )
+
+
+def test_feedback_for_another_tenant_returns_false_and_changes_nothing(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(tenant_id="acme"), "run-1")
+
+    counted = procedures.record_feedback(
+        "proc-1", tenant_id="acme2", run_id="r", succeeded=True, now=NOW
+    )
+
+    assert counted is False
+    assert _stored(procedures).times_applied == 0
+
+
+def test_feedback_refused_for_another_tenant_can_still_be_counted_by_the_owner(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a refused report from the wrong tenant, which must leave no dedup record behind
+    procedures.propose(procedure(tenant_id="acme"), "run-1")
+    procedures.record_feedback("proc-1", tenant_id="acme2", run_id="r", succeeded=True, now=NOW)
+
+    assert procedures.record_feedback(
+        "proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW
+    )
+
+
+def test_export_yields_every_procedure_of_the_tenant_only(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(procedure_id="p1", task_type="report"), "r")
+    procedures.propose(procedure(procedure_id="p2", task_type="triage"), "r")
+    procedures.propose(procedure(procedure_id="p3", tenant_id="acme2"), "r")
+
+    exported = sorted(procedures.export("acme"), key=lambda p: p.procedure_id)
+
+    assert exported == [_stored(procedures, "p1"), _stored(procedures, "p2")]
+
+
+def test_forget_deletes_every_procedure_of_the_tenant_and_counts_them(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(procedure_id="p1", task_type="report"), "r")
+    procedures.propose(procedure(procedure_id="p2", task_type="triage"), "r")
+
+    assert procedures.forget("acme") == 2
+    assert list(procedures.export("acme")) == []
+    assert procedures.get("p1") is None
+
+
+def test_forget_leaves_lookalike_tenants_untouched(procedures: ProcedureStore) -> None:
+    lookalikes = ["acme2", "acm", "acme-x", "ACME"]
+    procedures.propose(procedure(procedure_id="mine", tenant_id="acme"), "r")
+    for tenant in lookalikes:
+        procedures.propose(procedure(procedure_id=f"p-{tenant}", tenant_id=tenant), "r")
+
+    procedures.forget("acme")
+
+    for tenant in lookalikes:
+        assert procedures.get(f"p-{tenant}", tenant_id=tenant) is not None, tenant
+
+
+def test_a_forgotten_procedure_proposed_again_starts_a_fresh_record(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a procedure with sources and counted feedback, then the tenant is forgotten
+    procedures.propose(procedure(), "run-1")
+    procedures.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
+    procedures.forget("acme")
+
+    procedures.propose(procedure(), "run-2")
+    counted = procedures.record_feedback(
+        "proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW
+    )
+
+    stored = _stored(procedures)
+    assert counted is True
+    assert (stored.source_run_ids, stored.times_applied) == (frozenset({"run-2"}), 1)
+
+
+def test_a_task_type_containing_the_separator_is_refused(procedures: ProcedureStore) -> None:
+    with pytest.raises(InvalidInput):
+        procedures.propose(procedure(task_type="report#x"), "run-1")
