@@ -1,0 +1,1 @@
+"""Building blocks of the local knowledge base: document folder, vector index, lock, job log."""

@@ -1,0 +1,127 @@
+"""The folder standing in for the KB bucket: documents, their sidecars, and reading them back."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_memory.adapters.local.kb.files import write_atomic
+from agent_memory.adapters.local.kb.keys import (
+    SIDECAR_SUFFIX,
+    key_tenant,
+    validate_key,
+    validate_segment,
+)
+from agent_memory.core.models import KbDocument
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexableDocument:
+    """A document as the index sees it: its text, metadata and a hash of both files."""
+
+    key: str
+    content_hash: str
+    text: str
+    metadata: dict[str, object]
+    tenant_id: str
+    domain: str | None
+
+
+class DocumentFolder:
+    """Documents at ``root/<key>`` with their metadata at ``root/<key>.metadata.json``."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+
+    def put(self, document: KbDocument) -> None:
+        """Write the document body and its sidecar, each atomically."""
+        path = self._path(validate_key(document.key))
+        body = json.dumps(document.body, ensure_ascii=False, indent=2, sort_keys=True)
+        sidecar = json.dumps(
+            {"metadataAttributes": document.metadata}, ensure_ascii=False, indent=2, sort_keys=True
+        )
+        # Body first: a scan that sees the new sidecar then also sees the new body.
+        write_atomic(path, body.encode() + b"\n")
+        write_atomic(_sidecar(path), sidecar.encode() + b"\n")
+
+    def delete(self, key: str) -> None:
+        """Remove the document and its sidecar; absent files are fine."""
+        path = self._path(validate_key(key))
+        for target in (path, _sidecar(path)):
+            with contextlib.suppress(FileNotFoundError):
+                target.unlink()
+
+    def keys(self, tenant_id: str) -> list[str]:
+        """Keys of the tenant's documents, sorted."""
+        prefix = f"tenants/{validate_segment(tenant_id, 'tenant id')}"
+        return sorted(self._walk(self._root / prefix))
+
+    def scan(self) -> Iterator[IndexableDocument]:
+        """Every document that can be indexed, read from disk now, in key order."""
+        for key in sorted(self._walk(self._root)):
+            document = self._read(key)
+            if document is not None:
+                yield document
+
+    def _walk(self, top: Path) -> Iterator[str]:
+        for directory, subdirs, names in os.walk(top):
+            subdirs[:] = [d for d in subdirs if not d.startswith(".")]
+            base = Path(directory).relative_to(self._root)
+            for name in names:
+                # Hidden names are write_atomic's temporary files; keys can never be hidden.
+                if name.startswith(".") or name.endswith(SIDECAR_SUFFIX):
+                    continue
+                yield (base / name).as_posix()
+
+    def _read(self, key: str) -> IndexableDocument | None:
+        path = self._path(key)
+        try:
+            body_bytes = path.read_bytes()
+            sidecar_bytes = _sidecar(path).read_bytes()
+        except FileNotFoundError:
+            # Deleted since the listing, or its sidecar is not written yet: not indexable now.
+            return None
+        digest = hashlib.sha256(len(body_bytes).to_bytes(8, "big") + body_bytes + sidecar_bytes)
+        parsed = _parse(key, body_bytes, sidecar_bytes)
+        if isinstance(parsed, str):
+            logger.warning("kb document skipped", extra={"key": key, "reason": parsed})
+            return None
+        text, metadata, tenant_id, domain = parsed
+        return IndexableDocument(key, digest.hexdigest(), text, metadata, tenant_id, domain)
+
+    def _path(self, key: str) -> Path:
+        return self._root.joinpath(*key.split("/"))
+
+
+def _sidecar(path: Path) -> Path:
+    return path.with_name(path.name + SIDECAR_SUFFIX)
+
+
+def _parse(
+    key: str, body_bytes: bytes, sidecar_bytes: bytes
+) -> tuple[str, dict[str, object], str, str | None] | str:
+    """Return the document's (text, metadata, tenant, domain), or why it cannot be indexed."""
+    try:
+        body = json.loads(body_bytes)
+        sidecar = json.loads(sidecar_bytes)
+    except ValueError:
+        return "not valid JSON"
+    if not isinstance(body, dict) or not isinstance(body.get("content"), str):
+        return "body has no 'content' text"
+    metadata = sidecar.get("metadataAttributes") if isinstance(sidecar, dict) else None
+    if not isinstance(metadata, dict):
+        return "sidecar has no 'metadataAttributes' object"
+    tenant_id = metadata.get("tenant_id")
+    # The key prefix and the metadata must agree, so a mislabelled file cannot leak across.
+    if not isinstance(tenant_id, str) or tenant_id != key_tenant(key):
+        return "metadata tenant_id does not match the key's tenants/{tenant_id}/ prefix"
+    domain = metadata.get("domain")
+    return body["content"], metadata, tenant_id, domain if isinstance(domain, str) else None

@@ -1,0 +1,90 @@
+"""A real embedded memory for tests: SQLite and the local KB, with fakes only for models."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from agent_memory.core.calibration import Calibration
+from agent_memory.core.policies import Policies
+from agent_memory.core.ports import ChatModel, MemoryPorts
+from agent_memory.settings import LocalSettings
+from agent_memory.wiring import local_ports
+from tests.support.embedder import HashingEmbedder
+from tests.support.fakes import FakePiiDetector
+
+T0 = 1_790_000_000.0  # 2026-09-21, a fixed "now" for deterministic tests
+DAY = 86_400.0
+
+HASHING_CALIBRATION = Calibration(
+    model_family="test-hashing",
+    episode_min_similarity=0.2,
+    fact_min_score=0.2,
+    source="tests: word-overlap vectors",
+)
+
+
+@dataclass
+class Clock:
+    """A clock tests move by hand."""
+
+    now: float = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class Memory:
+    """Ports plus the fakes behind them, for assertions."""
+
+    ports: MemoryPorts
+    clock: Clock
+    pii: FakePiiDetector
+    embedder: HashingEmbedder
+    root: Path
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def make_memory(
+    root: Path, *, chat: ChatModel | None = None, policies: Policies | None = None
+) -> Memory:
+    clock = Clock()
+    pii = FakePiiDetector()
+    embedder = HashingEmbedder()
+    ports = local_ports(
+        LocalSettings(store=root), embedder=embedder, pii=pii, chat=chat, policies=policies
+    )
+    ports = replace(
+        ports,
+        clock=clock,
+        calibrations={**ports.calibrations, "test-hashing": HASHING_CALIBRATION},
+    )
+    return Memory(ports, clock, pii, embedder, root)
+
+
+def run_event(run_id: str, **overrides: Any) -> dict[str, Any]:
+    """A RunFinished detail for the contract-review agent of tenant acme."""
+    event: dict[str, Any] = {
+        "tenant_id": "acme",
+        "agent_id": "reviewer",
+        "run_id": run_id,
+        "task": "Review the vendor MSA liability cap",
+        "task_type": "contract_review",
+        "domain": "contracts",
+        "outcome": "COMPLETED",
+        "artifacts": {
+            "task_summary": "Reviewed the vendor MSA liability cap",
+            "key_findings": ["Clause 7.3 caps liability at 0.5x fees"],
+            "facts": [
+                {"content": "Liability caps below 1x fees are a red flag", "confidence": 0.9}
+            ],
+            "procedure": {"title": "MSA review", "steps": ["Read clause 7.3", "Compare the cap"]},
+        },
+    }
+    event.update(overrides)
+    return event
