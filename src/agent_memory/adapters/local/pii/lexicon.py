@@ -1,0 +1,292 @@
+"""Word lists the name recogniser consults, loaded once and shared read-only between threads.
+
+Person names come from the US census 1990 lists shipped in the ``names`` package (public-domain
+data, MIT-licensed package) plus a hand-written supplement; common English words come from SCOWL.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+from dataclasses import dataclass
+from importlib import resources
+
+from agent_memory.adapters.local.pii import _given_names, _words
+
+_CENSUS_FILES = {
+    "first": ("dist.male.first", "dist.female.first"),
+    "last": ("dist.all.last",),
+}
+
+
+def words(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text``."""
+    return frozenset(text.split())
+
+
+# Courtesy titles and their abbreviations: whatever capitalised word follows is a name.
+COURTESY_TITLES = words(
+    """
+    mr mrs ms miss mx dr prof sir dame mme mlle madame monsieur herr frau senor senora sra srta
+    dona rev fr hon capt col lt sgt cmdr adm gen maj sen rep gov
+    """
+)
+# Titles that are also ordinary words ("General Public"): the next word must look like a name.
+RANK_TITLES = words(
+    """
+    doctor professor reverend father sister lord lady judge justice captain colonel lieutenant
+    sergeant commander admiral general major president senator representative governor mayor
+    ambassador chancellor rabbi imam pastor sheikh aunt uncle honorable honourable
+    """
+)
+TITLES = COURTESY_TITLES | RANK_TITLES
+
+# A following capitalised run is taken as a name when its words are not ordinary English words.
+STRONG_CUES = words("dear attn attention cc bcc hi hello hey dearest")
+STRONG_CUE_PHRASES = frozenset(
+    {
+        "signed by",
+        "prepared by",
+        "reviewed by",
+        "approved by",
+        "authored by",
+        "written by",
+        "submitted by",
+        "drafted by",
+        "countersigned by",
+        "witnessed by",
+        "requested by",
+    }
+)
+# These also precede organisations ("spoke to Microsoft"): the run must contain a known name.
+WEAK_CUE_PHRASES = frozenset(
+    {
+        "spoke with",
+        "spoke to",
+        "speak with",
+        "speak to",
+        "talked to",
+        "talked with",
+        "met with",
+        "meeting with",
+        "call with",
+        "thanks to",
+        "thank you",
+        "according to",
+        "on behalf of",
+        "assigned to",
+    }
+)
+# Field labels ("Name: Jane Roe"), matched with a colon after them.
+LABEL_CUES = words(
+    """
+    name names from to cc bcc contact contacts attendee attendees author owner reviewer approver
+    signatory witness employee assignee sender recipient signed signature by
+    patient tenant landlord borrower guarantor beneficiary representative rep poc
+    """
+)
+# Weaker cues: the run must also contain a known name.
+WEAK_CUES = words("from by to with per")
+# Verbs of addressing someone: after them even a given name that is also a word ("ring Bob")
+# counts, unless it is among the most common words ("call Will").
+ADDRESS_VERBS = words(
+    """
+    contact contacted ask asked ping pinged tell told thank thanks email emailed call called ring
+    rang phone phoned text texted message messaged cc invite invited meet met introduce
+    introduced remind reminded
+    """
+)
+# Words after a run that make it a person: "Okonkwo said".
+SPEECH_VERBS = words(
+    """
+    said says wrote writes told tells asked asks replied replies explained explains mentioned
+    mentions thinks thought believes believed feels felt recalled recalls argued argues insisted
+    insists complained complains
+    """
+)
+ACTION_VERBS = words(
+    """
+    confirmed confirms noted notes suggested suggests agreed agrees signed signs approved approves
+    emailed emails called calls requested requests flagged flags stated states added adds
+    reported reports proposed proposes reviewed reviews countersigned objected objects
+    """
+)
+# Job titles after a comma or in brackets: "Jane Roe, CFO" or "Jane Roe (Head of Legal)".
+JOB_WORDS = words(
+    """
+    ceo cfo coo cto cio ciso cmo cpo vp svp evp gc director manager head counsel partner associate
+    paralegal engineer analyst officer president chair chairman chairwoman chairperson founder
+    cofounder attorney lawyer solicitor barrister esq secretary treasurer consultant advisor
+    adviser specialist lead architect controller accountant auditor clerk assistant intern
+    """
+)
+# Capitalised contract and business vocabulary that SCOWL's common levels do not cover.
+DOMAIN_WORDS = words(
+    """
+    counterparty counterparties licensor licensors licensee licensees indemnification indemnitee
+    indemnitor governance escrow subcontractor subcontractors subprocessor subprocessors
+    remediation deliverable deliverables majeure onboarding offboarding sublicense redline
+    redlines signatory signatories assignee assignor lessor lessee payee payor obligor obligee
+    addendum annex recital recitals schedule exhibit appendix clause clauses section sections
+    article articles party parties vendor vendors supplier suppliers customer customers buyer
+    seller client clients agreement contract order statement services service master terms term
+    liability cap indemnity warranty termination confidentiality law effective date notice
+    procurement legal finance compliance security privacy support sales marketing engineering
+    operations treasury audit risk board management team department office desk helpdesk
+    saas paas iaas api sla sow msa nda dpa gdpr ccpa hipaa kpi okr roi ebitda faq
+    """
+)
+MONTHS_AND_DAYS = words(
+    """
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
+    saturday sunday mon tue tues wed thu thur thurs fri sat sun christmas easter
+    """
+)
+# Places and brands spelt like given names; they count as names only beside other name words.
+PLACES_AND_BRANDS = words(
+    """
+    alabama alaska arizona arkansas california carolina colorado connecticut dakota delaware
+    florida georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland
+    massachusetts michigan minnesota mississippi missouri montana nebraska nevada jersey mexico
+    ohio oklahoma oregon pennsylvania tennessee texas utah vermont virginia washington wisconsin
+    wyoming austin dallas houston jackson madison charlotte savannah phoenix aurora orlando
+    sydney florence victoria adelaide regina beverly chelsea camden lincoln denver boston
+    cleveland memphis nashville raleigh columbus richmond tampa miami atlanta brooklyn berkeley
+    jordan chad china india kenya israel france germany italy spain england ireland scotland
+    wales london paris berlin milan rome vienna geneva zurich dublin lyon santiago lucia
+    africa asia europe america american alexa siri cortana mercedes tesla dell chanel tiffany
+    wendy porsche ferrari harley toyota honda lexus jaguar cadillac chevrolet chevy claude
+    """
+)
+# Multi-word places whose words look like names ("San Jose", "St. Louis").
+PLACE_HEADS = words("san santa st saint los las fort port mount mt new north south east west")
+ORG_SUFFIXES = words(
+    """
+    inc corp corporation co company llc llp lp ltd limited plc gmbh ag sa sas sarl srl bv nv oy
+    ab asa pty pte kk kg group holdings partners associates bank capital ventures technologies
+    tech labs systems solutions consulting foundation institute university college school
+    hospital clinic trust fund agency authority ministry council industries enterprises
+    international global motors airlines insurance
+    """
+)
+PARTICLES = words(
+    "van von der den de del della di da du la le dos das bin binti ibn al el ter ten y"
+)
+NAME_SUFFIXES = words("jr sr ii iii iv phd md esq")
+# Greetings and exclamations that open a sentence before a name: "Yeah, Maria", "Cool John".
+INTERJECTIONS = words(
+    """
+    hi hey hello yeah yep yes no nope ok okay cool wow woah whoa aww aw yum congrats
+    congratulations bye goodbye cheers thanks thank anytime woohoo yay yo oh ah hmm sure great
+    nice awesome sorry please welcome morning evening night lol haha omg ugh
+    """
+)
+# Nationalities and languages: capitalised, and some are census names ("German").
+NATIONALITIES = words(
+    """
+    american british english german french irish italian spanish portuguese dutch belgian swiss
+    austrian swedish norwegian danish finnish polish czech russian ukrainian greek turkish
+    chinese japanese korean indian pakistani vietnamese thai filipino indonesian australian
+    canadian mexican brazilian argentine nigerian kenyan african european asian latin arabic
+    hebrew hindi urdu bengali persian scottish welsh
+    """
+)
+# Census first names that are usually something else when capitalised.
+NOT_GIVEN_NAMES = words("an in so my see ha man many else numbers manual loan brain angle")
+# Census first names that are also less common English words or product names: they count as
+# names only beside other name words.
+AMBIGUOUS_GIVEN_NAMES = words(
+    """
+    aide abbey angelic aura barb basil bee berry blanch blossom brandy brook brooks bud buddy
+    bunny buster camellia candy caprice cherish cherry chastity chi chin christen clay coral coy
+    curt destiny diamond dick dimple dung earnest ebony emerald fawn fern flora foster gala gale
+    garland garnet genesis genie ginger heath herb homer hue hunter ivory jade jewel karma lacy
+    lien lore ma magnolia maple marina marine marvel maxima mi misty newton nova omega opal pa
+    pansy pasty ping pinkie princess prudence raven reed ruby sage sari shin sierra sparkle
+    stormy tad tanner tawny tequila tiara valentine velvet viola wan willow windy yen ada
+    """
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    """Lowercase, accent-stripped word sets."""
+
+    first_names: frozenset[str]
+    last_names: frozenset[str]
+    common_10: frozenset[str]
+    common_20: frozenset[str]
+    words_35: frozenset[str]
+
+    def is_common(self, word: str) -> bool:
+        """True for the ~11,000 most common English words (SCOWL sizes 10 and 20)."""
+        return word in self.common_10 or word in self.common_20
+
+    def is_english(self, word: str) -> bool:
+        """True for any listed English word or a plain inflection of one."""
+        if self.is_common(word) or word in self.words_35 or word in DOMAIN_WORDS:
+            return True
+        return any(
+            stem in self.common_10 or stem in self.common_20 or stem in self.words_35
+            for stem in _stems(word)
+        )
+
+
+_STEM_RULES = (
+    ("ies", "y"),
+    ("es", ""),
+    ("s", ""),
+    ("ed", ""),
+    ("ed", "e"),
+    ("ing", ""),
+    ("ing", "e"),
+    ("ly", ""),
+    ("er", ""),
+    ("ers", ""),
+)
+
+
+def _stems(word: str) -> list[str]:
+    return [
+        word[: -len(suffix)] + replacement
+        for suffix, replacement in _STEM_RULES
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3
+    ]
+
+
+def fold(word: str) -> str:
+    """Lowercase without accents, apostrophes or dots: "O'Néil" -> "oneil"."""
+    decomposed = unicodedata.normalize("NFKD", word)
+    kept = (c for c in decomposed if not unicodedata.combining(c) and c not in "'’.")
+    return "".join(kept).casefold()
+
+
+def _read_census(kind: str) -> frozenset[str]:
+    package = resources.files("names")
+    found: set[str] = set()
+    for name in _CENSUS_FILES[kind]:
+        for line in package.joinpath(name).read_text(encoding="ascii").splitlines():
+            if line:
+                found.add(line.split(maxsplit=1)[0].lower())
+    return frozenset(found)
+
+
+_lock = threading.Lock()
+_loaded: Lexicon | None = None
+
+
+def load() -> Lexicon:
+    """The shared lexicon, read from disk on first use (about 50 ms)."""
+    global _loaded
+    with _lock:
+        if _loaded is None:
+            _loaded = Lexicon(
+                first_names=(_read_census("first") | words(_given_names.GIVEN_NAMES))
+                - NOT_GIVEN_NAMES,
+                last_names=_read_census("last") | words(_given_names.SURNAMES),
+                common_10=words(_words.LEVEL_10),
+                common_20=words(_words.LEVEL_20),
+                words_35=words(_words.LEVEL_35),
+            )
+        return _loaded

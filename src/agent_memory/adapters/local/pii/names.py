@@ -1,0 +1,456 @@
+"""Person names: runs of capitalised words judged by name lists, titles and the words around them.
+
+No statistical model: a run is a name when it holds a given name that is not an ordinary English
+word ("Maria", "Kenji"), pairs a surname with another name word ("Grace Hopper"), or sits where
+only a person fits ("Dr. X", "Dear X", "signed by X", "X said", "X, CFO"). Runs next to company
+suffixes ("Acme Corp", "Smith & Wesson") and place prefixes ("San Jose") are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from agent_memory.adapters.local.pii import lexicon as lx
+from agent_memory.adapters.local.pii.tokens import tokenise
+from agent_memory.core.ports import PiiEntity
+
+_RUN_GAP = re.compile(r"[ \t\u00a0]{1,3}")
+_INITIAL_GAP = re.compile(r"\.[ \t\u00a0]{0,3}")
+_TITLE_GAP = re.compile(r"\.?[ \t\u00a0]{1,3}")
+_CUE_GAP = re.compile(r",?[ \t\u00a0]{1,3}")
+_LABEL_GAP = re.compile(r"[ \t\u00a0]*:[ \t\u00a0]*")
+_SIGNOFF_GAP = re.compile(r",?[ \t\u00a0]*\r?\n[ \t\u00a0]*")
+_ORG_GAP = re.compile(r",?[ \t\u00a0]{1,3}")
+_AMPERSAND_GAP = re.compile(r"[ \t\u00a0]*(?:&|\+)[ \t\u00a0]*")
+_APPOSITIVE_GAP = re.compile(r"[ \t\u00a0]*[,(][ \t\u00a0]*")
+_SUFFIX_GAP = re.compile(r",?[ \t\u00a0]{1,2}")
+_SIGNOFFS = lx.words("regards sincerely cheers thanks best yours warmly respectfully")
+_JOB_MODIFIERS = lx.words(
+    "senior chief general vice executive principal managing deputy junior head"
+)
+_MAX_NAME_WORDS = 4
+_SENTENCE_ENDS = frozenset(".!?:;\n\r\"“”'‘’([{*-•")
+
+
+@dataclass(slots=True)
+class _Word:
+    """What the lexicon says about one folded word."""
+
+    first: int  # 2: a given name, 1: a given name that is also a common word or place
+    last: int  # 2: a surname, 1: a surname that is also a common word
+    novel: bool  # in no list at all: likely a proper noun
+    breaker: bool  # an ordinary word that cannot be part of a name
+    title: bool
+    particle: bool
+
+
+class NameRecogniser:
+    """Finds person names; stateless after construction, so safe to share between threads."""
+
+    def __init__(self, lexicon: lx.Lexicon | None = None) -> None:
+        self._lex = lexicon or lx.load()
+
+    def find(self, text: str) -> Iterator[PiiEntity]:
+        """Yield NAME entities in text order."""
+        return _Scan(text, self._lex).run()
+
+
+class _Scan:
+    """One pass over one text."""
+
+    def __init__(self, text: str, lex: lx.Lexicon) -> None:
+        self.text = text
+        self.lex = lex
+        self.cache: dict[str, _Word] = {}
+        self.tokens = list(tokenise(text))
+
+    # -- word knowledge ---------------------------------------------------------------------
+
+    def word(self, key: str) -> _Word:
+        known = self.cache.get(key)
+        if known is None:
+            known = self.cache[key] = self._classify(key)
+        return known
+
+    def _classify(self, key: str) -> _Word:
+        lex = self.lex
+        parts = [p for p in key.split("-") if p]
+        if not parts:
+            return _Word(0, 0, False, True, False, False)
+        head = parts[0]
+        in_first = head in lex.first_names and head not in lx.MONTHS_AND_DAYS
+        in_last = key.replace("-", "") in lex.last_names or any(p in lex.last_names for p in parts)
+        english = all(lex.is_english(p) for p in parts)
+        common = lex.is_common(head)
+        if not in_first:
+            first = 0
+        elif common or head in lx.AMBIGUOUS_GIVEN_NAMES or head in lx.PLACES_AND_BRANDS:
+            first = 1
+        else:
+            first = 2
+        last = 0
+        for part in parts if in_last else ():
+            if part in lex.last_names or len(parts) == 1:
+                common_part = lex.is_common(part) or part in lx.PLACES_AND_BRANDS
+                last = max(last, 1 if common_part else 2)
+        title = key in lx.TITLES
+        particle = key in lx.PARTICLES
+        listed_vocabulary = (
+            key in lx.INTERJECTIONS
+            or key in lx.NATIONALITIES
+            or key in lx.DOMAIN_WORDS
+            or key in lx.MONTHS_AND_DAYS
+            or key in lx.ORG_SUFFIXES
+            or key in lx.JOB_WORDS
+            or key in lx.NAME_SUFFIXES
+        )
+        breaker = not particle and (
+            title or listed_vocabulary or (english and first == 0 and last == 0)
+        )
+        novel = not english and first == 0 and last == 0 and not particle
+        return _Word(first, last, novel, breaker, title, particle)
+
+    # -- runs and segments ------------------------------------------------------------------
+
+    def run(self) -> Iterator[PiiEntity]:
+        for segment in self._segments():
+            yield from self._judge_all(segment)
+        yield from self._upper_case_names()
+
+    def _upper_case_names(self) -> Iterator[PiiEntity]:
+        """Names in capitals ("JOHN SMITH" in a signature block): a given name, then one or two
+        surnames, none of them a common word.
+        """
+        tokens = self.tokens
+        i = 0
+        while i < len(tokens):
+            if tokens[i].shape != "caps" or not self._upper_name_word(i, given=True):
+                i += 1
+                continue
+            j = i
+            while j - i < 2 and self._upper_name_word(j + 1, given=False, after=j):
+                j += 1
+            if j > i:
+                yield PiiEntity("NAME", tokens[i].start, tokens[j].end, 0.7)
+            i = j + 1
+
+    def _upper_name_word(self, i: int, *, given: bool, after: int | None = None) -> bool:
+        if i >= len(self.tokens):
+            return False
+        tok = self.tokens[i]
+        if tok.shape != "caps" or tok.key in self.lex.common_10:
+            return False
+        if after is not None and not _RUN_GAP.fullmatch(self._gap(after, i)):
+            return False
+        word = self.word(tok.key)
+        return word.first == 2 if given else (word.last >= 1 and not word.breaker)
+
+    def _segments(self) -> Iterator[list[int]]:
+        tokens = self.tokens
+        current: list[int] = []
+        for i, tok in enumerate(tokens):
+            if current and not self._continues(current[-1], i):
+                yield from self._close(current)
+                current = []
+            if self._name_like(i):
+                current.append(i)
+            else:
+                yield from self._close(current)
+                current = []
+            if tok.possessive:
+                yield from self._close(current)
+                current = []
+        yield from self._close(current)
+
+    def _close(self, segment: list[int]) -> Iterator[list[int]]:
+        # A lowercase particle may not end a name ("Maria de").
+        while segment and self.tokens[segment[-1]].shape == "lower":
+            segment.pop()
+        if segment:
+            yield segment
+
+    def _name_like(self, i: int) -> bool:
+        tok = self.tokens[i]
+        if tok.shape == "initial":
+            return True
+        if tok.shape == "lower":
+            # Only a particle between capitalised words: "Vincent van Gogh".
+            nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
+            return (
+                tok.key in lx.PARTICLES
+                and i > 0
+                and self.tokens[i - 1].shape in ("cap", "lower")
+                and nxt is not None
+                and nxt.shape in ("cap", "lower")
+            )
+        if tok.shape != "cap":
+            return False
+        return not self.word(tok.key).breaker
+
+    def _continues(self, prev_index: int, i: int) -> bool:
+        prev, tok = self.tokens[prev_index], self.tokens[i]
+        if prev_index != i - 1 or prev.possessive:
+            return False
+        gap = self.text[prev.end : tok.start]
+        if prev.shape == "initial":
+            return _INITIAL_GAP.fullmatch(gap) is not None
+        return _RUN_GAP.fullmatch(gap) is not None
+
+    # -- judging ------------------------------------------------------------------------------
+
+    def _gap(self, left: int, right: int) -> str:
+        return self.text[self.tokens[left].end : self.tokens[right].start]
+
+    def _judge_all(self, segment: list[int]) -> Iterator[PiiEntity]:
+        """Judge a segment, first splitting a long one before each given name."""
+        idx = segment
+        if sum(self.tokens[i].shape == "cap" for i in idx) <= _MAX_NAME_WORDS:
+            entity = self._judge(idx)
+            if entity is not None:
+                yield entity
+            return
+        piece: list[int] = []
+        for i in idx:
+            if piece and self.word(self.tokens[i].key).first == 2:
+                yield from self._judge_all(piece)
+                piece = []
+            piece.append(i)
+        if len(piece) < len(idx):
+            yield from self._judge_all(piece)
+
+    def _judge(self, segment_tokens: list[int]) -> PiiEntity | None:
+        tokens = self.tokens
+        idx = self._trim(segment_tokens)
+        if not idx:
+            return None
+        first_i, last_i = idx[0], idx[-1]
+        core = [
+            i for i in idx if tokens[i].shape == "cap" and not self.word(tokens[i].key).particle
+        ]
+        if not core or len(core) > _MAX_NAME_WORDS:
+            return None
+        score = self._score(first_i, last_i, idx, core)
+        if score is None:
+            return None
+        begin = self._surname_before(first_i, core[0])
+        end = tokens[last_i].end
+        if tokens[last_i].shape == "initial":
+            end += 1  # the initial's full stop
+        end = self._with_suffix(last_i, end)
+        return PiiEntity("NAME", begin, end, score)
+
+    def _trim(self, idx: list[int]) -> list[int]:
+        """Drop leading words that cannot start a name: a label's letter ("Exhibit B."), a
+        common word that is only a surname ("Call" in "Call Carlos"), or an English word opening
+        a sentence before a given name.
+        """
+        tokens = self.tokens
+        start = 0
+        if tokens[idx[0]].shape == "initial" and idx[0] > 0:
+            prev = tokens[idx[0] - 1]
+            gap = self._gap(idx[0] - 1, idx[0])
+            if prev.shape == "cap" and self.word(prev.key).breaker and _RUN_GAP.fullmatch(gap):
+                while start < len(idx) and tokens[idx[start]].shape == "initial":
+                    start += 1
+        while start < len(idx) - 1:
+            tok, nxt = tokens[idx[start]], tokens[idx[start + 1]]
+            word = self.word(tok.key)
+            surname_only_word = word.first == 0 and word.last == 1
+            # "Call Okafor Chinedu": an English word opening the sentence, before a given name.
+            # Ambiguous given names stay ("Frank Herbert"): a word too many beats a name cut.
+            word_before_name = (
+                word.first == 0
+                and self._sentence_start(idx[start])
+                and self.word(nxt.key).first == 2
+                and self.lex.is_english(tok.key)
+            )
+            if tok.shape != "cap" or not (surname_only_word or word_before_name):
+                break
+            start += 1
+        return idx[start:]
+
+    def _sentence_start(self, i: int) -> bool:
+        before = self.text[: self.tokens[i].start].rstrip(" \t\u00a0")
+        return not before or before[-1] in _SENTENCE_ENDS
+
+    def _score(self, first_i: int, last_i: int, idx: list[int], core: list[int]) -> float | None:
+        words = [self.word(self.tokens[i].key) for i in core]
+        before = self._before(first_i)
+        if before == "title" or (
+            before == "word title" and any(w.first or w.last == 2 or w.novel for w in words)
+        ):
+            return 0.9
+        if self._is_org(first_i, last_i) or self._place_head(first_i):
+            return None
+        if before == "strong":
+            return 0.85
+        has_initial = any(self.tokens[i].shape == "initial" for i in idx)
+        strong_first = any(w.first == 2 for w in words) and (
+            len(core) > 1 or len(self.tokens[core[0]].key) >= 3
+        )
+        if strong_first:
+            return 0.9 if len(core) > 1 else 0.75
+        if len(core) > 1:
+            return self._score_pair(words, core, before)
+        single, key = words[0], self.tokens[core[0]].key
+        after = self._after(last_i)
+        if has_initial and (single.last == 2 or single.novel):
+            return 0.75
+        if (
+            after == "speech"
+            and key not in self.lex.common_10
+            and (single.last or single.novel or single.first)
+        ):
+            return 0.7
+        if after == "action" and single.last == 2:
+            return 0.65
+        if after == "job" and (single.last == 2 or single.novel):
+            return 0.65
+        if before in ("weak", "addressed") and single.last == 2:
+            return 0.6
+        if (
+            before == "addressed"
+            and single.first == 1
+            and key not in self.lex.common_10
+            and key not in lx.PLACES_AND_BRANDS
+        ):
+            return 0.6
+        return None
+
+    def _score_pair(self, words: list[_Word], core: list[int], before: str | None) -> float | None:
+        keys = [self.tokens[i].key for i in core]
+        if any(
+            w.first == 0 and w.last == 1 and key in self.lex.common_10
+            for w, key in zip(words, keys, strict=True)
+        ):
+            return None  # "Agent Memory", "Notice Garcia": a plain word in the run
+        if any(w.last == 2 for w in words):
+            return 0.7
+        # "Will Smith", "Grace Hopper": an ambiguous given name needs a surname beside it.
+        if any(w.first == 1 for w in words) and any(
+            w.last == 1 and key not in self.lex.common_10
+            for w, key in zip(words, keys, strict=True)
+        ):
+            return 0.7
+        # "contact Zorvath Quellington": unknown words, but addressed like a person.
+        if before == "addressed" and all(w.novel for w in words):
+            return 0.6
+        return None
+
+    def _before(self, first_i: int) -> str | None:
+        """What precedes the segment: "title" ("Dr."), "word title" ("General"), "strong" (a cue
+        only a person fits), "addressed" (a verb of addressing someone) or "weak" (a preposition).
+        """
+        if first_i == 0:
+            return None
+        tokens = self.tokens
+        prev = tokens[first_i - 1]
+        gap = self._gap(first_i - 1, first_i)
+        if prev.shape in ("cap", "caps") and self.word(prev.key).title:
+            if not _TITLE_GAP.fullmatch(gap):
+                return None
+            # "General Public", "Judge Advocate": a title that is also a word needs a name word.
+            return "title" if prev.key in lx.COURTESY_TITLES else "word title"
+        if prev.key in lx.LABEL_CUES and _LABEL_GAP.fullmatch(gap):
+            return "strong"
+        if prev.key in _SIGNOFFS and _SIGNOFF_GAP.fullmatch(gap):
+            return "strong"
+        if not _CUE_GAP.fullmatch(gap):
+            return None
+        if prev.key in lx.STRONG_CUES:
+            return "strong"
+        for length in (2, 3):
+            if first_i - length < 0:
+                break
+            start = first_i - length
+            if all(_RUN_GAP.fullmatch(self._gap(j, j + 1)) for j in range(start, first_i - 1)):
+                phrase = " ".join(tokens[j].key for j in range(start, first_i))
+                if phrase in lx.STRONG_CUE_PHRASES:
+                    return "strong"
+                if phrase in lx.WEAK_CUE_PHRASES:
+                    return "weak"
+        if prev.key in lx.ADDRESS_VERBS:
+            return "addressed"
+        if prev.key in lx.WEAK_CUES:
+            return "weak"
+        return None
+
+    def _after(self, last_i: int) -> str | None:
+        """What follows the segment: "speech" (said), "action" (approved) or "job" (, CFO)."""
+        if last_i + 1 >= len(self.tokens) or self.tokens[last_i].possessive:
+            return None
+        nxt = self.tokens[last_i + 1]
+        gap = self._gap(last_i, last_i + 1)
+        if _RUN_GAP.fullmatch(gap):
+            if nxt.key in lx.SPEECH_VERBS:
+                return "speech"
+            if nxt.key in lx.ACTION_VERBS:
+                return "action"
+        if _APPOSITIVE_GAP.fullmatch(gap) and (
+            nxt.key in lx.JOB_WORDS or nxt.key in _JOB_MODIFIERS
+        ):
+            return "job"
+        return None
+
+    def _is_org(self, first_i: int, last_i: int) -> bool:
+        tokens = self.tokens
+        if last_i + 1 < len(tokens):
+            nxt, gap = tokens[last_i + 1], self._gap(last_i, last_i + 1)
+            if nxt.key in lx.ORG_SUFFIXES and nxt.shape != "lower" and _ORG_GAP.fullmatch(gap):
+                return True
+            if _AMPERSAND_GAP.fullmatch(gap) and nxt.shape in ("cap", "caps"):
+                return True
+        if first_i > 0:
+            prev, gap = tokens[first_i - 1], self._gap(first_i - 1, first_i)
+            if _AMPERSAND_GAP.fullmatch(gap) and prev.shape in ("cap", "caps"):
+                return True
+        return False
+
+    def _place_head(self, first_i: int) -> bool:
+        tokens = self.tokens
+        if tokens[first_i].key in lx.PLACE_HEADS:
+            return True
+        if first_i == 0:
+            return False
+        prev = tokens[first_i - 1]
+        return (
+            prev.key in lx.PLACE_HEADS
+            and prev.shape == "cap"
+            and _TITLE_GAP.fullmatch(self._gap(first_i - 1, first_i)) is not None
+        )
+
+    def _surname_before(self, first_i: int, head: int) -> int:
+        """Start of "Smith, " when the name is written "Smith, John"."""
+        tokens = self.tokens
+        begin = tokens[first_i].start
+        if first_i != head or first_i < 1 or self.word(tokens[head].key).first != 2:
+            return begin
+        p = first_i - 1
+        surname = tokens[p]
+        word = self.word(surname.key)
+        if (
+            surname.shape != "cap"
+            or word.breaker
+            or word.last == 0
+            or word.first == 2
+            or surname.key in self.lex.common_10
+            or surname.key in lx.PLACES_AND_BRANDS
+            or not re.fullmatch(r",[ \t]{1,2}", self._gap(p, first_i))
+        ):
+            return begin
+        if p > 0 and self._continues(p - 1, p) and self._name_like(p - 1):
+            return begin  # "Olivia Brown, John": Brown ends another name
+        return surname.start
+
+    def _with_suffix(self, last_i: int, end: int) -> int:
+        """Extend over "Jr.", ", Sr.", "III" after a name."""
+        if last_i + 1 >= len(self.tokens) or self.tokens[last_i].possessive:
+            return end
+        nxt = self.tokens[last_i + 1]
+        if nxt.key not in lx.NAME_SUFFIXES or nxt.shape not in ("cap", "caps"):
+            return end
+        if not _SUFFIX_GAP.fullmatch(self.text[end : nxt.start]):
+            return end
+        return nxt.end + (1 if self.text[nxt.end : nxt.end + 1] == "." else 0)
