@@ -1,0 +1,129 @@
+"""``agent-memory demo``: the contract-review story, end to end, on the embedded memory."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from agent_memory.cli import demo_runs as story
+from agent_memory.core import procedural
+from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.consolidation import STEPS, consolidate_or_record, summary
+from agent_memory.core.ingestion import run_ingestion
+from agent_memory.core.models import ProcedureStatus
+from agent_memory.settings import LocalSettings
+
+REVIEWER = "legal-lead"
+
+
+def run_demo(store: str | None, out: TextIO) -> int:
+    """Consolidate four past runs, confirm a fact, approve a procedure, bootstrap a new run.
+
+    Uses ``store`` if given, else a fresh temporary directory (so a user's own memory is never
+    touched); prints progress and, last, the memory context a new run receives.
+    """
+    from agent_memory.wiring import local_ports
+
+    root = Path(store) if store else Path(tempfile.mkdtemp(prefix="agent-memory-demo-"))
+    ports = local_ports(LocalSettings(store=root))
+
+    def say(line: str = "") -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    say(f"agent-memory demo: a contract-review agent learns from its past runs (store: {root})")
+    say(
+        f"models: embeddings {ports.embedder.model_id} (local), PII detector local, "
+        f"LLM {'configured' if ports.chat else 'none: events carry artifacts'}"
+    )
+    say()
+    say("1. Consolidating past runs: " + " -> ".join(STEPS))
+    for event in story.PAST_RUNS:
+        say("   " + _describe(summary(consolidate_or_record(event, ports))))
+    redelivered = summary(consolidate_or_record(story.PAST_RUNS[1], ports))
+    say(
+        f"   {redelivered['run_id']} delivered again: episode {redelivered['episode']}, "
+        "nothing counted twice"
+    )
+    for fact in ports.facts.fast_path(story.TENANT, story.DOMAIN):
+        say(
+            f"   fact confirmed by {len(fact.run_ids)} distinct runs "
+            f"({', '.join(sorted(fact.run_ids))}): {fact.content[:60]}..."
+        )
+
+    request = BootstrapRequest(
+        story.TENANT, story.AGENT, story.NEW_TASK, story.TASK_TYPE, story.DOMAIN
+    )
+    say()
+    say("2. Semantic memory")
+    before = bootstrap(request, ports)
+    for fact in before["facts"]:
+        say(
+            f"   served from the {fact['source'].replace('_', ' ')} before ingestion: "
+            f"{fact['content'][:70]}..."
+        )
+    report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    say(f"   batched KB ingestion: {report.facts_ingested} fact(s) ingested in one job")
+
+    say()
+    say("3. Procedural memory: a human gate")
+    pending = ports.procedures.for_task_type(story.TENANT, story.TASK_TYPE)
+    for proposal in pending:
+        say(
+            f"   {proposal.procedure_id} {proposal.title!r}: {proposal.status.value}, proposed "
+            f"by {len(proposal.source_run_ids)} runs ({', '.join(sorted(proposal.source_run_ids))})"
+        )
+    say(f"   served before review: {before['procedure'] is not None}")
+    for proposal in pending:
+        if proposal.status is not ProcedureStatus.VALIDATED:
+            approved = procedural.review(
+                ports.procedures,
+                proposal.procedure_id,
+                approve=True,
+                reviewer=REVIEWER,
+                now=ports.clock(),
+            )
+            say(
+                f"   {REVIEWER} approved {approved.procedure_id}: {approved.status.value} "
+                "(served as a trial until it has 3 uses)"
+            )
+
+    say()
+    say(f"4. A new run starts: {story.NEW_TASK!r}")
+    reply = bootstrap(request, ports)
+    say("   " + _found(reply))
+    say()
+    say(reply["context"])
+    say()
+    say(f"Explore this memory: agent-memory --store {root} procedures list")
+    return 0 if reply["episodes"] and reply["facts"] and reply["procedure"] else 1
+
+
+def _describe(result: dict[str, Any]) -> str:
+    facts = f"{result['facts_observed']} fact(s) logged"
+    if result["facts_confirmed"]:
+        facts += f", {len(result['facts_confirmed'])} confirmed"
+    procedure = result["procedure_proposed"]
+    proposal = (
+        "no procedure"
+        if procedure is None
+        else f"procedure {procedure} {'proposed' if result['procedure_created'] else 'seconded'}"
+    )
+    pii = ", ".join(f"{k} {v}" for k, v in sorted(result["pii_entities"].items()))
+    return (
+        f"{result['run_id']} {result['outcome']:<9} episode {result['episode']}; {facts}; "
+        f"{proposal}; artifacts from {result['extracted_by']}"
+        + (f"; PII scrubbed: {pii}" if pii else "")
+    )
+
+
+def _found(reply: dict[str, Any]) -> str:
+    t = reply["timings_ms"]
+    procedure = reply["procedure"]
+    return (
+        f"found {len(reply['episodes'])} episode(s), {len(reply['facts'])} fact(s), "
+        f"{'1 procedure' if procedure else 'no procedure'} in {t['total']:.0f} ms "
+        f"(embed {t['embed']:.0f}, episodic {t['episodic']:.0f}, semantic {t['semantic']:.0f}, "
+        f"procedural {t['procedural']:.0f})"
+    )

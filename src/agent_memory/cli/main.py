@@ -1,0 +1,375 @@
+"""The ``agent-memory`` command: the embedded memory from a shell.
+
+Example::
+
+    agent-memory demo
+    agent-memory consolidate run.json --json
+    agent-memory bootstrap --tenant acme --agent reviewer --task "Review the MSA" --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from agent_memory.core import procedural
+from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.consolidation import StepFailed, consolidate_or_record, replay, summary
+from agent_memory.core.decay import decay
+from agent_memory.core.errors import InvalidInput, MemoryError_
+from agent_memory.core.ingestion import run_ingestion
+from agent_memory.core.models import Procedure, ProcedureStatus
+from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.records import to_json
+from agent_memory.core.tenants import export_tenant, forget_tenant, json_lines
+from agent_memory.settings import LocalSettings
+
+PROG = "agent-memory"
+Command = Callable[[argparse.Namespace, MemoryPorts, TextIO], int]
+
+
+class UsageError(Exception):
+    """A mistake in how the command was called (bad file, bad JSON, bad date)."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; the process exit code (0 ok, 1 failed, 2 bad input)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "demo":
+            from agent_memory.cli.demo import run_demo
+
+            return run_demo(args.store, sys.stdout)
+        settings = LocalSettings.from_environment(args.store)
+        from agent_memory.wiring import local_ports
+
+        handler: Command = args.handler
+        return handler(args, local_ports(settings), sys.stdout)
+    except (InvalidInput, UsageError) as error:
+        return _fail(str(error), 2)
+    except StepFailed as failure:
+        return _fail(f"{failure} (recorded for replay: agent-memory failed list)", 1)
+    except MemoryError_ as error:
+        return _fail(str(error), 1)
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return code
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description="Four-tier memory for LLM agents.")
+    parser.add_argument(
+        "--store",
+        metavar="DIR",
+        help="memory directory (default: $AGENT_MEMORY_HOME, else ~/.agent-memory)",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    demo = commands.add_parser("demo", help="run the contract-review story end to end")
+    demo.set_defaults(handler=None)
+
+    consolidate = commands.add_parser("consolidate", help="consolidate one RunFinished event")
+    consolidate.add_argument("file", help="event JSON file, or - for stdin")
+    consolidate.add_argument("--json", action="store_true", help="print a JSON summary")
+    consolidate.set_defaults(handler=_consolidate)
+
+    boot = commands.add_parser("bootstrap", help="memory context for a task about to start")
+    boot.add_argument("--tenant", required=True)
+    boot.add_argument("--agent", required=True)
+    boot.add_argument("--task", required=True)
+    boot.add_argument("--task-type")
+    boot.add_argument("--domain")
+    boot.add_argument("--json", action="store_true", help="print the whole reply as JSON")
+    boot.set_defaults(handler=_bootstrap)
+
+    ingest = commands.add_parser("ingest", help="run the batched KB ingestion now")
+    ingest.add_argument("--json", action="store_true")
+    ingest.set_defaults(handler=_ingest)
+
+    procedures = commands.add_parser("procedures", help="review procedural memory")
+    actions = procedures.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="list procedures")
+    listing.add_argument("--tenant")
+    listing.add_argument("--status", choices=[s.value for s in ProcedureStatus])
+    listing.add_argument("--json", action="store_true")
+    listing.set_defaults(handler=_procedures_list)
+    show = actions.add_parser("show", help="show one procedure")
+    show.add_argument("procedure_id")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(handler=_procedures_show)
+    approve = actions.add_parser("approve", help="validate a procedure")
+    approve.add_argument("procedure_id")
+    approve.add_argument("--reviewer", required=True)
+    approve.set_defaults(handler=_procedures_approve)
+    reject = actions.add_parser("reject", help="reject a procedure")
+    reject.add_argument("procedure_id")
+    reject.add_argument("--reviewer", required=True)
+    reject.add_argument("--reason", required=True)
+    reject.set_defaults(handler=_procedures_reject)
+
+    decay_ = commands.add_parser("decay", help="apply the forgetting rules now")
+    decay_.add_argument("--now", help="ISO 8601 time to decay as of (default: now)")
+    decay_.add_argument("--json", action="store_true")
+    decay_.set_defaults(handler=_decay)
+
+    export = commands.add_parser("export", help="every record of a tenant as JSON lines")
+    export.add_argument("--tenant", required=True)
+    export.set_defaults(handler=_export)
+
+    forget = commands.add_parser("forget", help="delete every record of a tenant")
+    forget.add_argument("--tenant", required=True)
+    forget.set_defaults(handler=_forget)
+
+    failed = commands.add_parser("failed", help="runs whose consolidation failed")
+    failed_actions = failed.add_subparsers(dest="action", required=True, metavar="ACTION")
+    failed_list = failed_actions.add_parser("list", help="list failed runs")
+    failed_list.add_argument("--json", action="store_true")
+    failed_list.set_defaults(handler=_failed_list)
+    failed_replay = failed_actions.add_parser("replay", help="consolidate failed runs again")
+    failed_replay.add_argument("key", nargs="?", help="one failed run's key (default: all)")
+    failed_replay.set_defaults(handler=_failed_replay)
+    return parser
+
+
+def _read_json(source: str) -> Any:
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {source}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{source} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(
+            f"{source} is not valid JSON (line {error.lineno}, column {error.colno})"
+        ) from None
+
+
+def _print_json(value: Any, out: TextIO) -> None:
+    json.dump(value, out, indent=2, sort_keys=True, ensure_ascii=False)
+    out.write("\n")
+
+
+def _consolidate(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    result = summary(consolidate_or_record(_read_json(args.file), ports))
+    if args.json:
+        _print_json(result, out)
+        return 0
+    out.write(
+        f"run {result['run_id']} ({result['outcome']}): episode {result['episode']}; "
+        f"{result['facts_observed']} fact(s) observed, {len(result['facts_confirmed'])} newly "
+        f"confirmed; procedure {result['procedure_proposed'] or 'none'} proposed\n"
+    )
+    return 0
+
+
+def _bootstrap(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    request = parse_bootstrap_request(
+        {
+            "tenant_id": args.tenant,
+            "agent_id": args.agent,
+            "task": args.task,
+            **({"task_type": args.task_type} if args.task_type else {}),
+            **({"domain": args.domain} if args.domain else {}),
+        }
+    )
+    reply = bootstrap(request, ports)
+    if args.json:
+        _print_json(reply, out)
+    else:
+        out.write((reply["context"] or "(no relevant memory yet)") + "\n")
+    return 0
+
+
+def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    if args.json:
+        _print_json(to_json(report), out)
+    else:
+        out.write(
+            f"ingestion {report.status}: {report.facts_ingested} fact(s) now served by the "
+            f"knowledge base, {report.facts_waiting} waiting\n"
+        )
+    return 0
+
+
+def _procedure_json(p: Procedure) -> dict[str, Any]:
+    return {
+        "procedure_id": p.procedure_id,
+        "tenant_id": p.tenant_id,
+        "task_type": p.task_type,
+        "status": p.status.value,
+        "title": p.title,
+        "steps": list(p.steps),
+        "times_applied": p.times_applied,
+        "times_succeeded": p.times_succeeded,
+        "success_rate": p.success_rate,
+        "proposed_by_runs": sorted(p.source_run_ids),
+        "reviewer": p.reviewer,
+        "reviewed_at": p.reviewed_at,
+        "review_note": p.review_note,
+    }
+
+
+def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    status = ProcedureStatus(args.status) if args.status else None
+    found: list[Procedure] = []
+    cursor = None
+    while True:
+        page = ports.procedures.list(tenant_id=args.tenant, status=status, cursor=cursor)
+        found.extend(page.items)
+        if page.cursor is None:
+            break
+        cursor = page.cursor
+    if args.json:
+        _print_json([_procedure_json(p) for p in found], out)
+        return 0
+    if not found:
+        out.write("no procedures\n")
+    for p in found:
+        rate = "-" if p.success_rate is None else f"{p.success_rate:.0%}"
+        out.write(
+            f"{p.procedure_id}  {p.status.value:<12} {p.tenant_id}/{p.task_type}  "
+            f"{p.title!r}  steps={len(p.steps)} runs={len(p.source_run_ids)} "
+            f"applied={p.times_applied} success={rate}\n"
+        )
+    return 0
+
+
+def _procedures_show(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    found = ports.procedures.get(args.procedure_id)
+    if found is None:
+        raise InvalidInput("procedure_id", f"no procedure {args.procedure_id!r}")
+    if args.json:
+        _print_json(_procedure_json(found), out)
+        return 0
+    data = _procedure_json(found)
+    out.write(
+        f"{data['procedure_id']}  {data['status']}  {data['tenant_id']}/{data['task_type']}\n"
+    )
+    out.write(f"{data['title']}\n")
+    out.writelines(f"  {i}. {step}\n" for i, step in enumerate(found.steps, 1))
+    out.write(f"proposed by runs: {', '.join(data['proposed_by_runs'])}\n")
+    return 0
+
+
+def _procedures_approve(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    updated = procedural.review(
+        ports.procedures,
+        args.procedure_id,
+        approve=True,
+        reviewer=args.reviewer,
+        now=ports.clock(),
+    )
+    out.write(f"{updated.procedure_id} is VALIDATED (reviewer {updated.reviewer})\n")
+    return 0
+
+
+def _procedures_reject(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    updated = procedural.review(
+        ports.procedures,
+        args.procedure_id,
+        approve=False,
+        reviewer=args.reviewer,
+        note=args.reason,
+        now=ports.clock(),
+    )
+    out.write(f"{updated.procedure_id} is REJECTED (reviewer {updated.reviewer})\n")
+    return 0
+
+
+def _decay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    now = _parse_time(args.now) if args.now else ports.clock()
+    report = decay(
+        ports.episodes, ports.facts, ports.procedures, now=now, policy=ports.policies.decay
+    )
+    if args.json:
+        _print_json(to_json(report), out)
+        return 0
+    out.write(
+        f"deleted {report.failed_episodes_deleted} failed episode(s), purged "
+        f"{report.expired_episodes_purged} expired, expired {report.pending_facts_expired} "
+        f"unconfirmed fact(s), flagged {len(report.procedures_flagged)} procedure(s)\n"
+    )
+    for flagged in report.procedures_flagged:
+        out.write(f"  flagged {flagged['procedure_id']}: {flagged['reason']}\n")
+    return 0
+
+
+def _parse_time(text: str) -> float:
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise UsageError(f"--now must be an ISO 8601 time, not {text!r}") from None
+    if moment.tzinfo is None:
+        raise UsageError("--now needs a time zone, e.g. 2026-12-01T00:00:00Z")
+    return moment.timestamp()
+
+
+def _tenant(tenant: str) -> str:
+    parse_bootstrap_request({"tenant_id": tenant, "agent_id": "x", "task": "x"})
+    return tenant
+
+
+def _export(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    for line in json_lines(export_tenant(ports, _tenant(args.tenant))):
+        out.write(line + "\n")
+    return 0
+
+
+def _forget(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    report = forget_tenant(ports, _tenant(args.tenant))
+    out.write(
+        f"forgot tenant {args.tenant}: {report.episodes} episode(s), {report.facts} fact(s), "
+        f"{report.procedures} procedure(s), {report.kb_documents} KB document(s), "
+        f"{report.ledger_records} run record(s)\n"
+    )
+    return 0
+
+
+def _failed_records(ports: MemoryPorts) -> list[dict[str, Any]]:
+    return [value for _, value in ports.ledger.scan("failed#")]
+
+
+def _failed_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    records = _failed_records(ports)
+    if args.json:
+        _print_json([{k: v for k, v in r.items() if k != "event"} for r in records], out)
+        return 0
+    if not records:
+        out.write("no failed runs\n")
+    for record in records:
+        error = record.get("error") or {}
+        out.write(
+            f"{record['key']}  failures={record['failures']}  {error.get('Error')}: "
+            f"{error.get('Cause')}\n"
+        )
+    return 0
+
+
+def _failed_replay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    keys = [args.key] if args.key else [r["key"] for r in _failed_records(ports)]
+    failures = 0
+    for key in keys:
+        try:
+            result = summary(replay(key, ports))
+            out.write(f"replayed {key}: episode {result['episode']}\n")
+        except (StepFailed, MemoryError_) as error:
+            failures += 1
+            out.write(f"replay of {key} failed again: {error}\n")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
