@@ -1,0 +1,168 @@
+"""The local mode through the ``agent-memory`` command, as a user runs it (real models)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_memory.cli.demo_runs import PAST_RUNS
+
+pytestmark = pytest.mark.slow
+
+
+def cli(
+    store: Path, *args: str, stdin: str | None = None, ok: bool = True
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "AGENT_MEMORY_HOME": str(store)}
+    env.pop("AGENT_MEMORY_LLM", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "agent_memory.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    if ok:
+        assert done.returncode == 0, done.stderr
+    return done
+
+
+def write_events(tmp_path: Path) -> list[Path]:
+    paths = []
+    for event in PAST_RUNS:
+        path = tmp_path / f"{event['run_id']}.json"
+        # As EventBridge delivers it: the detail inside an envelope.
+        path.write_text(
+            json.dumps({"detail-type": "RunFinished", "source": "demo", "detail": event})
+        )
+        paths.append(path)
+    return paths
+
+
+def test_demo_tells_the_whole_story(tmp_path: Path) -> None:
+    done = cli(tmp_path / "store", "--store", str(tmp_path / "demo"), "demo")
+    out = done.stdout
+    assert "1. Consolidating past runs" in out
+    assert "PII scrubbed" in out and "jane.doe@" not in out
+    assert "fact confirmed by 3 distinct runs" in out
+    assert "approved proc-" in out
+    context = out[out.index("[MEMORY CONTEXT") :]
+    for marker in (
+        "[EPISODIC MEMORY",
+        "[SEMANTIC MEMORY",
+        "[PROCEDURAL MEMORY",
+        "[END MEMORY CONTEXT]",
+    ):
+        assert marker in context
+
+
+def test_a_user_consolidates_reviews_and_bootstraps(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    paths = write_events(tmp_path)
+    # Given four runs consolidated from files (one from stdin) and one redelivery
+    summaries: list[dict[str, Any]] = []
+    for path in paths[:3]:
+        summaries.append(json.loads(cli(store, "consolidate", str(path), "--json").stdout))
+    summaries.append(
+        json.loads(cli(store, "consolidate", "-", "--json", stdin=paths[3].read_text()).stdout)
+    )
+    again = json.loads(cli(store, "consolidate", str(paths[1]), "--json").stdout)
+    assert [s["episode"] for s in summaries] == ["written"] * 4
+    assert again["episode"] == "already present"
+    assert len(summaries[3]["facts_confirmed"]) == 1
+    # When the reviewer lists pending procedures and approves the one proposed
+    pending = json.loads(cli(store, "procedures", "list", "--status", "PENDING", "--json").stdout)
+    assert len(pending) == 1
+    assert {"procedure_id", "task_type", "status", "title", "steps", "times_applied"} <= set(
+        pending[0]
+    )
+    procedure_id = pending[0]["procedure_id"]
+    cli(store, "procedures", "approve", procedure_id, "--reviewer", "legal-lead")
+    cli(store, "ingest")
+    # Then a new run's bootstrap carries all three tiers
+    reply = json.loads(
+        cli(
+            store,
+            "bootstrap",
+            "--tenant",
+            "acme-legal",
+            "--agent",
+            "contract-reviewer",
+            "--task",
+            "Review the Tailspin vendor MSA liability cap",
+            "--task-type",
+            "contract_review",
+            "--domain",
+            "contract_law",
+            "--json",
+        ).stdout
+    )
+    assert reply["episodes"] and reply["facts"][0]["source"] == "knowledge_base"
+    assert reply["procedure"]["procedure_id"] == procedure_id
+    assert reply["context"].startswith("[MEMORY CONTEXT")
+    # And the text form is the same context block
+    text = cli(
+        store,
+        "bootstrap",
+        "--tenant",
+        "acme-legal",
+        "--agent",
+        "contract-reviewer",
+        "--task",
+        "Review the Tailspin vendor MSA liability cap",
+    ).stdout
+    assert text.startswith("[MEMORY CONTEXT") and "[EPISODIC MEMORY" in text
+
+
+def test_export_then_forget_a_tenant(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    for path in write_events(tmp_path):
+        cli(store, "consolidate", str(path))
+    lines = [
+        json.loads(line)
+        for line in cli(store, "export", "--tenant", "acme-legal").stdout.splitlines()
+    ]
+    assert {line["kind"] for line in lines} >= {"episode", "fact", "procedure", "kb_document"}
+    assert "jane.doe@" not in json.dumps(lines)
+    cli(store, "forget", "--tenant", "acme-legal")
+    assert cli(store, "export", "--tenant", "acme-legal").stdout == ""
+
+
+def test_decay_reports_what_it_did(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    for path in write_events(tmp_path):
+        cli(store, "consolidate", str(path))
+    report = json.loads(cli(store, "decay", "--now", "2099-01-01T00:00:00Z", "--json").stdout)
+    # The demo runs carry no finished_at, so they were stored "now": by 2099 all have expired.
+    assert report["expired_episodes_purged"] == 4
+    assert report["pending_facts_expired"] == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (("consolidate", "missing.json"), None, "cannot read missing.json"),
+        (("consolidate", "-"), "{not json", "is not valid JSON"),
+        (
+            ("consolidate", "-"),
+            '{"tenant_id": "a#b", "agent_id": "x", "run_id": "r", "task": "t"}',
+            "tenant_id:",
+        ),
+        (("bootstrap", "--tenant", "t", "--agent", "a", "--task", " "), None, "task:"),
+        (("procedures", "approve", "proc-nope", "--reviewer", "me"), None, "no procedure"),
+        (("decay", "--now", "tomorrow"), None, "--now must be an ISO 8601 time"),
+    ],
+)
+def test_user_mistakes_get_one_clear_line_and_no_traceback(
+    tmp_path: Path, args: tuple[str, ...], stdin: str | None, message: str
+) -> None:
+    done = cli(tmp_path / "store", *args, stdin=stdin, ok=False)
+    assert done.returncode != 0
+    assert done.stderr.startswith("agent-memory: error: ")
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1

@@ -1,0 +1,121 @@
+from pathlib import Path
+
+import pytest
+
+from agent_memory.core import procedural
+from agent_memory.core.consolidation import consolidate, summary
+from agent_memory.core.decay import decay
+from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.policies import DecayPolicy
+from agent_memory.core.semantic import fact_hash
+from tests.support.memory import DAY, Memory, make_memory, run_event
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Memory:
+    return make_memory(tmp_path)
+
+
+def run_decay(memory: Memory, page_size: int = 100):  # type: ignore[no-untyped-def]
+    p = memory.ports
+    return decay(
+        p.episodes,
+        p.facts,
+        p.procedures,
+        now=memory.clock(),
+        policy=DecayPolicy(page_size=page_size),
+    )
+
+
+def test_failed_episodes_older_than_seven_days_are_deleted(memory: Memory) -> None:
+    consolidate(run_event("failed-old", outcome="FAILED"), memory.ports)
+    consolidate(run_event("ok-old"), memory.ports)
+    memory.clock.advance(7 * DAY - 1)
+    consolidate(run_event("failed-new", outcome="FAILED"), memory.ports)
+    memory.clock.advance(2)
+    report = run_decay(memory)
+    assert report.failed_episodes_deleted == 1
+    remaining = {e.run_id for e in memory.ports.episodes.export("acme")}
+    assert remaining == {"ok-old", "failed-new"}
+
+
+def test_decay_follows_every_page(memory: Memory) -> None:
+    for i in range(25):
+        consolidate(run_event(f"f{i}", outcome="FAILED"), memory.ports)
+    memory.clock.advance(8 * DAY)
+    assert run_decay(memory, page_size=4).failed_episodes_deleted == 25
+    assert list(memory.ports.episodes.export("acme")) == []
+
+
+def test_unconfirmed_facts_expire_after_thirty_days_unseen(memory: Memory) -> None:
+    consolidate(run_event("r1"), memory.ports)
+    memory.clock.advance(30 * DAY + 1)
+    assert run_decay(memory).pending_facts_expired == 1
+    assert (
+        memory.ports.facts.get(
+            "acme", "contracts", fact_hash("Liability caps below 1x fees are a red flag")
+        )
+        is None
+    )
+
+
+def test_a_recent_sighting_keeps_a_pending_fact(memory: Memory) -> None:
+    consolidate(run_event("r1"), memory.ports)
+    memory.clock.advance(20 * DAY)
+    consolidate(run_event("r2"), memory.ports)
+    memory.clock.advance(20 * DAY)
+    assert run_decay(memory).pending_facts_expired == 0
+
+
+def test_confirmed_facts_never_expire(memory: Memory) -> None:
+    for run_id in ("r1", "r2", "r3"):
+        consolidate(run_event(run_id), memory.ports)
+    memory.clock.advance(365 * DAY)
+    assert run_decay(memory).pending_facts_expired == 0
+
+
+def approved(memory: Memory) -> str:
+    pid = summary(consolidate(run_event("r1"), memory.ports))["procedure_proposed"]
+    procedural.review(
+        memory.ports.procedures, pid, approve=True, reviewer="ana", now=memory.clock()
+    )
+    return str(pid)
+
+
+def test_unused_procedures_are_flagged_not_deleted(memory: Memory) -> None:
+    pid = approved(memory)
+    memory.clock.advance(60 * DAY + 1)
+    report = run_decay(memory)
+    assert [f["procedure_id"] for f in report.procedures_flagged] == [pid]
+    procedure = memory.ports.procedures.get(pid)
+    assert procedure is not None and procedure.status is ProcedureStatus.NEEDS_REVIEW
+
+
+def test_failing_procedures_are_flagged_after_three_uses(memory: Memory) -> None:
+    pid = approved(memory)
+    for i, ok in enumerate((True, False, False)):
+        consolidate(
+            run_event(f"use{i}", procedure_feedback={"procedure_id": pid, "succeeded": ok}),
+            memory.ports,
+        )
+        if i == 1:
+            assert run_decay(memory).procedures_flagged == []  # two uses: not yet judged
+    report = run_decay(memory)
+    assert report.procedures_flagged[0]["reason"] == "success rate 33% after 3 uses"
+
+
+def test_a_good_recently_used_procedure_is_left_alone(memory: Memory) -> None:
+    pid = approved(memory)
+    for i in range(3):
+        consolidate(
+            run_event(f"use{i}", procedure_feedback={"procedure_id": pid, "succeeded": i != 0}),
+            memory.ports,
+        )
+    memory.clock.advance(59 * DAY)
+    assert run_decay(memory).procedures_flagged == []
+
+
+def test_expired_episodes_are_purged(memory: Memory) -> None:
+    consolidate(run_event("r1"), memory.ports)
+    memory.clock.advance(91 * DAY)
+    assert run_decay(memory).expired_episodes_purged == 1
