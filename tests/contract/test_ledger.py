@@ -6,6 +6,7 @@ from typing import Any
 
 from agent_memory.core.ports import Ledger
 from tests.contract.builders import AWKWARD_CONFIDENCE, DAY, NOW, in_threads
+from tests.contract.conftest import Stores
 
 VALUE: dict[str, Any] = {
     "status": "COMPLETED",
@@ -134,3 +135,20 @@ def test_scan_allows_deleting_while_iterating(ledger: Ledger) -> None:
         ledger.delete(key)
 
     assert list(ledger.scan("tenant#acme#")) == []
+
+
+def test_purge_expired_removes_at_most_limit_and_never_a_live_record(stores: Stores) -> None:
+    ledger = stores.ledger
+    for i in range(3):
+        ledger.put(f"run#acme#old-{i}", {"i": i}, now=NOW - DAY, expires_at=NOW - i)
+    ledger.put("run#acme#live", {"i": 9}, now=NOW, expires_at=NOW + 1)
+    ledger.put("kb-ingestion#current", {"i": 10}, now=NOW, expires_at=None)
+
+    purged = ledger.purge_expired(NOW, limit=2)
+
+    assert 0 <= purged <= 2
+    if stores.purges_expired:
+        assert purged == 2
+    assert ledger.get("run#acme#live", now=NOW) == {"i": 9}
+    assert ledger.get("kb-ingestion#current", now=NOW) == {"i": 10}
+    assert len(list(ledger.scan("run#acme#"))) == 4 - purged

@@ -141,6 +141,8 @@ def test_decay_reports_what_it_did(tmp_path: Path) -> None:
     # The demo runs carry no finished_at, so they were stored "now": by 2099 all have expired.
     assert report["expired_episodes_purged"] == 4
     assert report["pending_facts_expired"] == 1
+    # Run records answer redeliveries for 90 days, then go too.
+    assert report["expired_ledger_records_purged"] == 4
 
 
 @pytest.mark.parametrize(

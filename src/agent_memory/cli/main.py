@@ -292,7 +292,12 @@ def _procedures_reject(args: argparse.Namespace, ports: MemoryPorts, out: TextIO
 def _decay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     now = _parse_time(args.now) if args.now else ports.clock()
     report = decay(
-        ports.episodes, ports.facts, ports.procedures, now=now, policy=ports.policies.decay
+        ports.episodes,
+        ports.facts,
+        ports.procedures,
+        ports.ledger,
+        now=now,
+        policy=ports.policies.decay,
     )
     if args.json:
         _print_json(to_json(report), out)

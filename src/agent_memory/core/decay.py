@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from agent_memory.core.models import ProcedureStatus
 from agent_memory.core.policies import DAY, DecayPolicy
-from agent_memory.core.ports import EpisodeStore, FactStore, ProcedureStore
+from agent_memory.core.ports import EpisodeStore, FactStore, Ledger, ProcedureStore
 
 
 @dataclass(slots=True)
@@ -15,6 +15,7 @@ class DecayReport:
 
     failed_episodes_deleted: int = 0
     expired_episodes_purged: int = 0
+    expired_ledger_records_purged: int = 0
     pending_facts_expired: int = 0
     procedures_flagged: list[dict[str, str]] = field(default_factory=list)
 
@@ -23,6 +24,7 @@ def decay(
     episodes: EpisodeStore,
     facts: FactStore,
     procedures: ProcedureStore,
+    ledger: Ledger,
     *,
     now: float,
     policy: DecayPolicy = DecayPolicy(),
@@ -38,6 +40,8 @@ def decay(
     report.failed_episodes_deleted = _delete_failed_episodes(episodes, now, policy)
     while (purged := episodes.purge_expired(now, limit=policy.page_size)) > 0:
         report.expired_episodes_purged += purged
+    while (purged := ledger.purge_expired(now, limit=policy.page_size)) > 0:
+        report.expired_ledger_records_purged += purged
     report.pending_facts_expired = _expire_pending_facts(facts, now, policy)
     report.procedures_flagged = _flag_procedures(procedures, now, policy)
     return report

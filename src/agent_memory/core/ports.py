@@ -221,6 +221,10 @@ class Ledger(Protocol):
         """Every record whose key starts with ``prefix`` (for export, forget and listings)."""
         ...
 
+    def purge_expired(self, now: float, *, limit: int) -> int:
+        """Remove up to ``limit`` expired records (a store with native TTL may return 0)."""
+        ...
+
 
 @runtime_checkable
 class KnowledgeBase(Protocol):

@@ -22,6 +22,7 @@ def run_decay(memory: Memory, page_size: int = 100):  # type: ignore[no-untyped-
         p.episodes,
         p.facts,
         p.procedures,
+        p.ledger,
         now=memory.clock(),
         policy=DecayPolicy(page_size=page_size),
     )
@@ -119,3 +120,11 @@ def test_expired_episodes_are_purged(memory: Memory) -> None:
     consolidate(run_event("r1"), memory.ports)
     memory.clock.advance(91 * DAY)
     assert run_decay(memory).expired_episodes_purged == 1
+
+
+def test_run_records_are_purged_when_they_expire(memory: Memory) -> None:
+    consolidate(run_event("r1"), memory.ports)
+    memory.clock.advance(89 * DAY)
+    assert run_decay(memory).expired_ledger_records_purged == 0
+    memory.clock.advance(2 * DAY)
+    assert run_decay(memory).expired_ledger_records_purged == 1

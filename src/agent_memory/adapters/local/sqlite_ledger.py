@@ -78,10 +78,7 @@ class SqliteLedger:
             bound, operator = rows[-1]["key"], ">"
 
     def purge_expired(self, now: float, *, limit: int) -> int:
-        """Delete up to ``limit`` records expired at ``now``; how many were deleted.
-
-        Not part of the port (DynamoDB's TTL does this natively); local housekeeping calls it.
-        """
+        """Delete up to ``limit`` records expired at ``now``; how many were deleted."""
         check_limit(limit)
         return self._db.execute(
             "DELETE FROM ledger WHERE key IN (SELECT key FROM ledger "
