@@ -372,3 +372,13 @@ def test_a_cursor_of_another_listing_is_refused(episodes: EpisodeStore) -> None:
 def test_a_limit_below_one_is_refused(episodes: EpisodeStore) -> None:
     with pytest.raises(InvalidInput):
         episodes.recent("acme", "agent-1", now=NOW, limit=0)
+
+
+def test_export_returns_every_episode_once_across_many_pages(episodes: EpisodeStore) -> None:
+    # Given more episodes than any one read returns
+    for i in range(1_234):
+        episodes.add(episode(run_id=f"run-{i:05d}"))
+    # When exported
+    run_ids = [e.run_id for e in episodes.export("acme")]
+    # Then each appears exactly once
+    assert sorted(run_ids) == [f"run-{i:05d}" for i in range(1_234)]

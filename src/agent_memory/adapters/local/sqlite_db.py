@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from agent_memory.adapters.local.sqlite_codec import tenant_key_range
 from agent_memory.adapters.local.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from agent_memory.core.errors import TransientError
 
@@ -81,6 +82,30 @@ class SqliteDatabase:
             with self._all_lock:
                 self._all.add(conn)
         return conn
+
+    def tenant_rows(
+        self, select: str, *, table: str, sort_key: str, tenant_id: str, batch: int = 500
+    ) -> Iterator[sqlite3.Row]:
+        """Every row of ``select`` belonging to the tenant, in (pk, ``sort_key``) order.
+
+        ``table`` is the alias (or name) whose ``pk`` and ``tenant_id`` columns are meant. Reads
+        in batches without holding a transaction between them, so the caller may write (even
+        delete the rows) while iterating.
+        """
+        low, high = tenant_key_range(tenant_id)
+        pk, second = f"{table}.pk", f"{table}.{sort_key}"
+        after: tuple[str, ...] = ()
+        while True:
+            keyset = f" AND ({pk}, {second}) > (?, ?)" if after else ""
+            rows = self.fetchall(
+                f"{select} WHERE {pk} >= ? AND {pk} < ? AND {table}.tenant_id = ?{keyset} "
+                f"ORDER BY {pk}, {second} LIMIT ?",
+                (low, high, tenant_id, *after, batch),
+            )
+            yield from rows
+            if len(rows) < batch:
+                return
+            after = (rows[-1]["pk"], rows[-1][sort_key])
 
     def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """Run one read statement (a consistent snapshot on its own) and return its rows."""

@@ -22,8 +22,6 @@ from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.core.models import Episode, Outcome
 from agent_memory.core.ports import Page
 
-_EXPORT_BATCH = 500
-
 _COLUMNS = (
     "pk, run_id, tenant_id, agent_id, task, task_summary, outcome, created_at, expires_at, "
     "task_type, domain, key_findings, approach_used, tools_used, reusable_patterns, "
@@ -142,25 +140,14 @@ class SqliteEpisodeStore:
         )
 
     def export(self, tenant_id: str) -> Iterator[Episode]:
-        """Yield every stored episode of the tenant, expired or not, in key order.
-
-        Reads in batches without holding a transaction between them, so the caller may write
-        (even ``forget``) while iterating.
-        """
-        low, high = tenant_key_range(tenant_id)
-        after: tuple[str, ...] = ()
-        while True:
-            keyset = " AND (pk, run_id) > (?, ?)" if after else ""
-            rows = self._db.fetchall(
-                f"SELECT {_COLUMNS} FROM episodes "
-                f"WHERE pk >= ? AND pk < ? AND tenant_id = ?{keyset} "
-                "ORDER BY pk, run_id LIMIT ?",
-                (low, high, tenant_id, *after, _EXPORT_BATCH),
-            )
-            yield from (_episode(r) for r in rows)
-            if len(rows) < _EXPORT_BATCH:
-                return
-            after = (rows[-1]["pk"], rows[-1]["run_id"])
+        """Yield every stored episode of the tenant, expired or not, in key order."""
+        rows = self._db.tenant_rows(
+            f"SELECT {_COLUMNS} FROM episodes",
+            table="episodes",
+            sort_key="run_id",
+            tenant_id=tenant_id,
+        )
+        return (_episode(r) for r in rows)
 
     def forget(self, tenant_id: str) -> int:
         """Delete every episode of the tenant; the number deleted."""

@@ -20,8 +20,6 @@ from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.core.models import Fact, FactObservation, FactStatus
 from agent_memory.core.ports import Page
 
-_EXPORT_BATCH = 500
-
 _SELECT = (
     "SELECT f.*, (SELECT json_group_array(r.run_id) FROM fact_runs r "
     "WHERE r.pk = f.pk AND r.fact_hash = f.fact_hash) AS run_ids FROM facts f"
@@ -173,20 +171,9 @@ class SqliteFactStore:
         return changed == 1
 
     def export(self, tenant_id: str) -> Iterator[Fact]:
-        """Yield every fact of the tenant in key order, read in batches (no transaction held)."""
-        low, high = tenant_key_range(tenant_id)
-        after: tuple[str, ...] = ()
-        while True:
-            keyset = " AND (f.pk, f.fact_hash) > (?, ?)" if after else ""
-            rows = self._db.fetchall(
-                f"{_SELECT} WHERE f.pk >= ? AND f.pk < ? AND f.tenant_id = ?{keyset} "
-                "ORDER BY f.pk, f.fact_hash LIMIT ?",
-                (low, high, tenant_id, *after, _EXPORT_BATCH),
-            )
-            yield from (_fact(r) for r in rows)
-            if len(rows) < _EXPORT_BATCH:
-                return
-            after = (rows[-1]["pk"], rows[-1]["fact_hash"])
+        """Yield every fact of the tenant in key order."""
+        rows = self._db.tenant_rows(_SELECT, table="f", sort_key="fact_hash", tenant_id=tenant_id)
+        return (_fact(r) for r in rows)
 
     def forget(self, tenant_id: str) -> int:
         """Delete every fact of the tenant and its run logs; the number of facts deleted."""

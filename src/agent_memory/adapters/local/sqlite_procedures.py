@@ -21,8 +21,6 @@ from agent_memory.core.errors import Conflict
 from agent_memory.core.models import Procedure, ProcedureStatus
 from agent_memory.core.ports import Page
 
-_EXPORT_BATCH = 500
-
 _SELECT = (
     "SELECT p.*, (SELECT json_group_array(s.run_id) FROM procedure_sources s "
     "WHERE s.procedure_id = p.procedure_id) AS source_run_ids FROM procedures p"
@@ -210,20 +208,11 @@ class SqliteProcedureStore:
         return True
 
     def export(self, tenant_id: str) -> Iterator[Procedure]:
-        """Yield every procedure of the tenant in key order, in batches (no transaction held)."""
-        low, high = tenant_key_range(tenant_id)
-        after: tuple[str, ...] = ()
-        while True:
-            keyset = " AND (p.pk, p.procedure_id) > (?, ?)" if after else ""
-            rows = self._db.fetchall(
-                f"{_SELECT} WHERE p.pk >= ? AND p.pk < ? AND p.tenant_id = ?{keyset} "
-                "ORDER BY p.pk, p.procedure_id LIMIT ?",
-                (low, high, tenant_id, *after, _EXPORT_BATCH),
-            )
-            yield from (_procedure(r) for r in rows)
-            if len(rows) < _EXPORT_BATCH:
-                return
-            after = (rows[-1]["pk"], rows[-1]["procedure_id"])
+        """Yield every procedure of the tenant in key order."""
+        rows = self._db.tenant_rows(
+            _SELECT, table="p", sort_key="procedure_id", tenant_id=tenant_id
+        )
+        return (_procedure(r) for r in rows)
 
     def forget(self, tenant_id: str) -> int:
         """Delete every procedure of the tenant with its sources and feedback records."""
