@@ -19,7 +19,13 @@ from typing import Any, TextIO
 
 from agent_memory.core import procedural
 from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
-from agent_memory.core.consolidation import StepFailed, consolidate_or_record, replay, summary
+from agent_memory.core.consolidation import (
+    StepFailed,
+    consolidate_or_record,
+    failed_runs,
+    replay,
+    summary,
+)
 from agent_memory.core.decay import decay
 from agent_memory.core.errors import InvalidInput, MemoryError_
 from agent_memory.core.ingestion import run_ingestion
@@ -344,7 +350,7 @@ def _forget(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
 
 
 def _failed_records(ports: MemoryPorts) -> list[dict[str, Any]]:
-    return [value for _, value in ports.ledger.scan("failed#")]
+    return failed_runs(ports.ledger)
 
 
 def _failed_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:

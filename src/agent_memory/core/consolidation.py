@@ -26,7 +26,7 @@ from agent_memory.core.extraction import (
 from agent_memory.core.markers import neutralize
 from agent_memory.core.models import FactCandidate, ProcedureDraft, RunArtifacts, RunFinished
 from agent_memory.core.policies import DAY
-from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.ports import Ledger, MemoryPorts
 from agent_memory.core.records import artifacts_from_json, run_from_state, run_to_state, to_json
 from agent_memory.core.scrubbing import scrub_texts
 
@@ -38,8 +38,8 @@ RUN_RECORD_DAYS = 90.0
 
 
 def run_key(tenant_id: str, run_id: str) -> str:
-    """Ledger key of a run's scrubbed artifacts."""
-    return f"run#{tenant_id}#{run_id}"
+    """Ledger key of a run's scrubbed artifacts (tenant first, like every tenant-owned key)."""
+    return f"{tenant_id}#run#{run_id}"
 
 
 def extract(event: State, ports: MemoryPorts) -> State:
@@ -213,7 +213,12 @@ def consolidate(event: State, ports: MemoryPorts) -> State:
 
 def failure_key(tenant_id: str, run_id: str) -> str:
     """Ledger key of a failed run awaiting replay."""
-    return f"failed#{tenant_id}#{run_id}"
+    return f"{tenant_id}#failed#{run_id}"
+
+
+def failed_runs(ledger: Ledger) -> list[State]:
+    """Every recorded failed run, of every tenant (an operator's view)."""
+    return [value for key, value in ledger.scan("") if "#failed#" in key]
 
 
 def record_failure(payload: State, ports: MemoryPorts) -> State:

@@ -14,7 +14,7 @@ from agent_memory.core.records import to_json
 
 def ledger_prefixes(tenant_id: str) -> tuple[str, ...]:
     """Ledger key prefixes that hold the tenant's records."""
-    return (f"run#{tenant_id}#", f"failed#{tenant_id}#")
+    return (f"{tenant_id}#",)
 
 
 def export_tenant(ports: MemoryPorts, tenant_id: str) -> Iterator[dict[str, Any]]:

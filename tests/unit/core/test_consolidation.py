@@ -10,6 +10,7 @@ from agent_memory.core.consolidation import (
     consolidate,
     consolidate_or_record,
     extract,
+    failed_runs,
     replay,
     summary,
 )
@@ -174,12 +175,12 @@ def test_detector_failure_writes_nothing_and_records_the_run(memory: Memory) -> 
     assert failed.value.step == "scrub"
     assert list(memory.ports.episodes.export("acme")) == []
     assert list(memory.ports.facts.export("acme")) == []
-    assert [k for k, _ in memory.ports.ledger.scan("failed#")] == ["failed#acme#r1"]
+    assert [r["key"] for r in failed_runs(memory.ports.ledger)] == ["acme#failed#r1"]
     # And once the detector is back, replaying completes the run and clears the record
     memory.pii.fail = False
-    replay("failed#acme#r1", memory.ports)
+    replay("acme#failed#r1", memory.ports)
     assert memory.ports.episodes.get("acme", "reviewer", "r1", now=memory.clock()) is not None
-    assert list(memory.ports.ledger.scan("failed#")) == []
+    assert failed_runs(memory.ports.ledger) == []
 
 
 def test_invalid_event_is_refused_before_anything_is_written(memory: Memory) -> None:
