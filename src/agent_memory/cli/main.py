@@ -210,24 +210,6 @@ def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     return 0
 
 
-def _procedure_json(p: Procedure) -> dict[str, Any]:
-    return {
-        "procedure_id": p.procedure_id,
-        "tenant_id": p.tenant_id,
-        "task_type": p.task_type,
-        "status": p.status.value,
-        "title": p.title,
-        "steps": list(p.steps),
-        "times_applied": p.times_applied,
-        "times_succeeded": p.times_succeeded,
-        "success_rate": p.success_rate,
-        "proposed_by_runs": sorted(p.source_run_ids),
-        "reviewer": p.reviewer,
-        "reviewed_at": p.reviewed_at,
-        "review_note": p.review_note,
-    }
-
-
 def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     status = ProcedureStatus(args.status) if args.status else None
     found: list[Procedure] = []
@@ -239,7 +221,7 @@ def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
             break
         cursor = page.cursor
     if args.json:
-        _print_json([_procedure_json(p) for p in found], out)
+        _print_json([procedural.procedure_view(p) for p in found], out)
         return 0
     if not found:
         out.write("no procedures\n")
@@ -258,9 +240,9 @@ def _procedures_show(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
     if found is None:
         raise InvalidInput("procedure_id", f"no procedure {args.procedure_id!r}")
     if args.json:
-        _print_json(_procedure_json(found), out)
+        _print_json(procedural.procedure_view(found), out)
         return 0
-    data = _procedure_json(found)
+    data = procedural.procedure_view(found)
     out.write(
         f"{data['procedure_id']}  {data['status']}  {data['tenant_id']}/{data['task_type']}\n"
     )

@@ -105,7 +105,9 @@ def bootstrap(
             }
             for f in facts
         ],
-        "procedure": _procedure_json(procedure, ports) if procedure else None,
+        "procedure": (
+            procedural.procedure_view(procedure, ports.policies.procedural) if procedure else None
+        ),
         "timings_ms": {
             "embed": embed_ms,
             "episodic": episodic_ms,
@@ -171,18 +173,4 @@ def _episode_json(scored: episodic.ScoredEpisode) -> dict[str, Any]:
         "created_at": e.created_at,
         "key_findings": list(e.key_findings),
         "reusable_patterns": list(e.reusable_patterns),
-    }
-
-
-def _procedure_json(p: Procedure, ports: MemoryPorts) -> dict[str, Any]:
-    return {
-        "procedure_id": p.procedure_id,
-        "task_type": p.task_type,
-        "title": p.title,
-        "steps": list(p.steps),
-        "status": p.status.value,
-        "trial": procedural.is_trial(p, ports.policies.procedural),
-        "times_applied": p.times_applied,
-        "times_succeeded": p.times_succeeded,
-        "success_rate": p.success_rate,
     }

@@ -50,7 +50,11 @@ def extract(event: State, ports: MemoryPorts) -> State:
     a deterministic extractor does. A run already consolidated returns its stored artifacts
     without calling the model again.
     """
-    run = parse_run_finished(unwrap_event(event))
+    return extract_run(parse_run_finished(unwrap_event(event)), ports)
+
+
+def extract_run(run: RunFinished, ports: MemoryPorts) -> State:
+    """:func:`extract` for an event already validated (e.g. by a Lambda's parser)."""
     cached = ports.ledger.get(run_key(run.tenant_id, run.run_id), now=ports.clock())
     if cached is not None:
         return {**cached["state"], "extracted_by": "ledger"}

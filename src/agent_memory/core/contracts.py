@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import math
 import sys
-from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
@@ -144,7 +143,28 @@ class RunFinishedEvent(StrictModel):
     )
     artifacts: ArtifactsModel | None = None
     procedure_feedback: FeedbackModel | None = None
-    finished_at: AwareDatetime | None = None
+    # Not strict: JSON carries date-times as ISO 8601 strings.
+    finished_at: Annotated[AwareDatetime, Field(strict=False)] | None = None
+
+
+class RunRefModel(BaseModel):
+    """The run's identity as carried between consolidation steps (other fields pass through)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    tenant_id: Identifier
+    agent_id: Identifier
+    run_id: Identifier
+    task: str
+
+
+class StepStateModel(BaseModel):
+    """The input contract of every consolidation step after ``extract``."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    run: RunRefModel
+    artifacts: dict[str, Any]
 
 
 def json_schema() -> dict[str, Any]:
@@ -171,7 +191,7 @@ def parse_run_finished(data: object) -> RunFinished:
     """
     if not isinstance(data, dict):
         raise InvalidInput("event", "must be a JSON object")
-    return _to_domain(validate(RunFinishedEvent, _json_types(data)))
+    return run_from_model(validate(RunFinishedEvent, data))
 
 
 def validate(model: type[M], data: dict[str, Any]) -> M:
@@ -184,18 +204,8 @@ def validate(model: type[M], data: dict[str, Any]) -> M:
         raise InvalidInput(field_path(tuple(first["loc"])), message) from None
 
 
-def _json_types(data: dict[str, Any]) -> dict[str, Any]:
-    # Strict mode rejects ISO strings for datetimes; parse that one field leniently.
-    finished = data.get("finished_at")
-    if isinstance(finished, str):
-        try:
-            return {**data, "finished_at": datetime.fromisoformat(finished.replace("Z", "+00:00"))}
-        except ValueError:
-            raise InvalidInput("finished_at", "must be an ISO 8601 date-time") from None
-    return data
-
-
-def _to_domain(event: RunFinishedEvent) -> RunFinished:
+def run_from_model(event: RunFinishedEvent) -> RunFinished:
+    """The domain record of a validated event model."""
     artifacts = None
     if event.artifacts is not None:
         a = event.artifacts

@@ -7,6 +7,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from agent_memory.core.errors import Conflict, InvalidInput, NotFound
 from agent_memory.core.markers import neutralize, procedural
@@ -184,3 +185,25 @@ def format_procedure(procedure: Procedure, policy: ProceduralPolicy = Procedural
         f"(procedure_id: {procedure.procedure_id}; report the result as procedure_feedback)"
     )
     return "\n".join(lines)
+
+
+def procedure_view(
+    procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()
+) -> dict[str, Any]:
+    """A procedure as replies and listings show it: steps, status, track record, review."""
+    return {
+        "procedure_id": procedure.procedure_id,
+        "tenant_id": procedure.tenant_id,
+        "task_type": procedure.task_type,
+        "status": procedure.status.value,
+        "title": procedure.title,
+        "steps": list(procedure.steps),
+        "trial": is_trial(procedure, policy),
+        "times_applied": procedure.times_applied,
+        "times_succeeded": procedure.times_succeeded,
+        "success_rate": procedure.success_rate,
+        "proposed_by_runs": sorted(procedure.source_run_ids),
+        "reviewer": procedure.reviewer,
+        "reviewed_at": procedure.reviewed_at,
+        "review_note": procedure.review_note,
+    }
