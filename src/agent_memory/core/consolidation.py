@@ -165,6 +165,8 @@ def propose_procedure(state: State, ports: MemoryPorts) -> State:
     now = ports.clock()
     proposed, created = procedural.propose(ports.procedures, run, artifacts, now=now)
     feedback = procedural.record_feedback(ports.procedures, run, now=now)
+    # The last step closes the run: a failure recorded by an earlier attempt is now resolved.
+    ports.ledger.delete(failure_key(run.tenant_id, run.run_id))
     return {
         **state,
         "procedure": {

@@ -191,10 +191,15 @@ class Procedure:
 
 @dataclass(frozen=True, slots=True)
 class KbDocument:
-    """A promoted fact as a knowledge-base document plus its metadata sidecar."""
+    """A promoted fact as a knowledge-base document: plain text plus its metadata sidecar.
+
+    Plain text because Bedrock Knowledge Bases ingest ``.txt`` (not ``.json``) from S3 and
+    return the text as the retrieval result; everything else rides in the sidecar, where
+    metadata filters can see it.
+    """
 
     key: str
-    body: dict[str, object]
+    text: str
     metadata: dict[str, object]
 
 

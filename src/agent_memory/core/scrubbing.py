@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agent_memory.core.errors import PiiDetectionFailed
+from agent_memory.core.errors import PiiDetectionFailed, TransientError
 from agent_memory.core.ports import PiiDetector, PiiEntity
 
 # Joins fields into one detector call; a paragraph separator no entity should span.
@@ -48,7 +48,9 @@ def detect_all(text: str, detector: PiiDetector, *, overlap: int = 256) -> list[
     for start, end in chunk_spans(len(text), limit, min(overlap, limit // 4)):
         try:
             entities = detector.detect(text[start:end])
-        except Exception as error:  # any detector failure means "unknown": fail closed
+        except TransientError:
+            raise  # throttled: still nothing written, and the step is worth retrying
+        except Exception as error:  # any other detector failure means "unknown": fail closed
             raise PiiDetectionFailed(f"PII detector failed: {type(error).__name__}") from error
         for entity in entities:
             begin, stop = max(0, entity.begin), min(end - start, entity.end)

@@ -115,25 +115,21 @@ def observe_facts(
 
 def document_key(tenant_id: str, domain: str, key: str) -> str:
     """Where a promoted fact lives in the KB bucket."""
-    return f"tenants/{tenant_id}/domains/{domain}/{key}.json"
+    return f"tenants/{tenant_id}/domains/{domain}/{key}.txt"
 
 
 def kb_document(fact: Fact) -> KbDocument:
     """The KB document of a confirmed fact; filters read the metadata sidecar, not the body."""
     return KbDocument(
         key=document_key(fact.tenant_id, fact.domain, fact.fact_hash),
-        body={
-            "content": fact.content,
-            "domain": fact.domain,
-            "fact_hash": fact.fact_hash,
-            "confirmations": len(fact.run_ids),
-            "confirmed_at": fact.confirmed_at,
-        },
+        text=fact.content,
         metadata={
             "tenant_id": fact.tenant_id,
             "domain": fact.domain,
             "confidence": round(fact.confidence, 4),
             "fact_hash": fact.fact_hash,
+            "confirmations": len(fact.run_ids),
+            "confirmed_at": fact.confirmed_at or fact.last_seen,
         },
     )
 

@@ -51,8 +51,8 @@ class BlockingEmbedder(HashingEmbedder):
 
 def fact(tenant: str, domain: str, name: str, content: str) -> KbDocument:
     return KbDocument(
-        key=f"tenants/{tenant}/domains/{domain}/{name}.json",
-        body={"content": content, "fact_hash": name},
+        key=f"tenants/{tenant}/domains/{domain}/{name}.txt",
+        text=content,
         metadata={"tenant_id": tenant, "domain": domain, "confidence": 0.9, "fact_hash": name},
     )
 
@@ -82,20 +82,20 @@ def test_implements_the_knowledge_base_port(kb: LocalKnowledgeBase) -> None:
     assert isinstance(kb, KnowledgeBase)
 
 
-def test_put_document_writes_body_and_metadata_sidecar(
+def test_put_document_writes_text_and_metadata_sidecar(
     tmp_path: Path, kb: LocalKnowledgeBase
 ) -> None:
     document = fact("acme", "contracts", "abc123", "Contracts renew every January")
 
     kb.put_document(document)
 
-    path = tmp_path / "documents" / "tenants/acme/domains/contracts/abc123.json"
-    assert json.loads(path.read_text()) == document.body
-    sidecar = path.with_name("abc123.json.metadata.json")
+    path = tmp_path / "documents" / "tenants/acme/domains/contracts/abc123.txt"
+    assert path.read_text() == document.text
+    sidecar = path.with_name("abc123.txt.metadata.json")
     assert json.loads(sidecar.read_text()) == {"metadataAttributes": document.metadata}
     assert sorted(p.name for p in path.parent.iterdir()) == [
-        "abc123.json",
-        "abc123.json.metadata.json",
+        "abc123.txt",
+        "abc123.txt.metadata.json",
     ]
 
 
@@ -156,7 +156,7 @@ def test_deleted_document_disappears_after_next_ingestion(kb: LocalKnowledgeBase
 
 
 def test_deleting_a_missing_document_is_fine(kb: LocalKnowledgeBase) -> None:
-    kb.delete_document("tenants/acme/domains/contracts/never-written.json")
+    kb.delete_document("tenants/acme/domains/contracts/never-written.txt")
 
 
 def test_document_keys_lists_only_the_tenants_own(kb: LocalKnowledgeBase) -> None:
@@ -166,8 +166,8 @@ def test_document_keys_lists_only_the_tenants_own(kb: LocalKnowledgeBase) -> Non
     kb.put_document(fact("acme", "billing", "f2", "Invoices are due in 30 days"))
 
     assert kb.document_keys("acme") == [
-        "tenants/acme/domains/billing/f2.json",
-        "tenants/acme/domains/contracts/f1.json",
+        "tenants/acme/domains/billing/f2.txt",
+        "tenants/acme/domains/contracts/f1.txt",
     ]
 
 
@@ -370,7 +370,7 @@ def test_second_ingestion_embeds_only_new_and_changed_documents(
     kb.put_document(fact("acme", "d", "gone", "deleted text"))
     kb.start_ingestion(now=NOW)
     kb.put_document(fact("acme", "d", "changed", "edited text"))
-    kb.delete_document("tenants/acme/domains/d/gone.json")
+    kb.delete_document("tenants/acme/domains/d/gone.txt")
     kb.put_document(fact("acme", "d", "new", "added text"))
     embedder.embedded.clear()
 
@@ -389,7 +389,7 @@ def test_metadata_change_alone_is_picked_up_by_the_next_ingestion(
     document = fact("acme", "old", "f1", "alpha beta")
     kb.put_document(document)
     kb.start_ingestion(now=NOW)
-    kb.put_document(KbDocument(document.key, document.body, {**document.metadata, "domain": "new"}))
+    kb.put_document(KbDocument(document.key, document.text, {**document.metadata, "domain": "new"}))
 
     kb.start_ingestion(now=NOW + 60)
 
@@ -443,8 +443,8 @@ def test_document_whose_metadata_names_another_tenant_is_not_indexed(
     # Given a document under acme's prefix whose sidecar claims it belongs to "evil"
     kb.put_document(
         KbDocument(
-            key="tenants/acme/domains/d/f1.json",
-            body={"content": "alpha beta"},
+            key="tenants/acme/domains/d/f1.txt",
+            text="alpha beta",
             metadata={"tenant_id": "evil", "domain": "d"},
         )
     )
@@ -469,17 +469,17 @@ def test_concurrent_retrieves_agree(kb: LocalKnowledgeBase) -> None:
 @pytest.mark.parametrize(
     "key",
     [
-        "/tenants/acme/domains/d/f1.json",
-        "tenants/acme/../acme2/domains/d/f1.json",
+        "/tenants/acme/domains/d/f1.txt",
+        "tenants/acme/../acme2/domains/d/f1.txt",
         "..",
         "tenants\\acme\\f1.json",
         "",
-        "tenants/acme//f1.json",
-        "tenants/acme/domains/d/f1.json.metadata.json",
+        "tenants/acme//f1.txt",
+        "tenants/acme/domains/d/f1.txt.metadata.json",
     ],
 )
 def test_unsafe_keys_are_rejected(kb: LocalKnowledgeBase, key: str) -> None:
-    document = KbDocument(key=key, body={"content": "x"}, metadata={"tenant_id": "acme"})
+    document = KbDocument(key=key, text="x", metadata={"tenant_id": "acme"})
 
     with pytest.raises(ValueError, match="invalid document key"):
         kb.put_document(document)
@@ -522,8 +522,8 @@ def test_index_on_disk_is_a_float32_matrix_with_its_model_id(tmp_path: Path) -> 
     assert matrix.flags.c_contiguous
     assert table["model_id"] == "m-32"
     assert [row["key"] for row in table["rows"]] == [
-        "tenants/acme/domains/d/f1.json",
-        "tenants/acme/domains/d/f2.json",
+        "tenants/acme/domains/d/f1.txt",
+        "tenants/acme/domains/d/f2.txt",
     ]
 
 
@@ -560,7 +560,7 @@ def test_a_job_left_running_by_a_crashed_process_reads_failed(tmp_path: Path) ->
         "    def embed_documents(self, texts):\n"
         "        os._exit(3)\n"
         "kb = LocalKnowledgeBase(Path(sys.argv[1]), Dying())\n"
-        "kb.put_document(KbDocument('tenants/acme/domains/d/f1.json', {'content': 'alpha'},"
+        "kb.put_document(KbDocument('tenants/acme/domains/d/f1.txt', 'alpha',"
         " {'tenant_id': 'acme', 'domain': 'd'}))\n"
         "kb.start_ingestion(now=1.0)\n"
     )

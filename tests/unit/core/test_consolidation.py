@@ -89,7 +89,7 @@ def test_a_fact_is_confirmed_by_the_third_distinct_run(memory: Memory) -> None:
     assert result["facts_confirmed"] == [fact_hash(FACT)]
     assert result["kb_documents_staged"] == 1
     assert memory.ports.knowledge_base.document_keys("acme") == [
-        f"tenants/acme/domains/contracts/{fact_hash(FACT)}.json"
+        f"tenants/acme/domains/contracts/{fact_hash(FACT)}.txt"
     ]
     # And a fourth run does not confirm or stage it again
     fourth = summary(consolidate(run_event("r4"), memory.ports))
@@ -162,7 +162,9 @@ def test_pii_is_scrubbed_from_every_stored_field(memory: Memory) -> None:
     assert "[EMAIL]" in exported
     assert email not in exported and "Jane Doe" not in exported
     documents = memory.root / "kb" / "documents"
-    assert all(email not in p.read_text() for p in documents.rglob("*.json"))
+    written = list(documents.rglob("*.txt")) + list(documents.rglob("*.metadata.json"))
+    assert len(written) == 2
+    assert all(email not in p.read_text() for p in written)
 
 
 def test_detector_failure_writes_nothing_and_records_the_run(memory: Memory) -> None:
@@ -244,3 +246,15 @@ def test_episode_embedding_is_compact_and_names_its_model(memory: Memory) -> Non
     assert episode is not None and episode.embedding is not None
     assert episode.embedding.model_id == memory.embedder.model_id
     assert len(episode.embedding.data) == memory.embedder.dimension + 5
+
+
+def test_a_successful_redelivery_clears_the_runs_failure_record(memory: Memory) -> None:
+    # Given a run that failed once and was recorded
+    memory.pii.fail = True
+    with pytest.raises(StepFailed):
+        consolidate_or_record(run_event("r1"), memory.ports)
+    # When the same event is delivered again (e.g. replayed from the dead-letter queue)
+    memory.pii.fail = False
+    consolidate(run_event("r1"), memory.ports)
+    # Then the failure record is gone
+    assert failed_runs(memory.ports.ledger) == []

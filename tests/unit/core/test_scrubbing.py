@@ -2,7 +2,8 @@ import itertools
 
 import pytest
 
-from agent_memory.core.errors import PiiDetectionFailed
+from agent_memory.core.errors import PiiDetectionFailed, TransientError
+from agent_memory.core.ports import PiiEntity
 from agent_memory.core.scrubbing import chunk_spans, scrub_texts
 from tests.support.fakes import FakePiiDetector
 
@@ -51,3 +52,12 @@ def test_a_detector_failure_fails_closed() -> None:
 def test_text_containing_the_field_separator_cannot_shift_fields() -> None:
     result = scrub_texts(["a\n\u2029\nb", "c"], FakePiiDetector())
     assert result.texts == ("a\n\n\nb", "c")
+
+
+def test_a_throttled_detector_stays_retryable() -> None:
+    class Throttled(FakePiiDetector):
+        def detect(self, text: str) -> list[PiiEntity]:
+            raise TransientError("ThrottlingException")
+
+    with pytest.raises(TransientError):
+        scrub_texts(["Jane Doe"], Throttled())

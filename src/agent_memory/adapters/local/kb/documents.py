@@ -42,14 +42,15 @@ class DocumentFolder:
         self._root = root
 
     def put(self, document: KbDocument) -> None:
-        """Write the document body and its sidecar, each atomically."""
+        """Write the document text and its sidecar, each atomically."""
         path = self._path(validate_key(document.key))
-        body = json.dumps(document.body, ensure_ascii=False, indent=2, sort_keys=True)
+        if not document.text.strip():
+            raise ValueError(f"document {document.key!r} has no text")
         sidecar = json.dumps(
             {"metadataAttributes": document.metadata}, ensure_ascii=False, indent=2, sort_keys=True
         )
-        # Body first: a scan that sees the new sidecar then also sees the new body.
-        write_atomic(path, body.encode() + b"\n")
+        # Text first: a scan that sees the new sidecar then also sees the new text.
+        write_atomic(path, document.text.encode())
         write_atomic(_sidecar(path), sidecar.encode() + b"\n")
 
     def delete(self, key: str) -> None:
@@ -110,12 +111,15 @@ def _parse(
 ) -> tuple[str, dict[str, object], str, str | None] | str:
     """Return the document's (text, metadata, tenant, domain), or why it cannot be indexed."""
     try:
-        body = json.loads(body_bytes)
+        text = body_bytes.decode("utf-8")
+    except UnicodeDecodeError:
+        return "text is not UTF-8"
+    if not text.strip():
+        return "text is empty"
+    try:
         sidecar = json.loads(sidecar_bytes)
     except ValueError:
-        return "not valid JSON"
-    if not isinstance(body, dict) or not isinstance(body.get("content"), str):
-        return "body has no 'content' text"
+        return "sidecar is not valid JSON"
     metadata = sidecar.get("metadataAttributes") if isinstance(sidecar, dict) else None
     if not isinstance(metadata, dict):
         return "sidecar has no 'metadataAttributes' object"
@@ -124,4 +128,4 @@ def _parse(
     if not isinstance(tenant_id, str) or tenant_id != key_tenant(key):
         return "metadata tenant_id does not match the key's tenants/{tenant_id}/ prefix"
     domain = metadata.get("domain")
-    return body["content"], metadata, tenant_id, domain if isinstance(domain, str) else None
+    return text, metadata, tenant_id, domain if isinstance(domain, str) else None
