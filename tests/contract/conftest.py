@@ -13,12 +13,18 @@ from pathlib import Path
 
 import pytest
 
+from agent_memory.adapters.aws.dynamodb_episodes import DynamoDbEpisodeStore
+from agent_memory.adapters.aws.dynamodb_facts import DynamoDbFactStore
+from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
+from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
+from agent_memory.adapters.aws.dynamodb_schema import EPISODES, FACTS, LEDGER, PROCEDURES
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
 from agent_memory.core.ports import EpisodeStore, FactStore, Ledger, ProcedureStore
+from tests.integration.aws.moto_dynamodb import mocked_tables
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,21 @@ def sqlite_stores(tmp_path: Path) -> Iterator[Stores]:
         db.close()
 
 
-ADAPTERS: dict[str, StoreFactory] = {"sqlite": sqlite_stores}
+@contextmanager
+def dynamodb_stores(tmp_path: Path) -> Iterator[Stores]:
+    # moto's TTL never deletes, and the adapters leave purging to TTL.
+    del tmp_path
+    with mocked_tables() as tables:
+        yield Stores(
+            episodes=DynamoDbEpisodeStore(tables.client, tables.name(EPISODES)),
+            facts=DynamoDbFactStore(tables.client, tables.name(FACTS)),
+            procedures=DynamoDbProcedureStore(tables.client, tables.name(PROCEDURES)),
+            ledger=DynamoDbLedger(tables.client, tables.name(LEDGER)),
+            purges_expired=False,
+        )
+
+
+ADAPTERS: dict[str, StoreFactory] = {"sqlite": sqlite_stores, "dynamodb": dynamodb_stores}
 
 
 @pytest.fixture(params=sorted(ADAPTERS))

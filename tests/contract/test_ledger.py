@@ -142,7 +142,7 @@ def test_purge_expired_removes_at_most_limit_and_never_a_live_record(stores: Sto
     for i in range(3):
         ledger.put(f"run#acme#old-{i}", {"i": i}, now=NOW - DAY, expires_at=NOW - i)
     ledger.put("run#acme#live", {"i": 9}, now=NOW, expires_at=NOW + 1)
-    ledger.put("kb-ingestion#current", {"i": 10}, now=NOW, expires_at=None)
+    ledger.put("_kb-ingestion#current", {"i": 10}, now=NOW, expires_at=None)
 
     purged = ledger.purge_expired(NOW, limit=2)
 
@@ -150,5 +150,5 @@ def test_purge_expired_removes_at_most_limit_and_never_a_live_record(stores: Sto
     if stores.purges_expired:
         assert purged == 2
     assert ledger.get("run#acme#live", now=NOW) == {"i": 9}
-    assert ledger.get("kb-ingestion#current", now=NOW) == {"i": 10}
+    assert ledger.get("_kb-ingestion#current", now=NOW) == {"i": 10}
     assert len(list(ledger.scan("run#acme#"))) == 4 - purged

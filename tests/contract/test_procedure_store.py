@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 
 import pytest
@@ -90,14 +91,28 @@ def test_concurrent_proposals_of_one_id_create_it_once_and_record_every_run(
     assert _stored(procedures).source_run_ids == {f"run-{i}" for i in range(16)}
 
 
-def test_proposing_an_id_held_by_another_tenant_raises_and_changes_nothing(
+def test_proposing_an_id_held_by_another_tenant_never_touches_that_tenants_record(
     procedures: ProcedureStore,
 ) -> None:
+    # Given acme's procedure
     procedures.propose(procedure(tenant_id="acme"), "run-1")
+    before = procedures.get("proc-1", tenant_id="acme")
+    # When globex proposes the same id (a store may refuse, or keep it apart: a tenant-scoped
+    # store cannot see other tenants' keys to compare)
+    with contextlib.suppress(Conflict):
+        procedures.propose(procedure(tenant_id="globex"), "run-2")
+    # Then acme's record is exactly as it was
+    assert procedures.get("proc-1", tenant_id="acme") == before
+
+
+def test_proposing_an_id_held_by_another_task_type_of_the_tenant_raises(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(task_type="review"), "run-1")
     before = _stored(procedures)
 
     with pytest.raises(Conflict):
-        procedures.propose(procedure(tenant_id="globex"), "run-2")
+        procedures.propose(procedure(task_type="audit"), "run-2")
 
     assert _stored(procedures) == before
 

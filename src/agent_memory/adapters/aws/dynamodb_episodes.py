@@ -1,0 +1,212 @@
+"""Episodic memory in DynamoDB: one item per (``{tenant}#{agent}``, run_id), TTL on expires_at."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import cast
+
+from agent_memory.adapters.aws.dynamodb_codec import (
+    ConditionFailed,
+    DynamoDbClient,
+    Item,
+    get_float,
+    get_opt_s,
+    get_s,
+    get_strings,
+    get_vector,
+    n,
+    partition_key,
+    put_optional,
+    put_vector,
+    s,
+    strings,
+    tenant_prefix,
+    translated,
+)
+from agent_memory.adapters.aws.dynamodb_paging import (
+    Listing,
+    delete_all,
+    read_all,
+    read_page,
+)
+from agent_memory.adapters.aws.dynamodb_schema import (
+    AGENT_TIME_INDEX,
+    EPISODES,
+    FAILED_SHARD,
+    FAILED_TIME_INDEX,
+    SHARDS,
+    TENANT_INDEX,
+    TENANT_KEY,
+    shard_key,
+    shard_of,
+)
+from agent_memory.core.models import Episode, Outcome
+from agent_memory.core.ports import Page
+
+_FAILED = "FAILED"
+
+
+class DynamoDbEpisodeStore:
+    """``EpisodeStore`` over the episodes table (:data:`~.dynamodb_schema.EPISODES`).
+
+    ``add`` is a conditional put (the run id is the idempotency key). Expiry is applied on read,
+    since TTL deletes items only eventually; ``purge_expired`` leaves the work to TTL. FAILED
+    episodes also carry ``failed_shard``, which puts them in the sparse index decay pages.
+    """
+
+    def __init__(self, client: DynamoDbClient, table_name: str) -> None:
+        self._client = client
+        self._table = table_name
+
+    def add(self, episode: Episode) -> bool:
+        """Write the episode unless its key exists (expired or not); True if this call wrote it."""
+        try:
+            with translated():
+                self._client.put_item(
+                    TableName=self._table,
+                    Item=_item(episode),
+                    ConditionExpression="attribute_not_exists(pk)",
+                )
+        except ConditionFailed:
+            return False
+        return True
+
+    def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
+        """The episode, or None if absent or expired (``expires_at <= now``)."""
+        with translated():
+            response = self._client.get_item(
+                TableName=self._table,
+                Key=_key(tenant_id, agent_id, run_id),
+                ConsistentRead=True,
+            )
+        item = response.get("Item")
+        if item is None or get_float(item, "expires_at") <= now:
+            return None
+        return _episode(item)
+
+    def recent(
+        self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
+    ) -> Page[Episode]:
+        """The agent's unexpired episodes, newest first (``agent-time-index``, descending)."""
+        listing = Listing(
+            design=EPISODES,
+            table_name=self._table,
+            kind="episodes.recent",
+            partitions=(partition_key(tenant_id, agent_id),),
+            index=EPISODES.index(AGENT_TIME_INDEX),
+            filter="#expires_at > :now",
+            names={"#expires_at": "expires_at"},
+            values={":now": n(now)},
+            forward=False,
+        )
+        page = read_page(self._client, listing, limit=limit, cursor=cursor)
+        return Page(tuple(_episode(i) for i in page.items), page.cursor)
+
+    def failed_before(
+        self, cutoff: float, *, now: float, limit: int, cursor: str | None = None
+    ) -> Page[Episode]:
+        """Unexpired FAILED episodes of every tenant created before ``cutoff``.
+
+        Reads the sparse ``failed-time-index`` shard by shard, oldest first within a shard.
+        """
+        listing = Listing(
+            design=EPISODES,
+            table_name=self._table,
+            kind="episodes.failed_before",
+            partitions=tuple(shard_key(_FAILED, i) for i in range(SHARDS)),
+            index=EPISODES.index(FAILED_TIME_INDEX),
+            range_condition="#rk < :cutoff",
+            filter="#expires_at > :now",
+            names={"#expires_at": "expires_at"},
+            values={":cutoff": n(cutoff), ":now": n(now)},
+        )
+        page = read_page(self._client, listing, limit=limit, cursor=cursor)
+        return Page(tuple(_episode(i) for i in page.items), page.cursor)
+
+    def delete(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
+        """Delete one episode, expired or not; True if it existed."""
+        try:
+            with translated():
+                self._client.delete_item(
+                    TableName=self._table,
+                    Key=_key(tenant_id, agent_id, run_id),
+                    ConditionExpression="attribute_exists(pk)",
+                )
+        except ConditionFailed:
+            return False
+        return True
+
+    def purge_expired(self, now: float, *, limit: int) -> int:
+        """Return 0: DynamoDB's TTL deletes expired episodes (reads already hide them)."""
+        del now, limit
+        return 0
+
+    def export(self, tenant_id: str) -> Iterator[Episode]:
+        """Every stored episode of the tenant, expired or not (``tenant-index``, read by key)."""
+        listing = self._tenant_listing(tenant_id, hydrate=True)
+        return (_episode(item) for item in read_all(self._client, listing))
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every episode of the tenant; the number of episodes found and deleted."""
+        return delete_all(self._client, self._tenant_listing(tenant_id, hydrate=False))
+
+    def _tenant_listing(self, tenant_id: str, *, hydrate: bool) -> Listing:
+        return Listing(
+            design=EPISODES,
+            table_name=self._table,
+            kind="episodes.tenant",
+            partitions=(tenant_prefix(tenant_id),),
+            index=EPISODES.index(TENANT_INDEX),
+            hydrate=hydrate,
+        )
+
+
+def _key(tenant_id: str, agent_id: str, run_id: str) -> Item:
+    return {"pk": s(partition_key(tenant_id, agent_id)), "run_id": s(run_id)}
+
+
+def _item(episode: Episode) -> Item:
+    e = episode
+    pk = partition_key(e.tenant_id, e.agent_id)
+    item: Item = {
+        "pk": s(pk),
+        "run_id": s(e.run_id),
+        TENANT_KEY: s(tenant_prefix(e.tenant_id)),
+        "tenant_id": s(e.tenant_id),
+        "agent_id": s(e.agent_id),
+        "task": s(e.task),
+        "task_summary": s(e.task_summary),
+        "outcome": s(e.outcome),
+        "created_at": n(e.created_at),
+        "expires_at": n(e.expires_at),
+        "key_findings": strings(e.key_findings),
+        "approach_used": s(e.approach_used),
+        "tools_used": strings(e.tools_used),
+        "reusable_patterns": strings(e.reusable_patterns),
+    }
+    put_optional(item, "task_type", e.task_type)
+    put_optional(item, "domain", e.domain)
+    put_vector(item, e.embedding)
+    if e.outcome == _FAILED:
+        item[FAILED_SHARD] = s(shard_key(_FAILED, shard_of(pk, e.run_id)))
+    return item
+
+
+def _episode(item: Item) -> Episode:
+    return Episode(
+        tenant_id=get_s(item, "tenant_id"),
+        agent_id=get_s(item, "agent_id"),
+        run_id=get_s(item, "run_id"),
+        task=get_s(item, "task"),
+        task_summary=get_s(item, "task_summary"),
+        outcome=cast(Outcome, get_s(item, "outcome")),
+        created_at=get_float(item, "created_at"),
+        expires_at=get_float(item, "expires_at"),
+        task_type=get_opt_s(item, "task_type"),
+        domain=get_opt_s(item, "domain"),
+        key_findings=get_strings(item, "key_findings"),
+        approach_used=get_s(item, "approach_used"),
+        tools_used=get_strings(item, "tools_used"),
+        reusable_patterns=get_strings(item, "reusable_patterns"),
+        embedding=get_vector(item),
+    )

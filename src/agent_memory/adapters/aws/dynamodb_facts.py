@@ -1,0 +1,349 @@
+"""Semantic facts in DynamoDB: one item per (``{tenant}#{domain}``, fact_hash), run ids as a set."""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Iterator
+
+from agent_memory.adapters.aws.dynamodb_codec import (
+    ConditionFailed,
+    DynamoDbClient,
+    Item,
+    get_float,
+    get_opt_float,
+    get_s,
+    get_set,
+    get_vector,
+    n,
+    partition_key,
+    put_vector,
+    s,
+    ss,
+    tenant_prefix,
+    translated,
+)
+from agent_memory.adapters.aws.dynamodb_paging import (
+    Listing,
+    delete_all,
+    read_all,
+    read_page,
+)
+from agent_memory.adapters.aws.dynamodb_schema import (
+    AWAITING_INDEX,
+    AWAITING_SHARD,
+    FACTS,
+    FAST_PATH_INDEX,
+    FAST_PATH_KEY,
+    PENDING_INDEX,
+    PENDING_SHARD,
+    SHARDS,
+    TENANT_INDEX,
+    TENANT_KEY,
+    shard_key,
+    shard_of,
+)
+from agent_memory.core.errors import TransientError
+from agent_memory.core.models import Fact, FactObservation, FactStatus
+from agent_memory.core.ports import Page
+
+_PENDING = FactStatus.PENDING.value
+_CONFIRMED = FactStatus.CONFIRMED.value
+_AWAITING = "AWAITING"
+_OBSERVE_ATTEMPTS = 100
+_STATUS = {"#status": "status"}
+
+
+class DynamoDbFactStore:
+    """``FactStore`` over the facts table (:data:`~.dynamodb_schema.FACTS`).
+
+    ``observe`` keeps the highest confidence and the latest ``last_seen``, which no update
+    expression can compute, so it reads the fact and writes back conditioned on the version
+    token it read (optimistic concurrency; the run id itself is ``ADD``ed to a string set).
+    Sparse attributes place a fact in the indexes that list it: ``pending_shard`` while PENDING,
+    ``awaiting_shard`` while staged and not ingested, ``fast_path_key`` while it may be served
+    from the fast path (confirmed or staged, not ingested; reads re-check the exact rule).
+    """
+
+    def __init__(self, client: DynamoDbClient, table_name: str) -> None:
+        self._client = client
+        self._table = table_name
+
+    def observe(self, observation: FactObservation) -> Fact:
+        """Atomically record that a run saw the fact (creating it PENDING); the fact after."""
+        o = observation
+        key = _key(o.tenant_id, o.domain, o.fact_hash)
+        for attempt in range(_OBSERVE_ATTEMPTS):
+            current = self._read(key)
+            try:
+                if current is None:
+                    return self._create(o)
+                update = _sighting(current, o)
+                if update is None:
+                    return _fact(current)
+                with translated():
+                    response = self._client.update_item(
+                        TableName=self._table, Key=key, ReturnValues="ALL_NEW", **update
+                    )
+                return _fact(response["Attributes"])
+            except ConditionFailed:
+                # Another writer changed the fact since it was read: read it again.
+                time.sleep(random.uniform(0, min(0.001 * 2**attempt, 0.05)))
+        raise TransientError("fact changed under every attempt to record a sighting")
+
+    def get(self, tenant_id: str, domain: str, fact_hash: str) -> Fact | None:
+        """The fact, or None."""
+        item = self._read(_key(tenant_id, domain, fact_hash))
+        return _fact(item) if item is not None else None
+
+    def confirm(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> bool:
+        """Move a PENDING fact to CONFIRMED; True only for the call that made the change."""
+        return self._update(
+            _key(tenant_id, domain, fact_hash),
+            f"SET #status = :confirmed, confirmed_at = :now, {FAST_PATH_KEY} = :fast "
+            f"REMOVE {PENDING_SHARD}",
+            condition="#status = :pending",
+            names=_STATUS,
+            values={
+                ":confirmed": s(_CONFIRMED),
+                ":pending": s(_PENDING),
+                ":now": n(now),
+                ":fast": s(tenant_prefix(tenant_id)),
+            },
+        )
+
+    def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
+        """Record that the fact's KB document was (re)written: it awaits ingestion again.
+
+        A missing fact is left missing.
+        """
+        pk = partition_key(tenant_id, domain)
+        self._update(
+            _key(tenant_id, domain, fact_hash),
+            f"SET staged_at = :now, {AWAITING_SHARD} = :awaiting, {FAST_PATH_KEY} = :fast "
+            "REMOVE ingested_at",
+            condition="attribute_exists(pk)",
+            values={
+                ":now": n(now),
+                ":awaiting": s(shard_key(_AWAITING, shard_of(pk, fact_hash))),
+                ":fast": s(tenant_prefix(tenant_id)),
+            },
+        )
+
+    def awaiting_ingestion(self, *, limit: int, cursor: str | None = None) -> Page[Fact]:
+        """Staged facts of every tenant not yet ingested (``awaiting-index``, shard by shard)."""
+        listing = Listing(
+            design=FACTS,
+            table_name=self._table,
+            kind="facts.awaiting_ingestion",
+            partitions=tuple(shard_key(_AWAITING, i) for i in range(SHARDS)),
+            index=FACTS.index(AWAITING_INDEX),
+            filter="attribute_not_exists(ingested_at)",
+        )
+        page = read_page(self._client, listing, limit=limit, cursor=cursor)
+        return Page(tuple(_fact(i) for i in page.items), page.cursor)
+
+    def mark_ingested(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
+        """Record that the KB now serves the fact; a missing fact is left missing."""
+        self._update(
+            _key(tenant_id, domain, fact_hash),
+            f"SET ingested_at = :now REMOVE {AWAITING_SHARD}, {FAST_PATH_KEY}",
+            condition="attribute_exists(pk)",
+            values={":now": n(now)},
+        )
+
+    def fast_path(self, tenant_id: str, domain: str | None) -> list[Fact]:
+        """CONFIRMED facts the KB does not serve yet (every domain of the tenant if None)."""
+        values = {":confirmed": s(_CONFIRMED)}
+        if domain is not None:
+            values[":domain_pk"] = s(partition_key(tenant_id, domain))
+        listing = Listing(
+            design=FACTS,
+            table_name=self._table,
+            kind="facts.fast_path",
+            partitions=(tenant_prefix(tenant_id),),
+            index=FACTS.index(FAST_PATH_INDEX),
+            range_condition="#rk = :domain_pk" if domain is not None else None,
+            filter="#status = :confirmed AND attribute_not_exists(ingested_at)",
+            names=_STATUS,
+            values=values,
+        )
+        facts = [_fact(item) for item in read_all(self._client, listing)]
+        return sorted(facts, key=lambda f: (f.domain, f.fact_hash))
+
+    def pending_seen_before(
+        self, cutoff: float, *, limit: int, cursor: str | None = None
+    ) -> Page[Fact]:
+        """PENDING facts of every tenant last seen before ``cutoff``, stalest first per shard."""
+
+        def still_pending(item: Item) -> bool:
+            return get_s(item, "status") == _PENDING and get_float(item, "last_seen") < cutoff
+
+        listing = Listing(
+            design=FACTS,
+            table_name=self._table,
+            kind="facts.pending_seen_before",
+            partitions=tuple(shard_key(_PENDING, i) for i in range(SHARDS)),
+            index=FACTS.index(PENDING_INDEX),
+            range_condition="#rk < :cutoff",
+            values={":cutoff": n(cutoff)},
+            hydrate=True,
+            keep=still_pending,
+        )
+        page = read_page(self._client, listing, limit=limit, cursor=cursor)
+        return Page(tuple(_fact(i) for i in page.items), page.cursor)
+
+    def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
+        """Delete one fact and its run log; True if it existed."""
+        try:
+            with translated():
+                self._client.delete_item(
+                    TableName=self._table,
+                    Key=_key(tenant_id, domain, fact_hash),
+                    ConditionExpression="attribute_exists(pk)",
+                )
+        except ConditionFailed:
+            return False
+        return True
+
+    def export(self, tenant_id: str) -> Iterator[Fact]:
+        """Every fact of the tenant (``tenant-index``, each read back by key)."""
+        listing = self._tenant_listing(tenant_id, hydrate=True)
+        return (_fact(item) for item in read_all(self._client, listing))
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every fact of the tenant; the number found and deleted."""
+        return delete_all(self._client, self._tenant_listing(tenant_id, hydrate=False))
+
+    def _tenant_listing(self, tenant_id: str, *, hydrate: bool) -> Listing:
+        return Listing(
+            design=FACTS,
+            table_name=self._table,
+            kind="facts.tenant",
+            partitions=(tenant_prefix(tenant_id),),
+            index=FACTS.index(TENANT_INDEX),
+            hydrate=hydrate,
+        )
+
+    def _read(self, key: Item) -> Item | None:
+        with translated():
+            response = self._client.get_item(TableName=self._table, Key=key, ConsistentRead=True)
+        item: Item | None = response.get("Item")
+        return item
+
+    def _create(self, o: FactObservation) -> Fact:
+        item = _new_item(o)
+        with translated():
+            self._client.put_item(
+                TableName=self._table, Item=item, ConditionExpression="attribute_not_exists(pk)"
+            )
+        return _fact(item)
+
+    def _update(
+        self,
+        key: Item,
+        expression: str,
+        *,
+        condition: str,
+        values: Item,
+        names: dict[str, str] | None = None,
+    ) -> bool:
+        """Apply a conditional update; False if the condition (or the item) was missing."""
+        request: Item = {
+            "TableName": self._table,
+            "Key": key,
+            "UpdateExpression": expression,
+            "ConditionExpression": condition,
+            "ExpressionAttributeValues": values,
+        }
+        if names:
+            request["ExpressionAttributeNames"] = names
+        try:
+            with translated():
+                self._client.update_item(**request)
+        except ConditionFailed:
+            return False
+        return True
+
+
+def _key(tenant_id: str, domain: str, fact_hash: str) -> Item:
+    return {"pk": s(partition_key(tenant_id, domain)), "fact_hash": s(fact_hash)}
+
+
+def _new_item(o: FactObservation) -> Item:
+    pk = partition_key(o.tenant_id, o.domain)
+    item: Item = {
+        "pk": s(pk),
+        "fact_hash": s(o.fact_hash),
+        TENANT_KEY: s(tenant_prefix(o.tenant_id)),
+        "tenant_id": s(o.tenant_id),
+        "domain": s(o.domain),
+        "content": s(o.content),
+        "status": s(_PENDING),
+        "confidence": n(o.confidence),
+        "run_ids": ss([o.run_id]),
+        "first_seen": n(o.seen_at),
+        "last_seen": n(o.seen_at),
+        "version": s(uuid.uuid4().hex),
+        PENDING_SHARD: s(shard_key(_PENDING, shard_of(pk, o.fact_hash))),
+    }
+    put_vector(item, o.embedding)
+    return item
+
+
+def _sighting(current: Item, o: FactObservation) -> Item | None:
+    """The conditional update recording ``o`` on ``current``, or None if it changes nothing.
+
+    A run already in the set only moves ``last_seen`` forward (redelivery never counts twice);
+    a new run is added, may raise the confidence, and may supply a missing embedding.
+    """
+    sets: list[str] = []
+    values: Item = {}
+    if o.seen_at > get_float(current, "last_seen"):
+        sets.append("last_seen = :seen")
+        values[":seen"] = n(o.seen_at)
+    new_run = o.run_id not in get_set(current, "run_ids")
+    if new_run and o.confidence > get_float(current, "confidence"):
+        sets.append("confidence = :confidence")
+        values[":confidence"] = n(o.confidence)
+    if new_run and o.embedding is not None and "embedding" not in current:
+        sets += ["embedding = :e", "embedding_model = :em", "embedding_dimension = :ed"]
+        vector: Item = {}
+        put_vector(vector, o.embedding)
+        values |= {
+            ":e": vector["embedding"],
+            ":em": vector["embedding_model"],
+            ":ed": vector["embedding_dimension"],
+        }
+    if not sets and not new_run:
+        return None
+    sets.append("version = :next")
+    values |= {":next": s(uuid.uuid4().hex), ":read": current["version"]}
+    expression = "SET " + ", ".join(sets)
+    if new_run:
+        expression += " ADD run_ids :run"
+        values[":run"] = ss([o.run_id])
+    return {
+        "UpdateExpression": expression,
+        "ConditionExpression": "version = :read",
+        "ExpressionAttributeValues": values,
+    }
+
+
+def _fact(item: Item) -> Fact:
+    return Fact(
+        tenant_id=get_s(item, "tenant_id"),
+        domain=get_s(item, "domain"),
+        fact_hash=get_s(item, "fact_hash"),
+        content=get_s(item, "content"),
+        status=FactStatus(get_s(item, "status")),
+        confidence=get_float(item, "confidence"),
+        run_ids=get_set(item, "run_ids"),
+        first_seen=get_float(item, "first_seen"),
+        last_seen=get_float(item, "last_seen"),
+        confirmed_at=get_opt_float(item, "confirmed_at"),
+        staged_at=get_opt_float(item, "staged_at"),
+        ingested_at=get_opt_float(item, "ingested_at"),
+        embedding=get_vector(item),
+    )

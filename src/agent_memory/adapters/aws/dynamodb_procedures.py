@@ -1,0 +1,362 @@
+"""Procedural memory in DynamoDB: items keyed (``{tenant}#{task_type}``, procedure_id)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from agent_memory.adapters.aws.dynamodb_codec import (
+    ConditionFailed,
+    DynamoDbClient,
+    Item,
+    check_component,
+    get_float,
+    get_int,
+    get_opt_float,
+    get_opt_s,
+    get_s,
+    get_set,
+    get_strings,
+    n,
+    partition_key,
+    put_optional,
+    s,
+    ss,
+    strings,
+    tenant_prefix,
+    translated,
+)
+from agent_memory.adapters.aws.dynamodb_paging import Listing, delete_all, read_all, read_page
+from agent_memory.adapters.aws.dynamodb_schema import (
+    PROCEDURE_ID_INDEX,
+    PROCEDURES,
+    SHARDS,
+    STATUS_INDEX,
+    STATUS_SHARD,
+    TENANT_INDEX,
+    TENANT_KEY,
+    shard_key,
+    shard_of,
+)
+from agent_memory.core.errors import Conflict, TransientError
+from agent_memory.core.models import Procedure, ProcedureStatus
+from agent_memory.core.ports import Page
+
+_FEEDBACK = "feedback"
+_PROPOSE_ATTEMPTS = 5
+_STATUS = {"#status": "status"}
+
+
+class DynamoDbProcedureStore:
+    """``ProcedureStore`` over the procedures table (:data:`~.dynamodb_schema.PROCEDURES`).
+
+    ``procedure_id`` is unique across tenants and task types: ``propose`` looks the id up in
+    ``procedure-id-index`` and raises ``Conflict`` if another key holds it. The index is
+    eventually consistent, so two tenants proposing one id in the same instant could both
+    succeed; the core derives ids from a hash of tenant, task type and steps, so only a caller
+    choosing ids itself could get there. Feedback is counted by one ``TransactWriteItems``: a
+    per-(procedure, run) marker put only if absent, and the ``ADD`` to the counters.
+    """
+
+    def __init__(self, client: DynamoDbClient, table_name: str) -> None:
+        self._client = client
+        self._table = table_name
+
+    def propose(self, procedure: Procedure, run_id: str) -> bool:
+        """Store a PENDING proposal unless its id exists (then only add ``run_id`` to its
+        sources); True if this call created it.
+        """
+        p = procedure
+        pk = partition_key(p.tenant_id, p.task_type)
+        # Checked within the tenant only: a tenant-scoped caller cannot (and must not) see other
+        # tenants' keys; ids embed a hash of the tenant, so they do not collide across tenants.
+        if any(other != pk for other in self._locate(p.procedure_id, p.tenant_id)):
+            raise Conflict(f"procedure {p.procedure_id} belongs to another task type")
+        for _ in range(_PROPOSE_ATTEMPTS):
+            try:
+                with translated():
+                    self._client.put_item(
+                        TableName=self._table,
+                        Item=_item(p, run_id),
+                        ConditionExpression="attribute_not_exists(pk)",
+                    )
+                return True
+            except ConditionFailed:
+                pass
+            try:
+                with translated():
+                    self._client.update_item(
+                        TableName=self._table,
+                        Key=_key(pk, p.procedure_id),
+                        UpdateExpression="ADD source_run_ids :run",
+                        ConditionExpression="attribute_exists(pk)",
+                        ExpressionAttributeValues={":run": ss([run_id])},
+                    )
+                return False
+            except ConditionFailed:
+                # Deleted between the two writes: try creating it again.
+                continue
+        raise TransientError(f"procedure {p.procedure_id} kept appearing and disappearing")
+
+    def get(self, procedure_id: str, *, tenant_id: str | None = None) -> Procedure | None:
+        """The procedure with this id (restricted to ``tenant_id`` when given)."""
+        for pk in self._locate(procedure_id, tenant_id):
+            item = self._read(pk, procedure_id)
+            if item is not None:
+                return _procedure(item)
+        return None
+
+    def for_task_type(self, tenant_id: str, task_type: str) -> list[Procedure]:
+        """Every procedure of the tenant's task type, whatever its status, by id."""
+        listing = Listing(
+            design=PROCEDURES,
+            table_name=self._table,
+            kind="procedures.task_type",
+            partitions=(partition_key(tenant_id, task_type),),
+        )
+        return [_procedure(item) for item in read_all(self._client, listing)]
+
+    def list(
+        self,
+        *,
+        tenant_id: str | None = None,
+        status: ProcedureStatus | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Procedure]:
+        """Procedures filtered by tenant and status, one page.
+
+        With a tenant: its ``tenant-index`` partition (status as a filter). Without: the shards
+        of ``status-index`` for the status asked, or for every status.
+        """
+        kind = f"procedures.list {tenant_id!r} {status!r}"
+        if tenant_id is not None:
+            listing = Listing(
+                design=PROCEDURES,
+                table_name=self._table,
+                kind=kind,
+                partitions=(tenant_prefix(tenant_id),),
+                index=PROCEDURES.index(TENANT_INDEX),
+                filter="#status = :status" if status is not None else None,
+                names=_STATUS if status is not None else {},
+                values={":status": s(ProcedureStatus(status).value)} if status is not None else {},
+            )
+        else:
+            statuses = [ProcedureStatus(status)] if status is not None else list(ProcedureStatus)
+            listing = Listing(
+                design=PROCEDURES,
+                table_name=self._table,
+                kind=kind,
+                partitions=tuple(shard_key(st, i) for st in statuses for i in range(SHARDS)),
+                index=PROCEDURES.index(STATUS_INDEX),
+            )
+        page = read_page(self._client, listing, limit=limit, cursor=cursor)
+        return Page(tuple(_procedure(i) for i in page.items), page.cursor)
+
+    def set_status(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        status: ProcedureStatus,
+        allowed_from: Sequence[ProcedureStatus],
+        now: float,
+        reviewer: str | None = None,
+        note: str | None = None,
+    ) -> Procedure | None:
+        """Change the status only if the current one is in ``allowed_from``; the procedure
+        after, or None if the condition failed or it does not exist (for this tenant).
+
+        ``updated_at`` becomes ``now``; with a reviewer, so do ``reviewed_at``, the reviewer and
+        the note (a note without a reviewer is not recorded).
+        """
+        allowed = [ProcedureStatus(a) for a in dict.fromkeys(allowed_from)]
+        pk = self._owned(procedure_id, tenant_id)
+        if not allowed or pk is None:
+            return None
+        target = ProcedureStatus(status)
+        sets = ["#status = :status", "updated_at = :now", f"{STATUS_SHARD} = :shard"]
+        values: Item = {
+            ":status": s(target.value),
+            ":now": n(now),
+            ":shard": s(shard_key(target, shard_of(pk, procedure_id))),
+        }
+        removes: list[str] = []
+        if reviewer is not None:
+            sets += ["reviewer = :reviewer", "reviewed_at = :now"]
+            values[":reviewer"] = s(reviewer)
+            if note is not None:
+                sets.append("review_note = :note")
+                values[":note"] = s(note)
+            else:
+                removes.append("review_note")
+        marks = [f":from{i}" for i in range(len(allowed))]
+        values |= {mark: s(a.value) for mark, a in zip(marks, allowed, strict=True)}
+        expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
+        try:
+            with translated():
+                response = self._client.update_item(
+                    TableName=self._table,
+                    Key=_key(pk, procedure_id),
+                    UpdateExpression=expression,
+                    ConditionExpression=f"attribute_exists(pk) AND #status IN ({', '.join(marks)})",
+                    ExpressionAttributeNames=_STATUS,
+                    ExpressionAttributeValues=values,
+                    ReturnValues="ALL_NEW",
+                )
+        except ConditionFailed:
+            return None
+        return _procedure(response["Attributes"])
+
+    def record_feedback(
+        self, procedure_id: str, *, tenant_id: str, run_id: str, succeeded: bool, now: float
+    ) -> bool:
+        """Atomically count one application (and success) per run; False if this run's
+        feedback was already counted or the procedure does not exist (for this tenant).
+        """
+        pk = self._owned(procedure_id, tenant_id)
+        if pk is None:
+            return False
+        marker: Item = {
+            "pk": s(f"{pk}#{_FEEDBACK}#{procedure_id}"),
+            "sk": s(run_id),
+            TENANT_KEY: s(f"{tenant_prefix(tenant_id)}{_FEEDBACK}"),
+            "succeeded": {"BOOL": succeeded},
+            "recorded_at": n(now),
+        }
+        counters = {
+            "TableName": self._table,
+            "Key": _key(pk, procedure_id),
+            "UpdateExpression": (
+                "ADD times_applied :one, times_succeeded :won SET last_applied_at = :now"
+            ),
+            "ConditionExpression": "attribute_exists(pk)",
+            "ExpressionAttributeValues": {":one": n(1), ":won": n(int(succeeded)), ":now": n(now)},
+        }
+        try:
+            with translated():
+                self._client.transact_write_items(
+                    TransactItems=[
+                        {
+                            "Put": {
+                                "TableName": self._table,
+                                "Item": marker,
+                                "ConditionExpression": "attribute_not_exists(pk)",
+                            }
+                        },
+                        {"Update": counters},
+                    ]
+                )
+        except ConditionFailed:
+            return False
+        return True
+
+    def export(self, tenant_id: str) -> Iterator[Procedure]:
+        """Every procedure of the tenant (its ``tenant-index`` partition)."""
+        listing = self._tenant_listing(tenant_prefix(tenant_id))
+        return (_procedure(item) for item in read_all(self._client, listing))
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every procedure of the tenant and its feedback markers; procedures deleted."""
+        prefix = tenant_prefix(tenant_id)
+        deleted = delete_all(self._client, self._tenant_listing(prefix))
+        delete_all(self._client, self._tenant_listing(f"{prefix}{_FEEDBACK}"))
+        return deleted
+
+    def _tenant_listing(self, tenant_key: str) -> Listing:
+        return Listing(
+            design=PROCEDURES,
+            table_name=self._table,
+            kind="procedures.tenant",
+            partitions=(tenant_key,),
+            index=PROCEDURES.index(TENANT_INDEX),
+        )
+
+    def _locate(self, procedure_id: str, tenant_id: str | None = None) -> tuple[str, ...]:
+        """Partition keys holding ``procedure_id`` (normally at most one).
+
+        With a tenant, only the tenant's own index partition is read, which a session narrowed
+        by ``dynamodb:LeadingKeys`` may query; without one, the id index of every tenant.
+        """
+        if tenant_id is None:
+            listing = Listing(
+                design=PROCEDURES,
+                table_name=self._table,
+                kind="procedures.id",
+                partitions=(procedure_id,),
+                index=PROCEDURES.index(PROCEDURE_ID_INDEX),
+            )
+        else:
+            check_component("tenant_id", tenant_id)
+            listing = Listing(
+                design=PROCEDURES,
+                table_name=self._table,
+                kind="procedures.tenant_id",
+                partitions=(tenant_prefix(tenant_id),),
+                index=PROCEDURES.index(TENANT_INDEX),
+                range_condition="#rk = :id",
+                values={":id": s(procedure_id)},
+            )
+        return tuple(get_s(item, "pk") for item in read_all(self._client, listing))
+
+    def _owned(self, procedure_id: str, tenant_id: str) -> str | None:
+        pks = self._locate(procedure_id, tenant_id)
+        return pks[0] if pks else None
+
+    def _read(self, pk: str, procedure_id: str) -> Item | None:
+        with translated():
+            response = self._client.get_item(
+                TableName=self._table, Key=_key(pk, procedure_id), ConsistentRead=True
+            )
+        item: Item | None = response.get("Item")
+        return item
+
+
+def _key(pk: str, procedure_id: str) -> Item:
+    return {"pk": s(pk), "sk": s(procedure_id)}
+
+
+def _item(p: Procedure, run_id: str) -> Item:
+    pk = partition_key(p.tenant_id, p.task_type)
+    status = ProcedureStatus(p.status)
+    item: Item = {
+        "pk": s(pk),
+        "sk": s(p.procedure_id),
+        "procedure_id": s(p.procedure_id),
+        TENANT_KEY: s(tenant_prefix(p.tenant_id)),
+        "tenant_id": s(p.tenant_id),
+        "task_type": s(p.task_type),
+        "title": s(p.title),
+        "steps": strings(p.steps),
+        "status": s(status.value),
+        STATUS_SHARD: s(shard_key(status, shard_of(pk, p.procedure_id))),
+        "created_at": n(p.created_at),
+        "updated_at": n(p.updated_at),
+        "source_run_ids": ss({*p.source_run_ids, run_id}),
+        "times_applied": n(p.times_applied),
+        "times_succeeded": n(p.times_succeeded),
+    }
+    put_optional(item, "last_applied_at", p.last_applied_at)
+    put_optional(item, "reviewer", p.reviewer)
+    put_optional(item, "reviewed_at", p.reviewed_at)
+    put_optional(item, "review_note", p.review_note)
+    return item
+
+
+def _procedure(item: Item) -> Procedure:
+    return Procedure(
+        tenant_id=get_s(item, "tenant_id"),
+        task_type=get_s(item, "task_type"),
+        procedure_id=get_s(item, "procedure_id"),
+        title=get_s(item, "title"),
+        steps=get_strings(item, "steps"),
+        status=ProcedureStatus(get_s(item, "status")),
+        created_at=get_float(item, "created_at"),
+        updated_at=get_float(item, "updated_at"),
+        source_run_ids=get_set(item, "source_run_ids"),
+        times_applied=get_int(item, "times_applied"),
+        times_succeeded=get_int(item, "times_succeeded"),
+        last_applied_at=get_opt_float(item, "last_applied_at"),
+        reviewer=get_opt_s(item, "reviewer"),
+        reviewed_at=get_opt_float(item, "reviewed_at"),
+        review_note=get_opt_s(item, "review_note"),
+    )

@@ -1,0 +1,83 @@
+"""The four tables on moto, created from ``dynamodb_schema``, for contract and integration tests."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+from unittest import mock
+
+import boto3
+from moto import mock_aws
+
+from agent_memory.adapters.aws.dynamodb_schema import TABLES, TableDesign
+
+REGION = "us-east-1"
+FAKE_CREDENTIALS = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SECURITY_TOKEN": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": REGION,
+}
+
+
+class SerializedClient:
+    """A DynamoDB client whose requests run one at a time.
+
+    DynamoDB applies each request to an item atomically; moto does not (and rolls a failed
+    transaction back by restoring a copy of the whole table, undoing other threads' writes).
+    One lock around each request gives the concurrency tests the service's semantics.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._client, name)
+        if not callable(attribute):
+            return attribute
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return attribute(*args, **kwargs)
+
+        return call
+
+
+@dataclass(frozen=True)
+class Tables:
+    """A mocked DynamoDB client and the name of each table, by logical name."""
+
+    client: Any
+    names: dict[str, str]
+
+    def name(self, design: TableDesign) -> str:
+        return self.names[design.logical_name]
+
+
+def create_tables(client: Any, prefix: str = "agent-memory-") -> dict[str, str]:
+    """Create every table of the schema (on-demand, TTL enabled); their names."""
+    names = {}
+    for design in TABLES:
+        name = f"{prefix}{design.logical_name}"
+        client.create_table(**design.create_table_request(name))
+        if design.ttl_attribute is not None:
+            client.update_time_to_live(
+                TableName=name,
+                TimeToLiveSpecification={"Enabled": True, "AttributeName": design.ttl_attribute},
+            )
+        names[design.logical_name] = name
+    return names
+
+
+@contextmanager
+def mocked_tables() -> Iterator[Tables]:
+    """Fresh tables in a fresh moto account, with fake credentials and no network."""
+    with mock.patch.dict(os.environ, FAKE_CREDENTIALS), mock_aws():
+        client = SerializedClient(boto3.client("dynamodb", region_name=REGION))
+        yield Tables(client=client, names=create_tables(client))
