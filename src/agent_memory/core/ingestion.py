@@ -8,8 +8,9 @@ from agent_memory.core.errors import IngestionBusy
 from agent_memory.core.models import Fact, IngestionJob
 from agent_memory.core.ports import FactStore, KnowledgeBase, Ledger
 
-JOB_KEY = "kb-ingestion#current"
-DIRTY_KEY = "kb-ingestion#dirty"
+# System records start with "_", which no tenant id can: no tenant's keys reach them.
+JOB_KEY = "_kb-ingestion#current"
+DIRTY_KEY = "_kb-ingestion#dirty"
 _RUNNING = ("STARTING", "IN_PROGRESS")
 
 

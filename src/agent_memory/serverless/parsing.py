@@ -1,0 +1,43 @@
+"""Powertools Parser with errors that name the field, as the core's own validation does."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar, cast
+
+from aws_lambda_powertools.utilities.parser import envelopes, parse
+from pydantic import BaseModel, ValidationError
+
+from agent_memory.core.contracts import RunFinishedEvent, field_path, run_from_model
+from agent_memory.core.errors import InvalidInput
+from agent_memory.core.models import RunFinished
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_model(event: Any, model: type[M]) -> M:
+    """``event`` parsed as ``model``, or :class:`InvalidInput` naming the first bad field."""
+    try:
+        return parse(event=event, model=model)
+    except ValidationError as error:
+        raise _invalid(error) from None
+
+
+def parse_run_finished_event(event: Any) -> RunFinished:
+    """A RunFinished event as EventBridge delivers it (or its bare detail), validated."""
+    try:
+        if isinstance(event, dict) and "detail-type" in event:
+            if event["detail-type"] != "RunFinished":
+                raise InvalidInput("detail-type", "must be 'RunFinished'")
+            envelope = envelopes.EventBridgeEnvelope
+            model = parse(event=event, model=RunFinishedEvent, envelope=envelope)
+        else:
+            model = parse(event=event, model=RunFinishedEvent)
+    except ValidationError as error:
+        raise _invalid(error) from None
+    return run_from_model(cast(RunFinishedEvent, model))
+
+
+def _invalid(error: ValidationError) -> InvalidInput:
+    first = error.errors(include_url=False)[0]
+    message = "unknown field" if first["type"] == "extra_forbidden" else first["msg"]
+    return InvalidInput(field_path(tuple(first["loc"])), message)

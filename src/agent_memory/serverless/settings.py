@@ -1,0 +1,62 @@
+"""Settings of the Lambda functions, read from their environment once per cold start."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from agent_memory.core.errors import InvalidInput
+
+DEFAULT_EMBEDDING_MODEL = "amazon.titan-embed-text-v2:0"
+
+
+@dataclass(frozen=True, slots=True)
+class AwsSettings:
+    """Where the deployed stack keeps memory, and which models it uses.
+
+    ``chat_model_id`` empty means no LLM: events must carry their artifacts (or be distilled
+    deterministically). ``tenant_role_arn`` empty disables tenant-scoped credentials, which only
+    tests should do; with it, ``tenant_table_arns`` are the tables its session policy opens.
+    """
+
+    episodes_table: str
+    facts_table: str
+    procedures_table: str
+    ledger_table: str
+    idempotency_table: str
+    kb_bucket: str
+    knowledge_base_id: str
+    kb_data_source_id: str
+    embedding_model_id: str = DEFAULT_EMBEDDING_MODEL
+    chat_model_id: str | None = None
+    tenant_role_arn: str | None = None
+    tenant_table_arns: tuple[str, ...] = ()
+    knowledge_base_arn: str | None = None
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> AwsSettings:
+        """Read every setting; a missing required variable is named in the error."""
+        env = os.environ if environ is None else environ
+
+        def required(name: str) -> str:
+            value = env.get(name, "").strip()
+            if not value:
+                raise InvalidInput(name, "environment variable is not set")
+            return value
+
+        return cls(
+            episodes_table=required("EPISODES_TABLE"),
+            facts_table=required("FACTS_TABLE"),
+            procedures_table=required("PROCEDURES_TABLE"),
+            ledger_table=required("LEDGER_TABLE"),
+            idempotency_table=required("IDEMPOTENCY_TABLE"),
+            kb_bucket=required("KB_BUCKET"),
+            knowledge_base_id=required("KNOWLEDGE_BASE_ID"),
+            kb_data_source_id=required("KB_DATA_SOURCE_ID"),
+            embedding_model_id=env.get("EMBEDDING_MODEL_ID") or DEFAULT_EMBEDDING_MODEL,
+            chat_model_id=env.get("CHAT_MODEL_ID") or None,
+            tenant_role_arn=env.get("TENANT_ROLE_ARN") or None,
+            tenant_table_arns=tuple(a for a in env.get("TENANT_TABLE_ARNS", "").split(",") if a),
+            knowledge_base_arn=env.get("KNOWLEDGE_BASE_ARN") or None,
+        )

@@ -1,0 +1,157 @@
+"""What each Lambda does between parsing its event and replying: one core call, plus metrics.
+
+Handlers (``functions/<name>/handler.py``) are decorators and one call into this module.
+Tenant data is reached only through credentials narrowed to the event's tenant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.metrics import MetricUnit
+
+from agent_memory.core import consolidation
+from agent_memory.core.bootstrap import BootstrapRequest as Request
+from agent_memory.core.bootstrap import BootstrapRequestModel, bootstrap
+from agent_memory.core.contracts import StepStateModel
+from agent_memory.core.decay import decay
+from agent_memory.core.ingestion import run_ingestion
+from agent_memory.core.records import to_json
+from agent_memory.serverless.observability import logger, metrics
+from agent_memory.serverless.parsing import parse_model, parse_run_finished_event
+from agent_memory.serverless.review import ReviewRequest, run_review
+from agent_memory.serverless.wiring import runtime
+
+State = dict[str, Any]
+
+
+def _count(name: str, value: float) -> None:
+    metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+
+
+def _step_state(event: Any) -> tuple[State, str]:
+    model = parse_model(event, StepStateModel)
+    logger.append_keys(tenant_id=model.run.tenant_id, run_id=model.run.run_id)
+    return model.model_dump(mode="json"), model.run.tenant_id
+
+
+def extract(event: Any) -> State:
+    """Validate a RunFinished event and distil the run (no write happens here)."""
+    run = parse_run_finished_event(event)
+    logger.append_keys(tenant_id=run.tenant_id, run_id=run.run_id)
+    state = consolidation.extract_run(run, runtime().ports(run.tenant_id))
+    _count("RunsReceived", 1)
+    logger.info("run extracted", extracted_by=state["extracted_by"])
+    return state
+
+
+def scrub(event: Any) -> State:
+    """Remove PII and forged markers from every field (fails closed)."""
+    state, tenant_id = _step_state(event)
+    result = consolidation.scrub(state, runtime().ports(tenant_id))
+    _count("PiiEntitiesScrubbed", sum(result.get("pii_entities", {}).values()))
+    return result
+
+
+def write_episode(event: Any) -> State:
+    """Store the run's episode once."""
+    state, tenant_id = _step_state(event)
+    result = consolidation.write_episode(state, runtime().ports(tenant_id))
+    _count("EpisodesWritten", int(result["episode"]["written"]))
+    return result
+
+
+def confirm_facts(event: Any) -> State:
+    """Log the run's facts and promote those confirmed by enough distinct runs."""
+    state, tenant_id = _step_state(event)
+    result = consolidation.confirm_facts(state, runtime().ports(tenant_id))
+    _count("FactsObserved", len(result["facts"]["observed"]))
+    _count("FactsConfirmed", len(result["facts"]["newly_confirmed"]))
+    if result["facts"]["newly_confirmed"]:
+        logger.info("facts confirmed", fact_hashes=result["facts"]["newly_confirmed"])
+    return result
+
+
+def stage_kb_docs(event: Any) -> State:
+    """Write KB documents of newly confirmed facts (ingestion is batched elsewhere)."""
+    state, tenant_id = _step_state(event)
+    result = consolidation.stage_kb_docs(state, runtime().ports(tenant_id))
+    _count("KbDocumentsStaged", len(result["kb"]["staged"]))
+    return result
+
+
+def propose_procedure(event: Any) -> State:
+    """Propose the run's procedure and count its procedure feedback."""
+    state, tenant_id = _step_state(event)
+    result = consolidation.propose_procedure(state, runtime().ports(tenant_id))
+    procedure = result["procedure"]
+    _count("ProceduresProposed", int(bool(procedure["created"])))
+    feedback = procedure["feedback"]
+    _count("ProcedureFeedbackCounted", int(bool(feedback and feedback["counted"])))
+    logger.info("run consolidated", **consolidation.summary(result))
+    return result
+
+
+def record_failure(event: Any) -> State:
+    """Keep a failed run replayable and return the dead-letter message."""
+    record = consolidation.record_failure(event, runtime().ports(None))
+    _count("ConsolidationFailures", 1)
+    logger.warning("run failed", key=record["key"], error=record.get("error"))
+    return {"key": record["key"], "failures": record["failures"]}
+
+
+def bootstrap_reply(event: Any) -> State:
+    """The memory context for a run about to start, with per-tier hits and timings."""
+    model = parse_model(event, BootstrapRequestModel)
+    logger.append_keys(tenant_id=model.tenant_id, agent_id=model.agent_id)
+    request = Request(model.tenant_id, model.agent_id, model.task, model.task_type, model.domain)
+    reply = bootstrap(request, runtime().ports(model.tenant_id))
+    for tier, found in (("Episodic", reply["episodes"]), ("Semantic", reply["facts"])):
+        _count(f"{tier}Hits", len(found))
+        if found:
+            best = max(item.get("similarity", item.get("score", 0.0)) for item in found)
+            metrics.add_metric(name=f"{tier}BestScore", unit=MetricUnit.NoUnit, value=best)
+    _count("ProceduralHits", int(reply["procedure"] is not None))
+    _count("EmptyRetrievals", int(not reply["context"]))
+    metrics.add_metric(
+        name="BootstrapLatency", unit=MetricUnit.Milliseconds, value=reply["timings_ms"]["total"]
+    )
+    return reply
+
+
+def ingest(_: Any) -> State:
+    """One batched KB ingestion window."""
+    ports = runtime().ports(None)
+    report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    _count("FactsIngested", report.facts_ingested)
+    _count("FactsAwaitingIngestion", report.facts_waiting)
+    logger.info("ingestion window", **to_json(report))
+    return dict(to_json(report))
+
+
+def decay_pass(_: Any) -> State:
+    """The nightly forgetting pass."""
+    ports = runtime().ports(None)
+    report = decay(
+        ports.episodes,
+        ports.facts,
+        ports.procedures,
+        ports.ledger,
+        now=ports.clock(),
+        policy=ports.policies.decay,
+    )
+    _count("FailedEpisodesDeleted", report.failed_episodes_deleted)
+    _count("PendingFactsExpired", report.pending_facts_expired)
+    _count("ProceduresFlagged", len(report.procedures_flagged))
+    logger.info("decay pass", **to_json(report))
+    return dict(to_json(report))
+
+
+def review(event: Any) -> State:
+    """Approve or reject a procedure (the human gate), or list a tenant's procedures."""
+    request = parse_model(event, ReviewRequest)
+    logger.append_keys(tenant_id=request.tenant_id)
+    result = run_review(request, runtime().ports(request.tenant_id))
+    _count(f"ProceduresReview{request.action.title()}", 1)
+    logger.info("procedure review", action=request.action, procedure_id=request.procedure_id)
+    return result

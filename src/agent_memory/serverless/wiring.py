@@ -1,0 +1,117 @@
+"""Where the Lambda side is wired: settings -> AWS adapters -> the core's ports."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+import boto3
+
+from agent_memory.adapters.aws.bedrock_models import BedrockEmbedder, bedrock_chat
+from agent_memory.adapters.aws.comprehend_pii import ComprehendPiiDetector
+from agent_memory.adapters.aws.dynamodb_episodes import DynamoDbEpisodeStore
+from agent_memory.adapters.aws.dynamodb_facts import DynamoDbFactStore
+from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
+from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
+from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
+from agent_memory.adapters.aws.tenant_credentials import TenantSessions
+from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
+from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector
+from agent_memory.serverless.settings import AwsSettings
+
+
+@dataclass
+class AwsRuntime:
+    """The adapters of one Lambda container, built lazily and reused across invocations.
+
+    Data clients for a tenant come from a session narrowed to that tenant's keys and prefix
+    (when a tenant role is configured); cross-tenant jobs pass ``tenant_id=None`` and use the
+    function's own role, which the stack grants only what those jobs need.
+    """
+
+    settings: AwsSettings
+    session: boto3.Session = field(default_factory=boto3.Session)
+    embedder: Embedder | None = None
+    pii: PiiDetector | None = None
+    chat: ChatModel | None = None
+    calibrations: dict[str, Calibration] = field(default_factory=lambda: dict(DEFAULT_CALIBRATIONS))
+    _clients: dict[tuple[str, int], Any] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _tenants: TenantSessions | None = None
+
+    def client(self, service: str, tenant_id: str | None = None) -> Any:
+        """A boto3 client, on credentials narrowed to the tenant when ``tenant_id`` is given.
+
+        Tenant sessions are refreshed before their credentials expire; clients are cached per
+        session, so a refreshed session gets fresh clients.
+        """
+        session = self._session_for(tenant_id)
+        key = (service, id(session))
+        with self._lock:
+            if key not in self._clients:
+                self._clients[key] = session.client(service)
+            return self._clients[key]
+
+    def _session_for(self, tenant_id: str | None) -> Any:
+        if tenant_id is None or self.settings.tenant_role_arn is None:
+            return self.session
+        with self._lock:
+            if self._tenants is None:
+                self._tenants = TenantSessions(
+                    self.settings.tenant_role_arn,
+                    sts=self.session.client("sts"),
+                    table_arns=self.settings.tenant_table_arns,
+                    bucket=self.settings.kb_bucket,
+                    knowledge_base_arn=self.settings.knowledge_base_arn,
+                )
+        return self._tenants.session_for(tenant_id)
+
+    def ports(self, tenant_id: str | None) -> MemoryPorts:
+        """The core's ports for one tenant's work (or for a cross-tenant job)."""
+        dynamodb = self.client("dynamodb", tenant_id)
+        s = self.settings
+        return MemoryPorts(
+            episodes=DynamoDbEpisodeStore(dynamodb, s.episodes_table),
+            facts=DynamoDbFactStore(dynamodb, s.facts_table),
+            procedures=DynamoDbProcedureStore(dynamodb, s.procedures_table),
+            ledger=DynamoDbLedger(dynamodb, s.ledger_table),
+            knowledge_base=BedrockKnowledgeBase(
+                s3=self.client("s3", tenant_id),
+                agent=self.client("bedrock-agent"),
+                agent_runtime=self.client("bedrock-agent-runtime"),
+                bucket=s.kb_bucket,
+                knowledge_base_id=s.knowledge_base_id,
+                data_source_id=s.kb_data_source_id,
+            ),
+            embedder=self._embedder(),
+            pii=self.pii or ComprehendPiiDetector(self.client("comprehend")),
+            chat=self._chat(),
+            calibrations=self.calibrations,
+        )
+
+    def _embedder(self) -> Embedder:
+        with self._lock:
+            if self.embedder is None:
+                self.embedder = BedrockEmbedder(
+                    self.session.client("bedrock-runtime"), self.settings.embedding_model_id
+                )
+            return self.embedder
+
+    def _chat(self) -> ChatModel | None:
+        if self.chat is None and self.settings.chat_model_id:
+            self.chat = bedrock_chat(self.settings.chat_model_id, self.client("bedrock-runtime"))
+        return self.chat
+
+
+_current: AwsRuntime | None = None
+_current_lock = threading.Lock()
+
+
+def runtime() -> AwsRuntime:
+    """The container's runtime, built from the environment on first use."""
+    global _current
+    with _current_lock:
+        if _current is None:
+            _current = AwsRuntime(AwsSettings.from_environment())
+        return _current

@@ -1,0 +1,278 @@
+"""The non-workflow Lambda handlers (bootstrap, review, ingest, decay) on moto.
+
+DynamoDB and S3 are moto's; Bedrock's agent APIs, which moto lacks, are botocore Stubbers that
+also check the requests; models are fakes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from unittest import mock
+
+import boto3
+import pytest
+from botocore.stub import ANY, Stubber
+from moto import mock_aws
+
+from agent_memory.core import consolidation
+from agent_memory.core.errors import InvalidInput, NotFound
+from agent_memory.serverless import wiring
+from agent_memory.serverless.settings import AwsSettings
+from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
+from tests.support.embedder import HashingEmbedder
+from tests.support.fakes import FakePiiDetector
+from tests.support.memory import DAY, HASHING_CALIBRATION, run_event
+
+BUCKET = "kb-docs"
+KB_ID, DS_ID = "KB12345678", "DS12345678"
+
+
+@dataclass
+class Context:
+    function_name: str = "handler"
+    memory_limit_in_mb: int = 256
+    invoked_function_arn: str = f"arn:aws:lambda:{REGION}:123456789012:function:handler"
+    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 30_000
+
+
+class StubbedRuntime(wiring.AwsRuntime):
+    """The Lambda runtime, with Bedrock's agent clients stubbed."""
+
+    stubs: dict[str, Any]
+
+    def client(self, service: str, tenant_id: str | None = None) -> Any:
+        if service in self.stubs:
+            return self.stubs[service]
+        return super().client(service, tenant_id)
+
+
+@dataclass
+class Aws:
+    runtime: StubbedRuntime
+    agent: Stubber
+    agent_runtime: Stubber
+
+    def ports(self, tenant: str | None = "acme") -> Any:
+        return self.runtime.ports(tenant)
+
+
+@pytest.fixture
+def aws() -> Iterator[Aws]:
+    env = {**FAKE_CREDENTIALS, "POWERTOOLS_TRACE_DISABLED": "true"}
+    with mock.patch.dict(os.environ, env), mock_aws():
+        dynamodb = boto3.client("dynamodb", region_name=REGION)
+        tables = create_tables(dynamodb)
+        boto3.client("s3", region_name=REGION).create_bucket(Bucket=BUCKET)
+        settings = AwsSettings(
+            episodes_table=tables["episodes"],
+            facts_table=tables["facts"],
+            procedures_table=tables["procedures"],
+            ledger_table=tables["ledger"],
+            idempotency_table="unused",
+            kb_bucket=BUCKET,
+            knowledge_base_id=KB_ID,
+            kb_data_source_id=DS_ID,
+        )
+        agent = boto3.client("bedrock-agent", region_name=REGION)
+        agent_runtime = boto3.client("bedrock-agent-runtime", region_name=REGION)
+        runtime = StubbedRuntime(
+            settings,
+            session=boto3.Session(region_name=REGION),
+            embedder=HashingEmbedder(),
+            pii=FakePiiDetector(),
+            calibrations={"test-hashing": HASHING_CALIBRATION},
+        )
+        runtime.stubs = {"bedrock-agent": agent, "bedrock-agent-runtime": agent_runtime}
+        with (
+            Stubber(agent) as agent_stub,
+            Stubber(agent_runtime) as runtime_stub,
+            mock.patch.object(wiring, "_current", runtime),
+        ):
+            yield Aws(runtime, agent_stub, runtime_stub)
+
+
+def handler(name: str) -> Any:
+    module = __import__(f"functions.{name}.handler", fromlist=["handler"])
+    return module.handler
+
+
+def consolidate_runs(aws: Aws, *run_ids: str, **overrides: Any) -> dict[str, Any]:
+    state: dict[str, Any] = {}
+    for run_id in run_ids:
+        state = consolidation.consolidate(run_event(run_id, **overrides), aws.ports())
+    return state
+
+
+def expect_retrieve(aws: Aws, tenant: str, domain: str | None, results: list[Any]) -> None:
+    condition: dict[str, Any] = {"equals": {"key": "tenant_id", "value": tenant}}
+    if domain is not None:
+        condition = {"andAll": [condition, {"equals": {"key": "domain", "value": domain}}]}
+    aws.agent_runtime.add_response(
+        "retrieve",
+        {"retrievalResults": results},
+        {
+            "knowledgeBaseId": KB_ID,
+            "retrievalQuery": {"text": ANY},
+            "retrievalConfiguration": {
+                "vectorSearchConfiguration": {"numberOfResults": 5, "filter": condition}
+            },
+        },
+    )
+
+
+def test_bootstrap_returns_all_three_tiers_and_filters_the_kb_by_tenant(
+    aws: Aws, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a fact confirmed by three runs and an approved procedure
+    state = consolidate_runs(aws, "r1", "r2", "r3")
+    review = handler("procedure_review")
+    review(
+        {
+            "action": "approve",
+            "tenant_id": "acme",
+            "reviewer": "ana",
+            "procedure_id": state["procedure"]["proposed"],
+        },
+        Context(),
+    )
+    # When the agent invokes bootstrap (the KB has not ingested the fact yet)
+    expect_retrieve(aws, "acme", "contracts", [])
+    reply = handler("bootstrap")(
+        {
+            "tenant_id": "acme",
+            "agent_id": "reviewer",
+            "task": "Review the vendor MSA liability cap",
+            "task_type": "contract_review",
+            "domain": "contracts",
+        },
+        Context(),
+    )
+    # Then every tier answers, the fact from the fast path, and the retrieve named the tenant
+    assert len(reply["episodes"]) == 3
+    assert [f["source"] for f in reply["facts"]] == ["fast_path"]
+    assert reply["procedure"]["trial"] is True
+    aws.agent_runtime.assert_no_pending_responses()
+    metrics = [
+        json.loads(line) for line in capsys.readouterr().out.splitlines() if '"_aws"' in line
+    ]
+    emitted = {
+        m["Name"]
+        for line in metrics
+        for d in line["_aws"]["CloudWatchMetrics"]
+        for m in d["Metrics"]
+    }
+    assert {"EpisodicHits", "SemanticHits", "ProceduralHits", "EpisodicBestScore"} <= emitted
+
+
+def test_bootstrap_rejects_a_bad_request_naming_the_field(aws: Aws) -> None:
+    with pytest.raises(InvalidInput, match=r"^tenant_id: "):
+        handler("bootstrap")({"tenant_id": "a#b", "agent_id": "x", "task": "t"}, Context())
+
+
+def test_review_lists_approves_and_refuses_another_tenants_procedure(aws: Aws) -> None:
+    state = consolidate_runs(aws, "r1")
+    procedure_id = state["procedure"]["proposed"]
+    review = handler("procedure_review")
+    listed = review({"action": "list", "tenant_id": "acme", "status": "PENDING"}, Context())
+    assert [p["procedure_id"] for p in listed["procedures"]] == [procedure_id]
+    with pytest.raises(NotFound):
+        review(
+            {
+                "action": "approve",
+                "tenant_id": "globex",
+                "reviewer": "eve",
+                "procedure_id": procedure_id,
+            },
+            Context(),
+        )
+    with pytest.raises(InvalidInput, match="reason"):
+        review(
+            {
+                "action": "reject",
+                "tenant_id": "acme",
+                "reviewer": "ana",
+                "procedure_id": procedure_id,
+            },
+            Context(),
+        )
+    approved = review(
+        {"action": "approve", "tenant_id": "acme", "reviewer": "ana", "procedure_id": procedure_id},
+        Context(),
+    )
+    assert approved["procedure"]["status"] == "VALIDATED"
+    assert approved["procedure"]["reviewer"] == "ana"
+
+
+def job(status: str, started: datetime) -> dict[str, Any]:
+    return {
+        "ingestionJob": {
+            "knowledgeBaseId": KB_ID,
+            "dataSourceId": DS_ID,
+            "ingestionJobId": "JOB1234567",
+            "status": status,
+            "startedAt": started,
+            "updatedAt": started,
+        }
+    }
+
+
+def test_ingest_starts_one_job_then_settles_it_on_the_next_window(aws: Aws) -> None:
+    # Given a fact confirmed and staged
+    consolidate_runs(aws, "r1", "r2", "r3")
+    [waiting] = aws.ports(None).facts.awaiting_ingestion(limit=10).items
+    assert waiting.ingested_at is None
+    started = datetime.fromtimestamp(waiting.staged_at + 60, tz=UTC)
+    ingest = handler("ingest")
+    # When the first window starts a job that is still running
+    aws.agent.add_response(
+        "start_ingestion_job",
+        job("STARTING", started),
+        {"knowledgeBaseId": KB_ID, "dataSourceId": DS_ID},
+    )
+    first = ingest({}, Context())
+    # And the next window finds it complete
+    aws.agent.add_response(
+        "get_ingestion_job",
+        job("COMPLETE", started),
+        {"knowledgeBaseId": KB_ID, "dataSourceId": DS_ID, "ingestionJobId": "JOB1234567"},
+    )
+    second = ingest({}, Context())
+    # Then one job covered the fact, and the fast path stops serving it
+    assert first["status"] == "starting" and first["facts_ingested"] == 0
+    assert second["facts_ingested"] == 1
+    assert aws.ports(None).facts.fast_path("acme", "contracts") == []
+
+
+def test_ingest_treats_a_running_job_as_next_window(aws: Aws) -> None:
+    consolidate_runs(aws, "r1", "r2", "r3")
+    aws.agent.add_client_error(
+        "start_ingestion_job", service_error_code="ConflictException", http_status_code=409
+    )
+    report = handler("ingest")({}, Context())
+    assert (report["status"], report["facts_waiting"]) == ("busy", 1)
+
+
+def test_decay_deletes_old_failed_episodes_across_pages(aws: Aws) -> None:
+    ten_days_ago = datetime.now(UTC).timestamp() - 10 * DAY
+    old = {"finished_at": datetime.fromtimestamp(ten_days_ago, tz=UTC).isoformat()}
+    consolidate_runs(aws, *(f"f{i}" for i in range(12)), outcome="FAILED", **old)
+    consolidate_runs(aws, "ok", **old)
+    report = handler("decay")({}, Context())
+    assert report["failed_episodes_deleted"] == 12
+    remaining = [e.run_id for e in aws.ports().episodes.export("acme")]
+    assert remaining == ["ok"]
+
+
+def test_a_missing_setting_is_named() -> None:
+    # A misconfigured function names the missing variable instead of failing obscurely.
+    with pytest.raises(InvalidInput, match=r"^EPISODES_TABLE: "):
+        AwsSettings.from_environment({})

@@ -1,0 +1,246 @@
+"""The real consolidation ASL executed by moto's Step Functions engine.
+
+Lambda tasks are routed to the in-process handlers of ``functions/``; DynamoDB, S3 and SQS are
+moto's; models are fakes (the model boundary). Tenant clients are wrapped so they behave like a
+session narrowed by ``dynamodb:LeadingKeys``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import os
+import time
+import traceback
+import uuid
+import zipfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import boto3
+import pytest
+from moto import mock_aws
+from moto.awslambda_simple.models import LambdaSimpleBackend
+
+from agent_memory.serverless import wiring
+from agent_memory.serverless.settings import AwsSettings
+from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
+from tests.support.embedder import HashingEmbedder
+from tests.support.fakes import FakePiiDetector
+from tests.support.leading_keys import LeadingKeysGuard
+from tests.support.memory import HASHING_CALIBRATION
+
+ROOT = Path(__file__).parents[2]
+ASL = ROOT / "statemachines" / "consolidation.asl.json"
+# ASL placeholder -> the function folder serving it.
+TASK_FUNCTIONS = {
+    "ExtractFunctionArn": "extract",
+    "ScrubFunctionArn": "scrub",
+    "WriteEpisodeFunctionArn": "write_episode",
+    "ConfirmFactsFunctionArn": "confirm_facts",
+    "StageKbDocsFunctionArn": "stage_kb_docs",
+    "ProposeProcedureFunctionArn": "propose_procedure",
+    "RecordFailureFunctionArn": "record_failure",
+}
+BUCKET = "agent-memory-kb-docs"
+
+
+@dataclass
+class LambdaContext:
+    """The attributes Powertools reads from a Lambda context."""
+
+    function_name: str
+    memory_limit_in_mb: int = 512
+    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+
+    @property
+    def invoked_function_arn(self) -> str:
+        return f"arn:aws:lambda:{REGION}:123456789012:function:{self.function_name}"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 60_000
+
+
+class GuardedRuntime(wiring.AwsRuntime):
+    """The Lambda runtime with every tenant's DynamoDB client under LeadingKeys."""
+
+    def client(self, service: str, tenant_id: str | None = None) -> Any:
+        client = super().client(service, tenant_id)
+        if service == "dynamodb" and tenant_id is not None:
+            return LeadingKeysGuard(client, tenant_id)
+        return client
+
+
+@dataclass
+class Workflow:
+    """The deployed-in-moto consolidation workflow and what tests inspect."""
+
+    sfn: Any
+    sqs: Any
+    s3: Any
+    dynamodb: Any
+    state_machine_arn: str
+    queue_url: str
+    runtime: GuardedRuntime
+    pii: FakePiiDetector
+    invocations: list[str]
+
+    def run(self, event: dict[str, Any], *, timeout: float = 60.0) -> dict[str, Any]:
+        """Start an execution and wait for it to end; its description."""
+        arn = self.sfn.start_execution(
+            stateMachineArn=self.state_machine_arn,
+            name=f"run-{uuid.uuid4().hex[:12]}",
+            input=json.dumps(event),
+        )["executionArn"]
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            described: dict[str, Any] = self.sfn.describe_execution(executionArn=arn)
+            if described["status"] != "RUNNING":
+                return described
+            time.sleep(0.05)
+        raise AssertionError(f"execution {arn} still running after {timeout}s")
+
+    def history(self, execution_arn: str) -> list[dict[str, Any]]:
+        return list(self.sfn.get_execution_history(executionArn=execution_arn)["events"])
+
+    def dead_letters(self) -> list[dict[str, Any]]:
+        received = self.sqs.receive_message(
+            QueueUrl=self.queue_url, MaxNumberOfMessages=10, WaitTimeSeconds=0
+        )
+        return [json.loads(m["Body"]) for m in received.get("Messages", [])]
+
+
+def _route_to_handlers(invocations: list[str]) -> Callable[..., bytes]:
+    def invoke(
+        self: LambdaSimpleBackend,
+        function_name: str,
+        qualifier: str | None,
+        body: Any,
+        headers: Any,
+        response_headers: Any,
+    ) -> bytes:
+        name = function_name.rsplit(":", 1)[-1]
+        invocations.append(name)
+        module = importlib.import_module(f"functions.{name}.handler")
+        event = json.loads(body) if body else {}
+        try:
+            result = module.handler(event, LambdaContext(name))
+        except Exception as error:
+            # What the Lambda service answers for an unhandled exception.
+            response_headers["x-amz-function-error"] = "Unhandled"
+            return json.dumps(
+                {
+                    "errorMessage": str(error),
+                    "errorType": type(error).__name__,
+                    "stackTrace": traceback.format_tb(error.__traceback__),
+                }
+            ).encode()
+        return json.dumps(result).encode()
+
+    return invoke
+
+
+def _zip() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("handler.py", "def handler(event, context):\n    return event\n")
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def workflow() -> Iterator[Workflow]:
+    env = {
+        **FAKE_CREDENTIALS,
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        "POWERTOOLS_METRICS_NAMESPACE": "AgentMemory",
+        "POWERTOOLS_SERVICE_NAME": "agent-memory",
+    }
+    config = {"stepfunctions": {"execute_state_machine": True}, "lambda": {"use_docker": False}}
+    invocations: list[str] = []
+    with (
+        mock.patch.dict(os.environ, env),
+        mock_aws(config=config),  # type: ignore[arg-type]
+        mock.patch.object(LambdaSimpleBackend, "invoke", _route_to_handlers(invocations)),
+    ):
+        dynamodb = boto3.client("dynamodb", region_name=REGION)
+        tables = create_tables(dynamodb)
+        dynamodb.create_table(
+            TableName="agent-memory-idempotency",
+            KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+            BillingMode="PAY_PER_REQUEST",
+        )
+        s3 = boto3.client("s3", region_name=REGION)
+        s3.create_bucket(Bucket=BUCKET)
+        sqs = boto3.client("sqs", region_name=REGION)
+        queue_url = sqs.create_queue(QueueName="agent-memory-consolidation-dlq")["QueueUrl"]
+        iam = boto3.client("iam", region_name=REGION)
+        role_arn = iam.create_role(
+            RoleName="workflow", AssumeRolePolicyDocument=json.dumps({"Version": "2012-10-17"})
+        )["Role"]["Arn"]
+        awslambda = boto3.client("lambda", region_name=REGION)
+        definition = ASL.read_text()
+        for placeholder, name in TASK_FUNCTIONS.items():
+            arn = awslambda.create_function(
+                FunctionName=name,
+                Runtime="python3.12",
+                Role=role_arn,
+                Handler="handler.handler",
+                Code={"ZipFile": _zip()},
+            )["FunctionArn"]
+            definition = definition.replace(f"${{{placeholder}}}", arn)
+        definition = definition.replace("${DeadLetterQueueUrl}", queue_url)
+        assert "${" not in definition
+        sfn = boto3.client("stepfunctions", region_name=REGION)
+        machine = sfn.create_state_machine(
+            name="consolidation", definition=definition, roleArn=role_arn
+        )["stateMachineArn"]
+
+        settings = AwsSettings(
+            episodes_table=tables["episodes"],
+            facts_table=tables["facts"],
+            procedures_table=tables["procedures"],
+            ledger_table=tables["ledger"],
+            idempotency_table="agent-memory-idempotency",
+            kb_bucket=BUCKET,
+            knowledge_base_id="KB12345678",
+            kb_data_source_id="DS12345678",
+        )
+        pii = FakePiiDetector()
+        runtime = GuardedRuntime(
+            settings,
+            session=boto3.Session(region_name=REGION),
+            embedder=HashingEmbedder(),
+            pii=pii,
+            calibrations={"test-hashing": HASHING_CALIBRATION},
+        )
+        with mock.patch.object(wiring, "_current", runtime):
+            yield Workflow(sfn, sqs, s3, dynamodb, machine, queue_url, runtime, pii, invocations)
+        _wait_for_running(sfn, machine)
+
+
+def _wait_for_running(sfn: Any, machine: str) -> None:
+    for _ in range(200):
+        running = sfn.list_executions(stateMachineArn=machine, statusFilter="RUNNING")
+        if not running["executions"]:
+            return
+        time.sleep(0.05)
+
+
+def eventbridge_event(detail: dict[str, Any]) -> dict[str, Any]:
+    """A RunFinished event as the rule hands it to the state machine."""
+    return {
+        "version": "0",
+        "id": str(uuid.uuid4()),
+        "detail-type": "RunFinished",
+        "source": "acme.contract-reviewer",
+        "account": "123456789012",
+        "time": "2026-11-30T10:00:00Z",
+        "region": REGION,
+        "resources": [],
+        "detail": detail,
+    }

@@ -1,0 +1,148 @@
+"""The consolidation state machine end to end: success, retry, catch to the dead-letter queue."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from botocore.exceptions import ClientError
+
+from agent_memory.core.errors import TransientError
+from agent_memory.core.ports import PiiEntity
+from tests.support.memory import run_event
+from tests.workflow.conftest import Workflow, eventbridge_event
+
+TASKS = ["extract", "scrub", "write_episode", "confirm_facts", "stage_kb_docs", "propose_procedure"]
+
+
+def item_count(workflow: Workflow, table: str) -> int:
+    return int(workflow.dynamodb.scan(TableName=f"agent-memory-{table}", Select="COUNT")["Count"])
+
+
+def output(execution: dict[str, Any]) -> dict[str, Any]:
+    return dict(json.loads(execution["output"]))
+
+
+def test_a_run_is_consolidated_through_every_step_in_order(workflow: Workflow) -> None:
+    # Given a RunFinished event as EventBridge delivers it
+    workflow.invocations.clear()
+    event = eventbridge_event(run_event("wf-ok-1", tenant_id="wf-ok"))
+    # When the state machine runs it
+    execution = workflow.run(event)
+    # Then every Task ran once, in the ASL's order, and the run reached every store
+    assert execution["status"] == "SUCCEEDED", execution
+    assert workflow.invocations == TASKS
+    state = output(execution)
+    assert state["episode"] == {"written": True}
+    assert len(state["facts"]["observed"]) == 1
+    assert state["procedure"]["created"] is True
+    episode = workflow.runtime.ports("wf-ok").episodes.get(
+        "wf-ok", "reviewer", "wf-ok-1", now=workflow.runtime.ports(None).clock()
+    )
+    assert episode is not None and episode.outcome == "COMPLETED"
+
+
+def test_a_fact_seen_by_three_runs_is_staged_as_a_kb_document(workflow: Workflow) -> None:
+    for run_id in ("wf-kb-1", "wf-kb-2", "wf-kb-2", "wf-kb-3"):
+        execution = workflow.run(eventbridge_event(run_event(run_id, tenant_id="wf-kb")))
+        assert execution["status"] == "SUCCEEDED"
+    assert output(execution)["kb"]["staged"]
+    keys = [
+        o["Key"]
+        for o in workflow.s3.list_objects_v2(
+            Bucket="agent-memory-kb-docs", Prefix="tenants/wf-kb/"
+        )["Contents"]
+    ]
+    assert len(keys) == 2 and any(k.endswith(".txt.metadata.json") for k in keys)
+
+
+def test_a_redelivered_event_writes_nothing_twice(workflow: Workflow) -> None:
+    event = eventbridge_event(run_event("wf-dup-1", tenant_id="wf-dup"))
+    first = workflow.run(event)
+    second = workflow.run(event)
+    assert first["status"] == second["status"] == "SUCCEEDED"
+    ports = workflow.runtime.ports("wf-dup")
+    [fact] = list(ports.facts.export("wf-dup"))
+    assert fact.run_ids == {"wf-dup-1"}
+    assert len(list(ports.episodes.export("wf-dup"))) == 1
+
+
+class FlakyDetector:
+    """Throttled on its first call, then fine."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.calls = inner, 0
+
+    @property
+    def max_chunk_chars(self) -> int:
+        return int(self.inner.max_chunk_chars)
+
+    def detect(self, text: str) -> list[PiiEntity]:
+        self.calls += 1
+        if self.calls == 1:
+            raise TransientError("ThrottlingException: slow down")
+        return list(self.inner.detect(text))
+
+
+def test_a_transient_error_is_retried_and_the_run_completes(workflow: Workflow) -> None:
+    # Given a PII detector that is throttled once
+    flaky = FlakyDetector(workflow.pii)
+    workflow.runtime.pii = flaky
+    try:
+        execution = workflow.run(eventbridge_event(run_event("wf-retry-1", tenant_id="wf-retry")))
+    finally:
+        workflow.runtime.pii = workflow.pii
+    # Then the Scrub task failed once, was retried by the state machine, and the run succeeded
+    assert execution["status"] == "SUCCEEDED"
+    failures = [
+        e
+        for e in workflow.history(execution["executionArn"])
+        if e["type"] in {"TaskFailed", "LambdaFunctionFailed"}
+    ]
+    assert len(failures) == 1 and flaky.calls == 2
+
+
+def test_a_failing_run_lands_in_the_dead_letter_queue_and_replays(workflow: Workflow) -> None:
+    # Given a PII detector that is down (fail closed: not retried)
+    workflow.pii.fail = True
+    event = eventbridge_event(run_event("wf-dlq-1", tenant_id="wf-dlq"))
+    try:
+        execution = workflow.run(event)
+    finally:
+        workflow.pii.fail = False
+    # Then the execution failed, nothing was written, the run was recorded and dead-lettered
+    assert execution["status"] == "FAILED"
+    ports = workflow.runtime.ports("wf-dlq")
+    assert list(ports.episodes.export("wf-dlq")) == []
+    records = [v for k, v in ports.ledger.scan("wf-dlq#failed#")]
+    assert [r["error"]["Error"] for r in records] == ["PiiDetectionFailed"]
+    [letter] = workflow.dead_letters()
+    assert letter["event"] == event and letter["error"]["Error"] == "PiiDetectionFailed"
+    # When the dead letter is replayed with the detector back
+    replayed = workflow.run(letter["event"])
+    # Then the run is consolidated and its failure record cleared
+    assert replayed["status"] == "SUCCEEDED"
+    assert len(list(ports.episodes.export("wf-dlq"))) == 1
+    assert list(ports.ledger.scan("wf-dlq#failed#")) == []
+
+
+def test_an_invalid_event_is_dead_lettered_without_any_write(workflow: Workflow) -> None:
+    bad = run_event("wf-bad-1", tenant_id="wf-bad")
+    bad["artifacts"]["facts"] = [{"content": "x", "confidence": 7}]
+    execution = workflow.run(eventbridge_event(bad))
+    assert execution["status"] == "FAILED"
+    retried = [e for e in workflow.history(execution["executionArn"]) if e["type"] == "TaskFailed"]
+    assert len(retried) <= 1  # InvalidInput is not retried
+    [letter] = workflow.dead_letters()
+    assert letter["error"]["Error"] == "InvalidInput"
+    assert "artifacts.facts[0].confidence" in letter["error"]["Cause"]
+    assert list(workflow.runtime.ports("wf-bad").episodes.export("wf-bad")) == []
+
+
+def test_a_tenant_session_cannot_reach_another_tenants_keys(workflow: Workflow) -> None:
+    # Given the ports of tenant wf-iso, whose client is narrowed like a LeadingKeys session
+    ports = workflow.runtime.ports("wf-iso")
+    # When they are asked for another tenant's episode, the store is refused, as IAM would
+    with pytest.raises(ClientError, match="AccessDenied"):
+        ports.episodes.get("wf-ok", "reviewer", "wf-ok-1", now=0.0)
