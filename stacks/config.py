@@ -1,0 +1,42 @@
+"""The stack's settings, read once from CDK context (``cdk.json``, overridable with ``-c``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from constructs import Node
+
+ROOT = Path(__file__).resolve().parent.parent
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryConfig:
+    """What may differ between deployments of the same code.
+
+    ``chat_model_id`` empty means no LLM: RunFinished events must carry their artifacts.
+    It may be a foundation model id or a cross-Region inference profile id (``us.…``).
+    """
+
+    layer_path: Path
+    chat_model_id: str = ""
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_context(cls, node: Node) -> MemoryConfig:
+        """Read ``layerPath``, ``chatModelId``, ``logLevel``; a relative path is from the repo."""
+        layer = Path(str(node.try_get_context("layerPath") or "build/layer"))
+        config = cls(
+            layer_path=layer if layer.is_absolute() else ROOT / layer,
+            chat_model_id=str(node.try_get_context("chatModelId") or "").strip(),
+            log_level=str(node.try_get_context("logLevel") or "INFO").upper(),
+        )
+        if config.log_level not in LOG_LEVELS:
+            raise ValueError(f"logLevel must be one of {LOG_LEVELS}, not {config.log_level!r}")
+        if not config.layer_path.is_dir():
+            raise FileNotFoundError(
+                f"no layer at {config.layer_path}: run `python layers/build.py` (cdk.json's build"
+                " step does) or pass -c layerPath=<dir>"
+            )
+        return config

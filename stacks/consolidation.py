@@ -1,0 +1,164 @@
+"""Consolidation: the RunFinished bus (archived), its rule, and the state machine it starts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+
+from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import aws_events as events
+from aws_cdk import aws_events_targets as targets
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_sqs as sqs
+from aws_cdk import aws_stepfunctions as sfn
+from constructs import Construct
+
+from stacks.config import ROOT
+from stacks.nag import acknowledge
+
+DEFINITION = ROOT / "statemachines" / "consolidation.asl.json"
+BUS_NAME = "agent-memory"
+DETAIL_TYPE = "RunFinished"
+# The ASL's Lambda tasks, by the name of the function they invoke.
+STEP_FUNCTIONS = (
+    "extract",
+    "scrub",
+    "write_episode",
+    "confirm_facts",
+    "stage_kb_docs",
+    "propose_procedure",
+    "record_failure",
+)
+DEAD_LETTER_QUEUE_URL = "DeadLetterQueueUrl"
+# Replays are for runs that failed within the dead-letter queue's 14 days; keeping raw events
+# (which still hold unscrubbed text) longer would outlive their purpose.
+ARCHIVE_RETENTION = Duration.days(14)
+_PLACEHOLDER = re.compile(r"\$\{([^}]*)\}")
+
+
+def substitution_name(function_name: str) -> str:
+    """``write_episode`` -> ``WriteEpisodeFunctionArn``, as the ASL spells its placeholders."""
+    return "".join(part.title() for part in function_name.split("_")) + "FunctionArn"
+
+
+def placeholders(definition: str) -> set[str]:
+    """Every ``${Name}`` in an ASL definition."""
+    return set(_PLACEHOLDER.findall(definition))
+
+
+class Consolidation(Construct):
+    """The state machine from ``statemachines/consolidation.asl.json``, the ``agent-memory``
+    bus with an archive for replay, and the rule that starts one execution per RunFinished.
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        functions: Mapping[str, lambda_.IFunction],
+        failed_runs: sqs.IQueue,
+        undelivered_events: sqs.IQueue,
+        definition: Path = DEFINITION,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        steps = [functions[name] for name in STEP_FUNCTIONS]
+        self.state_machine = self._build_state_machine(
+            definition, _substitutions(definition, functions, failed_runs)
+        )
+        self._grant_steps(steps, failed_runs)
+        self.bus = self._build_bus()
+        self.archive = self._build_archive()
+        self.rule = self._build_rule(undelivered_events)
+
+    def _build_state_machine(
+        self, definition: Path, substitutions: dict[str, str]
+    ) -> sfn.StateMachine:
+        return sfn.StateMachine(
+            self,
+            "StateMachine",
+            comment="RunFinished -> episodic, semantic and procedural memory",
+            definition_body=sfn.DefinitionBody.from_string(definition.read_text()),
+            definition_substitutions=substitutions,
+            state_machine_type=sfn.StateMachineType.STANDARD,
+            timeout=Duration.minutes(30),
+            tracing_enabled=True,
+            logs=sfn.LogOptions(
+                destination=logs.LogGroup(
+                    self,
+                    "ExecutionLogs",
+                    retention=logs.RetentionDays.ONE_MONTH,
+                    removal_policy=RemovalPolicy.DESTROY,
+                ),
+                level=sfn.LogLevel.ALL,
+                # State data is the raw event and Extract's unscrubbed output: never logged.
+                include_execution_data=False,
+            ),
+        )
+
+    def _grant_steps(self, steps: list[lambda_.IFunction], dlq: sqs.IQueue) -> None:
+        machine = self.state_machine
+        # Exactly the unqualified ARNs the ASL invokes (grant_invoke would add every version).
+        machine.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["lambda:InvokeFunction"], resources=[fn.function_arn for fn in steps]
+            )
+        )
+        machine.add_to_role_policy(
+            iam.PolicyStatement(actions=["sqs:SendMessage"], resources=[dlq.queue_arn])
+        )
+        acknowledge(
+            machine.role,
+            "IAM5",
+            "CloudWatch Logs delivery and X-Ray APIs have no resource-level permissions.",
+            findings=["Resource::*"],
+        )
+
+    def _build_bus(self) -> events.EventBus:
+        return events.EventBus(self, "Bus", event_bus_name=BUS_NAME)
+
+    def _build_archive(self) -> events.Archive:
+        return self.bus.archive(
+            "Archive",
+            description="RunFinished events, for replay after a fix",
+            event_pattern=events.EventPattern(detail_type=[DETAIL_TYPE]),
+            retention=ARCHIVE_RETENTION,
+        )
+
+    def _build_rule(self, undelivered_events: sqs.IQueue) -> events.Rule:
+        # The whole event is the input: Extract accepts it, and a failed run is recorded with
+        # its envelope (source, time, id) for replay.
+        return events.Rule(
+            self,
+            "RunFinishedRule",
+            description="Consolidate every finished run",
+            event_bus=self.bus,
+            event_pattern=events.EventPattern(detail_type=[DETAIL_TYPE]),
+            targets=[
+                targets.SfnStateMachine(
+                    self.state_machine,
+                    dead_letter_queue=undelivered_events,
+                    retry_attempts=185,
+                    max_event_age=Duration.hours(24),
+                )
+            ],
+        )
+
+
+def _substitutions(
+    definition: Path, functions: Mapping[str, lambda_.IFunction], dlq: sqs.IQueue
+) -> dict[str, str]:
+    """A value for every ``${…}`` of the ASL, and no value without its placeholder."""
+    values = {substitution_name(name): functions[name].function_arn for name in STEP_FUNCTIONS}
+    values[DEAD_LETTER_QUEUE_URL] = dlq.queue_url
+    found = placeholders(definition.read_text())
+    missing, unused = found - values.keys(), values.keys() - found
+    if missing or unused:
+        raise ValueError(
+            f"{definition.name}: no value for {sorted(missing)}, "
+            f"no placeholder for {sorted(unused)}"
+        )
+    return values

@@ -1,0 +1,337 @@
+"""The Lambda functions, their shared dependency layer, their roles and what each may touch."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import KW_ONLY, dataclass
+from pathlib import Path
+
+from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from stacks.bedrock_models import (
+    EMBEDDING_MODEL_ID,
+    foundation_model_arn,
+    invoke_statements,
+    is_inference_profile,
+)
+from stacks.config import ROOT, MemoryConfig
+from stacks.knowledge_base import KnowledgeBase
+from stacks.nag import acknowledge
+from stacks.runtime import PYTHON_VERSION
+from stacks.storage import KB_PREFIX, Storage
+from stacks.tenant_access import TenantDataAccess
+
+FUNCTIONS_DIR = ROOT / "functions"
+RUNTIME = lambda_.Runtime(f"python{PYTHON_VERSION}", lambda_.RuntimeFamily.PYTHON)
+ARCHITECTURE = lambda_.Architecture.ARM_64
+SERVICE_NAME = "agent-memory"
+METRICS_NAMESPACE = "AgentMemory"
+
+# What the cross-tenant jobs' adapter calls need (get/query and hydrate keys-only indexes).
+_READ = ("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query")
+_IDEMPOTENCY_ACTIONS = (
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionSpec:
+    """One handler under ``functions/<name>/`` and what it needs.
+
+    ``tenant_scoped`` functions reach tenant data only through the tenant data role;
+    ``table_actions`` are the direct grants of the cross-tenant jobs, per table design.
+    """
+
+    name: str
+    description: str
+    _: KW_ONLY
+    tenant_scoped: bool
+    timeout_seconds: int = 30
+    memory_mb: int = 512
+    embeds: bool = False
+    idempotent: bool = False
+    table_actions: Mapping[str, tuple[str, ...]] | None = None
+
+    @property
+    def construct_id(self) -> str:
+        """``write_episode`` -> ``WriteEpisode``."""
+        return "".join(part.title() for part in self.name.split("_"))
+
+
+# Consolidation steps stay well under the ASL's 120 s task timeout.
+SPECS = (
+    FunctionSpec(
+        "bootstrap",
+        "Memory context for a run about to start",
+        tenant_scoped=True,
+        timeout_seconds=15,
+        memory_mb=1024,
+        embeds=True,
+    ),
+    FunctionSpec("extract", "Consolidation: validate and distil a run", tenant_scoped=True),
+    FunctionSpec(
+        "scrub",
+        "Consolidation: remove PII and forged markers",
+        tenant_scoped=True,
+        timeout_seconds=60,
+    ),
+    FunctionSpec(
+        "write_episode",
+        "Consolidation: store the episode",
+        tenant_scoped=True,
+        embeds=True,
+        idempotent=True,
+    ),
+    FunctionSpec(
+        "confirm_facts",
+        "Consolidation: log and promote facts",
+        tenant_scoped=True,
+        embeds=True,
+        idempotent=True,
+    ),
+    FunctionSpec(
+        "stage_kb_docs", "Consolidation: write KB documents", tenant_scoped=True, idempotent=True
+    ),
+    FunctionSpec(
+        "propose_procedure",
+        "Consolidation: propose a procedure",
+        tenant_scoped=True,
+        idempotent=True,
+    ),
+    FunctionSpec(
+        "procedure_review", "Approve, reject or list a tenant's procedures", tenant_scoped=True
+    ),
+    FunctionSpec(
+        "record_failure",
+        "Consolidation: keep a failed run replayable",
+        tenant_scoped=False,
+        table_actions={"ledger": ("dynamodb:GetItem", "dynamodb:PutItem")},
+    ),
+    FunctionSpec(
+        "ingest",
+        "Batched knowledge-base ingestion window",
+        tenant_scoped=False,
+        timeout_seconds=60,
+        table_actions={
+            "facts": (*_READ, "dynamodb:UpdateItem"),
+            "ledger": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"),
+        },
+    ),
+    FunctionSpec(
+        "decay",
+        "Nightly forgetting pass across tenants",
+        tenant_scoped=False,
+        timeout_seconds=900,
+        memory_mb=1024,
+        # Expired episodes and ledger records are TTL's work, not decay's.
+        table_actions={
+            "episodes": (*_READ, "dynamodb:DeleteItem"),
+            "facts": (*_READ, "dynamodb:DeleteItem"),
+            "procedures": (*_READ, "dynamodb:UpdateItem"),
+        },
+    ),
+)
+# With an LLM, extraction is one model call; without, it is a deterministic pass.
+LLM_EXTRACT_TIMEOUT_SECONDS = 90
+
+
+class Functions(Construct):
+    """One function per spec, arm64 with X-Ray, on one layer (Powertools + ``agent_memory``).
+
+    Every role is built here, bare: no managed policy, only the statements granted below.
+    """
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: MemoryConfig,
+        storage: Storage,
+        knowledge_base: KnowledgeBase,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self._config = config
+        self._storage = storage
+        self._kb = knowledge_base
+        self.layer = self._build_layer(config.layer_path)
+        self.roles = {spec.name: self._build_role(spec) for spec in SPECS}
+        self.tenant_data = TenantDataAccess(
+            self,
+            "TenantData",
+            principals=[self.roles[s.name] for s in SPECS if s.tenant_scoped],
+            tables=[(storage.designs[n], t) for n, t in storage.tables.items()],
+            bucket=storage.documents,
+            prefix=KB_PREFIX,
+        )
+        self.functions = {spec.name: self._build_function(spec) for spec in SPECS}
+        for spec in SPECS:
+            self._grant(spec, self.roles[spec.name])
+
+    def __getitem__(self, name: str) -> lambda_.Function:
+        return self.functions[name]
+
+    def _build_layer(self, path: Path) -> lambda_.LayerVersion:
+        return lambda_.LayerVersion(
+            self,
+            "Dependencies",
+            code=lambda_.Code.from_asset(str(path)),
+            compatible_runtimes=[RUNTIME],
+            compatible_architectures=[ARCHITECTURE],
+            description="aws-lambda-powertools, langchain-aws, pydantic, numpy and agent_memory",
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+
+    def _build_role(self, spec: FunctionSpec) -> iam.Role:
+        role = iam.Role(
+            self,
+            f"{spec.construct_id}Role",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description=f"Lambda {spec.name}",
+        )
+        reason = "X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level permissions."
+        if spec.name == "scrub":
+            reason += " Comprehend DetectPiiEntities has none either (an API, not a resource)."
+        acknowledge(role, "IAM5", reason, findings=["Resource::*"])
+        return role
+
+    def _build_function(self, spec: FunctionSpec) -> lambda_.Function:
+        source = FUNCTIONS_DIR / spec.name
+        if not (source / "handler.py").is_file():
+            raise FileNotFoundError(f"{source / 'handler.py'} is missing")
+        role = self.roles[spec.name]
+        log_group = logs.LogGroup(
+            self,
+            f"{spec.construct_id}Logs",
+            retention=logs.RetentionDays.ONE_MONTH,
+            removal_policy=RemovalPolicy.DESTROY,
+        )
+        log_group.grant_write(role)
+        return lambda_.Function(
+            self,
+            spec.construct_id,
+            description=spec.description,
+            runtime=RUNTIME,
+            architecture=ARCHITECTURE,
+            handler="handler.handler",
+            code=lambda_.Code.from_asset(str(source), exclude=["__pycache__", "*.pyc"]),
+            layers=[self.layer],
+            role=role,
+            environment=self._environment(spec),
+            timeout=Duration.seconds(self._timeout(spec)),
+            memory_size=spec.memory_mb,
+            tracing=lambda_.Tracing.ACTIVE,
+            log_group=log_group,
+        )
+
+    def _timeout(self, spec: FunctionSpec) -> int:
+        if spec.name == "extract" and self._config.chat_model_id:
+            return LLM_EXTRACT_TIMEOUT_SECONDS
+        return spec.timeout_seconds
+
+    def _environment(self, spec: FunctionSpec) -> dict[str, str]:
+        tables = self._storage.tables
+        env = {
+            "EPISODES_TABLE": tables["episodes"].table_name,
+            "FACTS_TABLE": tables["facts"].table_name,
+            "PROCEDURES_TABLE": tables["procedures"].table_name,
+            "LEDGER_TABLE": tables["ledger"].table_name,
+            "IDEMPOTENCY_TABLE": self._storage.idempotency.table_name,
+            "KB_BUCKET": self._storage.documents.bucket_name,
+            "KNOWLEDGE_BASE_ID": self._kb.knowledge_base_id,
+            "KB_DATA_SOURCE_ID": self._kb.data_source_id,
+            "EMBEDDING_MODEL_ID": EMBEDDING_MODEL_ID,
+            "POWERTOOLS_SERVICE_NAME": SERVICE_NAME,
+            "POWERTOOLS_METRICS_NAMESPACE": METRICS_NAMESPACE,
+            "POWERTOOLS_LOG_LEVEL": self._config.log_level,
+            # Responses carry tenant text (extract's is not even scrubbed yet): keep it out of
+            # trace metadata.
+            "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
+        }
+        if spec.tenant_scoped:
+            env["TENANT_ROLE_ARN"] = self.tenant_data.role.role_arn
+            # The session policy narrows the role to these tables' tenant-prefixed keys.
+            env["TENANT_TABLE_ARNS"] = ",".join(t.table_arn for t in tables.values())
+        if spec.name == "extract":
+            env["CHAT_MODEL_ID"] = self._config.chat_model_id
+        return env
+
+    def _grant(self, spec: FunctionSpec, role: iam.Role) -> None:
+        if spec.embeds:
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=["bedrock:InvokeModel"],
+                    resources=[foundation_model_arn(self, EMBEDDING_MODEL_ID)],
+                )
+            )
+        if spec.idempotent:
+            role.add_to_policy(
+                iam.PolicyStatement(
+                    actions=list(_IDEMPOTENCY_ACTIONS),
+                    resources=[self._storage.idempotency.table_arn],
+                )
+            )
+        for table_name, actions in (spec.table_actions or {}).items():
+            self._grant_table(role, table_name, actions)
+        grants = {
+            "bootstrap": self._grant_retrieve,
+            "extract": self._grant_chat_model,
+            "scrub": self._grant_pii_detection,
+            "ingest": self._grant_ingestion,
+        }
+        if spec.name in grants:
+            grants[spec.name](role)
+
+    def _grant_table(self, role: iam.Role, logical_name: str, actions: tuple[str, ...]) -> None:
+        table = self._storage.tables[logical_name]
+        indexes = [i.name for i in self._storage.designs[logical_name].indexes]
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=list(actions),
+                resources=[table.table_arn, *(f"{table.table_arn}/index/{n}" for n in indexes)],
+            )
+        )
+
+    def _grant_retrieve(self, role: iam.Role) -> None:
+        # IAM cannot narrow Retrieve by tenant: the adapter's mandatory tenant_id filter does.
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["bedrock:Retrieve"], resources=[self._kb.knowledge_base_arn]
+            )
+        )
+
+    def _grant_chat_model(self, role: iam.Role) -> None:
+        model_id = self._config.chat_model_id
+        if not model_id:
+            return
+        for statement in invoke_statements(self, model_id):
+            role.add_to_policy(statement)
+        if is_inference_profile(model_id):
+            model = model_id.split(".", 1)[1]
+            acknowledge(
+                role,
+                "IAM5",
+                "A cross-Region inference profile may serve the model from any Region of its "
+                "geography; the bedrock:InferenceProfileArn condition pins it to this profile.",
+                findings=[f"Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/{model}"],
+            )
+
+    def _grant_pii_detection(self, role: iam.Role) -> None:
+        role.add_to_policy(
+            iam.PolicyStatement(actions=["comprehend:DetectPiiEntities"], resources=["*"])
+        )
+
+    def _grant_ingestion(self, role: iam.Role) -> None:
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["bedrock:StartIngestionJob", "bedrock:GetIngestionJob"],
+                resources=[self._kb.knowledge_base_arn],
+            )
+        )

@@ -1,0 +1,64 @@
+"""The agent-memory stack: composes the constructs and names what callers need as outputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_cdk import CfnOutput, Stack
+from constructs import Construct
+
+from stacks.config import MemoryConfig
+from stacks.consolidation import Consolidation
+from stacks.functions import Functions
+from stacks.knowledge_base import KnowledgeBase
+from stacks.schedules import Schedules
+from stacks.storage import KB_PREFIX, Storage
+
+
+class MemoryStack(Stack):
+    """Storage, knowledge base, functions, consolidation and schedules; settings from context."""
+
+    def __init__(self, scope: Construct, construct_id: str, **kwargs: Any) -> None:
+        super().__init__(scope, construct_id, **kwargs)
+        config = MemoryConfig.from_context(self.node)
+        self.storage = Storage(self, "Storage")
+        self.knowledge_base = KnowledgeBase(
+            self, "KnowledgeBase", documents=self.storage.documents, prefix=KB_PREFIX
+        )
+        self.functions = Functions(
+            self,
+            "Functions",
+            config=config,
+            storage=self.storage,
+            knowledge_base=self.knowledge_base,
+        )
+        self.consolidation = Consolidation(
+            self,
+            "Consolidation",
+            functions=self.functions.functions,
+            failed_runs=self.storage.failed_runs,
+            undelivered_events=self.storage.undelivered_events,
+        )
+        self.schedules = Schedules(
+            self, "Schedules", decay=self.functions["decay"], ingest=self.functions["ingest"]
+        )
+        self._build_outputs()
+
+    def _build_outputs(self) -> None:
+        outputs = {
+            "EventBusName": self.consolidation.bus.event_bus_name,
+            "StateMachineArn": self.consolidation.state_machine.state_machine_arn,
+            "BootstrapFunctionName": self.functions["bootstrap"].function_name,
+            "ProcedureReviewFunctionName": self.functions["procedure_review"].function_name,
+            "IdempotencyTableName": self.storage.idempotency.table_name,
+            "KnowledgeBaseId": self.knowledge_base.knowledge_base_id,
+            "DataSourceId": self.knowledge_base.data_source_id,
+            "DocumentsBucketName": self.storage.documents.bucket_name,
+            "DeadLetterQueueUrl": self.storage.failed_runs.queue_url,
+            "UndeliveredEventsQueueUrl": self.storage.undelivered_events.queue_url,
+            "TenantRoleArn": self.functions.tenant_data.role.role_arn,
+        }
+        for name, table in self.storage.tables.items():
+            outputs[f"{name.title()}TableName"] = table.table_name
+        for output_id, value in outputs.items():
+            CfnOutput(self, output_id, value=value)

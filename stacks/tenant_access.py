@@ -1,0 +1,133 @@
+"""The tenant data role: the only holder of tenant-scoped data permissions, and only per tenant.
+
+Tenant-scoped functions assume it with a ``tenant_id`` session tag (and a session policy that
+narrows it again). Its own policy already confines every call to the tagged tenant, so a handler
+that forgot its session policy still cannot reach another tenant:
+
+- DynamoDB item actions only where every partition key starts ``${aws:PrincipalTag/tenant_id}#``
+  (``dynamodb:LeadingKeys``; ``Null: false`` because ``ForAllValues`` holds for a request that
+  names no key at all, so Scan and PartiQL are also left out);
+- S3 objects under ``tenants/${aws:PrincipalTag/tenant_id}/``, and listing that prefix only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from aws_cdk import Duration
+from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_s3 as s3
+from constructs import Construct
+
+from agent_memory.adapters.aws import dynamodb_schema as schema
+from stacks.nag import acknowledge, logical_id
+
+TENANT_TAG = "tenant_id"
+TENANT = f"${{aws:PrincipalTag/{TENANT_TAG}}}"
+ITEM_ACTIONS = (
+    "dynamodb:GetItem",
+    "dynamodb:BatchGetItem",
+    "dynamodb:Query",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:BatchWriteItem",
+    "dynamodb:ConditionCheckItem",
+)
+OBJECT_ACTIONS = ("s3:GetObject", "s3:PutObject", "s3:DeleteObject")
+# Indexes whose partition key starts with the tenant (see dynamodb_schema). The cross-tenant
+# ones are keyed "{LABEL}#{n}": granting them would let a tenant named like a label read them.
+TENANT_KEYED_INDEXES = (
+    schema.AGENT_TIME_INDEX,
+    schema.TENANT_INDEX,
+    schema.FAST_PATH_INDEX,
+    schema.PREFIX_INDEX,
+)
+
+
+class TenantDataAccess(Construct):
+    """The tenant data role, assumable with a ``tenant_id`` session tag by ``principals``."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        principals: Sequence[iam.IRole],
+        tables: Iterable[tuple[schema.TableDesign, dynamodb.ITable]],
+        bucket: s3.IBucket,
+        prefix: str,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.role = self._build_role(principals)
+        self._grant_items(list(tables))
+        self._grant_objects(bucket, prefix)
+        self._allow(principals)
+
+    def _build_role(self, principals: Sequence[iam.IRole]) -> iam.Role:
+        if not principals:
+            raise ValueError("the tenant data role needs at least one principal")
+        conditions = {
+            # The tag must be set, must be the only one, and must not open a path ('/').
+            "StringLike": {f"aws:RequestTag/{TENANT_TAG}": "?*"},
+            "StringNotLike": {f"aws:RequestTag/{TENANT_TAG}": "*/*"},
+            "ForAllValues:StringEquals": {"aws:TagKeys": [TENANT_TAG]},
+        }
+        trusted = [
+            iam.PrincipalWithConditions(iam.SessionTagsPrincipal(p), conditions) for p in principals
+        ]
+        return iam.Role(
+            self,
+            "Role",
+            description="Tenant data: assumed per tenant, with a tenant_id session tag",
+            assumed_by=iam.CompositePrincipal(*trusted),
+            max_session_duration=Duration.hours(1),
+        )
+
+    def _allow(self, principals: Sequence[iam.IRole]) -> None:
+        for principal in principals:
+            principal.add_to_principal_policy(
+                iam.PolicyStatement(
+                    actions=["sts:AssumeRole", "sts:TagSession"], resources=[self.role.role_arn]
+                )
+            )
+
+    def _grant_items(self, tables: list[tuple[schema.TableDesign, dynamodb.ITable]]) -> None:
+        resources: list[str] = []
+        for design, table in tables:
+            names = [i.name for i in design.indexes if i.name in TENANT_KEYED_INDEXES]
+            resources += [table.table_arn, *(f"{table.table_arn}/index/{n}" for n in names)]
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=list(ITEM_ACTIONS),
+                resources=resources,
+                conditions={
+                    "ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{TENANT}#*"]},
+                    "Null": {"dynamodb:LeadingKeys": "false"},
+                },
+            )
+        )
+
+    def _grant_objects(self, bucket: s3.IBucket, prefix: str) -> None:
+        tenant_prefix = f"{prefix}{TENANT}/"
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=list(OBJECT_ACTIONS),
+                resources=[bucket.arn_for_objects(f"{tenant_prefix}*")],
+            )
+        )
+        self.role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["s3:ListBucket"],
+                resources=[bucket.bucket_arn],
+                conditions={"StringLike": {"s3:prefix": f"{tenant_prefix}*"}},
+            )
+        )
+        acknowledge(
+            self.role,
+            "IAM5",
+            "Objects of the tagged tenant only: the session tag fills the prefix in at run time.",
+            # cdk-nag spells the policy variable ${aws:…} as <aws:…>.
+            findings=[f"Resource::<{logical_id(bucket)}.Arn>/{prefix}<{TENANT[2:-1]}>/*"],
+        )

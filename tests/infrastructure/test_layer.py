@@ -1,0 +1,46 @@
+"""The layer build's guards, without building it (no network in tests)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from stacks.runtime import LOCAL_ONLY_PACKAGES
+
+LAYERS = Path(__file__).resolve().parents[2] / "layers"
+
+
+def _build_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("layer_build", LAYERS / "build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_layer_requirements_are_only_what_lambda_needs():
+    lines = (LAYERS / "requirements.txt").read_text().splitlines()
+    names = {line.split("==")[0].split("[")[0] for line in lines if line and line[0] != "#"}
+    assert names == {"aws-lambda-powertools", "langchain-aws", "pydantic", "numpy"}
+
+
+@pytest.mark.parametrize("package", LOCAL_ONLY_PACKAGES)
+def test_layer_build_refuses_local_only_packages(tmp_path: Path, package: str):
+    (tmp_path / "agent_memory").mkdir()
+    (tmp_path / package).mkdir()
+    with pytest.raises(SystemExit, match=package):
+        _build_module()._check(tmp_path)
+
+
+def test_layer_build_refuses_a_layer_over_lambdas_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    build = _build_module()
+    (tmp_path / "agent_memory").mkdir()
+    (tmp_path / "agent_memory" / "big.bin").write_bytes(b"\0" * 2048)
+    monkeypatch.setattr(build, "LAYER_SIZE_LIMIT_BYTES", 1024)
+    with pytest.raises(SystemExit, match="unzipped"):
+        build._check(tmp_path)
