@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit clean
+.PHONY: demo test lint typecheck unit layer synth synth-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,5 +34,24 @@ typecheck: $(VENV)/.installed-dev
 unit: $(VENV)/.installed-dev
 	$(BIN)/pytest tests/unit -q
 
+# --- AWS: offline synth (no credentials, no Docker) ---------------------------------------
+CDK_ENV := PATH="$(abspath $(BIN)):$$PATH" CDK_DISABLE_VERSION_CHECK=1 CDK_DISABLE_CLI_TELEMETRY=1 AWS_EC2_METADATA_DISABLED=true
+
+node_modules: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+layer: $(VENV)/.installed-dev  ## the Lambda dependency layer, built without Docker
+	$(BIN)/python layers/build.py
+
+synth: $(VENV)/.installed-dev node_modules  ## npx cdk synth (builds the layer first)
+	$(CDK_ENV) npx cdk synth --no-notices -q
+
+synth-check: synth  ## python app.py must write the same template as the CLI
+	rm -rf build/app-out
+	$(CDK_ENV) CDK_OUTDIR=build/app-out $(BIN)/python app.py
+	cmp cdk.out/AgentMemory.template.json build/app-out/AgentMemory.template.json
+	@echo "npx cdk synth and python app.py wrote the same template"
+
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build cdk.out node_modules *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
