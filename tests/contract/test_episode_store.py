@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import Episode
+from agent_memory.core.models import Episode, EpisodeUnit, StoredVector
 from agent_memory.core.ports import EpisodeStore
 from tests.contract.builders import (
     AWKWARD_TIME,
@@ -382,3 +382,59 @@ def test_export_returns_every_episode_once_across_many_pages(episodes: EpisodeSt
     run_ids = [e.run_id for e in episodes.export("acme")]
     # Then each appears exactly once
     assert sorted(run_ids) == [f"run-{i:05d}" for i in range(1_234)]
+
+
+def _unit_vector(seed: int) -> StoredVector:
+    return StoredVector("model-a", 4, bytes([1]) + bytes([0, 0, 128, 63]) + bytes([seed, 2, 3, 4]))
+
+
+def test_units_round_trip_exactly(episodes: EpisodeStore) -> None:
+    # Given an episode with message and finding units, with vectors and unicode text
+    units = (
+        EpisodeUnit("message", 0, "Hi — how's the MSA? 📦", "Ana", _unit_vector(1)),
+        EpisodeUnit("message", 3, "Clause 7.3 caps liability", None, _unit_vector(2)),
+        EpisodeUnit("finding", 0, "Cap is 0.5x fees", None, _unit_vector(3)),
+    )
+    episodes.add(episode(units=units))
+    # When read back
+    stored = episodes.get("acme", "agent-1", "run-1", now=NOW)
+    # Then every unit is exactly as written
+    assert stored is not None and stored.units == units
+
+
+def test_an_episode_without_units_reads_back_without_units(episodes: EpisodeStore) -> None:
+    episodes.add(episode())
+    stored = episodes.get("acme", "agent-1", "run-1", now=NOW)
+    assert stored is not None and stored.units == ()
+
+
+def test_a_version_is_never_reused_for_another_set_of_episodes(episodes: EpisodeStore) -> None:
+    # Given the agent's episodes changing: added, deleted, forgotten, added again
+    sets: dict[str, set[frozenset[str]]] = {}
+
+    def observe() -> None:
+        run_ids = frozenset(e.run_id for e in episodes.export("acme"))
+        sets.setdefault(episodes.version("acme", "agent-1"), set()).add(run_ids)
+
+    observe()
+    for change in (
+        lambda: episodes.add(episode(run_id="run-1")),
+        lambda: episodes.add(episode(run_id="run-2")),
+        lambda: episodes.delete("acme", "agent-1", "run-1"),
+        lambda: episodes.forget("acme"),
+        lambda: episodes.add(episode(run_id="run-1")),
+        lambda: episodes.add(episode(run_id="run-3")),
+    ):
+        change()
+        observe()
+    # Then a token always stands for one set of episodes (a cache keyed on it is never stale)
+    assert all(len(stood_for) == 1 for stood_for in sets.values())
+    assert len(sets) >= 5
+
+
+def test_version_of_one_agent_ignores_another_agents_changes(episodes: EpisodeStore) -> None:
+    episodes.add(episode(agent_id="agent-1"))
+    before = episodes.version("acme", "agent-1")
+    episodes.add(episode(agent_id="agent-2"))
+    episodes.add(episode(tenant_id="acme2", agent_id="agent-1"))
+    assert episodes.version("acme", "agent-1") == before

@@ -18,6 +18,7 @@ from agent_memory.core.contracts import (
     StrictModel,
     validate,
 )
+from agent_memory.core.episode_index import EpisodeHit
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.markers import CONTEXT_END, CONTEXT_START
 from agent_memory.core.models import Procedure
@@ -126,18 +127,25 @@ def _timed(work: Callable[[], T]) -> tuple[T, float]:
 
 def _episodes(
     request: BootstrapRequest, ports: MemoryPorts, query: FloatArray, now: float
-) -> list[episodic.ScoredEpisode]:
+) -> list[EpisodeHit]:
     policy = ports.policies.episodic
-    candidates = episodic.recent_episodes(
-        ports.episodes, request.tenant_id, request.agent_id, now=now, policy=policy
-    )
-    return episodic.rank_episodes(
-        candidates,
-        query,
+    index = ports.episode_index.index(
+        ports.episodes,
         ports.embedder,
-        min_similarity=ports.episode_threshold(),
-        top_k=policy.top_k,
+        request.tenant_id,
+        request.agent_id,
+        now=now,
+        policy=policy,
     )
+    found = index.search(
+        request.task,
+        query,
+        now=now,
+        top_episodes=policy.top_k,
+        units_per_episode=policy.units_per_episode,
+        min_similarity=ports.episode_threshold(),
+    )
+    return list(found.episodes)
 
 
 def _facts(
@@ -163,14 +171,25 @@ def _procedure(request: BootstrapRequest, ports: MemoryPorts) -> Procedure | Non
     return procedural.select_procedure(candidates, ports.policies.procedural)
 
 
-def _episode_json(scored: episodic.ScoredEpisode) -> dict[str, Any]:
-    e = scored.episode
+def _episode_json(hit: EpisodeHit) -> dict[str, Any]:
+    e = hit.episode
     return {
         "run_id": e.run_id,
         "task_summary": e.task_summary,
         "outcome": e.outcome,
-        "similarity": round(scored.similarity, 4),
+        "similarity": round(hit.similarity, 4),
+        "score": round(hit.score, 6),
         "created_at": e.created_at,
         "key_findings": list(e.key_findings),
         "reusable_patterns": list(e.reusable_patterns),
+        "units": [
+            {
+                "kind": u.unit.kind,
+                "seq": u.unit.seq,
+                "speaker": u.unit.speaker,
+                "text": u.unit.text,
+                "score": round(u.score, 6),
+            }
+            for u in hit.units
+        ],
     }

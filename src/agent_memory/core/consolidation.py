@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -22,6 +23,7 @@ from agent_memory.core.extraction import (
     complete_artifacts,
     extract_deterministically,
     extract_run_artifacts,
+    message_units,
 )
 from agent_memory.core.markers import neutralize
 from agent_memory.core.models import FactCandidate, ProcedureDraft, RunArtifacts, RunFinished
@@ -65,9 +67,16 @@ def extract_run(run: RunFinished, ports: MemoryPorts) -> State:
         artifacts, source = complete_artifacts(run, extracted), "model"
     else:
         artifacts, source = extract_deterministically(run), "deterministic"
+    policy = ports.policies.episodic
     return {
         "run": run_to_state(run),
         "artifacts": to_json(artifacts),
+        "units": message_units(
+            run.messages,
+            max_units=policy.max_units,
+            max_chars=policy.max_unit_chars,
+            max_total_chars=policy.max_unit_total_chars,
+        ),
         "extracted_by": source,
     }
 
@@ -86,17 +95,26 @@ def scrub(state: State, ports: MemoryPorts) -> State:
     if cached is not None:
         return {**cached["state"], "extracted_by": state.get("extracted_by", "ledger")}
     artifacts = artifacts_from_json(state["artifacts"])
+    units = state.get("units", [])
+    unit_texts = [text for u in units for text in (u["speaker"] or "", u["text"])]
     texts = _texts_of(run, artifacts)
-    result = scrub_texts(texts, ports.pii)
+    result = scrub_texts([*texts, *unit_texts], ports.pii)
     clean = [neutralize(text) for text in result.texts]
-    run, artifacts = _with_texts(run, artifacts, clean)
+    run, artifacts = _with_texts(run, artifacts, clean[: len(texts)])
+    clean_units = clean[len(texts) :]
     scrubbed = {
         "run": run_to_state(run),
         "artifacts": to_json(artifacts),
+        "units": [
+            {**u, "speaker": clean_units[2 * i] or None, "text": clean_units[2 * i + 1]}
+            for i, u in enumerate(units)
+        ],
         "extracted_by": state.get("extracted_by", "event"),
         "pii_entities": result.counts,
     }
-    ports.ledger.add(key, {"state": scrubbed}, now=now, expires_at=now + RUN_RECORD_DAYS * DAY)
+    ports.ledger.add(
+        key, {"state": scrubbed}, now=now, expires_at=math.ceil(now + RUN_RECORD_DAYS * DAY)
+    )
     # A concurrent delivery may have won the race: continue with whatever was recorded first.
     recorded = ports.ledger.get(key, now=now)
     return dict(recorded["state"]) if recorded else scrubbed
@@ -106,14 +124,17 @@ def write_episode(state: State, ports: MemoryPorts) -> State:
     """Store the episode once per run id (a redelivery finds it present)."""
     run = run_from_state(state["run"])
     artifacts = artifacts_from_json(state["artifacts"])
-    embedding = ports.embedder.embed_documents([episodic.episode_text(artifacts)])[0]
+    units = episodic.units_from_state(state.get("units", []), artifacts)
+    texts = [episodic.episode_text(artifacts), *(episodic.unit_text(u) for u in units)]
+    embeddings = ports.embedder.embed_documents(texts)
     episode = episodic.build_episode(
         run,
         artifacts,
-        embedding,
+        embeddings[0],
         ports.embedder.model_id,
         now=ports.clock(),
         policy=ports.policies.episodic,
+        units=episodic.embed_units(units, embeddings[1:], ports.embedder.model_id),
     )
     written = ports.episodes.add(episode)
     return {**state, "episode": {"written": written}}

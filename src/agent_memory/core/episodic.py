@@ -2,31 +2,44 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 from agent_memory.core import vectors
+from agent_memory.core.episode_index import EpisodeHit
 from agent_memory.core.markers import EPISODIC, neutralize
-from agent_memory.core.models import Episode, RunArtifacts, RunFinished
+from agent_memory.core.models import Episode, EpisodeUnit, RunArtifacts, RunFinished
 from agent_memory.core.policies import DAY, EpisodicPolicy
-from agent_memory.core.ports import Embedder, EpisodeStore, FloatArray
-
-# Similarities equal to this many decimals are ties; COMPLETED runs win them.
-_TIE_DECIMALS = 4
-
-
-@dataclass(frozen=True, slots=True)
-class ScoredEpisode:
-    """An episode with its similarity to the current task."""
-
-    episode: Episode
-    similarity: float
+from agent_memory.core.ports import EpisodeStore, FloatArray
 
 
 def episode_text(artifacts: RunArtifacts) -> str:
     """What an episode is embedded from: its summary and its findings."""
     return " ".join([artifacts.task_summary, *artifacts.key_findings]).strip()
+
+
+def units_from_state(messages: list[dict[str, Any]], artifacts: RunArtifacts) -> list[EpisodeUnit]:
+    """The episode's units: the run's messages (as kept by extraction), then its findings."""
+    units = [EpisodeUnit("message", int(m["seq"]), m["text"], m.get("speaker")) for m in messages]
+    units += [EpisodeUnit("finding", i, f) for i, f in enumerate(artifacts.key_findings)]
+    return [u for u in units if u.text.strip()]
+
+
+def unit_text(unit: EpisodeUnit) -> str:
+    """What a unit is embedded and matched as: its text, led by its speaker."""
+    return f"{unit.speaker}: {unit.text}" if unit.speaker else unit.text
+
+
+def embed_units(
+    units: list[EpisodeUnit], embeddings: FloatArray, model_id: str
+) -> tuple[EpisodeUnit, ...]:
+    """The units with their compact vectors attached."""
+    return tuple(
+        replace(unit, embedding=vectors.encode(vector, model_id))
+        for unit, vector in zip(units, embeddings, strict=True)
+    )
 
 
 def build_episode(
@@ -37,6 +50,7 @@ def build_episode(
     *,
     now: float,
     policy: EpisodicPolicy = EpisodicPolicy(),
+    units: tuple[EpisodeUnit, ...] = (),
 ) -> Episode:
     """The episode record of a run; it expires ``retention_days`` after the run finished."""
     created = run.finished_at or now
@@ -55,7 +69,9 @@ def build_episode(
         reusable_patterns=artifacts.reusable_patterns,
         embedding=vectors.encode(embedding, model_id),
         created_at=created,
-        expires_at=created + policy.retention_days * DAY,
+        # Whole seconds: DynamoDB's TTL reads epoch seconds.
+        expires_at=float(math.ceil(created + policy.retention_days * DAY)),
+        units=units,
     )
 
 
@@ -80,47 +96,15 @@ def recent_episodes(
     return episodes
 
 
-def rank_episodes(
-    episodes: list[Episode],
-    query: FloatArray,
-    embedder: Embedder,
-    *,
-    min_similarity: float,
-    top_k: int,
-) -> list[ScoredEpisode]:
-    """The ``top_k`` episodes at or above ``min_similarity``, best first.
-
-    One matrix-vector product ranks every candidate; episodes embedded by another model are
-    skipped, never compared. Near-equal similarities are ties, and a COMPLETED run wins a tie,
-    then the newer run.
-    """
-    if not episodes:
-        return []
-    matrix, usable = vectors.stack(
-        [e.embedding for e in episodes], embedder.model_id, embedder.dimension
-    )
-    scores = matrix @ np.asarray(query, dtype=np.float32)
-    candidates = np.flatnonzero(usable & (scores >= min_similarity))
-    ranked = sorted(
-        candidates.tolist(),
-        key=lambda i: (
-            -round(float(scores[i]), _TIE_DECIMALS),
-            episodes[i].outcome != "COMPLETED",
-            -episodes[i].created_at,
-        ),
-    )
-    return [ScoredEpisode(episodes[i], float(scores[i])) for i in ranked[:top_k]]
-
-
-def format_episodes(scored: list[ScoredEpisode]) -> str:
+def format_episodes(hits: Sequence[EpisodeHit]) -> str:
     """The episodic section of the memory context ("" when nothing was found)."""
-    if not scored:
+    if not hits:
         return ""
     lines = [EPISODIC]
-    for item in scored:
-        episode = item.episode
+    for hit in hits:
+        episode = hit.episode
         lines.append(f"Task: {neutralize(episode.task_summary or episode.task)}")
-        lines.append(f"Outcome: {episode.outcome} (similarity {item.similarity:.2f})")
+        lines.append(f"Outcome: {episode.outcome} (similarity {hit.similarity:.2f})")
         if episode.approach_used:
             lines.append(f"Approach: {neutralize(episode.approach_used)}")
         if episode.key_findings:
@@ -129,5 +113,14 @@ def format_episodes(scored: list[ScoredEpisode]) -> str:
         if episode.reusable_patterns:
             lines.append("Patterns that worked:")
             lines.extend(f"  - {neutralize(pattern)}" for pattern in episode.reusable_patterns)
+        moments = [u.unit for u in hit.units if u.unit.kind == "message"]
+        if moments:
+            lines.append("Most relevant moments:")
+            lines.extend(f"  - {neutralize(_short(unit_text(u)))}" for u in moments)
         lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def _short(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."

@@ -108,6 +108,21 @@ class StoredVector:
 
 
 @dataclass(frozen=True, slots=True)
+class EpisodeUnit:
+    """One searchable piece of an episode: a message of the run, or a finding.
+
+    ``seq`` is the message's position in the run (findings count from 0 on their own), so a
+    hit can be traced back to the turn that holds it.
+    """
+
+    kind: Literal["message", "finding"]
+    seq: int
+    text: str
+    speaker: str | None = None
+    embedding: StoredVector | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Episode:
     """The distilled record of one past run (episodic memory)."""
 
@@ -126,6 +141,7 @@ class Episode:
     tools_used: tuple[str, ...] = ()
     reusable_patterns: tuple[str, ...] = ()
     embedding: StoredVector | None = None
+    units: tuple[EpisodeUnit, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

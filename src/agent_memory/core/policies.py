@@ -25,6 +25,12 @@ class EpisodicPolicy:
     top_k: int = 3
     # None: use the threshold calibrated for the embedding model (see ``calibration``).
     min_similarity: float | None = None
+    # Each human/AI message of a run is kept as a searchable unit, within these bounds (the
+    # total also keeps a consolidation step's state under Step Functions' 256 KB).
+    max_units: int = 300
+    max_unit_chars: int = 1_000
+    max_unit_total_chars: int = 100_000
+    units_per_episode: int = 3
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -26,6 +26,9 @@ from agent_memory.core.models import (
     ProcedureStatus,
 )
 from agent_memory.core.policies import Policies
+
+if TYPE_CHECKING:
+    from agent_memory.core.episode_index import EpisodeIndexCache
 
 T = TypeVar("T")
 FloatArray = npt.NDArray[np.float32]
@@ -65,6 +68,14 @@ class EpisodeStore(Protocol):
 
     def delete(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
         """Delete one episode; True if it existed."""
+        ...
+
+    def version(self, tenant_id: str, agent_id: str) -> str:
+        """A token that changes whenever the agent's set of stored episodes changes.
+
+        Caches of an agent's episodes (search indexes) are valid while it stays the same; a
+        token is never reused, not even after the tenant is forgotten.
+        """
         ...
 
     def purge_expired(self, now: float, *, limit: int) -> int:
@@ -336,6 +347,13 @@ def _calibrations() -> dict[str, Calibration]:
     return dict(DEFAULT_CALIBRATIONS)
 
 
+def _index_cache() -> EpisodeIndexCache:
+    # Imported here: the index module needs this one's Protocols.
+    from agent_memory.core.episode_index import EpisodeIndexCache
+
+    return EpisodeIndexCache()
+
+
 @dataclass(frozen=True, slots=True)
 class MemoryPorts:
     """Everything the core talks to, wired once per process, plus the policies it applies."""
@@ -351,6 +369,7 @@ class MemoryPorts:
     clock: Callable[[], float] = time.time
     policies: Policies = field(default_factory=_policies)
     calibrations: Mapping[str, Calibration] = field(default_factory=_calibrations)
+    episode_index: EpisodeIndexCache = field(default_factory=_index_cache)
 
     def episode_threshold(self) -> float:
         """Minimum similarity of a served episode, for the embedder in use."""

@@ -67,6 +67,7 @@ def forget_tenant(ports: MemoryPorts, tenant_id: str) -> ForgetReport:
     )
     if keys:
         run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    ports.episode_index.clear(tenant_id)
     return report
 
 

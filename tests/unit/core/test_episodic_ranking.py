@@ -2,11 +2,20 @@ import numpy as np
 import pytest
 
 from agent_memory.core import vectors
-from agent_memory.core.episodic import rank_episodes
-from agent_memory.core.models import Episode
+from agent_memory.core.episode_index import EpisodeIndex
+from agent_memory.core.models import Episode, EpisodeUnit
 from tests.support.embedder import HashingEmbedder
 
 DIM = 256
+EMBEDDER = HashingEmbedder()
+QUERY = np.eye(DIM, dtype=np.float32)[0]
+
+
+def unit_vector(first: float, spread: int = 1) -> np.ndarray:
+    # A unit vector whose cosine with the query e0 is exactly ``first``.
+    v = np.zeros(DIM, dtype=np.float32)
+    v[0], v[spread] = first, np.sqrt(1 - first * first)
+    return v
 
 
 def episode(
@@ -16,10 +25,9 @@ def episode(
     outcome: str = "COMPLETED",
     model: str | None = None,
     created_at: float = 0.0,
+    expires_at: float = 1e12,
+    units: tuple[EpisodeUnit, ...] = (),
 ) -> Episode:
-    # A unit vector whose cosine with the query e0 is exactly ``first``.
-    v = np.zeros(DIM, dtype=np.float32)
-    v[0], v[1] = first, np.sqrt(1 - first * first)
     return Episode(
         tenant_id="t",
         agent_id="a",
@@ -28,22 +36,39 @@ def episode(
         task_summary="x",
         outcome=outcome,  # type: ignore[arg-type]
         created_at=created_at,
-        expires_at=1e12,
-        embedding=vectors.encode(v, model or HashingEmbedder().model_id, encoding="float32"),
+        expires_at=expires_at,
+        units=units,
+        embedding=vectors.encode(
+            unit_vector(first), model or EMBEDDER.model_id, encoding="float32"
+        ),
     )
 
 
-QUERY = np.eye(DIM, dtype=np.float32)[0]
+def unit(seq: int, text: str, first: float) -> EpisodeUnit:
+    return EpisodeUnit(
+        "message",
+        seq,
+        text,
+        "Ana",
+        vectors.encode(unit_vector(first, 2), EMBEDDER.model_id, encoding="float32"),
+    )
 
 
-def ranked(episodes: list[Episode], threshold: float, top_k: int = 3) -> list[str]:
-    found = rank_episodes(episodes, QUERY, HashingEmbedder(), min_similarity=threshold, top_k=top_k)
-    return [s.episode.run_id for s in found]
+def ranked(
+    episodes: list[Episode],
+    threshold: float | None,
+    top_k: int = 3,
+    text: str = "",
+    now: float = 0.0,
+) -> list[str]:
+    index = EpisodeIndex(episodes, EMBEDDER.model_id, DIM)
+    found = index.search(text, QUERY, now=now, top_episodes=top_k, min_similarity=threshold)
+    return [hit.episode.run_id for hit in found.episodes]
 
 
 def test_threshold_is_inclusive() -> None:
     assert ranked([episode("at", 0.5)], 0.5) == ["at"]
-    assert ranked([episode("at", 0.5)], np.nextafter(np.float32(0.5), np.float32(1))) == []
+    assert ranked([episode("at", 0.5)], float(np.nextafter(np.float32(0.5), np.float32(1)))) == []
 
 
 def test_best_first_and_top_k() -> None:
@@ -62,3 +87,38 @@ def test_completed_wins_a_tie_even_when_older(newer_outcome: str) -> None:
 
 def test_vectors_of_another_model_are_never_compared() -> None:
     assert ranked([episode("alien", 0.99, model="amazon.titan-embed-text-v2:0")], 0.0) == []
+
+
+def test_expired_episodes_are_never_returned() -> None:
+    eps = [episode("gone", 0.9, expires_at=5.0), episode("live", 0.5, expires_at=50.0)]
+    assert ranked(eps, None, now=5.0) == ["live"]
+
+
+def test_a_unit_can_carry_an_episode_whose_summary_is_unrelated() -> None:
+    # Given an episode whose summary is far from the query but one of its turns is close
+    eps = [
+        episode("summary-only", 0.3),
+        episode(
+            "has-moment",
+            0.0,
+            units=(unit(0, "small talk", 0.0), unit(7, "the liability cap is low", 0.9)),
+        ),
+    ]
+    index = EpisodeIndex(eps, EMBEDDER.model_id, DIM)
+    found = index.search("liability cap", QUERY, now=0.0, top_episodes=2, min_similarity=0.5)
+    # Then it is found through its unit, and the unit is named as its best moment
+    assert [h.episode.run_id for h in found.episodes] == ["has-moment"]
+    assert found.episodes[0].units[0].unit.seq == 7
+    assert found.units[0].run_id == "has-moment"
+
+
+def test_lexical_matches_rank_units_the_vectors_miss() -> None:
+    # Given two units equally far from the query vector, one sharing a rare word with the query
+    eps = [
+        episode(
+            "e", 0.1, units=(unit(0, "we met in Lisbon", 0.2), unit(1, "we met in the office", 0.2))
+        )
+    ]
+    index = EpisodeIndex(eps, EMBEDDER.model_id, DIM)
+    found = index.search("where was Lisbon", QUERY, now=0.0, top_episodes=1, top_units=2)
+    assert [u.unit.seq for u in found.units] == [0, 1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from typing import cast
 
@@ -9,7 +10,9 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     ConditionFailed,
     DynamoDbClient,
     Item,
+    b,
     get_float,
+    get_int,
     get_opt_s,
     get_s,
     get_strings,
@@ -25,6 +28,7 @@ from agent_memory.adapters.aws.dynamodb_codec import (
 )
 from agent_memory.adapters.aws.dynamodb_paging import (
     Listing,
+    batch_delete,
     delete_all,
     read_all,
     read_page,
@@ -40,10 +44,13 @@ from agent_memory.adapters.aws.dynamodb_schema import (
     shard_key,
     shard_of,
 )
+from agent_memory.adapters.unit_codec import pack_units, unpack_units
 from agent_memory.core.models import Episode, Outcome
 from agent_memory.core.ports import Page
 
 _FAILED = "FAILED"
+# Sort key of each agent's version item: '#' never occurs in a run id.
+_VERSION = "#version"
 
 
 class DynamoDbEpisodeStore:
@@ -60,6 +67,9 @@ class DynamoDbEpisodeStore:
 
     def add(self, episode: Episode) -> bool:
         """Write the episode unless its key exists (expired or not); True if this call wrote it."""
+        # Version first: if the put then fails, a retry finds the episode present and returns
+        # False, but caches have already been told to look again.
+        self._bump(episode.tenant_id, episode.agent_id)
         try:
             with translated():
                 self._client.put_item(
@@ -134,7 +144,27 @@ class DynamoDbEpisodeStore:
                 )
         except ConditionFailed:
             return False
+        self._bump(tenant_id, agent_id)
         return True
+
+    def version(self, tenant_id: str, agent_id: str) -> str:
+        """A random token rewritten on every add and delete of the agent's episodes."""
+        with translated():
+            response = self._client.get_item(
+                TableName=self._table,
+                Key=_key(tenant_id, agent_id, _VERSION),
+                ConsistentRead=True,
+            )
+        item = response.get("Item")
+        return get_s(item, "token") if item is not None else "0"
+
+    def _bump(self, tenant_id: str, agent_id: str) -> None:
+        # A fresh random token, never a counter: it cannot repeat after a forget.
+        with translated():
+            self._client.put_item(
+                TableName=self._table,
+                Item={**_key(tenant_id, agent_id, _VERSION), "token": s(uuid.uuid4().hex)},
+            )
 
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Return 0: DynamoDB's TTL deletes expired episodes (reads already hide them)."""
@@ -148,7 +178,14 @@ class DynamoDbEpisodeStore:
 
     def forget(self, tenant_id: str) -> int:
         """Delete every episode of the tenant; the number of episodes found and deleted."""
-        return delete_all(self._client, self._tenant_listing(tenant_id, hydrate=False))
+        listing = self._tenant_listing(tenant_id, hydrate=False)
+        agents = {get_s(item, "pk") for item in read_all(self._client, listing)}
+        deleted = delete_all(self._client, listing)
+        # Version items carry no tenant index key; remove those of the agents just forgotten.
+        batch_delete(
+            self._client, self._table, [{"pk": s(pk), "run_id": s(_VERSION)} for pk in agents]
+        )
+        return deleted
 
     def _tenant_listing(self, tenant_id: str, *, hydrate: bool) -> Listing:
         return Listing(
@@ -187,6 +224,12 @@ def _item(episode: Episode) -> Item:
     put_optional(item, "task_type", e.task_type)
     put_optional(item, "domain", e.domain)
     put_vector(item, e.embedding)
+    if e.units:
+        texts, model, dimension, blob = pack_units(e.units)
+        item["units"] = s(texts)
+        if blob is not None and model is not None and dimension is not None:
+            item["unit_model"], item["unit_dimension"] = s(model), n(dimension)
+            item["unit_vectors"] = b(blob)
     if e.outcome == _FAILED:
         item[FAILED_SHARD] = s(shard_key(_FAILED, shard_of(pk, e.run_id)))
     return item
@@ -209,4 +252,10 @@ def _episode(item: Item) -> Episode:
         tools_used=get_strings(item, "tools_used"),
         reusable_patterns=get_strings(item, "reusable_patterns"),
         embedding=get_vector(item),
+        units=unpack_units(
+            get_opt_s(item, "units") or "[]",
+            get_opt_s(item, "unit_model"),
+            get_int(item, "unit_dimension") if "unit_dimension" in item else None,
+            bytes(item["unit_vectors"]["B"]) if "unit_vectors" in item else None,
+        ),
     )

@@ -19,13 +19,15 @@ from agent_memory.adapters.local.sqlite_codec import (
     vector_from,
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.adapters.unit_codec import pack_units, unpack_units
 from agent_memory.core.models import Episode, Outcome
 from agent_memory.core.ports import Page
 
 _COLUMNS = (
     "pk, run_id, tenant_id, agent_id, task, task_summary, outcome, created_at, expires_at, "
     "task_type, domain, key_findings, approach_used, tools_used, reusable_patterns, "
-    "embedding_model, embedding_dimension, embedding"
+    "embedding_model, embedding_dimension, embedding, units, unit_model, unit_dimension, "
+    "unit_vectors"
 )
 
 
@@ -44,32 +46,44 @@ class SqliteEpisodeStore:
         """Write the episode unless its key exists; True if this call wrote it."""
         pk = partition_key(episode.tenant_id, episode.agent_id)
         model, dimension, data = vector_columns(episode.embedding)
-        changed = self._db.execute(
-            f"INSERT INTO episodes ({_COLUMNS}) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (pk, run_id) DO NOTHING",
-            (
-                pk,
-                episode.run_id,
-                episode.tenant_id,
-                episode.agent_id,
-                episode.task,
-                episode.task_summary,
-                episode.outcome,
-                episode.created_at,
-                episode.expires_at,
-                episode.task_type,
-                episode.domain,
-                encode_strings(episode.key_findings),
-                episode.approach_used,
-                encode_strings(episode.tools_used),
-                encode_strings(episode.reusable_patterns),
-                model,
-                dimension,
-                data,
-            ),
-        )
+        with self._db.write() as conn:
+            changed = conn.execute(
+                f"INSERT INTO episodes ({_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (pk, run_id) DO NOTHING",
+                (
+                    pk,
+                    episode.run_id,
+                    episode.tenant_id,
+                    episode.agent_id,
+                    episode.task,
+                    episode.task_summary,
+                    episode.outcome,
+                    episode.created_at,
+                    episode.expires_at,
+                    episode.task_type,
+                    episode.domain,
+                    encode_strings(episode.key_findings),
+                    episode.approach_used,
+                    encode_strings(episode.tools_used),
+                    encode_strings(episode.reusable_patterns),
+                    model,
+                    dimension,
+                    data,
+                    *pack_units(episode.units),
+                ),
+            ).rowcount
+            if changed:
+                _bump(conn, [pk])
         return changed == 1
+
+    def version(self, tenant_id: str, agent_id: str) -> str:
+        """A token that changes whenever the agent's set of episodes changes."""
+        row = self._db.fetchone(
+            "SELECT generation FROM episode_versions WHERE pk = ?",
+            (partition_key(tenant_id, agent_id),),
+        )
+        return str(row["generation"]) if row is not None else "0"
 
     def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
         """Return the episode, or None if absent or expired (``expires_at <= now``)."""
@@ -124,20 +138,27 @@ class SqliteEpisodeStore:
 
     def delete(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
         """Delete one episode, expired or not; True if it existed."""
-        changed = self._db.execute(
-            "DELETE FROM episodes WHERE pk = ? AND run_id = ?",
-            (partition_key(tenant_id, agent_id), run_id),
-        )
+        pk = partition_key(tenant_id, agent_id)
+        with self._db.write() as conn:
+            changed = conn.execute(
+                "DELETE FROM episodes WHERE pk = ? AND run_id = ?", (pk, run_id)
+            ).rowcount
+            if changed:
+                _bump(conn, [pk])
         return changed == 1
 
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Delete up to ``limit`` episodes with ``expires_at <= now``; how many were deleted."""
         check_limit(limit)
-        return self._db.execute(
-            "DELETE FROM episodes WHERE rowid IN "
-            "(SELECT rowid FROM episodes WHERE expires_at <= ? ORDER BY expires_at LIMIT ?)",
-            (now, limit),
-        )
+        with self._db.write() as conn:
+            rows = conn.execute(
+                "DELETE FROM episodes WHERE rowid IN "
+                "(SELECT rowid FROM episodes WHERE expires_at <= ? ORDER BY expires_at LIMIT ?) "
+                "RETURNING pk",
+                (now, limit),
+            ).fetchall()
+            _bump(conn, sorted({r["pk"] for r in rows}))
+        return len(rows)
 
     def export(self, tenant_id: str) -> Iterator[Episode]:
         """Yield every stored episode of the tenant, expired or not, in key order."""
@@ -152,10 +173,13 @@ class SqliteEpisodeStore:
     def forget(self, tenant_id: str) -> int:
         """Delete every episode of the tenant; the number deleted."""
         low, high = tenant_key_range(tenant_id)
-        return self._db.execute(
-            "DELETE FROM episodes WHERE pk >= ? AND pk < ? AND tenant_id = ?",
-            (low, high, tenant_id),
-        )
+        with self._db.write() as conn:
+            rows = conn.execute(
+                "DELETE FROM episodes WHERE pk >= ? AND pk < ? AND tenant_id = ? RETURNING pk",
+                (low, high, tenant_id),
+            ).fetchall()
+            _bump(conn, sorted({r["pk"] for r in rows}))
+        return len(rows)
 
 
 def _episode(row: sqlite3.Row) -> Episode:
@@ -175,4 +199,23 @@ def _episode(row: sqlite3.Row) -> Episode:
         tools_used=decode_strings(row["tools_used"]),
         reusable_patterns=decode_strings(row["reusable_patterns"]),
         embedding=vector_from(row),
+        units=unpack_units(
+            row["units"],
+            row["unit_model"],
+            row["unit_dimension"],
+            bytes(row["unit_vectors"]) if row["unit_vectors"] is not None else None,
+        ),
+    )
+
+
+def _bump(conn: sqlite3.Connection, pks: list[str]) -> None:
+    """Move the agents' versions to a new store generation (never reused, even after forget)."""
+    if not pks:
+        return
+    conn.execute("UPDATE store_generation SET value = value + 1 WHERE id = 1")
+    (generation,) = conn.execute("SELECT value FROM store_generation WHERE id = 1").fetchone()
+    conn.executemany(
+        "INSERT INTO episode_versions (pk, generation) VALUES (?, ?) "
+        "ON CONFLICT (pk) DO UPDATE SET generation = excluded.generation",
+        [(pk, generation) for pk in pks],
     )

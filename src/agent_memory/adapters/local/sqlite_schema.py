@@ -29,9 +29,22 @@ _SCHEMA_V1 = (
         embedding_model TEXT,
         embedding_dimension INTEGER,
         embedding BLOB,
+        units TEXT NOT NULL DEFAULT '[]',
+        unit_model TEXT,
+        unit_dimension INTEGER,
+        unit_vectors BLOB,
         PRIMARY KEY (pk, run_id)
     )
     """,
+    # Per agent, the store generation of its last change: an index cache rebuilds when it moves.
+    """
+    CREATE TABLE episode_versions (
+        pk TEXT PRIMARY KEY,
+        generation INTEGER NOT NULL
+    )
+    """,
+    "CREATE TABLE store_generation (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)",
+    "INSERT INTO store_generation (id, value) VALUES (1, 0)",
     "CREATE INDEX episodes_agent_time ON episodes (pk, created_at, run_id)",
     "CREATE INDEX episodes_outcome_time ON episodes (outcome, created_at, pk, run_id)",
     "CREATE INDEX episodes_expires ON episodes (expires_at)",
