@@ -1,0 +1,41 @@
+"""Searching an agent's episodic memory directly: ranked episodes and units, not a context block."""
+
+from __future__ import annotations
+
+from agent_memory.core.episode_index import SearchResult
+from agent_memory.core.ports import FloatArray, MemoryPorts
+
+
+def search_episodes(
+    ports: MemoryPorts,
+    tenant_id: str,
+    agent_id: str,
+    text: str,
+    *,
+    top_episodes: int,
+    top_units: int = 10,
+    now: float | None = None,
+    query: FloatArray | None = None,
+    min_similarity: float | None = None,
+) -> SearchResult:
+    """The agent's episodes and units best matching ``text``, best first.
+
+    Unlike bootstrap, no similarity threshold applies unless ``min_similarity`` is given, so
+    the full ranking can be evaluated. ``query`` may carry ``text``'s embedding if the caller
+    already has it.
+    """
+    moment = ports.clock() if now is None else now
+    vector = ports.embedder.embed_query(text) if query is None else query
+    policy = ports.policies.episodic
+    index = ports.episode_index.index(
+        ports.episodes, ports.embedder, tenant_id, agent_id, now=moment, policy=policy
+    )
+    return index.search(
+        text,
+        vector,
+        now=moment,
+        top_episodes=top_episodes,
+        top_units=top_units,
+        units_per_episode=policy.units_per_episode,
+        min_similarity=min_similarity,
+    )
