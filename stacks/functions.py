@@ -130,11 +130,13 @@ SPECS = (
         tenant_scoped=False,
         timeout_seconds=900,
         memory_mb=1024,
-        # Expired episodes and ledger records are TTL's work, not decay's.
+        # Expired episodes and ledger records are TTL's work, not decay's. A delete rewrites
+        # the agent's version item (PutItem); the ledger keeps the pass's resume point.
         table_actions={
-            "episodes": (*_READ, "dynamodb:DeleteItem"),
+            "episodes": (*_READ, "dynamodb:DeleteItem", "dynamodb:PutItem"),
             "facts": (*_READ, "dynamodb:DeleteItem"),
             "procedures": (*_READ, "dynamodb:UpdateItem"),
+            "ledger": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"),
         },
     ),
 )

@@ -1,23 +1,42 @@
-"""Forgetting on purpose: the nightly rules of DESIGN.md §5, paginated, reporting what they did."""
+"""Forgetting on purpose: the nightly rules of DESIGN.md §5, paginated, resumable, reporting
+what they did.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from agent_memory.core.models import ProcedureStatus
 from agent_memory.core.policies import DAY, DecayPolicy
-from agent_memory.core.ports import EpisodeStore, FactStore, Ledger, ProcedureStore
+from agent_memory.core.ports import EpisodeStore, FactStore, Ledger, Page, ProcedureStore
+
+# A system record ("_" starts no tenant id): where an interrupted pass resumes.
+PROGRESS_KEY = "_decay#progress"
+# An interrupted pass older than this is abandoned and a fresh one starts.
+_RESUME_WITHIN = 1.0 * DAY
 
 
 @dataclass(slots=True)
 class DecayReport:
-    """What one decay pass changed."""
+    """What one decay pass changed (a resumed pass includes what was done before the stop)."""
 
     failed_episodes_deleted: int = 0
     expired_episodes_purged: int = 0
     expired_ledger_records_purged: int = 0
     pending_facts_expired: int = 0
     procedures_flagged: list[dict[str, str]] = field(default_factory=list)
+    resumed: bool = False
+
+
+@dataclass(slots=True)
+class _Progress:
+    now: float
+    step: int = 0
+    cursor: str | None = None
+    report: dict[str, Any] = field(default_factory=dict)
 
 
 def decay(
@@ -34,48 +53,108 @@ def decay(
     Deletes FAILED episodes older than ``failed_episode_days`` and PENDING facts unseen for
     ``pending_fact_days``; flags (never deletes) validated procedures unused for
     ``procedure_unused_days`` or below ``procedure_min_success`` after ``procedure_min_uses``.
-    Every listing is followed page by page, so nothing beyond the first page is missed.
+    Every listing is followed page by page. After each page the position is saved in the
+    ledger, so a pass that is interrupted (a Lambda timeout, a crash) resumes where it stopped,
+    with the same ``now``, instead of starting over. Work of a page that was under way when
+    the pass stopped is done, but may be missing from the resumed pass's counts.
     """
-    report = DecayReport()
-    report.failed_episodes_deleted = _delete_failed_episodes(episodes, now, policy)
-    while (purged := episodes.purge_expired(now, limit=policy.page_size)) > 0:
-        report.expired_episodes_purged += purged
-    while (purged := ledger.purge_expired(now, limit=policy.page_size)) > 0:
-        report.expired_ledger_records_purged += purged
-    report.pending_facts_expired = _expire_pending_facts(facts, now, policy)
-    report.procedures_flagged = _flag_procedures(procedures, now, policy)
+    progress, report = _load(ledger, now)
+
+    def save(step: int, cursor: str | None) -> None:
+        progress.step, progress.cursor = step, cursor
+        progress.report = asdict(report)
+        ledger.put(PROGRESS_KEY, asdict(progress), now=now, expires_at=None)
+
+    at = progress.now
+    steps: list[Callable[[str | None, Callable[[str | None], None]], None]] = [
+        lambda c, s: _delete_failed_episodes(episodes, at, policy, report, c, s),
+        lambda c, s: _expire_pending_facts(facts, at, policy, report, c, s),
+        lambda c, s: _purge(episodes.purge_expired, at, policy, report, "expired_episodes_purged"),
+        lambda c, s: _purge(
+            ledger.purge_expired, at, policy, report, "expired_ledger_records_purged"
+        ),
+        lambda c, s: _flag_procedures(procedures, at, policy, report),
+    ]
+    for number in range(progress.step, len(steps)):
+        cursor = progress.cursor if number == progress.step else None
+        steps[number](cursor, functools.partial(save, number))
+        save(number + 1, None)
+    ledger.delete(PROGRESS_KEY)
     return report
 
 
-def _delete_failed_episodes(store: EpisodeStore, now: float, policy: DecayPolicy) -> int:
+def _load(ledger: Ledger, now: float) -> tuple[_Progress, DecayReport]:
+    saved = ledger.get(PROGRESS_KEY, now=now)
+    if saved is None or now - float(saved["now"]) > _RESUME_WITHIN:
+        return _Progress(now=now), DecayReport()
+    report = DecayReport(**{**saved["report"], "resumed": True})
+    return _Progress(saved["now"], saved["step"], saved["cursor"]), report
+
+
+def _pages(
+    read: Callable[[str | None], Page[Any]],
+    cursor: str | None,
+    save: Callable[[str | None], None],
+) -> Any:
+    """Every page from ``cursor`` on; the position is saved once a page has been handled."""
+    while True:
+        page = read(cursor)
+        yield page.items
+        save(page.cursor)
+        if page.cursor is None:
+            return
+        cursor = page.cursor
+
+
+def _delete_failed_episodes(
+    store: EpisodeStore,
+    now: float,
+    policy: DecayPolicy,
+    report: DecayReport,
+    cursor: str | None,
+    save: Callable[[str | None], None],
+) -> None:
     cutoff = now - policy.failed_episode_days * DAY
-    deleted, cursor = 0, None
-    while True:
-        page = store.failed_before(cutoff, now=now, limit=policy.page_size, cursor=cursor)
-        for episode in page.items:
-            deleted += store.delete(episode.tenant_id, episode.agent_id, episode.run_id)
-        if page.cursor is None:
-            return deleted
-        cursor = page.cursor
+
+    def read(c: str | None) -> Page[Any]:
+        return store.failed_before(cutoff, now=now, limit=policy.page_size, cursor=c)
+
+    for items in _pages(read, cursor, save):
+        for e in items:
+            report.failed_episodes_deleted += store.delete(e.tenant_id, e.agent_id, e.run_id)
 
 
-def _expire_pending_facts(store: FactStore, now: float, policy: DecayPolicy) -> int:
+def _expire_pending_facts(
+    store: FactStore,
+    now: float,
+    policy: DecayPolicy,
+    report: DecayReport,
+    cursor: str | None,
+    save: Callable[[str | None], None],
+) -> None:
     cutoff = now - policy.pending_fact_days * DAY
-    deleted, cursor = 0, None
-    while True:
-        page = store.pending_seen_before(cutoff, limit=policy.page_size, cursor=cursor)
-        for fact in page.items:
-            deleted += store.delete(fact.tenant_id, fact.domain, fact.fact_hash)
-        if page.cursor is None:
-            return deleted
-        cursor = page.cursor
+
+    def read(c: str | None) -> Page[Any]:
+        return store.pending_seen_before(cutoff, limit=policy.page_size, cursor=c)
+
+    for items in _pages(read, cursor, save):
+        for f in items:
+            report.pending_facts_expired += store.delete(f.tenant_id, f.domain, f.fact_hash)
+
+
+def _purge(
+    purge: Callable[..., int], now: float, policy: DecayPolicy, report: DecayReport, field_: str
+) -> None:
+    while (purged := purge(now, limit=policy.page_size)) > 0:
+        setattr(report, field_, getattr(report, field_) + purged)
 
 
 def _flag_procedures(
-    store: ProcedureStore, now: float, policy: DecayPolicy
-) -> list[dict[str, str]]:
+    store: ProcedureStore, now: float, policy: DecayPolicy, report: DecayReport
+) -> None:
     unused_cutoff = now - policy.procedure_unused_days * DAY
-    # Flagging moves procedures out of VALIDATED, so collect first, then flag.
+    # Flagging moves procedures out of VALIDATED, so collect first, then flag; a resumed pass
+    # collects again, and flagging twice is refused by its condition.
     due: list[tuple[str, str, str]] = []
     cursor = None
     while True:
@@ -86,27 +165,16 @@ def _flag_procedures(
             if (
                 p.times_applied >= policy.procedure_min_uses
                 and rate is not None
-                and (rate < policy.procedure_min_success)
+                and rate < policy.procedure_min_success
             ):
-                due.append(
-                    (
-                        p.procedure_id,
-                        p.tenant_id,
-                        f"success rate {rate:.0%} after {p.times_applied} uses",
-                    )
-                )
+                reason = f"success rate {rate:.0%} after {p.times_applied} uses"
+                due.append((p.procedure_id, p.tenant_id, reason))
             elif last_used < unused_cutoff:
-                due.append(
-                    (
-                        p.procedure_id,
-                        p.tenant_id,
-                        f"unused for {policy.procedure_unused_days:g} days",
-                    )
-                )
+                reason = f"unused for {policy.procedure_unused_days:g} days"
+                due.append((p.procedure_id, p.tenant_id, reason))
         if page.cursor is None:
             break
         cursor = page.cursor
-    flagged = []
     for procedure_id, tenant_id, reason in due:
         if store.set_status(
             procedure_id,
@@ -116,5 +184,6 @@ def _flag_procedures(
             now=now,
             note=reason,
         ):
-            flagged.append({"procedure_id": procedure_id, "tenant_id": tenant_id, "reason": reason})
-    return flagged
+            report.procedures_flagged.append(
+                {"procedure_id": procedure_id, "tenant_id": tenant_id, "reason": reason}
+            )

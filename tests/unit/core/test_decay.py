@@ -128,3 +128,45 @@ def test_run_records_are_purged_when_they_expire(memory: Memory) -> None:
     assert run_decay(memory).expired_ledger_records_purged == 0
     memory.clock.advance(2 * DAY)
     assert run_decay(memory).expired_ledger_records_purged == 1
+
+
+class CrashingEpisodes:
+    """An episode store that dies after ``allowed`` deletes, like a Lambda hitting its timeout."""
+
+    def __init__(self, inner: object, allowed: int) -> None:
+        self.inner, self.allowed = inner, allowed
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    def delete(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
+        if self.allowed == 0:
+            raise TimeoutError("task timed out")
+        self.allowed -= 1
+        return bool(self.inner.delete(tenant_id, agent_id, run_id))  # type: ignore[attr-defined]
+
+
+def test_an_interrupted_pass_resumes_where_it_stopped(memory: Memory) -> None:
+    # Given 25 old FAILED episodes and a pass that dies after 9 deletions
+    for i in range(25):
+        consolidate(run_event(f"f{i}", outcome="FAILED"), memory.ports)
+    memory.clock.advance(8 * DAY)
+    p = memory.ports
+    with pytest.raises(TimeoutError):
+        decay(
+            CrashingEpisodes(p.episodes, 9),
+            p.facts,
+            p.procedures,
+            p.ledger,  # type: ignore[arg-type]
+            now=memory.clock(),
+            policy=DecayPolicy(page_size=4),
+        )
+    # When the next invocation runs an hour later
+    memory.clock.advance(3600)
+    report = run_decay(memory, page_size=4)
+    # Then it resumed and finished the job (the page under way at the crash may go uncounted)
+    assert report.resumed
+    assert 25 - 4 < report.failed_episodes_deleted <= 25
+    assert list(memory.ports.episodes.export("acme")) == []
+    # And the next pass starts fresh
+    assert not run_decay(memory).resumed
