@@ -452,3 +452,36 @@ def test_a_domain_containing_the_separator_is_refused(facts: FactStore) -> None:
 def test_a_malformed_cursor_is_refused(facts: FactStore) -> None:
     with pytest.raises(InvalidInput):
         facts.pending_seen_before(NOW, limit=2, cursor="bm90IGEgY3Vyc29y")
+
+
+def test_contest_holds_a_pending_fact_back_with_its_reason(facts: FactStore) -> None:
+    facts.observe(observation())
+    assert facts.contest("acme", "billing", "h-1", now=NOW, reason="contradicts h-0") is True
+    [held] = facts.contested("acme")
+    assert held.status is FactStatus.CONTESTED and held.review_note == "contradicts h-0"
+    assert facts.fast_path("acme", "billing") == []
+
+
+def test_contest_only_applies_to_pending_facts(facts: FactStore) -> None:
+    facts.observe(observation())
+    facts.confirm("acme", "billing", "h-1", now=NOW)
+    assert facts.contest("acme", "billing", "h-1", now=NOW, reason="x") is False
+    assert facts.contested("acme") == []
+
+
+def test_a_contested_fact_is_confirmed_only_from_contested(facts: FactStore) -> None:
+    facts.observe(observation())
+    facts.contest("acme", "billing", "h-1", now=NOW, reason="x")
+    assert facts.confirm("acme", "billing", "h-1", now=NOW) is False
+    assert (
+        facts.confirm("acme", "billing", "h-1", now=NOW, from_status=FactStatus.CONTESTED) is True
+    )
+    assert [f.fact_hash for f in facts.fast_path("acme", "billing")] == ["h-1"]
+
+
+def test_contested_lists_only_the_tenants_own(facts: FactStore) -> None:
+    facts.observe(observation())
+    facts.observe(observation(tenant_id="acme2"))
+    facts.contest("acme2", "billing", "h-1", now=NOW, reason="x")
+    assert facts.contested("acme") == []
+    assert [f.tenant_id for f in facts.contested("acme2")] == ["acme2"]

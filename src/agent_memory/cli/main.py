@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from agent_memory.core import procedural
+from agent_memory.core import procedural, semantic
 from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
 from agent_memory.core.consolidation import (
     StepFailed,
@@ -28,7 +28,7 @@ from agent_memory.core.consolidation import (
 )
 from agent_memory.core.decay import decay
 from agent_memory.core.errors import InvalidInput, MemoryError_
-from agent_memory.core.ingestion import run_ingestion
+from agent_memory.core.ingestion import request_ingestion, run_ingestion
 from agent_memory.core.models import Procedure, ProcedureStatus
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.records import to_json
@@ -122,6 +122,19 @@ def _parser() -> argparse.ArgumentParser:
     reject.add_argument("--reviewer", required=True)
     reject.add_argument("--reason", required=True)
     reject.set_defaults(handler=_procedures_reject)
+
+    facts = commands.add_parser("facts", help="review facts held back as contradictions")
+    fact_actions = facts.add_subparsers(dest="action", required=True, metavar="ACTION")
+    contested = fact_actions.add_parser("contested", help="facts held back for review")
+    contested.add_argument("--tenant", required=True)
+    contested.add_argument("--json", action="store_true")
+    contested.set_defaults(handler=_facts_contested)
+    resolve = fact_actions.add_parser("resolve", help="decide on a contested fact")
+    resolve.add_argument("fact_hash")
+    resolve.add_argument("--tenant", required=True)
+    resolve.add_argument("--domain", required=True)
+    resolve.add_argument("--keep", required=True, choices=["new", "old", "both"])
+    resolve.set_defaults(handler=_facts_resolve)
 
     decay_ = commands.add_parser("decay", help="apply the forgetting rules now")
     decay_.add_argument("--now", help="ISO 8601 time to decay as of (default: now)")
@@ -274,6 +287,48 @@ def _procedures_reject(args: argparse.Namespace, ports: MemoryPorts, out: TextIO
         now=ports.clock(),
     )
     out.write(f"{updated.procedure_id} is REJECTED (reviewer {updated.reviewer})\n")
+    return 0
+
+
+def _facts_contested(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    found = ports.facts.contested(_tenant(args.tenant))
+    if args.json:
+        _print_json(
+            [
+                {
+                    "fact_hash": f.fact_hash,
+                    "domain": f.domain,
+                    "content": f.content,
+                    "runs": len(f.run_ids),
+                    "reason": f.review_note,
+                }
+                for f in found
+            ],
+            out,
+        )
+        return 0
+    if not found:
+        out.write("no contested facts\n")
+    for fact in found:
+        out.write(f"{fact.fact_hash}  {fact.domain}  {fact.content!r}\n    {fact.review_note}\n")
+    return 0
+
+
+def _facts_resolve(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    removed = semantic.resolve_contested(
+        ports.facts,
+        ports.knowledge_base,
+        tenant_id=_tenant(args.tenant),
+        domain=args.domain,
+        fact_hash=args.fact_hash,
+        keep=args.keep,
+        now=ports.clock(),
+    )
+    if removed:
+        # The KB index must drop what was removed, now rather than at the next window.
+        request_ingestion(ports.ledger, now=ports.clock())
+    run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    out.write(f"kept {args.keep}; removed {', '.join(removed) or 'nothing'}\n")
     return 0
 
 

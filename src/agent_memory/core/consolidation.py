@@ -148,6 +148,7 @@ def confirm_facts(state: State, ports: MemoryPorts) -> State:
     confirmation = semantic.observe_facts(
         ports.facts,
         ports.embedder,
+        ports.knowledge_base,
         tenant_id=run.tenant_id,
         domain=run.domain or policy.default_domain,
         run_id=run.run_id,
@@ -161,6 +162,7 @@ def confirm_facts(state: State, ports: MemoryPorts) -> State:
             "observed": list(confirmation.observed),
             "confirmed": list(confirmation.confirmed),
             "newly_confirmed": list(confirmation.newly_confirmed),
+            "contested": list(confirmation.contested),
         },
     }
 
@@ -329,6 +331,7 @@ def summary(state: State) -> State:
         "episode": "written" if state["episode"]["written"] else "already present",
         "facts_observed": len(state["facts"]["observed"]),
         "facts_confirmed": state["facts"]["newly_confirmed"],
+        "facts_contested": state["facts"].get("contested", []),
         "kb_documents_staged": len(state["kb"]["staged"]),
         "procedure_proposed": state["procedure"]["proposed"],
         "procedure_created": state["procedure"]["created"],

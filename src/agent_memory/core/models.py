@@ -12,10 +12,13 @@ OUTCOMES: tuple[Outcome, ...] = ("COMPLETED", "PARTIAL", "FAILED", "UNKNOWN")
 
 
 class FactStatus(StrEnum):
-    """Lifecycle of a semantic fact: observed, then confirmed by enough distinct runs."""
+    """Lifecycle of a semantic fact: observed, then confirmed by enough distinct runs, or held
+    back for a human when it contradicts a confirmed fact.
+    """
 
     PENDING = "PENDING"
     CONFIRMED = "CONFIRMED"
+    CONTESTED = "CONTESTED"
 
 
 class ProcedureStatus(StrEnum):
@@ -161,6 +164,7 @@ class Fact:
     staged_at: float | None = None
     ingested_at: float | None = None
     embedding: StoredVector | None = None
+    review_note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from agent_memory.core.models import (
     Episode,
     Fact,
     FactObservation,
+    FactStatus,
     IngestionJob,
     KbDocument,
     KbHit,
@@ -107,8 +108,28 @@ class FactStore(Protocol):
         """The fact, or None."""
         ...
 
-    def confirm(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> bool:
-        """Move a PENDING fact to CONFIRMED; True only for the call that made the change."""
+    def confirm(
+        self,
+        tenant_id: str,
+        domain: str,
+        fact_hash: str,
+        *,
+        now: float,
+        from_status: FactStatus = FactStatus.PENDING,
+    ) -> bool:
+        """Move a fact from ``from_status`` (PENDING, or CONTESTED once a human accepts it) to
+        CONFIRMED; True only for the call that made the change.
+        """
+        ...
+
+    def contest(
+        self, tenant_id: str, domain: str, fact_hash: str, *, now: float, reason: str
+    ) -> bool:
+        """Hold a PENDING fact back for review (CONTESTED, with why); True if this call did."""
+        ...
+
+    def contested(self, tenant_id: str) -> list[Fact]:
+        """The tenant's facts held back for review."""
         ...
 
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:

@@ -6,10 +6,13 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from agent_memory.core import vectors
+from agent_memory.core.contradiction import contradiction
+from agent_memory.core.errors import NotFound
 from agent_memory.core.markers import SEMANTIC, neutralize
 from agent_memory.core.models import (
     Fact,
@@ -67,11 +70,13 @@ class Confirmation:
     observed: tuple[str, ...]
     confirmed: tuple[str, ...]
     newly_confirmed: tuple[str, ...]
+    contested: tuple[str, ...] = ()
 
 
 def observe_facts(
     store: FactStore,
     embedder: Embedder,
+    kb: KnowledgeBase,
     *,
     tenant_id: str,
     domain: str,
@@ -82,13 +87,18 @@ def observe_facts(
 ) -> Confirmation:
     """Log the run's sightings and promote each fact seen by ``confirmations`` distinct runs.
 
-    Safe to repeat for the same run: the log holds run ids, so nothing counts twice, and the
-    promotion is a conditional write that only one caller wins.
+    A fact that would be promoted but contradicts a confirmed fact of its domain is held back
+    for a human instead (CONTESTED): the two are never served side by side. Safe to repeat for
+    the same run: the log holds run ids, so nothing counts twice, and the promotion is a
+    conditional write that only one caller wins.
     """
     if not facts:
         return Confirmation((), (), ())
     embeddings = embedder.embed_documents([f.content for f in facts])
-    observed, confirmed, newly = [], [], []
+    observed: list[str] = []
+    confirmed: list[str] = []
+    newly: list[str] = []
+    contested: list[str] = []
     for fact, embedding in zip(facts, embeddings, strict=True):
         key = fact_hash(fact.content)
         record = store.observe(
@@ -106,11 +116,67 @@ def observe_facts(
         observed.append(key)
         if record.status is FactStatus.CONFIRMED:
             confirmed.append(key)
+        elif record.status is FactStatus.CONTESTED:
+            contested.append(key)
         elif len(record.run_ids) >= policy.confirmations:
+            conflict = find_conflict(
+                kb,
+                store,
+                tenant_id=tenant_id,
+                domain=domain,
+                content=fact.content,
+                fact_hash=key,
+                query=embedding,
+                model_id=embedder.model_id,
+            )
+            if conflict is not None:
+                store.contest(tenant_id, domain, key, now=now, reason=conflict)
+                contested.append(key)
+                continue
             if store.confirm(tenant_id, domain, key, now=now):
                 newly.append(key)
             confirmed.append(key)
-    return Confirmation(tuple(observed), tuple(confirmed), tuple(newly))
+    return Confirmation(tuple(observed), tuple(confirmed), tuple(newly), tuple(contested))
+
+
+def find_conflict(
+    kb: KnowledgeBase,
+    store: FactStore,
+    *,
+    tenant_id: str,
+    domain: str,
+    content: str,
+    fact_hash: str,
+    query: FloatArray,
+    model_id: str,
+    candidates: int = 10,
+) -> str | None:
+    """Why ``content`` contradicts a confirmed fact of the domain, or None.
+
+    Candidates are the domain's nearest confirmed facts (the KB's and the fast path's); the
+    test itself is :func:`~agent_memory.core.contradiction.contradiction`.
+    """
+    hits = kb.retrieve(
+        content,
+        tenant_id=tenant_id,
+        domain=domain,
+        limit=candidates,
+        query_vector=query,
+        query_model_id=model_id,
+    )
+    nearby = [
+        (str(hit.metadata.get("fact_hash", "")), hit.text)
+        for hit in hits
+        if hit.metadata.get("tenant_id") == tenant_id
+    ]
+    nearby += [(f.fact_hash, f.content) for f in store.fast_path(tenant_id, domain)]
+    for other_hash, other in nearby:
+        if other_hash == fact_hash:
+            continue
+        reason = contradiction(content, other)
+        if reason is not None:
+            return f"contradicts confirmed fact {other_hash}: {reason}"
+    return None
 
 
 def document_key(tenant_id: str, domain: str, key: str) -> str:
@@ -217,3 +283,42 @@ def format_facts(facts: list[ScoredFact]) -> str:
     if not facts:
         return ""
     return "\n".join([SEMANTIC, *(f"- {neutralize(fact.content)}" for fact in facts)])
+
+
+_CONFLICT = re.compile(r"contradicts confirmed fact ([0-9a-f]+)")
+
+
+def resolve_contested(
+    store: FactStore,
+    kb: KnowledgeBase,
+    *,
+    tenant_id: str,
+    domain: str,
+    fact_hash: str,
+    keep: Literal["new", "old", "both"],
+    now: float,
+) -> tuple[str, ...]:
+    """A human's decision on a contested fact; the hashes of the facts removed.
+
+    ``new``: the contested fact is confirmed and the one it contradicted is forgotten;
+    ``old``: the contested fact is forgotten; ``both``: they do not really conflict, and the
+    contested fact is confirmed beside the other. Confirmed facts go to the KB as usual.
+    """
+    fact = store.get(tenant_id, domain, fact_hash)
+    if fact is None or fact.status is not FactStatus.CONTESTED:
+        raise NotFound(f"no contested fact {fact_hash!r} in {tenant_id}/{domain}")
+    removed: list[str] = []
+    if keep == "old":
+        store.delete(tenant_id, domain, fact_hash)
+        return (fact_hash,)
+    store.confirm(tenant_id, domain, fact_hash, now=now, from_status=FactStatus.CONTESTED)
+    stage_documents(
+        store, kb, tenant_id=tenant_id, domain=domain, fact_hashes=(fact_hash,), now=now
+    )
+    match = _CONFLICT.search(fact.review_note or "")
+    if keep == "new" and match:
+        old = match.group(1)
+        kb.delete_document(document_key(tenant_id, domain, old))
+        if store.delete(tenant_id, domain, old):
+            removed.append(old)
+    return tuple(removed)

@@ -258,3 +258,48 @@ def test_a_successful_redelivery_clears_the_runs_failure_record(memory: Memory) 
     consolidate(run_event("r1"), memory.ports)
     # Then the failure record is gone
     assert failed_runs(memory.ports.ledger) == []
+
+
+def test_a_fact_contradicting_a_confirmed_one_is_held_back_not_served(memory: Memory) -> None:
+    # Given a confirmed fact
+    for run_id in ("r1", "r2", "r3"):
+        consolidate(run_event(run_id), memory.ports)
+    # When three other runs agree on a contradicting figure
+    rival = "Liability caps below 2x fees are a red flag"
+    for run_id in ("x1", "x2", "x3"):
+        event = run_event(run_id)
+        event["artifacts"]["facts"] = [{"content": rival, "confidence": 0.9}]
+        result = summary(consolidate(event, memory.ports))
+    # Then it is held for review, with the reason, and the original alone is served
+    assert result["facts_contested"] == [fact_hash(rival)]
+    [held] = memory.ports.facts.contested("acme")
+    assert held.content == rival and "different figures" in (held.review_note or "")
+    served = memory.ports.facts.fast_path("acme", "contracts")
+    assert [f.content for f in served] == [FACT]
+
+
+def test_a_reviewer_keeping_the_new_fact_replaces_the_old(memory: Memory) -> None:
+    from agent_memory.core.semantic import resolve_contested
+
+    for run_id in ("r1", "r2", "r3"):
+        consolidate(run_event(run_id), memory.ports)
+    rival = "Liability caps below 2x fees are a red flag"
+    for run_id in ("x1", "x2", "x3"):
+        event = run_event(run_id)
+        event["artifacts"]["facts"] = [{"content": rival, "confidence": 0.9}]
+        consolidate(event, memory.ports)
+    removed = resolve_contested(
+        memory.ports.facts,
+        memory.ports.knowledge_base,
+        tenant_id="acme",
+        domain="contracts",
+        fact_hash=fact_hash(rival),
+        keep="new",
+        now=memory.clock(),
+    )
+    assert removed == (fact_hash(FACT),)
+    served = memory.ports.facts.fast_path("acme", "contracts")
+    assert [f.content for f in served] == [rival]
+    assert memory.ports.knowledge_base.document_keys("acme") == [
+        f"tenants/acme/domains/contracts/{fact_hash(rival)}.txt"
+    ]

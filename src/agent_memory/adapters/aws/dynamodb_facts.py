@@ -6,6 +6,7 @@ import random
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 
 from agent_memory.adapters.aws.dynamodb_codec import (
     ConditionFailed,
@@ -13,6 +14,7 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     Item,
     get_float,
     get_opt_float,
+    get_opt_s,
     get_s,
     get_set,
     get_vector,
@@ -97,21 +99,53 @@ class DynamoDbFactStore:
         item = self._read(_key(tenant_id, domain, fact_hash))
         return _fact(item) if item is not None else None
 
-    def confirm(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> bool:
-        """Move a PENDING fact to CONFIRMED; True only for the call that made the change."""
+    def confirm(
+        self,
+        tenant_id: str,
+        domain: str,
+        fact_hash: str,
+        *,
+        now: float,
+        from_status: FactStatus = FactStatus.PENDING,
+    ) -> bool:
+        """Move a fact from ``from_status`` to CONFIRMED; True only for the call that did."""
         return self._update(
             _key(tenant_id, domain, fact_hash),
             f"SET #status = :confirmed, confirmed_at = :now, {FAST_PATH_KEY} = :fast "
             f"REMOVE {PENDING_SHARD}",
-            condition="#status = :pending",
+            condition="#status = :from",
             names=_STATUS,
             values={
                 ":confirmed": s(_CONFIRMED),
-                ":pending": s(_PENDING),
+                ":from": s(from_status.value),
                 ":now": n(now),
                 ":fast": s(tenant_prefix(tenant_id)),
             },
         )
+
+    def contest(
+        self, tenant_id: str, domain: str, fact_hash: str, *, now: float, reason: str
+    ) -> bool:
+        """Hold a PENDING fact back for review; it leaves the decay index (a human decides)."""
+        return self._update(
+            _key(tenant_id, domain, fact_hash),
+            f"SET #status = :contested, review_note = :reason REMOVE {PENDING_SHARD}",
+            condition="#status = :pending",
+            names=_STATUS,
+            values={
+                ":contested": s(FactStatus.CONTESTED.value),
+                ":pending": s(_PENDING),
+                ":reason": s(reason),
+            },
+        )
+
+    def contested(self, tenant_id: str) -> list[Fact]:
+        """The tenant's CONTESTED facts, read through the tenant index."""
+        listing = replace(
+            self._tenant_listing(tenant_id, hydrate=True),
+            keep=lambda item: get_s(item, "status") == FactStatus.CONTESTED.value,
+        )
+        return [_fact(item) for item in read_all(self._client, listing)]
 
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was (re)written: it awaits ingestion again.
@@ -346,4 +380,5 @@ def _fact(item: Item) -> Fact:
         staged_at=get_opt_float(item, "staged_at"),
         ingested_at=get_opt_float(item, "ingested_at"),
         embedding=get_vector(item),
+        review_note=get_opt_s(item, "review_note"),
     )

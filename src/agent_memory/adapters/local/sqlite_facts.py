@@ -73,8 +73,18 @@ class SqliteFactStore:
         )
         return _fact(row) if row is not None else None
 
-    def confirm(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> bool:
-        """Move a PENDING fact to CONFIRMED at ``now``; True only for the call that changed it."""
+    def confirm(
+        self,
+        tenant_id: str,
+        domain: str,
+        fact_hash: str,
+        *,
+        now: float,
+        from_status: FactStatus = FactStatus.PENDING,
+    ) -> bool:
+        """Move a fact from ``from_status`` to CONFIRMED at ``now``; True only for the call
+        that changed it.
+        """
         changed = self._db.execute(
             "UPDATE facts SET status = ?, confirmed_at = ? "
             "WHERE pk = ? AND fact_hash = ? AND status = ?",
@@ -83,10 +93,37 @@ class SqliteFactStore:
                 now,
                 partition_key(tenant_id, domain),
                 fact_hash,
+                from_status,
+            ),
+        )
+        return changed == 1
+
+    def contest(
+        self, tenant_id: str, domain: str, fact_hash: str, *, now: float, reason: str
+    ) -> bool:
+        """Hold a PENDING fact back for review, noting why; True only for the call that did."""
+        changed = self._db.execute(
+            "UPDATE facts SET status = ?, review_note = ? "
+            "WHERE pk = ? AND fact_hash = ? AND status = ?",
+            (
+                FactStatus.CONTESTED,
+                reason,
+                partition_key(tenant_id, domain),
+                fact_hash,
                 FactStatus.PENDING,
             ),
         )
         return changed == 1
+
+    def contested(self, tenant_id: str) -> list[Fact]:
+        """The tenant's CONTESTED facts, in key order."""
+        low, high = tenant_key_range(tenant_id)
+        rows = self._db.fetchall(
+            f"{_SELECT} WHERE f.pk >= ? AND f.pk < ? AND f.tenant_id = ? AND f.status = ? "
+            "ORDER BY f.pk, f.fact_hash",
+            (low, high, tenant_id, FactStatus.CONTESTED),
+        )
+        return [_fact(r) for r in rows]
 
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was (re)written: it awaits ingestion again.
@@ -232,4 +269,5 @@ def _fact(row: sqlite3.Row) -> Fact:
         staged_at=row["staged_at"],
         ingested_at=row["ingested_at"],
         embedding=vector_from(row),
+        review_note=row["review_note"],
     )

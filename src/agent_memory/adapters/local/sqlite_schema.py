@@ -65,6 +65,7 @@ _SCHEMA_V1 = (
         embedding_model TEXT,
         embedding_dimension INTEGER,
         embedding BLOB,
+        review_note TEXT,
         PRIMARY KEY (pk, fact_hash)
     )
     """,

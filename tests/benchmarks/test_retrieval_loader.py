@@ -1,0 +1,147 @@
+"""The retrieval benchmark's LoCoMo loader, on a tiny synthetic conversation (not real data)."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_memory.core.contracts import parse_run_finished
+from agent_memory.core.extraction import message_units
+from benchmarks.retrieval import events_from_sessions, load_conversation
+
+# Annotation fields carry this marker: it must never reach an event.
+ANNOTATION = "ANNOTATION-MUST-NOT-LEAK"
+
+
+def synthetic_conversation() -> dict[str, Any]:
+    return {
+        "speaker_a": "Ada",
+        "speaker_b": "Bo",
+        "session_1_date_time": "1:56 pm on 8 May, 2023",
+        "session_1": [
+            {"speaker": "Ada", "dia_id": "D1:1", "text": "I adopted a cat."},
+            {
+                "speaker": "Bo",
+                "dia_id": "D1:2",
+                "text": "Lovely! Look at mine.",
+                "blip_caption": "a photo of a dog on a sofa",
+                "img_url": ["https://example.invalid/dog.jpg"],
+                "query": f"dog sofa {ANNOTATION}",
+            },
+            {"speaker": "Ada", "dia_id": "D1:3", "text": "Cute dog."},
+        ],
+        "session_2_date_time": "10:05 am on 2 June, 2023",
+        "session_2": [
+            {"speaker": "Bo", "dia_id": "D2:1", "text": "How is the cat?"},
+            {"speaker": "Ada", "dia_id": "D2:2", "text": "She sleeps all day."},
+            {"speaker": "Bo", "dia_id": "D2:3", "text": "Typical cat."},
+        ],
+        "events_session_1": {"Ada": [f"adopts a cat {ANNOTATION}"]},
+        "events_session_2": {"Ada": [], "Bo": []},
+        "session_1_observation": {"Ada": [[f"Ada has a cat {ANNOTATION}", "D1:1"]]},
+        "session_2_observation": {"Bo": [[f"Bo asks {ANNOTATION}", "D2:1"]]},
+        "session_1_summary": f"Ada and Bo talk about pets. {ANNOTATION}",
+        "session_2_summary": f"The cat sleeps. {ANNOTATION}",
+        "qa": [
+            {
+                "question": "What pet did Ada adopt?",
+                "answer": "a cat",
+                "evidence": ["D1:1"],
+                "category": 4,
+            },
+            {
+                "question": "Which pets?",
+                "answer": "cat, dog",
+                "evidence": ["D1:1; D1:2"],
+                "category": 1,
+            },
+            {"question": "When?", "answer": "May", "evidence": ["D9:9", "D2:2"], "category": 2},
+            {"question": "Unanswerable?", "answer": "-", "evidence": ["D:1:1"], "category": 3},
+            {"question": "Adversarial?", "evidence": ["D2:3"], "category": 5},
+        ],
+    }
+
+
+@pytest.fixture
+def conversation_file(tmp_path: Path) -> Path:
+    path = tmp_path / "99.json"
+    path.write_text(json.dumps(synthetic_conversation()), encoding="utf-8")
+    return path
+
+
+def test_each_session_becomes_one_valid_run_finished_event(conversation_file: Path) -> None:
+    events, _ = events_from_sessions(load_conversation(conversation_file))
+
+    runs = [parse_run_finished(event) for event in events]
+
+    assert [r.run_id for r in runs] == ["session-1", "session-2"]
+    assert {(r.tenant_id, r.agent_id, r.outcome) for r in runs} == {
+        ("locomo", "conv-99", "COMPLETED")
+    }
+    assert all(r.artifacts is None for r in runs)
+    assert events[0]["finished_at"] == "2023-05-08T13:56:00+00:00"
+    assert events[1]["finished_at"] == "2023-06-02T10:05:00+00:00"
+    assert events[0]["task"] == "Conversation session 1 between Ada and Bo"
+
+
+def test_messages_are_the_turns_in_order_with_roles_names_and_photo_captions(
+    conversation_file: Path,
+) -> None:
+    events, _ = events_from_sessions(load_conversation(conversation_file))
+
+    assert events[0]["messages"] == [
+        {"role": "human", "name": "Ada", "content": "I adopted a cat."},
+        {
+            "role": "ai",
+            "name": "Bo",
+            "content": "Lovely! Look at mine. [shares a photo: a photo of a dog on a sofa]",
+        },
+        {"role": "human", "name": "Ada", "content": "Cute dog."},
+    ]
+    assert [m["role"] for m in events[1]["messages"]] == ["ai", "human", "ai"]
+
+
+def test_annotations_never_reach_the_events(conversation_file: Path) -> None:
+    events, _ = events_from_sessions(load_conversation(conversation_file))
+
+    assert ANNOTATION not in json.dumps(events)
+    allowed = {"tenant_id", "agent_id", "run_id", "task", "outcome", "finished_at", "messages"}
+    assert all(set(event) == allowed for event in events)
+    assert all(set(m) == {"role", "name", "content"} for e in events for m in e["messages"])
+
+
+def test_product_units_map_back_to_their_dia_ids(conversation_file: Path) -> None:
+    # Given the product's own unit extraction of each event
+    events, units = events_from_sessions(load_conversation(conversation_file))
+    found = {}
+    for event in events:
+        run = parse_run_finished(event)
+        for unit in message_units(
+            run.messages, max_units=300, max_chars=1_000, max_total_chars=100_000
+        ):
+            found[(run.run_id, unit["seq"])] = unit["text"]
+
+    # Then every unit's (run_id, seq) names the turn it came from
+    assert units == {
+        ("session-1", 0): "D1:1",
+        ("session-1", 1): "D1:2",
+        ("session-1", 2): "D1:3",
+        ("session-2", 0): "D2:1",
+        ("session-2", 1): "D2:2",
+        ("session-2", 2): "D2:3",
+    }
+    assert set(found) == set(units)
+    assert found[("session-2", 1)] == "She sleeps all day."
+
+
+def test_questions_keep_categories_1_to_4_with_parsed_evidence(conversation_file: Path) -> None:
+    conversation = load_conversation(conversation_file)
+
+    assert [(q.text, sorted(q.evidence), sorted(q.sessions)) for q in conversation.questions] == [
+        ("What pet did Ada adopt?", ["D1:1"], [1]),
+        ("Which pets?", ["D1:1", "D1:2"], [1]),
+        ("When?", ["D2:2"], [2]),
+    ]
+    assert conversation.dropped_evidence == ("D9:9", "D:1:1")
+    assert conversation.questions_without_evidence == 1
