@@ -65,10 +65,25 @@ class LambdaContext:
         return 60_000
 
 
+class EmptyKnowledgeBaseRuntime:
+    """bedrock-agent-runtime, which moto lacks: retrieve finds nothing (nothing is ingested)."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+
+    def retrieve(self, **request: Any) -> dict[str, Any]:
+        self.requests.append(request)
+        return {"retrievalResults": []}
+
+
 class GuardedRuntime(wiring.AwsRuntime):
     """The Lambda runtime with every tenant's DynamoDB client under LeadingKeys."""
 
+    kb_runtime = EmptyKnowledgeBaseRuntime()
+
     def client(self, service: str, tenant_id: str | None = None) -> Any:
+        if service == "bedrock-agent-runtime":
+            return self.kb_runtime
         client = super().client(service, tenant_id)
         if service == "dynamodb" and tenant_id is not None:
             return LeadingKeysGuard(client, tenant_id)
