@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import secrets
+from pathlib import Path
+
 from agent_memory.adapters.local.embeddings import CALIBRATION as LOCAL_CALIBRATION
 from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase
@@ -18,6 +22,7 @@ from agent_memory.settings import LocalSettings
 
 DATABASE_FILE = "memory.db"
 KB_FOLDER = "kb"
+PSEUDONYM_KEY_FILE = "pseudonym.key"
 
 
 def local_ports(
@@ -51,4 +56,25 @@ def local_ports(
         chat=chat,
         policies=policies or Policies(),
         calibrations={**DEFAULT_CALIBRATIONS, LOCAL_CALIBRATION.model_family: LOCAL_CALIBRATION},
+        pseudonym_key=pseudonym_key(settings.store),
     )
+
+
+def pseudonym_key(store: Path) -> bytes:
+    """The store's secret for name pseudonyms, created (owner-only) on first use.
+
+    Losing it only means new pseudonyms no longer match old ones; keep it with the store.
+    """
+    path = store / PSEUDONYM_KEY_FILE
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        pass
+    key = secrets.token_bytes(32)
+    try:
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
+            out.write(key)
+    except FileExistsError:
+        # Another process created it first: use theirs.
+        return path.read_bytes()
+    return key

@@ -162,7 +162,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def _read_json(source: str) -> Any:
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        # Bytes, decoded here: a C locale would let stdin turn bad bytes into lone surrogates.
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        text = data.decode("utf-8")
     except OSError as error:
         raise UsageError(f"cannot read {source}: {error.strerror or error}") from None
     except UnicodeDecodeError:
@@ -173,6 +175,12 @@ def _read_json(source: str) -> Any:
         raise UsageError(
             f"{source} is not valid JSON (line {error.lineno}, column {error.colno})"
         ) from None
+    except RecursionError:
+        # No valid event nests more than a few levels; the parser's own limit is ~1,000.
+        raise UsageError(f"{source} is nested too deeply to be an event") from None
+    except ValueError:
+        # Python refuses integer literals of more than 4,300 digits (int_max_str_digits).
+        raise UsageError(f"{source} holds a number too long to read") from None
 
 
 def _print_json(value: Any, out: TextIO) -> None:

@@ -23,6 +23,7 @@ from agent_memory.core.errors import InvalidInput
 from agent_memory.core.markers import CONTEXT_END, CONTEXT_START
 from agent_memory.core.models import Procedure
 from agent_memory.core.ports import FloatArray, MemoryPorts
+from agent_memory.core.scrubbing import query_form
 
 T = TypeVar("T")
 
@@ -81,9 +82,13 @@ def bootstrap(
     started = time.perf_counter()
     now = ports.clock()
     procedure_job = pool.submit(_timed, lambda: _procedure(request, ports))
-    query, embed_ms = _timed(lambda: ports.embedder.embed_query(request.task))
-    episodes_job = pool.submit(_timed, lambda: _episodes(request, ports, query, now))
-    facts_job = pool.submit(_timed, lambda: _facts(request, ports, query))
+    # Memory stores names as pseudonyms: the query must say them the same way.
+    text, query_ms = _timed(
+        lambda: query_form(request.task, ports.pii, ports.pseudonyms(request.tenant_id))
+    )
+    query, embed_ms = _timed(lambda: ports.embedder.embed_query(text))
+    episodes_job = pool.submit(_timed, lambda: _episodes(request, ports, text, query, now))
+    facts_job = pool.submit(_timed, lambda: _facts(request, ports, text, query))
     episodes, episodic_ms = episodes_job.result()
     facts, semantic_ms = facts_job.result()
     procedure, procedural_ms = procedure_job.result()
@@ -110,6 +115,7 @@ def bootstrap(
             procedural.procedure_view(procedure, ports.policies.procedural) if procedure else None
         ),
         "timings_ms": {
+            "query": query_ms,
             "embed": embed_ms,
             "episodic": episodic_ms,
             "semantic": semantic_ms,
@@ -126,7 +132,7 @@ def _timed(work: Callable[[], T]) -> tuple[T, float]:
 
 
 def _episodes(
-    request: BootstrapRequest, ports: MemoryPorts, query: FloatArray, now: float
+    request: BootstrapRequest, ports: MemoryPorts, text: str, query: FloatArray, now: float
 ) -> list[EpisodeHit]:
     policy = ports.policies.episodic
     index = ports.episode_index.index(
@@ -138,7 +144,7 @@ def _episodes(
         policy=policy,
     )
     found = index.search(
-        request.task,
+        text,
         query,
         now=now,
         top_episodes=policy.top_k,
@@ -149,14 +155,14 @@ def _episodes(
 
 
 def _facts(
-    request: BootstrapRequest, ports: MemoryPorts, query: FloatArray
+    request: BootstrapRequest, ports: MemoryPorts, text: str, query: FloatArray
 ) -> list[semantic.ScoredFact]:
     return semantic.retrieve_facts(
         ports.knowledge_base,
         ports.facts,
         tenant_id=request.tenant_id,
         domain=request.domain,
-        task=request.task,
+        task=text,
         query=query,
         model_id=ports.embedder.model_id,
         min_score=ports.fact_threshold(),

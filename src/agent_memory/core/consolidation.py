@@ -18,6 +18,7 @@ from typing import Any
 
 from agent_memory.core import episodic, procedural, semantic
 from agent_memory.core.contracts import ID_PATTERN, parse_run_finished, unwrap_event
+from agent_memory.core.episode_index import unit_text
 from agent_memory.core.errors import NotFound
 from agent_memory.core.extraction import (
     complete_artifacts,
@@ -27,6 +28,7 @@ from agent_memory.core.extraction import (
 )
 from agent_memory.core.markers import neutralize
 from agent_memory.core.models import FactCandidate, ProcedureDraft, RunArtifacts, RunFinished
+from agent_memory.core.periods import calendar_day
 from agent_memory.core.policies import DAY
 from agent_memory.core.ports import Ledger, MemoryPorts
 from agent_memory.core.records import artifacts_from_json, run_from_state, run_to_state, to_json
@@ -98,7 +100,7 @@ def scrub(state: State, ports: MemoryPorts) -> State:
     units = state.get("units", [])
     unit_texts = [text for u in units for text in (u["speaker"] or "", u["text"])]
     texts = _texts_of(run, artifacts)
-    result = scrub_texts([*texts, *unit_texts], ports.pii)
+    result = scrub_texts([*texts, *unit_texts], ports.pii, ports.pseudonyms(run.tenant_id))
     clean = [neutralize(text) for text in result.texts]
     run, artifacts = _with_texts(run, artifacts, clean[: len(texts)])
     clean_units = clean[len(texts) :]
@@ -125,7 +127,9 @@ def write_episode(state: State, ports: MemoryPorts) -> State:
     run = run_from_state(state["run"])
     artifacts = artifacts_from_json(state["artifacts"])
     units = episodic.units_from_state(state.get("units", []), artifacts)
-    texts = [episodic.episode_text(artifacts), *(episodic.unit_text(u) for u in units)]
+    # Units are embedded as the index matches them: with their run's calendar day.
+    day = calendar_day(run.finished_at or ports.clock())
+    texts = [episodic.episode_text(artifacts), *(unit_text(u, day) for u in units)]
     embeddings = ports.embedder.embed_documents(texts)
     episode = episodic.build_episode(
         run,

@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import math
 import sys
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
+    AfterValidator,
     AwareDatetime,
     BaseModel,
     BeforeValidator,
@@ -53,6 +55,16 @@ ItemList = Annotated[list[ShortText], Field(max_length=MAX_LIST_ITEMS)]
 def _finite(value: object) -> object:
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError("must be a finite number")
+    return value
+
+
+def _within_utc_years(value: datetime) -> datetime:
+    # An offset can push an instant at the edge of year 1 or 9999 out of datetime's range in
+    # UTC, where every consumer reads it (expiry, calendar days): refuse it here, not mid-write.
+    try:
+        value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("must fall within the years 1 to 9999 in UTC") from None
     return value
 
 
@@ -144,7 +156,9 @@ class RunFinishedEvent(StrictModel):
     artifacts: ArtifactsModel | None = None
     procedure_feedback: FeedbackModel | None = None
     # Not strict: JSON carries date-times as ISO 8601 strings.
-    finished_at: Annotated[AwareDatetime, Field(strict=False)] | None = None
+    finished_at: (
+        Annotated[AwareDatetime, Field(strict=False), AfterValidator(_within_utc_years)] | None
+    ) = None
 
 
 class RunRefModel(BaseModel):

@@ -1,26 +1,28 @@
 """A search index over one agent's episodes and their units, cached while the store is unchanged.
 
-Vectors are kept in two contiguous float32 matrices (episode summaries, units), so a query costs
-a few matrix-vector products and one BM25 lookup; nothing is rebuilt per query.
+Unit vectors (and each episode's summary vector) are kept in one contiguous float32 matrix, so a
+query costs one matrix-vector product, one BM25 lookup and a few vector operations; nothing is
+rebuilt per query.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from agent_memory.core import vectors
-from agent_memory.core.lexical import Bm25Index
-from agent_memory.core.models import Episode, EpisodeUnit
+from agent_memory.core.lexical import Bm25Index, term_counts
+from agent_memory.core.models import Episode, EpisodeUnit, StoredVector
+from agent_memory.core.periods import calendar_day, question_period
 from agent_memory.core.policies import EpisodicPolicy
 from agent_memory.core.ports import Embedder, EpisodeStore, FloatArray
-from agent_memory.core.ranking import fuse_ranks
 
 # Similarities equal to this many decimals are ties; COMPLETED runs win them.
 _TIE_DECIMALS = 4
@@ -55,22 +57,52 @@ class SearchResult:
 
 
 class EpisodeIndex:
-    """Hybrid (lexical + vector) search over fixed episodes; immutable once built."""
+    """Hybrid search over fixed episodes: immutable once built, cheap per query.
+
+    The recipe, measured on LoCoMo (``benchmarks/research/RETRIEVAL_RECIPE.md``): every unit is
+    matched lexically (BM25 over its own text plus its neighbours' at half weight per step) and
+    by its vector; the two z-scored scores are added; an episode is as relevant as its best
+    unit; a unit's final score adds its episode's standing, and one standard deviation each
+    when the query names its speaker or a calendar period its run falls in.
+    """
 
     def __init__(self, episodes: Sequence[Episode], model_id: str, dimension: int) -> None:
         self.episodes = list(episodes)
-        self.summary_matrix, self.summary_usable = vectors.stack(
-            [e.embedding for e in self.episodes], model_id, dimension
-        )
-        units = [(i, u) for i, e in enumerate(self.episodes) for u in e.units]
-        self.unit_episode = np.array([i for i, _ in units], dtype=np.int32)
-        self.units = [u for _, u in units]
-        self.unit_matrix, self.unit_usable = vectors.stack(
-            [u.embedding for u in self.units], model_id, dimension
-        )
-        self.lexical = Bm25Index.build([_unit_text(u) for u in self.units])
+        rows: list[tuple[int, int, EpisodeUnit | None]] = []  # (episode, kind, unit)
+        counts: list[Mapping[str, float]] = []
+        stored: list[StoredVector | None] = []
+        starts = []
+        for number, episode in enumerate(self.episodes):
+            starts.append(len(rows))
+            day = calendar_day(episode.created_at)
+            messages = sorted((u for u in episode.units if u.kind == "message"), key=_seq)
+            own = [term_counts(unit_text(u, day)) for u in messages]
+            plain = [term_counts(u.text) for u in messages]
+            for position, unit in enumerate(messages):
+                rows.append((number, _MESSAGE, unit))
+                counts.append(_windowed(own[position], plain, position))
+                stored.append(unit.embedding)
+            for unit in episode.units:
+                if unit.kind != "message":
+                    rows.append((number, _FINDING, unit))
+                    counts.append(term_counts(unit_text(unit, day)))
+                    stored.append(unit.embedding)
+            # The episode's own summary competes as one more (unreturned) unit.
+            rows.append((number, _SUMMARY, None))
+            counts.append(term_counts(f"({day}) {episode.task_summary or episode.task}"))
+            stored.append(episode.embedding)
+        self.starts = np.array(starts, dtype=np.int64)
+        self.unit_episode = np.array([r[0] for r in rows], dtype=np.int32)
+        self.unit_kind = np.array([r[1] for r in rows], dtype=np.int8)
+        self.units = [r[2] for r in rows]
+        self.matrix, self.usable = vectors.stack(stored, model_id, dimension)
+        self.lexical = Bm25Index.from_counts(counts)
         self.expires_at = np.array([e.expires_at for e in self.episodes], dtype=np.float64)
+        self.created_at = [e.created_at for e in self.episodes]
         self.completed = np.array([e.outcome == "COMPLETED" for e in self.episodes])
+        speakers = [u.speaker if u is not None and u.speaker else "" for u in self.units]
+        self.speaker_of = np.array(speakers, dtype=object)
+        self.speakers = sorted({sp for sp in speakers if sp})
 
     def search(
         self,
@@ -83,83 +115,123 @@ class EpisodeIndex:
         units_per_episode: int = 3,
         min_similarity: float | None = None,
     ) -> SearchResult:
-        """Rank units by fusing their BM25 and cosine ranks, and episodes by their best unit
-        fused with their own summary's cosine rank.
+        """Rank the live episodes and their units for ``text`` (and its vector ``query``).
 
         ``min_similarity`` (the embedding model's calibrated threshold) keeps only episodes
-        whose summary or some unit is at least that similar to the query; ``None`` ranks all.
-        Expired episodes are never returned.
+        with some unit (or summary) at least that similar to the query; ``None`` ranks all.
+        Expired episodes are never returned; ties go to COMPLETED runs, then newer ones.
         """
         live = self.expires_at > now
-        if not live.any():
+        if not self.episodes or not live.any():
             return SearchResult((), ())
-        q = np.asarray(query, dtype=np.float32)
-        summary_cos = np.where(self.summary_usable, self.summary_matrix @ q, -1.0)
-        unit_cos = np.where(self.unit_usable, self.unit_matrix @ q, -1.0)
-        unit_live = live[self.unit_episode] if len(self.units) else np.zeros(0, bool)
-        lexical = self.lexical.scores(text)
-        unit_score = fuse_ranks(
-            [
-                np.where(self.unit_usable, unit_cos, -np.inf),
-                np.where(lexical > 0, lexical, -np.inf),
-            ],
-            usable=unit_live,
+        unit_live = live[self.unit_episode]
+        cosine = np.where(self.usable, self.matrix @ np.asarray(query, dtype=np.float32), 0.0)
+        # A unit without a comparable vector counts as average on the vector side.
+        dense = np.where(self.usable, cosine, _mean(cosine[unit_live & self.usable]))
+        fused = _z(_z(self.lexical.scores(text), unit_live) + _z(dense, unit_live), unit_live)
+        best = np.maximum.reduceat(np.where(unit_live, fused, -np.inf), self.starts)
+        period = question_period(text)
+        in_period = np.array(
+            [period is not None and period.contains(t) for t in self.created_at], dtype=np.float32
         )
-        # An episode's best unit: its fused score, and its cosine for the threshold.
-        best_unit = np.full(len(self.episodes), -np.inf, dtype=np.float32)
-        best_unit_cos = np.full(len(self.episodes), -1.0, dtype=np.float32)
-        if len(self.units):
-            np.maximum.at(best_unit, self.unit_episode, unit_score)
-            np.maximum.at(best_unit_cos, self.unit_episode, unit_cos)
-        episode_score = fuse_ranks(
-            [np.where(self.summary_usable, summary_cos, -np.inf), best_unit], usable=live
-        )
-        similarity = np.maximum(summary_cos, best_unit_cos)
-        eligible = live.copy()
-        if min_similarity is not None:
-            eligible &= similarity >= min_similarity
+        episode_score = _z(np.where(live, best, 0.0), live) + in_period
+        standing = _z(np.where(live, episode_score, 0.0), live)
+        unit_score = fused + in_period[self.unit_episode] + standing[self.unit_episode]
+        named = self._named_speaker(text)
+        if named is not None:
+            unit_score = unit_score + (self.speaker_of == named)
+        unit_score = np.where(unit_live, unit_score, -np.inf).astype(np.float32)
+        similarity = np.maximum.reduceat(np.where(self.usable, cosine, -1.0), self.starts)
+        eligible = live if min_similarity is None else live & (similarity >= min_similarity)
         ranked = sorted(
             np.flatnonzero(eligible).tolist(),
             key=lambda i: (
                 -round(float(episode_score[i]), _TIE_DECIMALS),
                 not self.completed[i],
-                -self.episodes[i].created_at,
+                -self.created_at[i],
             ),
         )[:top_episodes]
+        returnable = unit_live & (self.unit_kind != _SUMMARY)
         return SearchResult(
             episodes=tuple(
                 EpisodeHit(
                     self.episodes[i],
                     float(episode_score[i]),
                     float(similarity[i]),
-                    self._best_units(i, unit_score, unit_cos, units_per_episode),
+                    self._top(
+                        returnable & (self.unit_episode == i), unit_score, cosine, units_per_episode
+                    ),
                 )
                 for i in ranked
             ),
-            units=self._top_units(unit_score, unit_cos, unit_live, top_units),
+            units=self._top(returnable, unit_score, cosine, top_units),
         )
 
-    def _best_units(
-        self, episode: int, score: FloatArray, cos: FloatArray, count: int
-    ) -> tuple[UnitHit, ...]:
-        rows = np.flatnonzero(self.unit_episode == episode)
-        best = rows[np.argsort(-score[rows], kind="stable")][:count]
-        return tuple(self._hit(r, score, cos) for r in best if np.isfinite(score[r]))
+    def _named_speaker(self, text: str) -> str | None:
+        """The one speaker the query names (whole word, any case), if exactly one."""
+        low = text.lower()
+        named = [
+            sp for sp in self.speakers if re.search(rf"(?<!\w){re.escape(sp.lower())}(?!\w)", low)
+        ]
+        return named[0] if len(named) == 1 else None
 
-    def _top_units(
-        self, score: FloatArray, cos: FloatArray, live: npt.NDArray[np.bool_], count: int
+    def _top(
+        self, mask: npt.NDArray[np.bool_], score: FloatArray, cosine: FloatArray, count: int
     ) -> tuple[UnitHit, ...]:
-        rows = np.flatnonzero(live)
-        best = rows[np.argsort(-score[rows], kind="stable")][:count]
-        return tuple(self._hit(r, score, cos) for r in best)
+        rows = np.flatnonzero(mask)
+        if len(rows) > count:
+            rows = rows[np.argpartition(-score[rows], count - 1)[:count]]
+        rows = rows[np.argsort(-score[rows], kind="stable")]
+        return tuple(self._hit(int(r), score, cosine) for r in rows)
 
-    def _hit(self, row: int, score: FloatArray, cos: FloatArray) -> UnitHit:
+    def _hit(self, row: int, score: FloatArray, cosine: FloatArray) -> UnitHit:
+        unit = self.units[row]
+        assert unit is not None  # summaries are never returned
         run_id = self.episodes[int(self.unit_episode[row])].run_id
-        return UnitHit(run_id, self.units[row], float(score[row]), float(cos[row]))
+        return UnitHit(run_id, unit, float(score[row]), float(cosine[row]))
 
 
-def _unit_text(unit: EpisodeUnit) -> str:
-    return f"{unit.speaker}: {unit.text}" if unit.speaker else unit.text
+_MESSAGE, _FINDING, _SUMMARY = 0, 1, 2
+# A neighbour lends its words at this weight, halving per step, up to this many steps away.
+_NEIGHBOUR_WEIGHT = 0.5
+_WINDOW = 2
+
+
+def _seq(unit: EpisodeUnit) -> int:
+    return unit.seq
+
+
+def unit_text(unit: EpisodeUnit, day: str | None = None) -> str:
+    """What a unit is matched as: its run's calendar day, its speaker and its text."""
+    body = f"{unit.speaker}: {unit.text}" if unit.speaker else unit.text
+    return f"({day}) {body}" if day else body
+
+
+def _windowed(own: Counter[str], plain: list[Counter[str]], position: int) -> dict[str, float]:
+    """A message's own terms plus its neighbours' (their text only: a neighbour's speaker and
+    date would put every name in every window).
+    """
+    window: dict[str, float] = dict(own)
+    for step in range(1, _WINDOW + 1):
+        weight = _NEIGHBOUR_WEIGHT**step
+        for neighbour in (position - step, position + step):
+            if 0 <= neighbour < len(plain):
+                for term, count in plain[neighbour].items():
+                    window[term] = window.get(term, 0.0) + weight * count
+    return window
+
+
+def _mean(values: FloatArray) -> float:
+    return float(values.mean()) if len(values) else 0.0
+
+
+def _z(values: FloatArray, mask: npt.NDArray[np.bool_]) -> FloatArray:
+    """Standard scores of ``values`` over the masked items (population std; 1 if flat)."""
+    chosen = values[mask]
+    if not len(chosen):
+        return np.zeros_like(values, dtype=np.float32)
+    spread = float(chosen.std()) or 1.0
+    return ((values - float(chosen.mean())) / spread).astype(np.float32)
 
 
 @dataclass(slots=True)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from agent_memory.core import vectors
-from agent_memory.core.episode_index import EpisodeHit
+from agent_memory.core.episode_index import EpisodeHit, unit_text
 from agent_memory.core.markers import EPISODIC, neutralize
 from agent_memory.core.models import Episode, EpisodeUnit, RunArtifacts, RunFinished
 from agent_memory.core.policies import DAY, EpisodicPolicy
@@ -25,11 +25,6 @@ def units_from_state(messages: list[dict[str, Any]], artifacts: RunArtifacts) ->
     units = [EpisodeUnit("message", int(m["seq"]), m["text"], m.get("speaker")) for m in messages]
     units += [EpisodeUnit("finding", i, f) for i, f in enumerate(artifacts.key_findings)]
     return [u for u in units if u.text.strip()]
-
-
-def unit_text(unit: EpisodeUnit) -> str:
-    """What a unit is embedded and matched as: its text, led by its speaker."""
-    return f"{unit.speaker}: {unit.text}" if unit.speaker else unit.text
 
 
 def embed_units(

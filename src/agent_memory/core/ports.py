@@ -30,6 +30,7 @@ from agent_memory.core.policies import Policies
 
 if TYPE_CHECKING:
     from agent_memory.core.episode_index import EpisodeIndexCache
+    from agent_memory.core.scrubbing import Pseudonyms
 
 T = TypeVar("T")
 FloatArray = npt.NDArray[np.float32]
@@ -391,6 +392,14 @@ class MemoryPorts:
     policies: Policies = field(default_factory=_policies)
     calibrations: Mapping[str, Calibration] = field(default_factory=_calibrations)
     episode_index: EpisodeIndexCache = field(default_factory=_index_cache)
+    # Secret for keyed name pseudonyms (see ``scrubbing.Pseudonyms``); None: plain labels.
+    pseudonym_key: bytes | None = None
+
+    def pseudonyms(self, tenant_id: str) -> Pseudonyms | None:
+        """The tenant's name pseudonyms, if a key is configured."""
+        from agent_memory.core.scrubbing import Pseudonyms
+
+        return Pseudonyms(self.pseudonym_key, tenant_id) if self.pseudonym_key else None
 
     def episode_threshold(self) -> float:
         """Minimum similarity of a served episode, for the embedder in use."""

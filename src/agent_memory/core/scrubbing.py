@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hmac
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -72,8 +74,34 @@ def _merge(entities: list[PiiEntity]) -> list[PiiEntity]:
     return merged
 
 
-def scrub_texts(texts: Sequence[str], detector: PiiDetector) -> ScrubResult:
-    """Replace every entity in every text by its type label, e.g. ``[EMAIL]``.
+@dataclass(frozen=True, slots=True)
+class Pseudonyms:
+    """Keyed pseudonyms for some entity types: ``[NAME-3f9a1c0b2d]`` instead of ``[NAME]``.
+
+    The same person gets the same token across a tenant's runs and queries, so memory can
+    still tell who did what, while no name is stored. Tokens are an HMAC of the normalised
+    surface text under a secret key, scoped by tenant: without the key they cannot be reversed
+    or linked across tenants.
+    """
+
+    key: bytes
+    scope: str
+    types: frozenset[str] = frozenset({"NAME"})
+
+    def label(self, kind: str, surface: str) -> str:
+        """The replacement for ``surface`` of entity type ``kind``."""
+        if kind not in self.types:
+            return f"[{kind}]"
+        normal = " ".join(unicodedata.normalize("NFKC", surface).casefold().split())
+        digest = hmac.new(self.key, f"{self.scope}\0{kind}\0{normal}".encode(), "sha256")
+        return f"[{kind}-{digest.hexdigest()[:10]}]"
+
+
+def scrub_texts(
+    texts: Sequence[str], detector: PiiDetector, pseudonyms: Pseudonyms | None = None
+) -> ScrubResult:
+    """Replace every entity in every text by its type label, e.g. ``[EMAIL]`` (or, for the
+    types ``pseudonyms`` covers, by a keyed pseudonym).
 
     All texts go through the detector together (joined by a separator and chunked), so a record
     with many short fields costs a few detector calls, not one per field.
@@ -89,7 +117,11 @@ def scrub_texts(texts: Sequence[str], detector: PiiDetector) -> ScrubResult:
         span = joined[entity.begin : entity.end]
         # Keep field separators inside a span so the fields can be split apart again.
         kept = _FIELD_SEPARATOR * span.count(_FIELD_SEPARATOR)
-        pieces.append(f"[{entity.type}]{kept}")
+        if pseudonyms is not None and not kept:
+            label = pseudonyms.label(entity.type, span)
+        else:
+            label = f"[{entity.type}]"
+        pieces.append(f"{label}{kept}")
         counts[entity.type] += 1
         cursor = entity.end
     pieces.append(joined[cursor:])
@@ -97,3 +129,17 @@ def scrub_texts(texts: Sequence[str], detector: PiiDetector) -> ScrubResult:
     if len(scrubbed) != len(texts):
         raise PiiDetectionFailed("scrubbed text lost its field boundaries")
     return ScrubResult(tuple(scrubbed), dict(counts))
+
+
+def query_form(text: str, detector: PiiDetector, pseudonyms: Pseudonyms | None) -> str:
+    """A query as stored memory is written: names as the same pseudonyms, other PII as labels.
+
+    Without pseudonyms the query is used as given (nothing in it would match a label). A query
+    is never stored, so a detector failure is not fatal here: the raw text is used.
+    """
+    if pseudonyms is None:
+        return text
+    try:
+        return scrub_texts([text], detector, pseudonyms).texts[0]
+    except (PiiDetectionFailed, TransientError):
+        return text

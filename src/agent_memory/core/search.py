@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agent_memory.core.episode_index import SearchResult
 from agent_memory.core.ports import FloatArray, MemoryPorts
+from agent_memory.core.scrubbing import query_form
 
 
 def search_episodes(
@@ -21,10 +22,11 @@ def search_episodes(
     """The agent's episodes and units best matching ``text``, best first.
 
     Unlike bootstrap, no similarity threshold applies unless ``min_similarity`` is given, so
-    the full ranking can be evaluated. ``query`` may carry ``text``'s embedding if the caller
-    already has it.
+    the full ranking can be evaluated. Names in ``text`` are matched through the same
+    pseudonyms as stored memory. ``query`` may carry the embedding of that form of ``text``.
     """
     moment = ports.clock() if now is None else now
+    text = query_form(text, ports.pii, ports.pseudonyms(tenant_id))
     vector = ports.embedder.embed_query(text) if query is None else query
     policy = ports.policies.episodic
     index = ports.episode_index.index(

@@ -7,6 +7,7 @@ Only steps after ``scrub`` use it: their results hold no unscrubbed text.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -15,7 +16,13 @@ from aws_lambda_powertools.utilities.idempotency import (
     IdempotencyConfig,
     idempotent,
 )
+from aws_lambda_powertools.utilities.idempotency.exceptions import (
+    IdempotencyAlreadyInProgressError,
+    IdempotencyPersistenceLayerError,
+)
 
+from agent_memory.adapters.aws._errors import is_transient
+from agent_memory.core.errors import TransientError
 from agent_memory.serverless.wiring import runtime
 
 H = TypeVar("H", bound=Callable[..., Any])
@@ -24,7 +31,12 @@ RUN_IDEMPOTENCY_SECONDS = 7 * 86_400
 
 
 def once_per_run(handler: H) -> H:
-    """Decorate a step handler so each run's step result is computed once."""
+    """Decorate a step handler so each run's step result is computed once.
+
+    Two deliveries of one run at once meet the step in progress, and a throttled idempotency
+    table fails the call; both raise ``TransientError``, which the state machine retries with
+    backoff (Powertools' own errors are not in its Retry list, so they would dead-letter).
+    """
     persistence = DynamoDBPersistenceLayer(
         table_name=runtime().settings.idempotency_table, boto3_client=runtime().client("dynamodb")
     )
@@ -33,4 +45,17 @@ def once_per_run(handler: H) -> H:
         raise_on_no_idempotency_key=True,
         expires_after_seconds=RUN_IDEMPOTENCY_SECONDS,
     )
-    return cast(H, idempotent(persistence_store=persistence, config=config)(handler))
+    once = idempotent(persistence_store=persistence, config=config)(handler)
+
+    @functools.wraps(handler)
+    def step(event: Any, context: Any) -> Any:
+        try:
+            return once(event, context)
+        except IdempotencyAlreadyInProgressError as error:
+            raise TransientError(f"this run's step is in progress elsewhere: {error}") from error
+        except IdempotencyPersistenceLayerError as error:
+            if error.__cause__ is not None and is_transient(error.__cause__):
+                raise TransientError(f"idempotency store unavailable: {error}") from error
+            raise
+
+    return cast(H, step)

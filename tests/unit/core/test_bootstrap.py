@@ -51,7 +51,14 @@ def test_all_three_tiers_appear_between_the_markers(memory: Memory) -> None:
     assert markers.procedural("contract_review") in context
     assert reply["procedure"]["procedure_id"] == procedure_id and reply["procedure"]["trial"]
     assert len(reply["episodes"]) == 3
-    assert set(reply["timings_ms"]) == {"embed", "episodic", "semantic", "procedural", "total"}
+    assert set(reply["timings_ms"]) == {
+        "query",
+        "embed",
+        "episodic",
+        "semantic",
+        "procedural",
+        "total",
+    }
 
 
 def test_a_confirmed_fact_is_served_by_the_fast_path_until_ingested(memory: Memory) -> None:
@@ -171,3 +178,28 @@ def test_bad_requests_name_the_field(request_: dict[str, object], field: str) ->
     with pytest.raises(InvalidInput) as raised:
         parse_bootstrap_request(request_)
     assert raised.value.field == field
+
+
+def test_a_query_naming_a_person_finds_their_turn_through_the_pseudonym(memory: Memory) -> None:
+    # Given a run where Jane Doe said something, stored with her name pseudonymised
+    event = run_event(
+        "r1",
+        messages=[
+            {"role": "ai", "content": "Hello, how can I help?", "name": "assistant"},
+            {"role": "human", "content": "I prefer quarterly invoices", "name": "Jane Doe"},
+            {"role": "ai", "content": "The weather was fine", "name": "assistant"},
+        ],
+    )
+    consolidate(event, memory.ports)
+    stored = memory.ports.episodes.get("acme", "reviewer", "r1", now=memory.clock())
+    assert stored is not None and "Jane Doe" not in repr(stored)
+    # When a task names her
+    from agent_memory.core.search import search_episodes
+
+    found = search_episodes(
+        memory.ports, "acme", "reviewer", "What does Jane Doe prefer?", top_episodes=1, top_units=1
+    )
+    # Then her turn ranks first, matched through the same pseudonym
+    best = found.units[0].unit
+    assert "invoices" in best.text
+    assert best.speaker is not None and best.speaker.startswith("[NAME-")

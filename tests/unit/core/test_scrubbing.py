@@ -61,3 +61,28 @@ def test_a_throttled_detector_stays_retryable() -> None:
 
     with pytest.raises(TransientError):
         scrub_texts(["Jane Doe"], Throttled())
+
+
+def test_a_name_becomes_the_same_pseudonym_everywhere_in_a_tenant() -> None:
+    from agent_memory.core.scrubbing import Pseudonyms
+
+    pseudonyms = Pseudonyms(b"k" * 32, "acme")
+    result = scrub_texts(
+        ["Jane Doe signed", "ask  jane doe", "mail jane@example.com"],
+        FakePiiDetector(names=("Jane Doe", "jane doe")),
+        pseudonyms,
+    )
+    first, second, third = result.texts
+    token = first.split()[0]
+    assert token.startswith("[NAME-") and second == f"ask  {token}"
+    assert third == "mail [EMAIL]"  # only names are pseudonymised
+
+
+def test_pseudonyms_differ_between_tenants_and_keys() -> None:
+    from agent_memory.core.scrubbing import Pseudonyms
+
+    labels = {
+        Pseudonyms(key, scope).label("NAME", "Jane Doe")
+        for key, scope in ((b"a" * 32, "acme"), (b"a" * 32, "globex"), (b"b" * 32, "acme"))
+    }
+    assert len(labels) == 3
