@@ -10,7 +10,9 @@ Example::
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import pkgutil
 import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -157,7 +159,23 @@ def _parser() -> argparse.ArgumentParser:
     failed_replay = failed_actions.add_parser("replay", help="consolidate failed runs again")
     failed_replay.add_argument("key", nargs="?", help="one failed run's key (default: all)")
     failed_replay.set_defaults(handler=_failed_replay)
+    groups = {"procedures": actions, "facts": fact_actions, "failed": failed_actions}
+    for module in _command_modules():
+        module.register(commands, groups)
     return parser
+
+
+def _command_modules() -> list[Any]:
+    """The ``agent_memory.cli.commands_*`` modules: each adds its commands with
+    ``register(commands, groups)``, where ``groups`` maps a command group to its subparsers.
+    """
+    import agent_memory.cli as package
+
+    return [
+        importlib.import_module(f"{package.__name__}.{info.name}")
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)
+        if info.name.startswith("commands_")
+    ]
 
 
 def _read_json(source: str) -> Any:
