@@ -19,11 +19,12 @@ from typing import Any
 from agent_memory.core import episodic, procedural, semantic
 from agent_memory.core.contracts import ID_PATTERN, parse_run_finished, unwrap_event
 from agent_memory.core.episode_index import unit_text
-from agent_memory.core.errors import NotFound
+from agent_memory.core.errors import InvalidInput, NotFound
 from agent_memory.core.extraction import (
     complete_artifacts,
     extract_deterministically,
     extract_run_artifacts,
+    first_sentence,
     message_units,
 )
 from agent_memory.core.markers import neutralize
@@ -39,6 +40,12 @@ Step = Callable[[State, MemoryPorts], State]
 
 # How long a run's scrubbed artifacts are kept to answer redeliveries identically.
 RUN_RECORD_DAYS = 90.0
+# Set in a run's record by its last step: the run is complete, nothing of it needs replaying.
+CONSOLIDATED = "consolidated_at"
+# Message units leave ``extract`` this much longer than they are kept and are cut to length only
+# after ``scrub``: an entity on the cut is scrubbed whole, never stored as a fragment the
+# detector could not recognise (a cut email's local part, a cut card's first digits).
+CUT_MARGIN = 256
 
 
 def run_key(tenant_id: str, run_id: str) -> str:
@@ -76,7 +83,7 @@ def extract_run(run: RunFinished, ports: MemoryPorts) -> State:
         "units": message_units(
             run.messages,
             max_units=policy.max_units,
-            max_chars=policy.max_unit_chars,
+            max_chars=policy.max_unit_chars + CUT_MARGIN,
             max_total_chars=policy.max_unit_total_chars,
         ),
         "extracted_by": source,
@@ -100,15 +107,20 @@ def scrub(state: State, ports: MemoryPorts) -> State:
     units = state.get("units", [])
     unit_texts = [text for u in units for text in (u["speaker"] or "", u["text"])]
     texts = _texts_of(run, artifacts)
+    # A summary cut from the task is cut again from the scrubbed task, for the same reason.
+    summary_from_task = artifacts.task_summary == first_sentence(run.task)
     result = scrub_texts([*texts, *unit_texts], ports.pii, ports.pseudonyms(run.tenant_id))
     clean = [neutralize(text) for text in result.texts]
     run, artifacts = _with_texts(run, artifacts, clean[: len(texts)])
+    if summary_from_task:
+        artifacts = replace(artifacts, task_summary=first_sentence(run.task))
     clean_units = clean[len(texts) :]
+    cut = ports.policies.episodic.max_unit_chars
     scrubbed = {
         "run": run_to_state(run),
         "artifacts": to_json(artifacts),
         "units": [
-            {**u, "speaker": clean_units[2 * i] or None, "text": clean_units[2 * i + 1]}
+            {**u, "speaker": clean_units[2 * i] or None, "text": clean_units[2 * i + 1][:cut]}
             for i, u in enumerate(units)
         ],
         "extracted_by": state.get("extracted_by", "event"),
@@ -192,7 +204,11 @@ def propose_procedure(state: State, ports: MemoryPorts) -> State:
     now = ports.clock()
     proposed, created = procedural.propose(ports.procedures, run, artifacts, now=now)
     feedback = procedural.record_feedback(ports.procedures, run, now=now)
-    # The last step closes the run: a failure recorded by an earlier attempt is now resolved.
+    # The last step closes the run: it is marked complete, then a failure recorded by an
+    # earlier attempt is resolved. record_failure looks for the mark after writing, so a
+    # failure recorded meanwhile (a redelivery, whose later steps may answer from their
+    # idempotency records and never reach this line) is resolved there instead.
+    _mark_consolidated(run, ports, now)
     ports.ledger.delete(failure_key(run.tenant_id, run.run_id))
     return {
         **state,
@@ -231,15 +247,15 @@ def consolidate(event: State, ports: MemoryPorts) -> State:
     """Run every step in order on one event; the final state.
 
     Raises :class:`StepFailed` naming the step; invalid input surfaces as ``InvalidInput`` from
-    the first step, before anything is written.
+    the first step, before anything is written (it is refused, not recorded for replay).
     """
     state = event
     for name, step in STEPS.items():
         try:
             state = step(state, ports)
+        except InvalidInput:
+            raise
         except Exception as error:
-            if name == "extract":
-                raise
             raise StepFailed(name, error, state) from error
     return state
 
@@ -250,8 +266,10 @@ def failure_key(tenant_id: str, run_id: str) -> str:
 
 
 def failed_runs(ledger: Ledger) -> list[State]:
-    """Every recorded failed run, of every tenant (an operator's view)."""
-    return [value for key, value in ledger.scan("") if "#failed#" in key]
+    """Every recorded failed run still to replay, of every tenant (an operator's view)."""
+    return [
+        value for key, value in ledger.scan("") if "#failed#" in key and not value.get("resolved")
+    ]
 
 
 def record_failure(payload: State, ports: MemoryPorts) -> State:
@@ -259,7 +277,8 @@ def record_failure(payload: State, ports: MemoryPorts) -> State:
 
     ``payload`` holds the original ``event``, the ``error`` and optionally the ``execution``.
     The record is kept until the run is replayed or its tenant forgotten. An event too broken
-    to name its tenant and run is still kept, under a digest of its content.
+    to name its tenant and run is still kept, under a digest of its content. If another
+    delivery has completed the run, the record is returned ``resolved`` and left to expire.
     """
     event = payload.get("event")
     detail = unwrap_event(event) if isinstance(event, dict) else event
@@ -279,7 +298,25 @@ def record_failure(payload: State, ports: MemoryPorts) -> State:
         "failures": (previous or {}).get("failures", 0) + 1,
     }
     ports.ledger.put(key, record, now=now, expires_at=None)
+    if _is_consolidated(ports.ledger, tenant_id, run_id, now):
+        # Nothing is left to replay. Resolved rather than deleted: the failure path may only
+        # read and write the ledger.
+        record = {**record, "resolved": True}
+        ports.ledger.put(key, record, now=now, expires_at=now)
     return record
+
+
+def _mark_consolidated(run: RunFinished, ports: MemoryPorts, now: float) -> None:
+    key = run_key(run.tenant_id, run.run_id)
+    record = ports.ledger.get(key, now=now)
+    if record is not None and CONSOLIDATED not in record:
+        expires_at = math.ceil(now + RUN_RECORD_DAYS * DAY)
+        ports.ledger.put(key, {**record, CONSOLIDATED: now}, now=now, expires_at=expires_at)
+
+
+def _is_consolidated(ledger: Ledger, tenant_id: str, run_id: str, now: float) -> bool:
+    record = ledger.get(run_key(tenant_id, run_id), now=now)
+    return record is not None and CONSOLIDATED in record
 
 
 def _identity(detail: object) -> tuple[str | None, str | None]:

@@ -48,7 +48,8 @@ def build_episode(
     units: tuple[EpisodeUnit, ...] = (),
 ) -> Episode:
     """The episode record of a run; it expires ``retention_days`` after the run finished."""
-    created = run.finished_at or now
+    # A finish time in the future would never expire and always rank newest.
+    created = min(run.finished_at or now, now)
     return Episode(
         tenant_id=run.tenant_id,
         agent_id=run.agent_id,

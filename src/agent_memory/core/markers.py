@@ -26,14 +26,36 @@ _FORGED = re.compile(
 )
 
 
+# Greek and Cyrillic letters that look Latin, and brackets that look square.
+_CONFUSABLES = str.maketrans(
+    {
+        **dict(zip("АВЕКМНОРСТХУІЈЅ", "ABEKMHOPCTXYIJS", strict=True)),
+        **dict(zip("аеорсухіјѕԁԛԝ", "aeopcyxijsdqw", strict=True)),
+        **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX", strict=True)),
+        **dict(zip("οαειкмнт", "oaeikmht", strict=True)),
+        **dict.fromkeys("【〔⟦⦋⁅", "["),
+        **dict.fromkeys("】〕⟧⦌⁆", "]"),
+    }
+)
+
+
+def _skeleton(text: str) -> str:
+    """``text`` as it reads: compatibility forms folded, look-alikes mapped to Latin, and
+    invisible format characters (zero-width spaces, soft hyphens) dropped.
+    """
+    folded = unicodedata.normalize("NFKC", text).translate(_CONFUSABLES)
+    return "".join(c for c in folded if unicodedata.category(c) != "Cf")
+
+
 def neutralize(text: str) -> str:
     """Text with anything that looks like a memory marker defanged.
 
-    Look-alike characters (full-width brackets, compatibility letters) are folded first, and the
-    brackets of a forged marker become parentheses, so the words survive but cannot open or close
-    a section. Applied when memory is written and again when it is read.
+    The text is read as a person would (look-alike letters and brackets folded, invisible
+    characters dropped); if a marker shows, the brackets of every forged marker become
+    parentheses, so the words survive but cannot open or close a section. Applied when memory
+    is written and again when it is read.
     """
-    folded = unicodedata.normalize("NFKC", text)
-    if not _FORGED.search(folded):
+    skeleton = _skeleton(text)
+    if not _FORGED.search(skeleton):
         return text
-    return _FORGED.sub(lambda match: match.group(0).translate(_BRACKETS), folded)
+    return _FORGED.sub(lambda match: match.group(0).translate(_BRACKETS), skeleton)

@@ -153,10 +153,20 @@ class FeedbackResult:
 def record_feedback(
     store: ProcedureStore, run: RunFinished, *, now: float
 ) -> FeedbackResult | None:
-    """Count the run's report on the procedure it was given, once per run."""
+    """Count the run's report on the procedure it was given, once per run.
+
+    Only a procedure that can have been served (VALIDATED, or flagged since) counts feedback:
+    reports on a pending or rejected one would let it skip its trial once approved.
+    """
     feedback = run.procedure_feedback
     if feedback is None:
         return None
+    served = store.get(feedback.procedure_id, tenant_id=run.tenant_id)
+    if served is None or served.status not in (
+        ProcedureStatus.VALIDATED,
+        ProcedureStatus.NEEDS_REVIEW,
+    ):
+        return FeedbackResult(feedback.procedure_id, False)
     counted = store.record_feedback(
         feedback.procedure_id,
         tenant_id=run.tenant_id,

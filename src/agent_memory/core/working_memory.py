@@ -118,7 +118,10 @@ def extractive_summary(messages: Sequence[Message], *, max_chars: int = 2_000) -
     what they returned) rather than paraphrasing.
     """
     tools = list(dict.fromkeys(m.name for m in messages if m.role == "tool" and m.name))
-    lines = [f"Tools called: {', '.join(tools)}."] if tools else []
+    # An earlier summary leads: its content is older than every message after it.
+    lines = [m.content.removeprefix(WORKING_SUMMARY).strip() for m in messages if _is_summary(m)]
+    if tools:
+        lines.append(f"Tools called: {', '.join(tools)}.")
     for message in messages:
         if message.role in {"human", "ai", "tool"} and message.content.strip():
             first = message.content.strip().splitlines()[0][:200]

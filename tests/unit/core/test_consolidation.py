@@ -16,6 +16,7 @@ from agent_memory.core.consolidation import (
 )
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.models import FactStatus, ProcedureStatus
+from agent_memory.core.procedural import review
 from agent_memory.core.semantic import fact_hash
 from agent_memory.core.tenants import export_tenant
 from tests.support.fakes import fake_chat
@@ -122,12 +123,29 @@ def test_the_same_steps_proposed_again_make_no_duplicate(memory: Memory) -> None
 
 def test_procedure_feedback_counts_once_per_run(memory: Memory) -> None:
     proposed = summary(consolidate(run_event("r1"), memory.ports))["procedure_proposed"]
+    review(memory.ports.procedures, proposed, approve=True, reviewer="ana", now=memory.clock())
     feedback = {"procedure_id": proposed, "succeeded": True}
     for _ in range(3):
         consolidate(run_event("r2", procedure_feedback=feedback), memory.ports)
     procedure = memory.ports.procedures.get(proposed)
     assert procedure is not None
     assert (procedure.times_applied, procedure.times_succeeded) == (1, 1)
+
+
+def test_feedback_on_a_procedure_never_served_is_not_counted(memory: Memory) -> None:
+    # Given a proposal still pending review (so never served)
+    proposed = summary(consolidate(run_event("r1"), memory.ports))["procedure_proposed"]
+    # When a run reports success with it
+    result = summary(
+        consolidate(
+            run_event("r2", procedure_feedback={"procedure_id": proposed, "succeeded": True}),
+            memory.ports,
+        )
+    )
+    # Then nothing is counted: it cannot skip its trial once approved
+    assert result["procedure_feedback"] == {"procedure_id": proposed, "counted": False}
+    procedure = memory.ports.procedures.get(proposed)
+    assert procedure is not None and procedure.times_applied == 0
 
 
 def test_feedback_for_another_tenants_procedure_is_not_counted(memory: Memory) -> None:

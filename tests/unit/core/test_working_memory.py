@@ -131,3 +131,9 @@ def test_transcript_keeps_the_task_and_the_end_within_budget() -> None:
     assert len(text) <= 5_000 + 200
     assert text.startswith("human: THE TASK")
     assert text.endswith("ai: FINAL ANSWER")
+
+
+def test_extractive_summary_keeps_an_earlier_summary() -> None:
+    earlier = Message("system", f"{WORKING_SUMMARY}\nDecided to check clause 7.3 first")
+    summary = extractive_summary([earlier, Message("human", "now check indemnities")])
+    assert summary.startswith("Decided to check clause 7.3 first")

@@ -52,8 +52,12 @@ class SqliteLedger:
         )
 
     def delete(self, key: str) -> None:
-        """Remove the record if present."""
-        self._db.execute("DELETE FROM ledger WHERE key = ?", (key,))
+        """Remove the record if present, leaving no copy in the database file or its log.
+
+        Ledger records can hold raw events (failed runs awaiting replay); deletes are rare.
+        """
+        if self._db.execute("DELETE FROM ledger WHERE key = ?", (key,)):
+            self._db.checkpoint()
 
     def scan(self, prefix: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """Yield every record whose key starts with ``prefix`` in key order, expired included.
