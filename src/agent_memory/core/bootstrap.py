@@ -150,6 +150,7 @@ def _episodes(
         top_episodes=policy.top_k,
         units_per_episode=policy.units_per_episode,
         min_similarity=ports.episode_threshold(),
+        candidates=policy.rerank_candidates,
     )
     return list(found.episodes)
 

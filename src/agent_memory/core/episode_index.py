@@ -92,17 +92,35 @@ class EpisodeIndex:
             counts.append(term_counts(f"({day}) {episode.task_summary or episode.task}"))
             stored.append(episode.embedding)
         self.starts = np.array(starts, dtype=np.int64)
+        self.ends = np.append(self.starts[1:], len(rows))
         self.unit_episode = np.array([r[0] for r in rows], dtype=np.int32)
         self.unit_kind = np.array([r[1] for r in rows], dtype=np.int8)
         self.units = [r[2] for r in rows]
-        self.matrix, self.usable = vectors.stack(stored, model_id, dimension)
+        # Units stay int8 (a quarter of float32's memory); only candidates are expanded.
+        self.unit_matrix, self.unit_scale, self.usable = vectors.stack_quantized(
+            stored, model_id, dimension
+        )
+        self.episode_matrix = self._centroids(dimension)
         self.lexical = Bm25Index.from_counts(counts)
         self.expires_at = np.array([e.expires_at for e in self.episodes], dtype=np.float64)
-        self.created_at = [e.created_at for e in self.episodes]
+        self.created_at = np.array([e.created_at for e in self.episodes], dtype=np.float64)
         self.completed = np.array([e.outcome == "COMPLETED" for e in self.episodes])
         speakers = [u.speaker if u is not None and u.speaker else "" for u in self.units]
         self.speaker_of = np.array(speakers, dtype=object)
         self.speakers = sorted({sp for sp in speakers if sp})
+
+    def _centroids(self, dimension: int, chunk: int = 2_048) -> FloatArray:
+        """One unit vector per episode: the normalised mean of its units' and summary's."""
+        centroids = np.zeros((len(self.episodes), dimension), dtype=np.float32)
+        for first in range(0, len(self.episodes), chunk):
+            last = min(first + chunk, len(self.episodes))
+            rows = slice(int(self.starts[first]), int(self.ends[last - 1]))
+            block = self.unit_matrix[rows].astype(np.float32) * self.unit_scale[rows, None]
+            sums = np.add.reduceat(block, self.starts[first:last] - self.starts[first], axis=0)
+            centroids[first:last] = sums
+        norms = np.linalg.norm(centroids, axis=1, keepdims=True)
+        np.divide(centroids, norms, out=centroids, where=norms > 0)
+        return centroids
 
     def search(
         self,
@@ -114,57 +132,89 @@ class EpisodeIndex:
         top_units: int = 10,
         units_per_episode: int = 3,
         min_similarity: float | None = None,
+        candidates: int = 200,
     ) -> SearchResult:
         """Rank the live episodes and their units for ``text`` (and its vector ``query``).
 
+        Two stages: one matrix-vector product over the episodes' centroid vectors picks the
+        ``candidates`` most similar episodes, whose units are then ranked in full. With no more
+        live episodes than ``candidates``, every episode is ranked in full.
         ``min_similarity`` (the embedding model's calibrated threshold) keeps only episodes
         with some unit (or summary) at least that similar to the query; ``None`` ranks all.
         Expired episodes are never returned; ties go to COMPLETED runs, then newer ones.
         """
-        live = self.expires_at > now
-        if not self.episodes or not live.any():
+        live = np.flatnonzero(self.expires_at > now)
+        if not len(live):
             return SearchResult((), ())
-        unit_live = live[self.unit_episode]
-        cosine = np.where(self.usable, self.matrix @ np.asarray(query, dtype=np.float32), 0.0)
+        q = np.asarray(query, dtype=np.float32)
+        if len(live) > candidates:
+            nearest = (
+                self.episode_matrix[live] @ q
+                if len(live) < len(self.episodes)
+                else (self.episode_matrix @ q)
+            )
+            live = np.sort(live[np.argpartition(-nearest, candidates - 1)[:candidates]])
+        lengths = self.ends[live] - self.starts[live]
+        offsets = np.repeat(self.starts[live] - np.cumsum(lengths) + lengths, lengths)
+        rows = np.arange(int(lengths.sum())) + offsets
+        local_starts = np.cumsum(lengths) - lengths
+        usable = self.usable[rows]
+        cosine = np.where(
+            usable,
+            (self.unit_matrix[rows].astype(np.float32) @ q) * self.unit_scale[rows],
+            0.0,
+        ).astype(np.float32)
+        everywhere = np.ones(len(rows), dtype=np.bool_)
         # A unit without a comparable vector counts as average on the vector side.
-        dense = np.where(self.usable, cosine, _mean(cosine[unit_live & self.usable]))
-        fused = _z(_z(self.lexical.scores(text), unit_live) + _z(dense, unit_live), unit_live)
-        best = np.maximum.reduceat(np.where(unit_live, fused, -np.inf), self.starts)
-        period = question_period(text)
-        in_period = np.array(
-            [period is not None and period.contains(t) for t in self.created_at], dtype=np.float32
-        )
-        episode_score = _z(np.where(live, best, 0.0), live) + in_period
-        standing = _z(np.where(live, episode_score, 0.0), live)
-        unit_score = fused + in_period[self.unit_episode] + standing[self.unit_episode]
+        dense = np.where(usable, cosine, _mean(cosine[usable]))
+        lexical = self.lexical.scores(text)[rows]
+        fused = _z(_z(lexical, everywhere) + _z(dense, everywhere), everywhere)
+        best = np.maximum.reduceat(fused, local_starts)
+        all_episodes = np.ones(len(live), dtype=np.bool_)
+        in_period = self._in_period(text, live)
+        episode_score = _z(best, all_episodes) + in_period
+        standing = _z(episode_score, all_episodes)
+        position = np.repeat(np.arange(len(live)), lengths)
+        unit_score = fused + in_period[position] + standing[position]
         named = self._named_speaker(text)
         if named is not None:
-            unit_score = unit_score + (self.speaker_of == named)
-        unit_score = np.where(unit_live, unit_score, -np.inf).astype(np.float32)
-        similarity = np.maximum.reduceat(np.where(self.usable, cosine, -1.0), self.starts)
-        eligible = live if min_similarity is None else live & (similarity >= min_similarity)
-        ranked = sorted(
-            np.flatnonzero(eligible).tolist(),
-            key=lambda i: (
-                -round(float(episode_score[i]), _TIE_DECIMALS),
-                not self.completed[i],
-                -self.created_at[i],
-            ),
-        )[:top_episodes]
-        returnable = unit_live & (self.unit_kind != _SUMMARY)
+            unit_score = unit_score + (self.speaker_of[rows] == named)
+        unit_score = unit_score.astype(np.float32)
+        similarity = np.maximum.reduceat(np.where(usable, cosine, -1.0), local_starts)
+        eligible = np.ones(len(live), dtype=np.bool_)
+        if min_similarity is not None:
+            eligible &= similarity >= min_similarity
+        chosen = np.flatnonzero(eligible)
+        order = np.lexsort(
+            (
+                -self.created_at[live[chosen]],
+                ~self.completed[live[chosen]],
+                -np.round(episode_score[chosen], _TIE_DECIMALS),
+            )
+        )
+        ranked = chosen[order][:top_episodes]
+        returnable = self.unit_kind[rows] != _SUMMARY
         return SearchResult(
             episodes=tuple(
                 EpisodeHit(
-                    self.episodes[i],
+                    self.episodes[int(live[i])],
                     float(episode_score[i]),
                     float(similarity[i]),
                     self._top(
-                        returnable & (self.unit_episode == i), unit_score, cosine, units_per_episode
+                        rows, returnable & (position == i), unit_score, cosine, units_per_episode
                     ),
                 )
                 for i in ranked
             ),
-            units=self._top(returnable, unit_score, cosine, top_units),
+            units=self._top(rows, returnable, unit_score, cosine, top_units),
+        )
+
+    def _in_period(self, text: str, live: npt.NDArray[np.int64]) -> FloatArray:
+        period = question_period(text)
+        if period is None:
+            return np.zeros(len(live), dtype=np.float32)
+        return np.array(
+            [period.contains(float(t)) for t in self.created_at[live]], dtype=np.float32
         )
 
     def _named_speaker(self, text: str) -> str | None:
@@ -176,19 +226,25 @@ class EpisodeIndex:
         return named[0] if len(named) == 1 else None
 
     def _top(
-        self, mask: npt.NDArray[np.bool_], score: FloatArray, cosine: FloatArray, count: int
+        self,
+        rows: npt.NDArray[np.int64],
+        mask: npt.NDArray[np.bool_],
+        score: FloatArray,
+        cosine: FloatArray,
+        count: int,
     ) -> tuple[UnitHit, ...]:
-        rows = np.flatnonzero(mask)
-        if len(rows) > count:
-            rows = rows[np.argpartition(-score[rows], count - 1)[:count]]
-        rows = rows[np.argsort(-score[rows], kind="stable")]
-        return tuple(self._hit(int(r), score, cosine) for r in rows)
+        """The ``count`` best of the masked candidate units (positions into ``rows``)."""
+        picked = np.flatnonzero(mask)
+        if len(picked) > count:
+            picked = picked[np.argpartition(-score[picked], count - 1)[:count]]
+        picked = picked[np.argsort(-score[picked], kind="stable")]
+        return tuple(self._hit(int(rows[p]), float(score[p]), float(cosine[p])) for p in picked)
 
-    def _hit(self, row: int, score: FloatArray, cosine: FloatArray) -> UnitHit:
+    def _hit(self, row: int, score: float, cosine: float) -> UnitHit:
         unit = self.units[row]
         assert unit is not None  # summaries are never returned
         run_id = self.episodes[int(self.unit_episode[row])].run_id
-        return UnitHit(run_id, unit, float(score[row]), float(cosine[row]))
+        return UnitHit(run_id, unit, score, cosine)
 
 
 _MESSAGE, _FINDING, _SUMMARY = 0, 1, 2

@@ -40,4 +40,5 @@ def search_episodes(
         top_units=top_units,
         units_per_episode=policy.units_per_episode,
         min_similarity=min_similarity,
+        candidates=policy.rerank_candidates,
     )

@@ -67,8 +67,15 @@ def ranked(
 
 
 def test_threshold_is_inclusive() -> None:
-    assert ranked([episode("at", 0.5)], 0.5) == ["at"]
-    assert ranked([episode("at", 0.5)], float(np.nextafter(np.float32(0.5), np.float32(1)))) == []
+    # Given an episode, and its similarity to the query exactly as the index computes it
+    eps = [episode("at", 0.5)]
+    index = EpisodeIndex(eps, EMBEDDER.model_id, DIM)
+    [hit] = index.search("", QUERY, now=0.0, top_episodes=1).episodes
+    at = np.float32(hit.similarity)
+    # Then a threshold equal to it keeps the episode, and the next float up drops it
+    assert ranked(eps, float(at)) == ["at"]
+    assert ranked(eps, float(np.nextafter(at, np.float32(1)))) == []
+    assert hit.similarity == pytest.approx(0.5, abs=0.01)  # int8 storage, same ranking
 
 
 def test_best_first_and_top_k() -> None:
@@ -122,3 +129,14 @@ def test_lexical_matches_rank_units_the_vectors_miss() -> None:
     index = EpisodeIndex(eps, EMBEDDER.model_id, DIM)
     found = index.search("where was Lisbon", QUERY, now=0.0, top_episodes=1, top_units=2)
     assert [u.unit.seq for u in found.units] == [0, 1]
+
+
+def test_only_the_nearest_candidates_are_ranked_in_full() -> None:
+    # Given many episodes, one of them near the query
+    eps = [episode(f"far{i}", 0.0, created_at=float(i)) for i in range(30)]
+    eps.append(episode("near", 0.9))
+    index = EpisodeIndex(eps, EMBEDDER.model_id, DIM)
+    # When only 5 candidates may be ranked in full
+    found = index.search("", QUERY, now=0.0, top_episodes=10, candidates=5)
+    # Then at most 5 come back, the near one first
+    assert len(found.episodes) == 5 and found.episodes[0].episode.run_id == "near"
