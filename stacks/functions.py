@@ -131,11 +131,31 @@ SPECS = (
         timeout_seconds=900,
         memory_mb=1024,
         # Expired episodes and ledger records are TTL's work, not decay's. A delete rewrites
-        # the agent's version item (PutItem); the ledger keeps the pass's resume point.
+        # the agent's version item (PutItem); the ledger keeps the pass's resume point. After
+        # the pass, the memory gauges count episodes and facts by status with a Scan (no index
+        # holds every status; this role already reads every item of both tables by key).
         table_actions={
-            "episodes": (*_READ, "dynamodb:DeleteItem", "dynamodb:PutItem"),
-            "facts": (*_READ, "dynamodb:DeleteItem"),
+            "episodes": (*_READ, "dynamodb:Scan", "dynamodb:DeleteItem", "dynamodb:PutItem"),
+            "facts": (*_READ, "dynamodb:Scan", "dynamodb:DeleteItem"),
             "procedures": (*_READ, "dynamodb:UpdateItem"),
+            "ledger": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"),
+        },
+    ),
+    FunctionSpec(
+        "reembed",
+        "Embedding-model migration: re-embed stored vectors, a page at a time (invoke until done)",
+        tenant_scoped=False,
+        timeout_seconds=900,
+        memory_mb=1024,
+        # It embeds with the deployed model; a migration to another Bedrock model also needs
+        # bedrock:InvokeModel on that one (functions/reembed/README.md).
+        embeds=True,
+        # Every tenant's records are read by a Scan and rewritten in place (UpdateItem); a
+        # rewritten episode moves its agent's version item (PutItem); the ledger holds the
+        # migration's position and the active model.
+        table_actions={
+            "episodes": ("dynamodb:Scan", "dynamodb:UpdateItem", "dynamodb:PutItem"),
+            "facts": ("dynamodb:Scan", "dynamodb:UpdateItem"),
             "ledger": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"),
         },
     ),

@@ -11,12 +11,15 @@ from stacks.config import MemoryConfig
 from stacks.consolidation import Consolidation
 from stacks.functions import Functions
 from stacks.knowledge_base import KnowledgeBase
+from stacks.observability import Observability
 from stacks.schedules import Schedules
 from stacks.storage import KB_PREFIX, Storage
 
 
 class MemoryStack(Stack):
-    """Storage, knowledge base, functions, consolidation and schedules; settings from context."""
+    """Storage, knowledge base, functions, consolidation, schedules and observability; settings
+    from context.
+    """
 
     def __init__(self, scope: Construct, construct_id: str, **kwargs: Any) -> None:
         super().__init__(scope, construct_id, **kwargs)
@@ -42,6 +45,14 @@ class MemoryStack(Stack):
         self.schedules = Schedules(
             self, "Schedules", decay=self.functions["decay"], ingest=self.functions["ingest"]
         )
+        self.observability = Observability(
+            self,
+            "Observability",
+            functions=self.functions.functions,
+            state_machine=self.consolidation.state_machine,
+            failed_runs_queue=self.storage.failed_runs,
+            undelivered_queue=self.storage.undelivered_events,
+        )
         self._build_outputs()
 
     def _build_outputs(self) -> None:
@@ -57,6 +68,8 @@ class MemoryStack(Stack):
             "DeadLetterQueueUrl": self.storage.failed_runs.queue_url,
             "UndeliveredEventsQueueUrl": self.storage.undelivered_events.queue_url,
             "TenantRoleArn": self.functions.tenant_data.role.role_arn,
+            "AlarmTopicArn": self.observability.topic.topic_arn,
+            "DashboardName": self.observability.dashboard.dashboard_name,
         }
         for name, table in self.storage.tables.items():
             outputs[f"{name.title()}TableName"] = table.table_name

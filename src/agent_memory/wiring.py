@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
+from collections.abc import Mapping
 from pathlib import Path
 
-from agent_memory.adapters.local.embeddings import CALIBRATION as LOCAL_CALIBRATION
-from agent_memory.adapters.local.embeddings import LocalEmbedder
+from agent_memory.adapters.local.embeddings import (
+    DEFAULT_MODEL_ID,
+    LOCAL_MODELS,
+    LocalModel,
+    local_model,
+)
 from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase
 from agent_memory.adapters.local.pii import LocalPiiDetector
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
@@ -15,9 +21,11 @@ from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
-from agent_memory.core.calibration import DEFAULT_CALIBRATIONS
+from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
+from agent_memory.core.errors import Conflict
 from agent_memory.core.policies import Policies
 from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector
+from agent_memory.core.reembed import ACTIVE_KEY
 from agent_memory.settings import LocalSettings
 
 DATABASE_FILE = "memory.db"
@@ -32,32 +40,53 @@ def local_ports(
     pii: PiiDetector | None = None,
     chat: ChatModel | None = None,
     policies: Policies | None = None,
+    models: Mapping[str, LocalModel] | None = None,
 ) -> MemoryPorts:
     """The embedded memory in ``settings.store``: SQLite, a local KB and local models.
 
-    Models can be replaced (tests pass fakes at this boundary); the LLM is used only when
-    ``settings.llm`` names one or ``chat`` is given.
+    The embedding model is the store's active one (recorded by ``agent-memory reembed`` when
+    it switches; the default model before any switch), built from ``models`` (the local
+    registry by default). Models can be replaced (tests pass fakes at this boundary), but an
+    embedder of another model than the store's active one is refused: its vectors would be
+    invisible to the store's searches. The LLM is used only when ``settings.llm`` names one or
+    ``chat`` is given.
     """
     settings.store.mkdir(parents=True, exist_ok=True)
     database = SqliteDatabase(settings.store / DATABASE_FILE)
-    embedder = embedder or LocalEmbedder()
+    ledger = SqliteLedger(database)
+    registry = LOCAL_MODELS if models is None else models
+    active = ledger.get(ACTIVE_KEY, now=time.time())
+    active_id = str(active["model_id"]) if active else DEFAULT_MODEL_ID
+    if embedder is None:
+        embedder = local_model(active_id, registry).build()
+    elif active is not None and embedder.model_id != active_id:
+        raise Conflict(
+            f"the store's active embedding model is {active_id!r}, not {embedder.model_id!r}"
+        )
     if chat is None and settings.llm:
         from agent_memory.adapters.chat import chat_from_spec
 
         chat = chat_from_spec(settings.llm)
     return MemoryPorts(
-        episodes=SqliteEpisodeStore(database),
-        facts=SqliteFactStore(database),
+        # Stores present each record with the vectors of the model queries are embedded with.
+        episodes=SqliteEpisodeStore(database, active_model=embedder.model_id),
+        facts=SqliteFactStore(database, active_model=embedder.model_id),
         procedures=SqliteProcedureStore(database),
-        ledger=SqliteLedger(database),
+        ledger=ledger,
         knowledge_base=LocalKnowledgeBase(settings.store / KB_FOLDER, embedder),
         embedder=embedder,
         pii=pii or LocalPiiDetector(),
         chat=chat,
         policies=policies or Policies(),
-        calibrations={**DEFAULT_CALIBRATIONS, LOCAL_CALIBRATION.model_family: LOCAL_CALIBRATION},
+        calibrations=calibrations(registry),
         pseudonym_key=pseudonym_key(settings.store),
     )
+
+
+def calibrations(models: Mapping[str, LocalModel]) -> dict[str, Calibration]:
+    """The default calibrations plus those of the registered local models."""
+    local = {m.calibration.model_family: m.calibration for m in models.values() if m.calibration}
+    return {**DEFAULT_CALIBRATIONS, **local}
 
 
 def pseudonym_key(store: Path) -> bytes:

@@ -438,3 +438,44 @@ def test_version_of_one_agent_ignores_another_agents_changes(episodes: EpisodeSt
     episodes.add(episode(agent_id="agent-2"))
     episodes.add(episode(tenant_id="acme2", agent_id="agent-1"))
     assert episodes.version("acme", "agent-1") == before
+
+
+def test_count_by_outcome_counts_every_tenants_unexpired_episodes(
+    episodes: EpisodeStore,
+) -> None:
+    # Given episodes of two tenants, one of them expired
+    episodes.add(episode(run_id="a", outcome="COMPLETED"))
+    episodes.add(episode(run_id="b", outcome="COMPLETED", agent_id="agent-2"))
+    episodes.add(episode(run_id="c", outcome="FAILED"))
+    episodes.add(episode(run_id="d", outcome="PARTIAL", tenant_id="acme2"))
+    episodes.add(episode(run_id="gone", outcome="FAILED", expires_at=NOW - DAY))
+
+    # When they are counted across tenants
+    counts = episodes.count_by_outcome(now=NOW)
+
+    # Then each outcome counts the live episodes only (absent outcomes may be missing)
+    assert {k: v for k, v in counts.items() if v} == {"COMPLETED": 2, "FAILED": 1, "PARTIAL": 1}
+
+
+def test_count_by_outcome_of_a_tenant_ignores_lookalike_tenants(episodes: EpisodeStore) -> None:
+    episodes.add(episode(run_id="a", outcome="COMPLETED"))
+    episodes.add(episode(run_id="b", outcome="FAILED", expires_at=NOW - DAY))
+    for tenant in ("acme2", "acm", "ACME"):
+        episodes.add(episode(tenant_id=tenant, run_id="x", outcome="PARTIAL"))
+
+    counts = episodes.count_by_outcome(now=NOW, tenant_id="acme")
+
+    assert {k: v for k, v in counts.items() if v} == {"COMPLETED": 1}
+
+
+def test_count_by_outcome_of_an_empty_store_counts_nothing(episodes: EpisodeStore) -> None:
+    assert sum(episodes.count_by_outcome(now=NOW).values()) == 0
+    assert sum(episodes.count_by_outcome(now=NOW, tenant_id="acme").values()) == 0
+
+
+def test_count_by_outcome_counts_large_stores_completely(episodes: EpisodeStore) -> None:
+    for i in range(450):
+        episodes.add(episode(run_id=f"run-{i:04d}", agent_id=f"agent-{i % 7}"))
+
+    assert episodes.count_by_outcome(now=NOW)["COMPLETED"] == 450
+    assert episodes.count_by_outcome(now=NOW, tenant_id="acme")["COMPLETED"] == 450

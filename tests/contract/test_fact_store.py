@@ -485,3 +485,38 @@ def test_contested_lists_only_the_tenants_own(facts: FactStore) -> None:
     facts.contest("acme2", "billing", "h-1", now=NOW, reason="x")
     assert facts.contested("acme") == []
     assert [f.tenant_id for f in facts.contested("acme2")] == ["acme2"]
+
+
+def test_count_by_status_counts_facts_of_every_tenant_by_status(facts: FactStore) -> None:
+    # Given a pending, a confirmed and a contested fact of acme, and a pending one of acme2
+    for fact_hash in ("h-1", "h-2", "h-3"):
+        facts.observe(observation(fact_hash=fact_hash))
+    facts.confirm("acme", "billing", "h-2", now=NOW)
+    facts.contest("acme", "billing", "h-3", now=NOW, reason="contradicts h-2")
+    facts.observe(observation(tenant_id="acme2"))
+
+    # When they are counted across tenants
+    counts = facts.count_by_status()
+
+    # Then every status is counted once per fact
+    assert {k: v for k, v in counts.items() if v} == {
+        FactStatus.PENDING: 2,
+        FactStatus.CONFIRMED: 1,
+        FactStatus.CONTESTED: 1,
+    }
+
+
+def test_count_by_status_of_a_tenant_ignores_lookalike_tenants(facts: FactStore) -> None:
+    facts.observe(observation())
+    facts.confirm("acme", "billing", "h-1", now=NOW)
+    for tenant in ("acme2", "acm", "ACME"):
+        facts.observe(observation(tenant_id=tenant))
+
+    counts = facts.count_by_status(tenant_id="acme")
+
+    assert {k: v for k, v in counts.items() if v} == {FactStatus.CONFIRMED: 1}
+
+
+def test_count_by_status_of_an_empty_store_counts_nothing(facts: FactStore) -> None:
+    assert sum(facts.count_by_status().values()) == 0
+    assert sum(facts.count_by_status(tenant_id="acme").values()) == 0

@@ -22,6 +22,7 @@ HANDLERS = {
     "ingest",
     "decay",
     "procedure_review",
+    "reembed",
 }
 SETTINGS = {
     "EPISODES_TABLE",

@@ -168,7 +168,7 @@ def test_only_scrub_detects_pii(stack: MemoryStack, resources: Resources):
 def test_models_are_invoked_only_where_needed_and_only_titan_v2(
     stack: MemoryStack, resources: Resources
 ):
-    embedders = {"bootstrap", "write_episode", "confirm_facts"}
+    embedders = {"bootstrap", "write_episode", "confirm_facts", "reembed"}
     for spec in SPECS:
         statements = _role_statements(stack, resources, spec.name)
         invoke = [s for s in statements if any(a.startswith("bedrock:Invoke") for a in actions(s))]

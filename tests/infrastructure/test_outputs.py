@@ -18,6 +18,8 @@ OUTPUTS = {
     "DeadLetterQueueUrl",
     "UndeliveredEventsQueueUrl",
     "TenantRoleArn",
+    "AlarmTopicArn",
+    "DashboardName",
 }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Literal
 
@@ -110,6 +110,26 @@ class StoredVector:
     data: bytes
 
 
+def in_space(
+    embedding: StoredVector | None, spare: StoredVector | None, model_id: str
+) -> tuple[StoredVector | None, StoredVector | None]:
+    """``(embedding, spare)`` of a record read in ``model_id``'s space.
+
+    A record holds at most two vectors of its text: ``embedding``, which searches compare, and
+    ``spare_embedding``, written beside it while the store moves to another embedding model
+    (``core/reembed.py``). Read by a process embedding with ``model_id``, a record whose spare
+    vector is of that model presents it as ``embedding`` (the other as spare), so searches
+    compare it; otherwise nothing moves, and a search skips a vector of another model.
+    """
+    if (
+        spare is not None
+        and spare.model_id == model_id
+        and (embedding is None or embedding.model_id != model_id)
+    ):
+        return spare, embedding
+    return embedding, spare
+
+
 @dataclass(frozen=True, slots=True)
 class EpisodeUnit:
     """One searchable piece of an episode: a message of the run, or a finding.
@@ -123,6 +143,14 @@ class EpisodeUnit:
     text: str
     speaker: str | None = None
     embedding: StoredVector | None = None
+    spare_embedding: StoredVector | None = None
+
+    def in_space(self, model_id: str) -> EpisodeUnit:
+        """The unit with its ``model_id`` vector as ``embedding`` (see :func:`in_space`)."""
+        embedding, spare = in_space(self.embedding, self.spare_embedding, model_id)
+        if embedding is self.embedding:
+            return self
+        return replace(self, embedding=embedding, spare_embedding=spare)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +173,16 @@ class Episode:
     reusable_patterns: tuple[str, ...] = ()
     embedding: StoredVector | None = None
     units: tuple[EpisodeUnit, ...] = ()
+    spare_embedding: StoredVector | None = None
+
+    def in_space(self, model_id: str) -> Episode:
+        """The episode as searches in ``model_id``'s space see it (see :func:`in_space`)."""
+        embedding, spare = in_space(self.embedding, self.spare_embedding, model_id)
+        units = tuple(unit.in_space(model_id) for unit in self.units)
+        moved = [a is not b for a, b in zip(units, self.units, strict=True)]
+        if embedding is self.embedding and not any(moved):
+            return self
+        return replace(self, embedding=embedding, spare_embedding=spare, units=units)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +203,14 @@ class Fact:
     ingested_at: float | None = None
     embedding: StoredVector | None = None
     review_note: str | None = None
+    spare_embedding: StoredVector | None = None
+
+    def in_space(self, model_id: str) -> Fact:
+        """The fact as searches in ``model_id``'s space see it (see :func:`in_space`)."""
+        embedding, spare = in_space(self.embedding, self.spare_embedding, model_id)
+        if embedding is self.embedding:
+            return self
+        return replace(self, embedding=embedding, spare_embedding=spare)
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,14 @@ class EpisodeStore(Protocol):
         """Delete one episode; True if it existed."""
         ...
 
+    def count_by_outcome(self, *, now: float, tenant_id: str | None = None) -> dict[str, int]:
+        """Unexpired episodes by outcome, of the tenant or (None) of every tenant.
+
+        Outcomes without episodes may be missing. Reads every episode in scope: for nightly
+        gauges and operators, never on a request path.
+        """
+        ...
+
     def version(self, tenant_id: str, agent_id: str) -> str:
         """A token that changes whenever the agent's set of stored episodes changes.
 
@@ -82,6 +90,19 @@ class EpisodeStore(Protocol):
 
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Remove up to ``limit`` expired records (a store with native TTL may return 0)."""
+        ...
+
+    def list_all(self, *, now: float, limit: int, cursor: str | None = None) -> Page[Episode]:
+        """Unexpired episodes of every tenant, one page, in a stable order (store-wide jobs
+        such as re-embedding); an episode added or deleted meanwhile may or may not appear.
+        """
+        ...
+
+    def set_vectors(self, episode: Episode) -> bool:
+        """Replace the stored vectors (summary and units, both slots) of the episode with this
+        key by ``episode``'s, leaving every other field as stored; False if that episode is
+        gone or its units are not ``episode``'s. Caches of its agent are told to look again.
+        """
         ...
 
     def export(self, tenant_id: str) -> Iterator[Episode]:
@@ -157,6 +178,24 @@ class FactStore(Protocol):
 
     def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
         """Delete one fact; True if it existed."""
+        ...
+
+    def list_all(self, *, limit: int, cursor: str | None = None) -> Page[Fact]:
+        """Facts of every tenant and status, one page, in a stable order (store-wide jobs)."""
+        ...
+
+    def set_vectors(self, fact: Fact) -> bool:
+        """Replace the stored vectors (both slots) of the fact with this key by ``fact``'s,
+        leaving every other field as stored; False if the fact is gone or its content differs.
+        """
+        ...
+
+    def count_by_status(self, *, tenant_id: str | None = None) -> dict[str, int]:
+        """Facts by status (``FactStatus`` values), of the tenant or (None) of every tenant.
+
+        Statuses without facts may be missing. Reads every fact in scope: for nightly gauges
+        and operators, never on a request path.
+        """
         ...
 
     def export(self, tenant_id: str) -> Iterator[Fact]:
@@ -302,6 +341,34 @@ class KnowledgeBase(Protocol):
         An adapter whose index uses ``query_model_id`` may use ``query_vector`` instead of
         embedding ``text`` again.
         """
+        ...
+
+
+@runtime_checkable
+class ReindexableKnowledgeBase(Protocol):
+    """A knowledge base whose vector index this application builds (the local one), so it can
+    follow a change of embedding model: the new model's index is built beside the one served,
+    then swapped in. A managed KB (Bedrock) fixes its model at creation and is not one.
+    """
+
+    def index_model(self) -> str | None:
+        """The embedding model of the index served now (None before the first ingestion)."""
+        ...
+
+    def prepare_index(self, embedder: Embedder) -> int:
+        """Build, or bring up to date, the documents' index in ``embedder``'s space beside the
+        served one, which stays in use; the number of documents in it.
+        """
+        ...
+
+    def publish_index(self, embedder: Embedder) -> None:
+        """Serve the documents' index in ``embedder``'s space (the prepared one, brought up to
+        date), swapped in at once; nothing to do if none is served yet or it already is.
+        """
+        ...
+
+    def discard_prepared_index(self) -> None:
+        """Drop an index prepared and never published."""
         ...
 
 

@@ -1,7 +1,9 @@
 """What each Lambda does between parsing its event and replying: one core call, plus metrics.
 
 Handlers (``functions/<name>/handler.py``) are decorators and one call into this module.
-Tenant data is reached only through credentials narrowed to the event's tenant.
+Tenant data is reached only through credentials narrowed to the event's tenant. Metrics go to
+the ``AgentMemory`` namespace under the ``service`` dimension (Powertools' default); the
+dashboard and alarms of ``stacks/observability.py`` read them by these names.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from agent_memory.core.bootstrap import BootstrapRequestModel, bootstrap
 from agent_memory.core.contracts import StepStateModel
 from agent_memory.core.decay import decay
 from agent_memory.core.ingestion import run_ingestion
+from agent_memory.core.models import IngestionJob
+from agent_memory.core.ports import KnowledgeBase
 from agent_memory.core.records import to_json
+from agent_memory.core.stats import memory_stats
 from agent_memory.serverless.observability import logger, metrics
 from agent_memory.serverless.parsing import parse_model, parse_run_finished_event
 from agent_memory.serverless.review import ReviewRequest, run_review
@@ -27,6 +32,10 @@ State = dict[str, Any]
 
 def _count(name: str, value: float) -> None:
     metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+
+
+def _milliseconds(name: str, value: float) -> None:
+    metrics.add_metric(name=name, unit=MetricUnit.Milliseconds, value=value)
 
 
 def _step_state(event: Any) -> tuple[State, str]:
@@ -67,6 +76,7 @@ def confirm_facts(event: Any) -> State:
     result = consolidation.confirm_facts(state, runtime().ports(tenant_id))
     _count("FactsObserved", len(result["facts"]["observed"]))
     _count("FactsConfirmed", len(result["facts"]["newly_confirmed"]))
+    _count("FactsContested", len(result["facts"]["contested"]))
     if result["facts"]["newly_confirmed"]:
         logger.info("facts confirmed", fact_hashes=result["facts"]["newly_confirmed"])
     return result
@@ -106,25 +116,66 @@ def bootstrap_reply(event: Any) -> State:
     logger.append_keys(tenant_id=model.tenant_id, agent_id=model.agent_id)
     request = Request(model.tenant_id, model.agent_id, model.task, model.task_type, model.domain)
     reply = bootstrap(request, runtime().ports(model.tenant_id))
+    _retrieval_metrics(reply)
+    return reply
+
+
+def _retrieval_metrics(reply: State) -> None:
+    """Per tier: hits, best score (a procedure's success rate), latency; empty contexts."""
     for tier, found in (("Episodic", reply["episodes"]), ("Semantic", reply["facts"])):
         _count(f"{tier}Hits", len(found))
         if found:
             best = max(item.get("similarity", item.get("score", 0.0)) for item in found)
             metrics.add_metric(name=f"{tier}BestScore", unit=MetricUnit.NoUnit, value=best)
-    _count("ProceduralHits", int(reply["procedure"] is not None))
+    _count("SemanticFastPathHits", sum(f["source"] == "fast_path" for f in reply["facts"]))
+    procedure = reply["procedure"]
+    _count("ProceduralHits", int(procedure is not None))
+    if procedure is not None and procedure["success_rate"] is not None:
+        rate = 100 * procedure["success_rate"]
+        metrics.add_metric(name="ProceduralSuccessRate", unit=MetricUnit.Percent, value=rate)
     _count("EmptyRetrievals", int(not reply["context"]))
-    metrics.add_metric(
-        name="BootstrapLatency", unit=MetricUnit.Milliseconds, value=reply["timings_ms"]["total"]
-    )
-    return reply
+    timings = reply["timings_ms"]
+    _milliseconds("BootstrapLatency", timings["total"])
+    for tier in ("episodic", "semantic", "procedural"):
+        _milliseconds(f"{tier.title()}Latency", timings[tier])
+
+
+class _JobWatch:
+    """The knowledge base, noting every job it reports FAILED (the core settles a failed job
+    quietly and starts the next window's job: the metric is the only trace of it).
+    """
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self._kb = kb
+        self.failed: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._kb, name)
+
+    def start_ingestion(self, *, now: float) -> IngestionJob:
+        return self._note(self._kb.start_ingestion(now=now))
+
+    def ingestion_job(self, job_id: str) -> IngestionJob:
+        return self._note(self._kb.ingestion_job(job_id))
+
+    def _note(self, job: IngestionJob) -> IngestionJob:
+        if job.status == "FAILED":
+            self.failed.add(job.job_id)
+        return job
 
 
 def ingest(_: Any) -> State:
     """One batched KB ingestion window."""
     ports = runtime().ports(None)
-    report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    kb = _JobWatch(ports.knowledge_base)
+    report = run_ingestion(ports.facts, kb, ports.ledger, now=ports.clock())
     _count("FactsIngested", report.facts_ingested)
     _count("FactsAwaitingIngestion", report.facts_waiting)
+    _count("IngestionBusy", int(report.status == "busy"))
+    _count("IngestionJobsStarted", int(report.status not in ("busy", "idle")))
+    _count("IngestionJobsFailed", len(kb.failed))
+    if kb.failed:
+        logger.warning("ingestion job failed", job_ids=sorted(kb.failed))
     logger.info("ingestion window", **to_json(report))
     return dict(to_json(report))
 
@@ -144,6 +195,12 @@ def decay_pass(_: Any) -> State:
     _count("PendingFactsExpired", report.pending_facts_expired)
     _count("ProceduresFlagged", len(report.procedures_flagged))
     logger.info("decay pass", **to_json(report))
+    # What memory holds after the pass, as gauges. Failed runs are left to the dead-letter
+    # queue's own depth metric: counting them here would Scan the whole ledger.
+    stats = memory_stats(ports, now=ports.clock(), count_failed_runs=False)
+    for name, value in stats.gauges().items():
+        _count(name, value)
+    logger.info("memory stats", **to_json(stats))
     return dict(to_json(report))
 
 

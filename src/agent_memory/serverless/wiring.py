@@ -36,6 +36,8 @@ class AwsRuntime:
     pii: PiiDetector | None = None
     chat: ChatModel | None = None
     calibrations: dict[str, Calibration] = field(default_factory=lambda: dict(DEFAULT_CALIBRATIONS))
+    # Embedders of other models than the deployed one, by id (a re-embedding job's target).
+    embedders: dict[str, Embedder] = field(default_factory=dict)
     _clients: dict[tuple[str, int], Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _tenants: TenantSessions | None = None
@@ -71,9 +73,14 @@ class AwsRuntime:
         """The core's ports for one tenant's work (or for a cross-tenant job)."""
         dynamodb = self.client("dynamodb", tenant_id)
         s = self.settings
+        embedder = self._embedder()
         return MemoryPorts(
-            episodes=DynamoDbEpisodeStore(dynamodb, s.episodes_table),
-            facts=DynamoDbFactStore(dynamodb, s.facts_table),
+            # Stores present each record with the vectors of the model queries are embedded
+            # with, so a store carrying a second model's vectors (a migration) serves this one.
+            episodes=DynamoDbEpisodeStore(
+                dynamodb, s.episodes_table, active_model=embedder.model_id
+            ),
+            facts=DynamoDbFactStore(dynamodb, s.facts_table, active_model=embedder.model_id),
             procedures=DynamoDbProcedureStore(dynamodb, s.procedures_table),
             ledger=DynamoDbLedger(dynamodb, s.ledger_table),
             knowledge_base=BedrockKnowledgeBase(
@@ -84,7 +91,7 @@ class AwsRuntime:
                 knowledge_base_id=s.knowledge_base_id,
                 data_source_id=s.kb_data_source_id,
             ),
-            embedder=self._embedder(),
+            embedder=embedder,
             pii=self.pii or ComprehendPiiDetector(self.client("comprehend")),
             chat=self._chat(),
             calibrations=self.calibrations,
@@ -97,6 +104,19 @@ class AwsRuntime:
                     self.session.client("bedrock-runtime"), self.settings.embedding_model_id
                 )
             return self.embedder
+
+    def embedder_for(self, model_id: str) -> Embedder:
+        """An embedder of ``model_id``: the deployed one, an injected one, or Titan-style
+        Bedrock (the function's role must be granted ``bedrock:InvokeModel`` on it).
+        """
+        if model_id == self._embedder().model_id:
+            return self._embedder()
+        with self._lock:
+            if model_id not in self.embedders:
+                self.embedders[model_id] = BedrockEmbedder(
+                    self.session.client("bedrock-runtime"), model_id
+                )
+            return self.embedders[model_id]
 
     def _chat(self) -> ChatModel | None:
         if self.chat is None and self.settings.chat_model_id:

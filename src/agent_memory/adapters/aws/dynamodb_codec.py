@@ -165,13 +165,13 @@ def put_optional(item: Item, name: str, value: str | float | None) -> None:
     item[name] = s(value) if isinstance(value, str) else n(value)
 
 
-def put_vector(item: Item, vector: StoredVector | None) -> None:
-    """Store an embedding as Binary with its model id and dimension beside it."""
+def put_vector(item: Item, vector: StoredVector | None, name: str = "embedding") -> None:
+    """Store an embedding as Binary ``name`` with ``{name}_model`` and ``{name}_dimension``."""
     if vector is None:
         return
-    item["embedding"] = b(vector.data)
-    item["embedding_model"] = s(vector.model_id)
-    item["embedding_dimension"] = n(vector.dimension)
+    item[name] = b(vector.data)
+    item[f"{name}_model"] = s(vector.model_id)
+    item[f"{name}_dimension"] = n(vector.dimension)
 
 
 def get_s(item: Item, name: str) -> str:
@@ -210,15 +210,47 @@ def get_set(item: Item, name: str) -> frozenset[str]:
     return frozenset(item[name]["SS"]) if name in item else frozenset()
 
 
-def get_vector(item: Item) -> StoredVector | None:
-    """The embedding stored by :func:`put_vector`, if any."""
-    if "embedding" not in item:
+def get_vector(item: Item, name: str = "embedding") -> StoredVector | None:
+    """The embedding stored by :func:`put_vector` as ``name``, if any."""
+    if name not in item:
         return None
     return StoredVector(
-        model_id=get_s(item, "embedding_model"),
-        dimension=get_int(item, "embedding_dimension"),
-        data=bytes(item["embedding"]["B"]),
+        model_id=get_s(item, f"{name}_model"),
+        dimension=get_int(item, f"{name}_dimension"),
+        data=bytes(item[name]["B"]),
     )
+
+
+def vector_update(attributes: Mapping[str, Any]) -> dict[str, Any]:
+    """An UpdateItem request part that sets each attribute given and removes each one None.
+
+    Attribute names and values are passed as ``#vN``/``:vN`` placeholders; the result holds
+    ``UpdateExpression``, ``ExpressionAttributeNames`` and ``ExpressionAttributeValues``.
+    """
+    names: dict[str, str] = {}
+    values: Item = {}
+    sets: list[str] = []
+    removes: list[str] = []
+    for number, (name, value) in enumerate(attributes.items()):
+        names[f"#v{number}"] = name
+        if value is None:
+            removes.append(f"#v{number}")
+        else:
+            values[f":v{number}"] = value
+            sets.append(f"#v{number} = :v{number}")
+    expression = " ".join(
+        part
+        for part in (
+            "SET " + ", ".join(sets) if sets else "",
+            "REMOVE " + ", ".join(removes) if removes else "",
+        )
+        if part
+    )
+    return {
+        "UpdateExpression": expression,
+        "ExpressionAttributeNames": names,
+        "ExpressionAttributeValues": values,
+    }
 
 
 def key_of(item: Mapping[str, Any], names: Sequence[str]) -> Item:

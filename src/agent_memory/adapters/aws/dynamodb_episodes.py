@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from typing import cast
+from typing import Any, cast
 
 from agent_memory.adapters.aws.dynamodb_codec import (
     ConditionFailed,
@@ -25,13 +25,17 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     strings,
     tenant_prefix,
     translated,
+    vector_update,
 )
 from agent_memory.adapters.aws.dynamodb_paging import (
     Listing,
     batch_delete,
+    count_values,
     delete_all,
     read_all,
     read_page,
+    scan_counts,
+    scan_page,
 )
 from agent_memory.adapters.aws.dynamodb_schema import (
     AGENT_TIME_INDEX,
@@ -44,11 +48,27 @@ from agent_memory.adapters.aws.dynamodb_schema import (
     shard_key,
     shard_of,
 )
-from agent_memory.adapters.unit_codec import pack_units, unpack_units
+from agent_memory.adapters.unit_codec import (
+    PackedVectors,
+    pack_spare_units,
+    pack_units,
+    unpack_units,
+)
 from agent_memory.core.models import Episode, Outcome
 from agent_memory.core.ports import Page
 
 _FAILED = "FAILED"
+_SPARE = "spare_embedding"
+_VECTOR_ATTRIBUTES = tuple(
+    f"{name}{suffix}"
+    for name, suffixes in (
+        ("embedding", ("", "_model", "_dimension")),
+        (_SPARE, ("", "_model", "_dimension")),
+        ("unit", ("_model", "_dimension", "_vectors")),
+        ("unit_spare", ("_model", "_dimension", "_vectors")),
+    )
+    for suffix in suffixes
+)
 # Sort key of each agent's version item: '#' never occurs in a run id.
 _VERSION = "#version"
 
@@ -59,11 +79,19 @@ class DynamoDbEpisodeStore:
     ``add`` is a conditional put (the run id is the idempotency key). Expiry is applied on read,
     since TTL deletes items only eventually; ``purge_expired`` leaves the work to TTL. FAILED
     episodes also carry ``failed_shard``, which puts them in the sparse index decay pages.
+    Episodes are read in ``active_model``'s space when given (:meth:`Episode.in_space`).
     """
 
-    def __init__(self, client: DynamoDbClient, table_name: str) -> None:
+    def __init__(
+        self, client: DynamoDbClient, table_name: str, *, active_model: str | None = None
+    ) -> None:
         self._client = client
         self._table = table_name
+        self._model = active_model
+
+    def _as_episode(self, item: Item) -> Episode:
+        episode = _episode(item)
+        return episode if self._model is None else episode.in_space(self._model)
 
     def add(self, episode: Episode) -> bool:
         """Write the episode unless its key exists (expired or not); True if this call wrote it."""
@@ -92,7 +120,7 @@ class DynamoDbEpisodeStore:
         item = response.get("Item")
         if item is None or get_float(item, "expires_at") <= now:
             return None
-        return _episode(item)
+        return self._as_episode(item)
 
     def recent(
         self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
@@ -110,7 +138,7 @@ class DynamoDbEpisodeStore:
             forward=False,
         )
         page = read_page(self._client, listing, limit=limit, cursor=cursor)
-        return Page(tuple(_episode(i) for i in page.items), page.cursor)
+        return Page(tuple(self._as_episode(i) for i in page.items), page.cursor)
 
     def failed_before(
         self, cutoff: float, *, now: float, limit: int, cursor: str | None = None
@@ -131,7 +159,7 @@ class DynamoDbEpisodeStore:
             values={":cutoff": n(cutoff), ":now": n(now)},
         )
         page = read_page(self._client, listing, limit=limit, cursor=cursor)
-        return Page(tuple(_episode(i) for i in page.items), page.cursor)
+        return Page(tuple(self._as_episode(i) for i in page.items), page.cursor)
 
     def delete(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
         """Delete one episode, expired or not; True if it existed."""
@@ -146,6 +174,22 @@ class DynamoDbEpisodeStore:
             return False
         self._bump(tenant_id, agent_id)
         return True
+
+    def count_by_outcome(self, *, now: float, tenant_id: str | None = None) -> dict[str, int]:
+        """Unexpired episodes by outcome: the tenant's through ``tenant-index`` (read by key),
+        every tenant's by a parallel Scan that projects the outcome (version items hold none).
+        """
+        if tenant_id is None:
+            return scan_counts(
+                self._client,
+                self._table,
+                "outcome",
+                filter="attribute_exists(#value) AND #expires_at > :now",
+                names={"#expires_at": "expires_at"},
+                values={":now": n(now)},
+            )
+        items = read_all(self._client, self._tenant_listing(tenant_id, hydrate=True))
+        return count_values((i for i in items if get_float(i, "expires_at") > now), "outcome")
 
     def version(self, tenant_id: str, agent_id: str) -> str:
         """A random token rewritten on every add and delete of the agent's episodes."""
@@ -166,6 +210,46 @@ class DynamoDbEpisodeStore:
                 Item={**_key(tenant_id, agent_id, _VERSION), "token": s(uuid.uuid4().hex)},
             )
 
+    def list_all(self, *, now: float, limit: int, cursor: str | None = None) -> Page[Episode]:
+        """Unexpired episodes of every tenant: a consistent Scan of the table, page by page."""
+        page = scan_page(
+            self._client,
+            design=EPISODES,
+            table_name=self._table,
+            kind="episodes.list_all",
+            limit=limit,
+            cursor=cursor,
+            # Version items carry no tenant_id.
+            filter="attribute_exists(tenant_id) AND #expires_at > :now",
+            names={"#expires_at": "expires_at"},
+            values={":now": n(now)},
+        )
+        return Page(tuple(self._as_episode(i) for i in page.items), page.cursor)
+
+    def set_vectors(self, episode: Episode) -> bool:
+        """Replace the episode's vectors (both slots) if it exists with the same units."""
+        update = vector_update(_vector_attributes(episode))
+        update["ExpressionAttributeNames"]["#units"] = "units"
+        # An episode without units is stored without the attribute.
+        same_units = "attribute_not_exists(#units)"
+        if episode.units:
+            same_units = "#units = :units"
+            update["ExpressionAttributeValues"][":units"] = s(pack_units(episode.units)[0])
+        if not update["ExpressionAttributeValues"]:
+            del update["ExpressionAttributeValues"]
+        try:
+            with translated():
+                self._client.update_item(
+                    TableName=self._table,
+                    Key=_key(episode.tenant_id, episode.agent_id, episode.run_id),
+                    ConditionExpression=f"attribute_exists(pk) AND {same_units}",
+                    **update,
+                )
+        except ConditionFailed:
+            return False
+        self._bump(episode.tenant_id, episode.agent_id)
+        return True
+
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Return 0: DynamoDB's TTL deletes expired episodes (reads already hide them)."""
         del now, limit
@@ -174,7 +258,7 @@ class DynamoDbEpisodeStore:
     def export(self, tenant_id: str) -> Iterator[Episode]:
         """Every stored episode of the tenant, expired or not (``tenant-index``, read by key)."""
         listing = self._tenant_listing(tenant_id, hydrate=True)
-        return (_episode(item) for item in read_all(self._client, listing))
+        return (self._as_episode(item) for item in read_all(self._client, listing))
 
     def forget(self, tenant_id: str) -> int:
         """Delete every episode of the tenant; the number of episodes found and deleted."""
@@ -223,13 +307,9 @@ def _item(episode: Episode) -> Item:
     }
     put_optional(item, "task_type", e.task_type)
     put_optional(item, "domain", e.domain)
-    put_vector(item, e.embedding)
     if e.units:
-        texts, model, dimension, blob = pack_units(e.units)
-        item["units"] = s(texts)
-        if blob is not None and model is not None and dimension is not None:
-            item["unit_model"], item["unit_dimension"] = s(model), n(dimension)
-            item["unit_vectors"] = b(blob)
+        item["units"] = s(pack_units(e.units)[0])
+    item.update({k: v for k, v in _vector_attributes(e).items() if v is not None})
     if e.outcome == _FAILED:
         item[FAILED_SHARD] = s(shard_key(_FAILED, shard_of(pk, e.run_id)))
     return item
@@ -252,10 +332,37 @@ def _episode(item: Item) -> Episode:
         tools_used=get_strings(item, "tools_used"),
         reusable_patterns=get_strings(item, "reusable_patterns"),
         embedding=get_vector(item),
+        spare_embedding=get_vector(item, _SPARE),
         units=unpack_units(
             get_opt_s(item, "units") or "[]",
-            get_opt_s(item, "unit_model"),
-            get_int(item, "unit_dimension") if "unit_dimension" in item else None,
-            bytes(item["unit_vectors"]["B"]) if "unit_vectors" in item else None,
+            *_unit_vectors(item, "unit"),
+            _unit_vectors(item, "unit_spare"),
         ),
+    )
+
+
+def _vector_attributes(episode: Episode) -> dict[str, Any]:
+    """Every vector attribute of the episode's item: a value, or None where it has none."""
+    attributes: Item = {}
+    put_vector(attributes, episode.embedding)
+    put_vector(attributes, episode.spare_embedding, _SPARE)
+    for prefix, packed in (
+        ("unit", pack_units(episode.units)[1:]),
+        ("unit_spare", pack_spare_units(episode.units)),
+    ):
+        model, dimension, blob = packed
+        if blob is not None and model is not None and dimension is not None:
+            attributes[f"{prefix}_model"] = s(model)
+            attributes[f"{prefix}_dimension"] = n(dimension)
+            attributes[f"{prefix}_vectors"] = b(blob)
+    return {name: attributes.get(name) for name in _VECTOR_ATTRIBUTES}
+
+
+def _unit_vectors(item: Item, prefix: str) -> PackedVectors:
+    if f"{prefix}_vectors" not in item:
+        return None, None, None
+    return (
+        get_s(item, f"{prefix}_model"),
+        get_int(item, f"{prefix}_dimension"),
+        bytes(item[f"{prefix}_vectors"]["B"]),
     )

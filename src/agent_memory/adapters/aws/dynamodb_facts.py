@@ -25,12 +25,16 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     ss,
     tenant_prefix,
     translated,
+    vector_update,
 )
 from agent_memory.adapters.aws.dynamodb_paging import (
     Listing,
+    count_values,
     delete_all,
     read_all,
     read_page,
+    scan_counts,
+    scan_page,
 )
 from agent_memory.adapters.aws.dynamodb_schema import (
     AWAITING_INDEX,
@@ -55,6 +59,10 @@ _CONFIRMED = FactStatus.CONFIRMED.value
 _AWAITING = "AWAITING"
 _OBSERVE_ATTEMPTS = 100
 _STATUS = {"#status": "status"}
+_SPARE = "spare_embedding"
+_VECTOR_ATTRIBUTES = tuple(
+    f"{name}{suffix}" for name in ("embedding", _SPARE) for suffix in ("", "_model", "_dimension")
+)
 
 
 class DynamoDbFactStore:
@@ -66,11 +74,19 @@ class DynamoDbFactStore:
     Sparse attributes place a fact in the indexes that list it: ``pending_shard`` while PENDING,
     ``awaiting_shard`` while staged and not ingested, ``fast_path_key`` while it may be served
     from the fast path (confirmed or staged, not ingested; reads re-check the exact rule).
+    Facts are read in ``active_model``'s space when given (:meth:`Fact.in_space`).
     """
 
-    def __init__(self, client: DynamoDbClient, table_name: str) -> None:
+    def __init__(
+        self, client: DynamoDbClient, table_name: str, *, active_model: str | None = None
+    ) -> None:
         self._client = client
         self._table = table_name
+        self._model = active_model
+
+    def _as_fact(self, item: Item) -> Fact:
+        fact = _fact(item)
+        return fact if self._model is None else fact.in_space(self._model)
 
     def observe(self, observation: FactObservation) -> Fact:
         """Atomically record that a run saw the fact (creating it PENDING); the fact after."""
@@ -83,12 +99,12 @@ class DynamoDbFactStore:
                     return self._create(o)
                 update = _sighting(current, o)
                 if update is None:
-                    return _fact(current)
+                    return self._as_fact(current)
                 with translated():
                     response = self._client.update_item(
                         TableName=self._table, Key=key, ReturnValues="ALL_NEW", **update
                     )
-                return _fact(response["Attributes"])
+                return self._as_fact(response["Attributes"])
             except ConditionFailed:
                 # Another writer changed the fact since it was read: read it again.
                 time.sleep(random.uniform(0, min(0.001 * 2**attempt, 0.05)))
@@ -97,7 +113,7 @@ class DynamoDbFactStore:
     def get(self, tenant_id: str, domain: str, fact_hash: str) -> Fact | None:
         """The fact, or None."""
         item = self._read(_key(tenant_id, domain, fact_hash))
-        return _fact(item) if item is not None else None
+        return self._as_fact(item) if item is not None else None
 
     def confirm(
         self,
@@ -145,7 +161,7 @@ class DynamoDbFactStore:
             self._tenant_listing(tenant_id, hydrate=True),
             keep=lambda item: get_s(item, "status") == FactStatus.CONTESTED.value,
         )
-        return [_fact(item) for item in read_all(self._client, listing)]
+        return [self._as_fact(item) for item in read_all(self._client, listing)]
 
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was (re)written: it awaits ingestion again.
@@ -176,7 +192,7 @@ class DynamoDbFactStore:
             filter="attribute_not_exists(ingested_at)",
         )
         page = read_page(self._client, listing, limit=limit, cursor=cursor)
-        return Page(tuple(_fact(i) for i in page.items), page.cursor)
+        return Page(tuple(self._as_fact(i) for i in page.items), page.cursor)
 
     def mark_ingested(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the KB now serves the fact; a missing fact is left missing."""
@@ -203,7 +219,7 @@ class DynamoDbFactStore:
             names=_STATUS,
             values=values,
         )
-        facts = [_fact(item) for item in read_all(self._client, listing)]
+        facts = [self._as_fact(item) for item in read_all(self._client, listing)]
         return sorted(facts, key=lambda f: (f.domain, f.fact_hash))
 
     def pending_seen_before(
@@ -226,7 +242,45 @@ class DynamoDbFactStore:
             keep=still_pending,
         )
         page = read_page(self._client, listing, limit=limit, cursor=cursor)
-        return Page(tuple(_fact(i) for i in page.items), page.cursor)
+        return Page(tuple(self._as_fact(i) for i in page.items), page.cursor)
+
+    def list_all(self, *, limit: int, cursor: str | None = None) -> Page[Fact]:
+        """Facts of every tenant and status: a consistent Scan of the table, page by page."""
+        page = scan_page(
+            self._client,
+            design=FACTS,
+            table_name=self._table,
+            kind="facts.list_all",
+            limit=limit,
+            cursor=cursor,
+        )
+        return Page(tuple(self._as_fact(i) for i in page.items), page.cursor)
+
+    def set_vectors(self, fact: Fact) -> bool:
+        """Replace the fact's vectors (both slots) if it exists with the same content.
+
+        The version token moves too, so a sighting recorded meanwhile reads the fact again.
+        """
+        attributes: Item = {}
+        put_vector(attributes, fact.embedding)
+        put_vector(attributes, fact.spare_embedding, _SPARE)
+        update = vector_update(
+            {name: attributes.get(name) for name in _VECTOR_ATTRIBUTES}
+            | {"version": s(uuid.uuid4().hex)}
+        )
+        update["ExpressionAttributeNames"]["#content"] = "content"
+        update["ExpressionAttributeValues"][":content"] = s(fact.content)
+        try:
+            with translated():
+                self._client.update_item(
+                    TableName=self._table,
+                    Key=_key(fact.tenant_id, fact.domain, fact.fact_hash),
+                    ConditionExpression="attribute_exists(pk) AND #content = :content",
+                    **update,
+                )
+        except ConditionFailed:
+            return False
+        return True
 
     def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
         """Delete one fact and its run log; True if it existed."""
@@ -241,10 +295,21 @@ class DynamoDbFactStore:
             return False
         return True
 
+    def count_by_status(self, *, tenant_id: str | None = None) -> dict[str, int]:
+        """Facts by status: the tenant's through ``tenant-index`` (read by key), every tenant's
+        by a parallel Scan that projects the status.
+        """
+        if tenant_id is None:
+            return scan_counts(
+                self._client, self._table, "status", filter="attribute_exists(#value)"
+            )
+        items = read_all(self._client, self._tenant_listing(tenant_id, hydrate=True))
+        return count_values(items, "status")
+
     def export(self, tenant_id: str) -> Iterator[Fact]:
         """Every fact of the tenant (``tenant-index``, each read back by key)."""
         listing = self._tenant_listing(tenant_id, hydrate=True)
-        return (_fact(item) for item in read_all(self._client, listing))
+        return (self._as_fact(item) for item in read_all(self._client, listing))
 
     def forget(self, tenant_id: str) -> int:
         """Delete every fact of the tenant; the number found and deleted."""
@@ -272,7 +337,7 @@ class DynamoDbFactStore:
             self._client.put_item(
                 TableName=self._table, Item=item, ConditionExpression="attribute_not_exists(pk)"
             )
-        return _fact(item)
+        return self._as_fact(item)
 
     def _update(
         self,
@@ -381,4 +446,5 @@ def _fact(item: Item) -> Fact:
         ingested_at=get_opt_float(item, "ingested_at"),
         embedding=get_vector(item),
         review_note=get_opt_s(item, "review_note"),
+        spare_embedding=get_vector(item, _SPARE),
     )

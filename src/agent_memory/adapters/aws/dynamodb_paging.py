@@ -11,7 +11,9 @@ pages.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +23,7 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     check_limit,
     decode_cursor,
     encode_cursor,
+    get_s,
     key_of,
     s,
     translated,
@@ -32,6 +35,8 @@ from agent_memory.core.ports import Page
 _BATCH_GET = 100
 _BATCH_WRITE = 25
 _BATCH_ATTEMPTS = 8
+# Segments of a counting Scan, read in parallel: a nightly count of a large table stays short.
+_SCAN_SEGMENTS = 4
 # Keys collected before deleting them: bounds memory while forgetting a large tenant.
 _DELETE_CHUNK = 100
 
@@ -138,6 +143,51 @@ def read_page(
     return Page(tuple(items), encode_cursor(listing.kind, last_segment, position))
 
 
+def scan_page(
+    client: DynamoDbClient,
+    *,
+    design: TableDesign,
+    table_name: str,
+    kind: str,
+    limit: int,
+    cursor: str | None,
+    filter: str | None = None,
+    names: Mapping[str, str] | None = None,
+    values: Mapping[str, Any] | None = None,
+) -> Page[Item]:
+    """One page of at most ``limit`` items of a whole-table Scan, continuing from ``cursor``.
+
+    For store-wide jobs (every tenant), never a request path. Like :func:`read_page`, the
+    cursor is the key of the page's last item, so deletions between pages skip nothing.
+    """
+    check_limit(limit)
+    start: Item | None = None
+    if cursor is not None:
+        _, start = decode_cursor(cursor, kind=kind, segments=1, names=design.key_names)
+    request: dict[str, Any] = {"TableName": table_name, "ConsistentRead": True}
+    if filter:
+        request["FilterExpression"] = filter
+    if names:
+        request["ExpressionAttributeNames"] = dict(names)
+    if values:
+        request["ExpressionAttributeValues"] = dict(values)
+    found: list[Item] = []
+    while len(found) <= limit:
+        page_request = request | {"Limit": limit + 1 - len(found)}
+        if start is not None:
+            page_request["ExclusiveStartKey"] = start
+        with translated():
+            response = client.scan(**page_request)
+        found += response["Items"]
+        start = response.get("LastEvaluatedKey")
+        if start is None:
+            break
+    if len(found) <= limit:
+        return Page(tuple(found))
+    position = key_of(found[limit - 1], design.key_names)
+    return Page(tuple(found[:limit]), encode_cursor(kind, 0, position))
+
+
 def read_all(client: DynamoDbClient, listing: Listing) -> Iterator[Item]:
     """Every item of the listing, page after page (the caller may delete as it goes)."""
     for segment in range(len(listing.partitions)):
@@ -151,6 +201,54 @@ def read_all(client: DynamoDbClient, listing: Listing) -> Iterator[Item]:
             if start is None:
                 break
             request["ExclusiveStartKey"] = start
+
+
+def count_values(items: Iterable[Item], attribute: str) -> dict[str, int]:
+    """How many of ``items`` hold each value of the string ``attribute`` (absent: not counted)."""
+    return dict(Counter(get_s(item, attribute) for item in items if attribute in item))
+
+
+def scan_counts(
+    client: DynamoDbClient,
+    table_name: str,
+    attribute: str,
+    *,
+    filter: str,
+    values: Mapping[str, Any] | None = None,
+    names: Mapping[str, str] | None = None,
+    segments: int = _SCAN_SEGMENTS,
+) -> dict[str, int]:
+    """How many items of the whole table pass ``filter`` with each value of ``attribute``.
+
+    A parallel Scan that projects ``attribute`` only; it still reads (and is billed for) every
+    item, so it serves nightly gauges, never a request path. ``filter`` may use ``#value`` for
+    ``attribute`` plus the ``names`` and ``values`` given.
+    """
+
+    def count_segment(segment: int) -> Counter[str]:
+        request: dict[str, Any] = {
+            "TableName": table_name,
+            "Segment": segment,
+            "TotalSegments": segments,
+            "ProjectionExpression": "#value",
+            "FilterExpression": filter,
+            "ExpressionAttributeNames": {"#value": attribute, **(names or {})},
+        }
+        if values:
+            request["ExpressionAttributeValues"] = dict(values)
+        counts: Counter[str] = Counter()
+        while True:
+            with translated():
+                response = client.scan(**request)
+            counts.update(count_values(response["Items"], attribute))
+            start = response.get("LastEvaluatedKey")
+            if start is None:
+                return counts
+            request["ExclusiveStartKey"] = start
+
+    with ThreadPoolExecutor(max_workers=segments) as pool:
+        total: Counter[str] = sum(pool.map(count_segment, range(segments)), Counter())
+    return dict(total)
 
 
 def delete_all(client: DynamoDbClient, listing: Listing) -> int:

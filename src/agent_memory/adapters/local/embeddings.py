@@ -13,7 +13,7 @@ import hashlib
 import importlib.util
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,8 +22,8 @@ import numpy as np
 import numpy.typing as npt
 
 from agent_memory.core.calibration import Calibration
-from agent_memory.core.errors import MemoryError_
-from agent_memory.core.ports import FloatArray
+from agent_memory.core.errors import InvalidInput, MemoryError_
+from agent_memory.core.ports import Embedder, FloatArray
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -171,6 +171,41 @@ class LocalEmbedder:
             cls_id=_token_id(tokenizer, "[CLS]"),
             sep_id=_token_id(tokenizer, "[SEP]"),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class LocalModel:
+    """A local embedding model a store can use: its id, how to build it, its thresholds.
+
+    ``calibration`` None means none was measured yet: a store can be re-embedded with the model
+    but not switched to it (``agent-memory reembed``) until one is registered.
+    """
+
+    model_id: str
+    build: Callable[[], Embedder]
+    calibration: Calibration | None = None
+
+
+DEFAULT_MODEL_ID = MODEL_ID
+LOCAL_MODELS: dict[str, LocalModel] = {MODEL_ID: LocalModel(MODEL_ID, LocalEmbedder, CALIBRATION)}
+"""The local embedding models by id: what ``agent-memory reembed --to MODEL`` may name.
+
+A new model (weights shipped in a package, see ``docs/embedding-model.md``) is added here with
+its calibration; the store's active model is looked up here when the memory is wired.
+"""
+
+
+def local_model(model_id: str, models: Mapping[str, LocalModel] | None = None) -> LocalModel:
+    """The registered model ``model_id`` names: its full id, or a prefix only it starts with."""
+    registry = LOCAL_MODELS if models is None else models
+    if model_id in registry:
+        return registry[model_id]
+    matches = [m for key, m in registry.items() if model_id and key.startswith(model_id)]
+    if len(matches) == 1:
+        return matches[0]
+    known = ", ".join(sorted(registry)) or "none"
+    reason = "is ambiguous" if matches else "is not a local embedding model"
+    raise InvalidInput("embedding_model", f"{model_id!r} {reason} (known: {known})")
 
 
 def _split(ids: list[int], size: int) -> list[list[int]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import shutil
 import threading
 import uuid
 from dataclasses import replace
@@ -31,6 +32,10 @@ class LocalKnowledgeBase:
     ``root/documents/`` mirrors the KB bucket (``<key>`` plus ``<key>.metadata.json``);
     ``root/index/`` holds the vector index that ``start_ingestion`` rebuilds from it. Writes
     never touch the index, so a document is invisible to ``retrieve`` until the next ingestion.
+
+    It is also a ``ReindexableKnowledgeBase``: ahead of a change of embedding model,
+    ``root/index-next/`` holds the new model's index, built while the old one is served and
+    swapped in as the next generation of ``root/index/`` when the store switches.
     """
 
     def __init__(self, root: Path, embedder: Embedder, *, batch_size: int = 64) -> None:
@@ -40,6 +45,7 @@ class LocalKnowledgeBase:
         self._batch_size = batch_size
         self._documents = DocumentFolder(root / "documents")
         self._store = IndexStore(root / "index")
+        self._prepared = IndexStore(root / "index-next")
         self._jobs = JobLog(root / "index" / "jobs.json")
         self._lock_path = root / "index" / "ingest.lock"
         self._cache_lock = threading.Lock()
@@ -116,6 +122,85 @@ class LocalKnowledgeBase:
             np.asarray(query, dtype=np.float32), tenant_id=tenant_id, domain=domain, limit=limit
         )
 
+    def index_model(self) -> str | None:
+        """The embedding model of the index served now (None before the first ingestion)."""
+        try:
+            snapshot = self._snapshot()
+        except IndexUnreadable:
+            return None
+        return None if snapshot is None else snapshot.model_id
+
+    def prepare_index(self, embedder: Embedder) -> int:
+        """Build, or bring up to date, the index in ``embedder``'s space beside the served one.
+
+        Vectors of documents already prepared are reused; raises ``IngestionBusy`` while an
+        ingestion runs. Returns the number of documents in the prepared index.
+        """
+        with ingestion_lock(self._lock_path):
+            documents = list(self._documents.scan())
+            snapshot = next_snapshot(
+                documents,
+                self._prepared_in(embedder),
+                embedder,
+                generation=self._prepared.next_generation(),
+                batch_size=self._batch_size,
+            )
+            if snapshot is not None:
+                self._prepared.write(snapshot)
+            return len(documents)
+
+    def publish_index(self, embedder: Embedder) -> None:
+        """Serve the index in ``embedder``'s space: the prepared one brought up to date (or built
+        now), published as the next generation in one pointer swap.
+
+        Nothing is published before the first ingestion (that one will use the new model) or
+        when the served index already is in that space. Raises ``IngestionBusy`` like ingestion.
+        """
+        with ingestion_lock(self._lock_path):
+            try:
+                served = self._snapshot()
+            except IndexUnreadable:
+                served = None
+            if served is not None and served.model_id != embedder.model_id:
+                documents = list(self._documents.scan())
+                prepared = self._prepared_in(embedder)
+                generation = self._store.next_generation()
+                snapshot = next_snapshot(
+                    documents,
+                    prepared,
+                    embedder,
+                    generation=generation,
+                    batch_size=self._batch_size,
+                )
+                if snapshot is None:  # the prepared index is exactly the documents' index
+                    assert prepared is not None
+                    snapshot = IndexSnapshot(
+                        generation=generation,
+                        model_id=prepared.model_id,
+                        dimension=prepared.dimension,
+                        rows=prepared.rows,
+                        matrix=prepared.matrix,
+                    )
+                stamp = self._store.write(snapshot)
+                with self._cache_lock:
+                    self._cached = (stamp, snapshot)
+            _remove(self._prepared.directory)
+
+    def discard_prepared_index(self) -> None:
+        """Drop an index prepared and never published."""
+        with ingestion_lock(self._lock_path):
+            _remove(self._prepared.directory)
+
+    def _prepared_in(self, embedder: Embedder) -> IndexSnapshot | None:
+        """The prepared index, if it is in ``embedder``'s space and readable."""
+        try:
+            loaded = self._prepared.load()
+        except IndexUnreadable:
+            return None
+        if loaded is None or loaded[1].model_id != embedder.model_id:
+            return None
+        return loaded[1]
+
     def _ingest(self) -> None:
         try:
             previous = self._snapshot()
@@ -144,3 +229,7 @@ class LocalKnowledgeBase:
             loaded = self._store.load(known=None if cached is None else cached[1])
             self._cached = loaded
             return None if loaded is None else loaded[1]
+
+
+def _remove(directory: Path) -> None:
+    shutil.rmtree(directory, ignore_errors=True)

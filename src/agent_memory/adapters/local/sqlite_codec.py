@@ -95,12 +95,12 @@ def vector_columns(vector: StoredVector | None) -> tuple[str | None, int | None,
     return vector.model_id, vector.dimension, vector.data
 
 
-def vector_from(row: sqlite3.Row) -> StoredVector | None:
-    """Read the vector stored in a row's embedding columns, if any."""
-    if row["embedding"] is None:
+def vector_from(row: sqlite3.Row, column: str = "embedding") -> StoredVector | None:
+    """Read the vector stored in a row's ``column`` (and its ``_model``, ``_dimension``)."""
+    if row[column] is None:
         return None
     return StoredVector(
-        model_id=row["embedding_model"],
-        dimension=int(row["embedding_dimension"]),
-        data=bytes(row["embedding"]),
+        model_id=row[f"{column}_model"],
+        dimension=int(row[f"{column}_dimension"]),
+        data=bytes(row[column]),
     )

@@ -19,16 +19,30 @@ from agent_memory.adapters.local.sqlite_codec import (
     vector_from,
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
-from agent_memory.adapters.unit_codec import pack_units, unpack_units
+from agent_memory.adapters.unit_codec import pack_spare_units, pack_units, unpack_units
 from agent_memory.core.models import Episode, Outcome
 from agent_memory.core.ports import Page
 
+_VECTOR_COLUMNS = (
+    "embedding_model",
+    "embedding_dimension",
+    "embedding",
+    "unit_model",
+    "unit_dimension",
+    "unit_vectors",
+    "spare_embedding_model",
+    "spare_embedding_dimension",
+    "spare_embedding",
+    "unit_spare_model",
+    "unit_spare_dimension",
+    "unit_spare_vectors",
+)
 _COLUMNS = (
     "pk, run_id, tenant_id, agent_id, task, task_summary, outcome, created_at, expires_at, "
-    "task_type, domain, key_findings, approach_used, tools_used, reusable_patterns, "
-    "embedding_model, embedding_dimension, embedding, units, unit_model, unit_dimension, "
-    "unit_vectors"
+    "task_type, domain, key_findings, approach_used, tools_used, reusable_patterns, units, "
+    + ", ".join(_VECTOR_COLUMNS)
 )
+_PLACEHOLDERS = ", ".join("?" for _ in _COLUMNS.split(","))
 
 
 class SqliteEpisodeStore:
@@ -36,20 +50,24 @@ class SqliteEpisodeStore:
 
     ``recent`` orders by ``created_at`` then ``run_id``, both descending; ``failed_before`` by
     ``created_at`` ascending. Cursors are keyset positions, so deleting rows between pages
-    never skips or repeats one.
+    never skips or repeats one. Episodes are read in ``active_model``'s space when given
+    (:meth:`Episode.in_space`): the embedding model the process searches with.
     """
 
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(self, db: SqliteDatabase, *, active_model: str | None = None) -> None:
         self._db = db
+        self._model = active_model
+
+    def _as_episode(self, row: sqlite3.Row) -> Episode:
+        episode = _episode(row)
+        return episode if self._model is None else episode.in_space(self._model)
 
     def add(self, episode: Episode) -> bool:
         """Write the episode unless its key exists; True if this call wrote it."""
         pk = partition_key(episode.tenant_id, episode.agent_id)
-        model, dimension, data = vector_columns(episode.embedding)
         with self._db.write() as conn:
             changed = conn.execute(
-                f"INSERT INTO episodes ({_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO episodes ({_COLUMNS}) VALUES ({_PLACEHOLDERS}) "
                 "ON CONFLICT (pk, run_id) DO NOTHING",
                 (
                     pk,
@@ -67,10 +85,8 @@ class SqliteEpisodeStore:
                     episode.approach_used,
                     encode_strings(episode.tools_used),
                     encode_strings(episode.reusable_patterns),
-                    model,
-                    dimension,
-                    data,
-                    *pack_units(episode.units),
+                    pack_units(episode.units)[0],
+                    *_vector_values(episode),
                 ),
             ).rowcount
             if changed:
@@ -91,7 +107,7 @@ class SqliteEpisodeStore:
             f"SELECT {_COLUMNS} FROM episodes WHERE pk = ? AND run_id = ? AND expires_at > ?",
             (partition_key(tenant_id, agent_id), run_id, now),
         )
-        return _episode(row) if row is not None else None
+        return self._as_episode(row) if row is not None else None
 
     def recent(
         self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
@@ -109,7 +125,7 @@ class SqliteEpisodeStore:
         next_cursor = (
             encode_cursor("recent", (rows[-1]["created_at"], rows[-1]["run_id"])) if more else None
         )
-        return Page(tuple(_episode(r) for r in rows), next_cursor)
+        return Page(tuple(self._as_episode(r) for r in rows), next_cursor)
 
     def failed_before(
         self, cutoff: float, *, now: float, limit: int, cursor: str | None = None
@@ -134,7 +150,7 @@ class SqliteEpisodeStore:
             if more
             else None
         )
-        return Page(tuple(_episode(r) for r in rows), next_cursor)
+        return Page(tuple(self._as_episode(r) for r in rows), next_cursor)
 
     def delete(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
         """Delete one episode, expired or not; True if it existed."""
@@ -142,6 +158,44 @@ class SqliteEpisodeStore:
         with self._db.write() as conn:
             changed = conn.execute(
                 "DELETE FROM episodes WHERE pk = ? AND run_id = ?", (pk, run_id)
+            ).rowcount
+            if changed:
+                _bump(conn, [pk])
+        return changed == 1
+
+    def count_by_outcome(self, *, now: float, tenant_id: str | None = None) -> dict[str, int]:
+        """Unexpired episodes by outcome, of the tenant or of every tenant (one GROUP BY)."""
+        sql = "SELECT outcome, COUNT(*) AS n FROM episodes WHERE expires_at > ?"
+        params: list[object] = [now]
+        if tenant_id is not None:
+            sql += " AND pk >= ? AND pk < ? AND tenant_id = ?"
+            params += [*tenant_key_range(tenant_id), tenant_id]
+        rows = self._db.fetchall(sql + " GROUP BY outcome", params)
+        return {str(row["outcome"]): int(row["n"]) for row in rows}
+
+    def list_all(self, *, now: float, limit: int, cursor: str | None = None) -> Page[Episode]:
+        """List unexpired episodes of every tenant in key order, one page of at most ``limit``."""
+        check_limit(limit)
+        sql = f"SELECT {_COLUMNS} FROM episodes WHERE expires_at > ?"
+        params: list[object] = [now]
+        if cursor is not None:
+            params += decode_cursor("list_all", cursor, (str, str))
+            sql += " AND (pk, run_id) > (?, ?)"
+        sql += " ORDER BY pk, run_id LIMIT ?"
+        rows, more = page_of(self._db.fetchall(sql, [*params, limit + 1]), limit)
+        next_cursor = (
+            encode_cursor("list_all", (rows[-1]["pk"], rows[-1]["run_id"])) if more else None
+        )
+        return Page(tuple(self._as_episode(r) for r in rows), next_cursor)
+
+    def set_vectors(self, episode: Episode) -> bool:
+        """Replace the episode's vectors (both slots) if it exists with the same units."""
+        pk = partition_key(episode.tenant_id, episode.agent_id)
+        assignments = ", ".join(f"{column} = ?" for column in _VECTOR_COLUMNS)
+        with self._db.write() as conn:
+            changed = conn.execute(
+                f"UPDATE episodes SET {assignments} WHERE pk = ? AND run_id = ? AND units = ?",
+                (*_vector_values(episode), pk, episode.run_id, pack_units(episode.units)[0]),
             ).rowcount
             if changed:
                 _bump(conn, [pk])
@@ -168,7 +222,7 @@ class SqliteEpisodeStore:
             sort_key="run_id",
             tenant_id=tenant_id,
         )
-        return (_episode(r) for r in rows)
+        return (self._as_episode(r) for r in rows)
 
     def forget(self, tenant_id: str) -> int:
         """Delete every episode of the tenant; the number deleted."""
@@ -180,6 +234,16 @@ class SqliteEpisodeStore:
             ).fetchall()
             _bump(conn, sorted({r["pk"] for r in rows}))
         return len(rows)
+
+
+def _vector_values(episode: Episode) -> tuple[object, ...]:
+    """Values of :data:`_VECTOR_COLUMNS`, in order."""
+    return (
+        *vector_columns(episode.embedding),
+        *pack_units(episode.units)[1:],
+        *vector_columns(episode.spare_embedding),
+        *pack_spare_units(episode.units),
+    )
 
 
 def _episode(row: sqlite3.Row) -> Episode:
@@ -199,13 +263,23 @@ def _episode(row: sqlite3.Row) -> Episode:
         tools_used=decode_strings(row["tools_used"]),
         reusable_patterns=decode_strings(row["reusable_patterns"]),
         embedding=vector_from(row),
+        spare_embedding=vector_from(row, "spare_embedding"),
         units=unpack_units(
             row["units"],
             row["unit_model"],
             row["unit_dimension"],
-            bytes(row["unit_vectors"]) if row["unit_vectors"] is not None else None,
+            _blob(row["unit_vectors"]),
+            (
+                row["unit_spare_model"],
+                row["unit_spare_dimension"],
+                _blob(row["unit_spare_vectors"]),
+            ),
         ),
     )
+
+
+def _blob(value: bytes | None) -> bytes | None:
+    return bytes(value) if value is not None else None
 
 
 def _bump(conn: sqlite3.Connection, pks: list[str]) -> None:

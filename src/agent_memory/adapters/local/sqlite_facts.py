@@ -32,10 +32,16 @@ class SqliteFactStore:
     Run ids live in a child table with a unique (fact, run_id) key, so recording a sighting is an
     insert-or-ignore and a redelivered run is never counted twice. ``observe`` keeps the highest
     confidence and the latest ``last_seen``, so events arriving out of order cannot move it back.
+    Facts are read in ``active_model``'s space when given (:meth:`Fact.in_space`).
     """
 
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(self, db: SqliteDatabase, *, active_model: str | None = None) -> None:
         self._db = db
+        self._model = active_model
+
+    def _as_fact(self, row: sqlite3.Row) -> Fact:
+        fact = _fact(row)
+        return fact if self._model is None else fact.in_space(self._model)
 
     def observe(self, observation: FactObservation) -> Fact:
         """Atomically record that a run saw the fact (creating it PENDING); the fact after."""
@@ -63,7 +69,7 @@ class SqliteFactStore:
             row = conn.execute(
                 f"{_SELECT} WHERE f.pk = ? AND f.fact_hash = ?", (pk, o.fact_hash)
             ).fetchone()
-        return _fact(row)
+        return self._as_fact(row)
 
     def get(self, tenant_id: str, domain: str, fact_hash: str) -> Fact | None:
         """Return the fact, or None."""
@@ -71,7 +77,7 @@ class SqliteFactStore:
             f"{_SELECT} WHERE f.pk = ? AND f.fact_hash = ?",
             (partition_key(tenant_id, domain), fact_hash),
         )
-        return _fact(row) if row is not None else None
+        return self._as_fact(row) if row is not None else None
 
     def confirm(
         self,
@@ -123,7 +129,7 @@ class SqliteFactStore:
             "ORDER BY f.pk, f.fact_hash",
             (low, high, tenant_id, FactStatus.CONTESTED),
         )
-        return [_fact(r) for r in rows]
+        return [self._as_fact(r) for r in rows]
 
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was (re)written: it awaits ingestion again.
@@ -150,7 +156,7 @@ class SqliteFactStore:
             if more
             else None
         )
-        return Page(tuple(_fact(r) for r in rows), next_cursor)
+        return Page(tuple(self._as_fact(r) for r in rows), next_cursor)
 
     def mark_ingested(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the KB now serves the fact; a missing fact is left missing."""
@@ -173,7 +179,7 @@ class SqliteFactStore:
             "ORDER BY f.pk, f.fact_hash",
             [*params, FactStatus.CONFIRMED],
         )
-        return [_fact(r) for r in rows]
+        return [self._as_fact(r) for r in rows]
 
     def pending_seen_before(
         self, cutoff: float, *, limit: int, cursor: str | None = None
@@ -195,7 +201,39 @@ class SqliteFactStore:
             if more
             else None
         )
-        return Page(tuple(_fact(r) for r in rows), next_cursor)
+        return Page(tuple(self._as_fact(r) for r in rows), next_cursor)
+
+    def list_all(self, *, limit: int, cursor: str | None = None) -> Page[Fact]:
+        """List facts of every tenant and status in key order, one page of at most ``limit``."""
+        check_limit(limit)
+        sql, params = _SELECT, []
+        if cursor is not None:
+            params = decode_cursor("facts.list_all", cursor, (str, str))
+            sql += " WHERE (f.pk, f.fact_hash) > (?, ?)"
+        sql += " ORDER BY f.pk, f.fact_hash LIMIT ?"
+        rows, more = page_of(self._db.fetchall(sql, [*params, limit + 1]), limit)
+        next_cursor = (
+            encode_cursor("facts.list_all", (rows[-1]["pk"], rows[-1]["fact_hash"]))
+            if more
+            else None
+        )
+        return Page(tuple(self._as_fact(r) for r in rows), next_cursor)
+
+    def set_vectors(self, fact: Fact) -> bool:
+        """Replace the fact's vectors (both slots) if it exists with the same content."""
+        changed = self._db.execute(
+            "UPDATE facts SET embedding_model = ?, embedding_dimension = ?, embedding = ?, "
+            "spare_embedding_model = ?, spare_embedding_dimension = ?, spare_embedding = ? "
+            "WHERE pk = ? AND fact_hash = ? AND content = ?",
+            (
+                *vector_columns(fact.embedding),
+                *vector_columns(fact.spare_embedding),
+                partition_key(fact.tenant_id, fact.domain),
+                fact.fact_hash,
+                fact.content,
+            ),
+        )
+        return changed == 1
 
     def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
         """Delete one fact and its run log; True if it existed."""
@@ -207,10 +245,20 @@ class SqliteFactStore:
             ).rowcount
         return changed == 1
 
+    def count_by_status(self, *, tenant_id: str | None = None) -> dict[str, int]:
+        """Facts by status, of the tenant or of every tenant (one GROUP BY)."""
+        sql = "SELECT status, COUNT(*) AS n FROM facts"
+        params: list[object] = []
+        if tenant_id is not None:
+            sql += " WHERE pk >= ? AND pk < ? AND tenant_id = ?"
+            params += [*tenant_key_range(tenant_id), tenant_id]
+        rows = self._db.fetchall(sql + " GROUP BY status", params)
+        return {str(row["status"]): int(row["n"]) for row in rows}
+
     def export(self, tenant_id: str) -> Iterator[Fact]:
         """Yield every fact of the tenant in key order."""
         rows = self._db.tenant_rows(_SELECT, table="f", sort_key="fact_hash", tenant_id=tenant_id)
-        return (_fact(r) for r in rows)
+        return (self._as_fact(r) for r in rows)
 
     def forget(self, tenant_id: str) -> int:
         """Delete every fact of the tenant and its run logs; the number of facts deleted."""
@@ -270,4 +318,5 @@ def _fact(row: sqlite3.Row) -> Fact:
         ingested_at=row["ingested_at"],
         embedding=vector_from(row),
         review_note=row["review_note"],
+        spare_embedding=vector_from(row, "spare_embedding"),
     )

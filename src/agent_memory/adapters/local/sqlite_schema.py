@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Every key starts with the tenant, as in DynamoDB (DESIGN.md §3); tenant_id is kept beside it so
 # tenant-wide operations can also match the column exactly.
@@ -135,4 +135,18 @@ _SCHEMA_V1 = (
     "CREATE INDEX ledger_expires ON ledger (expires_at) WHERE expires_at IS NOT NULL",
 )
 
-MIGRATIONS: dict[int, Sequence[str]] = {1: _SCHEMA_V1}
+# A second vector per record, in another embedding model's space, written while the store moves
+# to that model (core/reembed.py); searches read the slot holding the active model's vector.
+_SCHEMA_V2 = (
+    "ALTER TABLE episodes ADD COLUMN spare_embedding_model TEXT",
+    "ALTER TABLE episodes ADD COLUMN spare_embedding_dimension INTEGER",
+    "ALTER TABLE episodes ADD COLUMN spare_embedding BLOB",
+    "ALTER TABLE episodes ADD COLUMN unit_spare_model TEXT",
+    "ALTER TABLE episodes ADD COLUMN unit_spare_dimension INTEGER",
+    "ALTER TABLE episodes ADD COLUMN unit_spare_vectors BLOB",
+    "ALTER TABLE facts ADD COLUMN spare_embedding_model TEXT",
+    "ALTER TABLE facts ADD COLUMN spare_embedding_dimension INTEGER",
+    "ALTER TABLE facts ADD COLUMN spare_embedding BLOB",
+)
+
+MIGRATIONS: dict[int, Sequence[str]] = {1: _SCHEMA_V1, 2: _SCHEMA_V2}
