@@ -1,0 +1,1 @@
+"""Integrations with agent frameworks; each module imports its framework only when imported."""

@@ -1,0 +1,620 @@
+"""LangGraph integration: memory at a run's start, compressed working memory, the run reported.
+
+Needs ``langgraph`` (the ``langgraph`` extra). Three pieces, usable separately:
+
+- :func:`bootstrap_node`: a node that asks memory about the task and puts the memory context
+  in a ``SystemMessage`` before the first reasoning step (once; nothing when memory is empty).
+- :func:`compression_hook` (a ``pre_model_hook`` of ``create_react_agent``: the model sees the
+  compressed history, the state keeps all of it) and :func:`compression_node` (a node that
+  replaces old messages in the state by a summary). Both use the core's ``maybe_compress``,
+  which never separates a tool call from its result, with a small chat model as summarizer, or
+  the extractive summary when none is given.
+- :func:`finish_hook`: turns the final state into a RunFinished event and reports it.
+
+Example (offline: a scripted model and the local memory)::
+
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+    from langgraph.graph import START, MessagesState, StateGraph
+
+    from agent_memory.integrations.langgraph import bootstrap_node, compression_node, finish_hook
+    from agent_memory.sdk import MemoryClient
+
+    memory = MemoryClient.local()
+    model = FakeMessagesListChatModel(responses=[AIMessage("Clause 7.3 caps liability.")])
+    graph = StateGraph(MessagesState)
+    graph.add_node("recall", bootstrap_node(memory, tenant_id="acme", agent_id="reviewer"))
+    graph.add_node("compress", compression_node())
+    graph.add_node("agent", lambda state: {"messages": [model.invoke(state["messages"])]})
+    graph.add_edge(START, "recall")
+    graph.add_edge("recall", "compress")
+    graph.add_edge("compress", "agent")
+    final = graph.compile().invoke({"messages": [HumanMessage("Review the Northwind MSA")]})
+    finish = finish_hook(memory, tenant_id="acme", agent_id="reviewer")
+    print(finish(final, run_id="run-0001", outcome="COMPLETED").wait()["episode"])
+    memory.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import json
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar
+
+try:
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import (
+        AIMessage,
+        BaseMessage,
+        ChatMessage,
+        FunctionMessage,
+        HumanMessage,
+        RemoveMessage,
+        SystemMessage,
+        ToolMessage,
+    )
+    from langgraph.graph.message import REMOVE_ALL_MESSAGES
+except ImportError as error:
+    raise ImportError(
+        "agent_memory.integrations.langgraph needs LangGraph: pip install 'agent-memory[langgraph]'"
+    ) from error
+
+from agent_memory.adapters.chat import LangChainChat
+from agent_memory.core.contracts import MAX_MESSAGE_CHARS, MAX_MESSAGES
+from agent_memory.core.errors import InvalidInput
+from agent_memory.core.extraction import extract_run_artifacts
+from agent_memory.core.markers import WORKING_SUMMARY
+from agent_memory.core.models import Message, Role, RunArtifacts
+from agent_memory.core.policies import WorkingMemoryPolicy
+from agent_memory.core.working_memory import (
+    Summarize,
+    chat_summarizer,
+    extractive_summary,
+    maybe_compress,
+)
+from agent_memory.sdk.aio import AsyncMemoryClient
+from agent_memory.sdk.client import MemoryClient
+from agent_memory.sdk.events import MAX_ENTRY_BYTES
+from agent_memory.sdk.handles import AsyncRunHandle, RunHandle
+
+__all__ = [
+    "MEMORY_CONTEXT_ID",
+    "WORKING_SUMMARY_ID",
+    "FinishHook",
+    "Node",
+    "bootstrap_node",
+    "compression_hook",
+    "compression_node",
+    "finish_hook",
+    "first_human_text",
+    "from_core_message",
+    "served_procedure_id",
+    "to_core_messages",
+]
+
+T = TypeVar("T")
+State: TypeAlias = Any
+Update: TypeAlias = dict[str, Any]
+# A value, or how to read it from the graph's state.
+FromState: TypeAlias = T | Callable[[State], T]
+Client: TypeAlias = MemoryClient | AsyncMemoryClient
+
+
+class Node(Protocol):
+    """A graph node (or pre-model hook): the state in, a state update out."""
+
+    def __call__(self, state: State) -> Update:
+        """The update for ``state``."""
+        ...
+
+
+MEMORY_CONTEXT_ID = "agent-memory-context"
+"""Id of the ``SystemMessage`` holding the memory context (how the node knows it ran)."""
+WORKING_SUMMARY_ID = "agent-memory-working-summary"
+"""Id of the ``SystemMessage`` holding the summary of compressed messages."""
+_METADATA_KEY = "agent_memory"
+_log = logging.getLogger(__name__)
+_MAX_NAME_CHARS = 256
+_MAX_TOOL_CALLS = 128
+# Room left in a PutEvents entry for its Source and DetailType.
+_EVENT_BUDGET = MAX_ENTRY_BYTES - 4_096
+
+
+def to_core_messages(messages: Sequence[BaseMessage]) -> list[Message]:
+    """LangChain messages as the core's ``Message`` (roles system, human, ai, tool).
+
+    An ``AIMessage`` keeps the ids of its tool calls, and its calls are written after its
+    text (``[tool call] name {"arg": ...}``) so summaries and memory know what was called; a
+    ``ToolMessage`` keeps its ``tool_call_id`` and tool name. Content blocks become their text.
+    """
+    return [_to_core(m) for m in messages]
+
+
+def from_core_message(message: Message, *, id: str | None = None) -> BaseMessage:
+    """The LangChain form of a core ``Message``.
+
+    Tool calls cannot be rebuilt from their ids alone, so an ``ai`` message comes back as text;
+    the compression functions return the original LangChain messages for everything they keep.
+    """
+    if message.role == "system":
+        return SystemMessage(content=message.content, id=id)
+    if message.role == "human":
+        return HumanMessage(content=message.content, name=message.name, id=id)
+    if message.role == "ai":
+        return AIMessage(content=message.content, name=message.name, id=id)
+    return ToolMessage(
+        content=message.content,
+        tool_call_id=message.tool_call_id or "",
+        name=message.name,
+        id=id,
+    )
+
+
+def compression_hook(
+    model: BaseChatModel | None = None,
+    *,
+    policy: WorkingMemoryPolicy = WorkingMemoryPolicy(),
+    messages_key: str = "messages",
+) -> Node:
+    """A ``pre_model_hook`` for ``create_react_agent``: the model sees compressed history.
+
+    Returns ``{"llm_input_messages": [...]}``, LangGraph's contract for input the model sees
+    without the state changing: once there are ``policy.compress_at`` messages, system
+    messages, one summary and the last ``policy.keep_recent`` messages. ``model`` (a small,
+    cheap chat model) writes the summary; summaries are remembered by the messages they cover,
+    so each call only summarizes what is new. Without a model, the extractive summary is used.
+    """
+    summarize = _summarizer(model)
+
+    def hook(state: State) -> Update:
+        messages = _messages(state, messages_key)
+        compressed = _compress(messages, summarize, policy)
+        return {"llm_input_messages": messages if compressed is None else compressed}
+
+    return hook
+
+
+def compression_node(
+    model: BaseChatModel | None = None,
+    *,
+    policy: WorkingMemoryPolicy = WorkingMemoryPolicy(),
+    messages_key: str = "messages",
+) -> Node:
+    """A node that replaces old messages in the state by a summary (see :func:`compression_hook`).
+
+    Its update is ``{"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *kept]}``, which the
+    ``add_messages`` reducer turns into exactly the compressed list; below the threshold it
+    changes nothing. Also usable as a ``pre_model_hook`` when the state should shrink.
+    """
+    summarize = _summarizer(model)
+
+    def node(state: State) -> Update:
+        compressed = _compress(_messages(state, messages_key), summarize, policy)
+        if compressed is None:
+            return {messages_key: []}
+        return {messages_key: [RemoveMessage(id=REMOVE_ALL_MESSAGES), *compressed]}
+
+    return node
+
+
+def bootstrap_node(
+    client: Client,
+    *,
+    tenant_id: FromState[str],
+    agent_id: FromState[str],
+    task: Callable[[State], str] | None = None,
+    task_type: FromState[str | None] = None,
+    domain: FromState[str | None] = None,
+    messages_key: str = "messages",
+    fail_open: bool = False,
+) -> Node:
+    """A node that puts the memory context in the state before the first reasoning step.
+
+    ``task`` reads the task from the state (default: the text of the first human message);
+    ``tenant_id``, ``agent_id``, ``task_type`` and ``domain`` are values or functions of the
+    state. The context goes in a ``SystemMessage`` (id :data:`MEMORY_CONTEXT_ID`) after any
+    leading system messages. Nothing is added when it is already there, when there is no task,
+    or when memory has nothing relevant. The procedure served, if any, is remembered in the
+    message's ``response_metadata`` for :func:`finish_hook`. With ``fail_open``, a memory
+    error (the service down, say) is logged and the run goes on without memory; invalid input
+    is raised either way.
+    """
+    memory = _sync(client)
+    read_task = task or functools.partial(first_human_text, messages_key=messages_key)
+
+    def node(state: State) -> Update:
+        messages = _messages(state, messages_key)
+        if any(m.id == MEMORY_CONTEXT_ID for m in messages):
+            return {messages_key: []}
+        text = read_task(state)
+        if not text.strip():
+            return {messages_key: []}
+        try:
+            reply = memory.bootstrap(
+                _read(tenant_id, state),
+                _read(agent_id, state),
+                text,
+                task_type=_read(task_type, state),
+                domain=_read(domain, state),
+            )
+        except InvalidInput:
+            raise
+        except Exception as error:
+            if not fail_open:
+                raise
+            _log.warning("memory unavailable, run goes on without it", extra={"error": str(error)})
+            return {messages_key: []}
+        if not reply["context"]:
+            return {messages_key: []}
+        procedure = reply["procedure"]
+        context = SystemMessage(
+            content=reply["context"],
+            id=MEMORY_CONTEXT_ID,
+            response_metadata={
+                _METADATA_KEY: {
+                    "procedure_id": procedure["procedure_id"] if procedure else None,
+                    "episodes": [e["run_id"] for e in reply["episodes"]],
+                }
+            },
+        )
+        lead = next(
+            (i for i, m in enumerate(messages) if not isinstance(m, SystemMessage)), len(messages)
+        )
+        updated = [*messages[:lead], context, *messages[lead:]]
+        return {messages_key: [RemoveMessage(id=REMOVE_ALL_MESSAGES), *updated]}
+
+    return node
+
+
+def served_procedure_id(state: State, *, messages_key: str = "messages") -> str | None:
+    """The id of the procedure the memory context recommended to this run, if any."""
+    for message in _messages(state, messages_key):
+        if message.id == MEMORY_CONTEXT_ID:
+            served = message.response_metadata.get(_METADATA_KEY) or {}
+            procedure_id = served.get("procedure_id")
+            return str(procedure_id) if procedure_id else None
+    return None
+
+
+def first_human_text(state: State, *, messages_key: str = "messages") -> str:
+    """The text of the state's first human message (the task, as most agents are started)."""
+    for message in _messages(state, messages_key):
+        if isinstance(message, HumanMessage):
+            return _text(message.content)
+    return ""
+
+
+Outcome = Literal["COMPLETED", "PARTIAL", "FAILED"]
+
+
+class FinishHook:
+    """Reports a finished graph run to memory; built by :func:`finish_hook`."""
+
+    def __init__(
+        self,
+        client: Client,
+        *,
+        tenant_id: FromState[str],
+        agent_id: FromState[str],
+        task: Callable[[State], str] | None = None,
+        task_type: FromState[str | None] = None,
+        domain: FromState[str | None] = None,
+        model: BaseChatModel | None = None,
+        messages_key: str = "messages",
+    ) -> None:
+        self._client = client
+        self._tenant_id = tenant_id
+        self._agent_id = agent_id
+        self._task = task or functools.partial(first_human_text, messages_key=messages_key)
+        self._task_type = task_type
+        self._domain = domain
+        self._chat = LangChainChat(model) if model is not None else None
+        self._messages_key = messages_key
+
+    def event(
+        self,
+        state: State,
+        *,
+        run_id: str,
+        outcome: Outcome | None = None,
+        task: str | None = None,
+        procedure_succeeded: bool | None = None,
+        **fields: Any,
+    ) -> dict[str, Any]:
+        """The RunFinished detail for the final ``state`` (not yet validated or sent).
+
+        Messages are converted (the memory context left out: it is memory, not the run) and,
+        past the size an event may have, the oldest after the task are dropped. With a chat
+        model, artifacts are extracted here; otherwise the service extracts them.
+        ``procedure_succeeded`` reports on the procedure the memory context recommended.
+        ``fields`` are further RunFinished fields (``finished_at``, ``artifacts``...).
+        """
+        messages = [m for m in _messages(state, self._messages_key) if m.id != MEMORY_CONTEXT_ID]
+        core = to_core_messages(messages)
+        detail: dict[str, Any] = {
+            "tenant_id": _read(self._tenant_id, state),
+            "agent_id": _read(self._agent_id, state),
+            "run_id": run_id,
+            "task": task if task is not None else self._task(state),
+        }
+        for key, value in (
+            ("task_type", _read(self._task_type, state)),
+            ("domain", _read(self._domain, state)),
+            ("outcome", outcome),
+        ):
+            if value is not None:
+                detail[key] = value
+        served = served_procedure_id(state, messages_key=self._messages_key)
+        if procedure_succeeded is not None and served is not None:
+            detail["procedure_feedback"] = {
+                "procedure_id": served,
+                "succeeded": procedure_succeeded,
+            }
+        if self._chat is not None and core and "artifacts" not in fields:
+            artifacts = _artifacts_json(extract_run_artifacts(core, self._chat))
+            if artifacts is not None:
+                detail["artifacts"] = artifacts
+        detail.update(fields)
+        detail["messages"] = _fit([_message_json(m) for m in core], detail, _EVENT_BUDGET)
+        return detail
+
+    def __call__(
+        self,
+        state: State,
+        *,
+        run_id: str,
+        outcome: Outcome | None = None,
+        task: str | None = None,
+        procedure_succeeded: bool | None = None,
+        **fields: Any,
+    ) -> RunHandle:
+        """Report the run (see :meth:`event`); the handle of ``MemoryClient.finish_run``."""
+        detail = self.event(
+            state,
+            run_id=run_id,
+            outcome=outcome,
+            task=task,
+            procedure_succeeded=procedure_succeeded,
+            **fields,
+        )
+        return _sync(self._client).finish_run(detail)
+
+    async def areport(
+        self,
+        state: State,
+        *,
+        run_id: str,
+        outcome: Outcome | None = None,
+        task: str | None = None,
+        procedure_succeeded: bool | None = None,
+        **fields: Any,
+    ) -> AsyncRunHandle:
+        """:meth:`__call__` for asyncio code (extraction and sending run in a thread)."""
+        handle = await asyncio.to_thread(
+            self.__call__,
+            state,
+            run_id=run_id,
+            outcome=outcome,
+            task=task,
+            procedure_succeeded=procedure_succeeded,
+            **fields,
+        )
+        return AsyncRunHandle(handle)
+
+
+def finish_hook(
+    client: Client,
+    *,
+    tenant_id: FromState[str],
+    agent_id: FromState[str],
+    task: Callable[[State], str] | None = None,
+    task_type: FromState[str | None] = None,
+    domain: FromState[str | None] = None,
+    model: BaseChatModel | None = None,
+    messages_key: str = "messages",
+) -> FinishHook:
+    """What to call with a graph's final state: ``finish(state, run_id=..., outcome=...)``.
+
+    It converts the state's messages, extracts the run's artifacts with ``model`` when given
+    (else the service extracts them, deterministically unless it has a model configured),
+    emits the RunFinished event with ``client.finish_run`` and returns its handle.
+    """
+    return FinishHook(
+        client,
+        tenant_id=tenant_id,
+        agent_id=agent_id,
+        task=task,
+        task_type=task_type,
+        domain=domain,
+        model=model,
+        messages_key=messages_key,
+    )
+
+
+def _sync(client: Client) -> MemoryClient:
+    return client.sync if isinstance(client, AsyncMemoryClient) else client
+
+
+def _read(value: FromState[T], state: State) -> T:
+    if callable(value):
+        result: T = value(state)
+        return result
+    return value
+
+
+def _messages(state: State, key: str) -> list[BaseMessage]:
+    found = state.get(key) if isinstance(state, Mapping) else getattr(state, key, None)
+    return list(found or [])
+
+
+def _text(content: str | list[str | dict[Any, Any]]) -> str:
+    if isinstance(content, str):
+        return content
+    parts = [
+        block if isinstance(block, str) else str(block.get("text", ""))
+        for block in content
+        if isinstance(block, str) or block.get("type") == "text"
+    ]
+    return "".join(parts)
+
+
+def _role(message: BaseMessage) -> Role:
+    if isinstance(message, SystemMessage):
+        return "system"
+    if isinstance(message, HumanMessage):
+        return "human"
+    if isinstance(message, AIMessage):
+        return "ai"
+    if isinstance(message, ToolMessage | FunctionMessage):
+        return "tool"
+    if isinstance(message, ChatMessage):
+        roles: dict[str, Role] = {"system": "system", "assistant": "ai", "tool": "tool"}
+        return roles.get(message.role, "human")
+    return "human"
+
+
+def _to_core(message: BaseMessage) -> Message:
+    role = _role(message)
+    content = _text(message.content)
+    name = message.name[:_MAX_NAME_CHARS] if message.name else None
+    if isinstance(message, AIMessage) and message.tool_calls:
+        calls = [
+            f"[tool call] {call['name']} {json.dumps(call['args'], sort_keys=True, default=str)}"
+            for call in message.tool_calls
+        ]
+        content = "\n".join([content, *calls] if content.strip() else calls)
+        ids = tuple(i[:_MAX_NAME_CHARS] for i in (c["id"] for c in message.tool_calls) if i)
+        return Message(role, content, name, None, ids[:_MAX_TOOL_CALLS])
+    if isinstance(message, ToolMessage):
+        return Message(role, content, name, message.tool_call_id[:_MAX_NAME_CHARS] or None)
+    return Message(role, content, name)
+
+
+def _compress(
+    messages: list[BaseMessage], summarize: Summarize, policy: WorkingMemoryPolicy
+) -> list[BaseMessage] | None:
+    """The compressed list (originals for what is kept), or None if nothing changes."""
+    core = to_core_messages(messages)
+    compressed = maybe_compress(core, summarize, policy)
+    if len(compressed) == len(core) and all(a is b for a, b in zip(compressed, core, strict=True)):
+        return None
+    original = {id(c): m for c, m in zip(core, messages, strict=True)}
+    return [original.get(id(m)) or from_core_message(m, id=WORKING_SUMMARY_ID) for m in compressed]
+
+
+def _summarizer(model: BaseChatModel | None) -> Summarize:
+    if model is None:
+        return extractive_summary
+    return _RememberedSummaries(chat_summarizer(LangChainChat(model)))
+
+
+class _RememberedSummaries:
+    """A summarizer that remembers its summaries by the exact messages they cover.
+
+    A pre-model hook compresses the whole history again before every model call; with this,
+    only the messages after the longest already-summarized prefix go to the model, together
+    with that earlier summary (which the core's prompt folds in).
+    """
+
+    def __init__(self, summarize: Summarize, *, size: int = 64) -> None:
+        self._summarize = summarize
+        self._size = size
+        self._known: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, messages: Sequence[Message]) -> str:
+        keys = _prefix_keys(messages)
+        with self._lock:
+            covered = next((i for i in range(len(keys), 0, -1) if keys[i - 1] in self._known), 0)
+            earlier = self._known[keys[covered - 1]] if covered else None
+        if covered == len(messages) and earlier is not None:
+            return earlier
+        todo = list(messages[covered:])
+        if earlier is not None:
+            todo.insert(0, Message("system", f"{WORKING_SUMMARY}\n{earlier}"))
+        summary = self._summarize(todo)
+        with self._lock:
+            self._known[keys[-1]] = summary
+            while len(self._known) > self._size:
+                self._known.popitem(last=False)
+        return summary
+
+
+def _prefix_keys(messages: Sequence[Message]) -> list[str]:
+    """``keys[i]`` identifies ``messages[: i + 1]`` exactly."""
+    digest = hashlib.sha256()
+    keys = []
+    for m in messages:
+        digest.update(
+            json.dumps([m.role, m.content, m.name, m.tool_call_id, list(m.tool_calls)]).encode()
+        )
+        keys.append(digest.copy().hexdigest())
+    return keys
+
+
+def _message_json(message: Message) -> dict[str, Any]:
+    data: dict[str, Any] = {"role": message.role, "content": message.content[:MAX_MESSAGE_CHARS]}
+    if message.name:
+        data["name"] = message.name
+    if message.tool_call_id:
+        data["tool_call_id"] = message.tool_call_id
+    if message.tool_calls:
+        data["tool_calls"] = list(message.tool_calls)
+    return data
+
+
+def _fit(
+    messages: list[dict[str, Any]], detail: Mapping[str, Any], budget: int
+) -> list[dict[str, Any]]:
+    """The messages an event can carry: up to the first human one (the task), and the most
+    recent ones that fit, within ``MAX_MESSAGES`` and ``budget`` bytes of JSON with the rest of
+    the event; what still does not fit is cut.
+    """
+
+    def size(value: object) -> int:
+        return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()) + 1
+
+    head = next((i for i, m in enumerate(messages) if m["role"] == "human"), 0)
+    prefix, tail = messages[: head + 1], messages[head + 1 :]
+    room = budget - size({k: v for k, v in detail.items() if k != "messages"}) - 16
+    total = sum(size(m) for m in messages)
+    dropped = 0
+    while dropped < len(tail) - 1 and (
+        total > room or len(prefix) + len(tail) - dropped > MAX_MESSAGES
+    ):
+        total -= size(tail[dropped])
+        dropped += 1
+    kept = [*prefix, *tail[dropped:]][-MAX_MESSAGES:]
+    if total > room:
+        share = max(200, room // (2 * len(kept)))
+        kept = [{**m, "content": m["content"][:share]} for m in kept]
+    return kept
+
+
+def _artifacts_json(artifacts: RunArtifacts) -> dict[str, Any] | None:
+    """Extracted artifacts as the event's ``artifacts``, or None when the model gave nothing."""
+    if artifacts.outcome == "UNKNOWN" and not (
+        artifacts.task_summary or artifacts.key_findings or artifacts.facts
+    ):
+        return None
+    data: dict[str, Any] = {
+        "task_summary": artifacts.task_summary,
+        "outcome": artifacts.outcome,
+        "key_findings": list(artifacts.key_findings),
+        "approach_used": artifacts.approach_used,
+        "tools_used": list(artifacts.tools_used),
+        "reusable_patterns": list(artifacts.reusable_patterns),
+        "facts": [{"content": f.content, "confidence": f.confidence} for f in artifacts.facts],
+    }
+    if artifacts.procedure is not None:
+        data["procedure"] = {
+            "title": artifacts.procedure.title,
+            "steps": list(artifacts.procedure.steps),
+        }
+    return data

@@ -1,0 +1,277 @@
+"""The SDK's AWS mode: RunFinished onto the EventBridge bus, bootstrap and review by Lambda."""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from agent_memory.core.bootstrap import BootstrapRequest
+from agent_memory.sdk.errors import (
+    ConfigurationError,
+    ConflictError,
+    InvalidInputError,
+    MemoryClientError,
+    NotFoundError,
+    PublishError,
+    RemoteFunctionError,
+)
+from agent_memory.sdk.events import put_events_entry
+from agent_memory.sdk.handles import RunHandle
+from agent_memory.sdk.types import BOOTSTRAP_REPLY_KEYS, BootstrapReply, RunResult
+
+# Documented as retryable for PutEvents entries (InternalFailure, ThrottlingException), plus
+# the spellings the API uses for the same conditions on the whole call.
+TRANSIENT_CODES = frozenset(
+    {
+        "InternalFailure",
+        "InternalException",
+        "ThrottlingException",
+        "Throttling",
+        "TooManyRequestsException",
+        "RequestLimitExceeded",
+        "ServiceUnavailable",
+        "ServiceUnavailableException",
+    }
+)
+STACK_OUTPUTS = ("EventBusName", "BootstrapFunctionName", "ProcedureReviewFunctionName")
+ENV_EVENT_BUS = "AGENT_MEMORY_EVENT_BUS"
+ENV_BOOTSTRAP_FUNCTION = "AGENT_MEMORY_BOOTSTRAP_FUNCTION"
+ENV_REVIEW_FUNCTION = "AGENT_MEMORY_PROCEDURE_REVIEW_FUNCTION"
+ENV_REGION = "AGENT_MEMORY_REGION"
+
+_log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How ``put_events`` is retried on throttling, 5xx and transiently failed entries.
+
+    Exponential backoff with full jitter: attempt ``n`` (from 0) waits a uniformly random time
+    up to ``min(max_delay, base_delay * 2**n)``. ``sleep`` and ``jitter`` (a number in
+    [0, 1)) can be replaced, in tests for instance.
+    """
+
+    max_attempts: int = 5
+    base_delay: float = 0.1
+    max_delay: float = 5.0
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
+    jitter: Callable[[], float] = field(default=random.random, repr=False)
+
+    def delay(self, attempt: int) -> float:
+        """Seconds to wait after failed attempt ``attempt`` (0-based)."""
+        return self.jitter() * min(self.max_delay, self.base_delay * 2.0**attempt)
+
+
+def _boto3() -> Any:
+    try:
+        import boto3
+    except ImportError:
+        raise ConfigurationError("AWS mode needs boto3: pip install 'agent-memory[aws]'") from None
+    return boto3
+
+
+def aws_clients(region: str | None, session: Any | None) -> tuple[Any, Any]:
+    """EventBridge and Lambda clients for the SDK.
+
+    The events client makes one attempt per call (the SDK's own loop retries, entries
+    included); the Lambda client keeps botocore's standard retries for throttling.
+    """
+    from botocore.config import Config
+
+    session = session or _boto3().Session(region_name=region)
+    events = session.client(
+        "events",
+        region_name=region,
+        config=Config(retries={"mode": "standard", "total_max_attempts": 1}),
+    )
+    lambda_ = session.client(
+        "lambda",
+        region_name=region,
+        config=Config(retries={"mode": "standard", "max_attempts": 3}, read_timeout=70),
+    )
+    return events, lambda_
+
+
+def stack_outputs(stack_name: str, *, region: str | None, session: Any | None) -> dict[str, str]:
+    """The CloudFormation outputs of ``stack_name`` by output key."""
+    from botocore.exceptions import ClientError
+
+    session = session or _boto3().Session(region_name=region)
+    cloudformation = session.client("cloudformation", region_name=region)
+    try:
+        stacks = cloudformation.describe_stacks(StackName=stack_name)["Stacks"]
+    except ClientError as error:
+        message = error.response.get("Error", {}).get("Message", str(error))
+        raise ConfigurationError(f"cannot read stack {stack_name!r}: {message}") from None
+    outputs = stacks[0].get("Outputs", []) if stacks else []
+    return {o["OutputKey"]: o["OutputValue"] for o in outputs}
+
+
+def settings_from_outputs(outputs: Mapping[str, str], stack_name: str) -> dict[str, str | None]:
+    """The client's settings from the stack's outputs; the missing output is named."""
+    for key in STACK_OUTPUTS[:2]:
+        if not outputs.get(key):
+            raise ConfigurationError(f"stack {stack_name!r} has no output {key!r}")
+    return {
+        "event_bus_name": outputs["EventBusName"],
+        "bootstrap_function_name": outputs["BootstrapFunctionName"],
+        "procedure_review_function_name": outputs.get("ProcedureReviewFunctionName"),
+    }
+
+
+def settings_from_environment(environ: Mapping[str, str]) -> dict[str, str | None]:
+    """The client's settings from ``AGENT_MEMORY_*`` variables; the missing one is named."""
+    for name in (ENV_EVENT_BUS, ENV_BOOTSTRAP_FUNCTION):
+        if not environ.get(name):
+            raise ConfigurationError(f"environment variable {name} is not set")
+    return {
+        "event_bus_name": environ[ENV_EVENT_BUS],
+        "bootstrap_function_name": environ[ENV_BOOTSTRAP_FUNCTION],
+        "procedure_review_function_name": environ.get(ENV_REVIEW_FUNCTION) or None,
+        "region": environ.get(ENV_REGION) or None,
+    }
+
+
+class AwsBackend:
+    """Talks to a deployed stack: the bus for runs, the Lambda functions for the rest."""
+
+    def __init__(
+        self,
+        *,
+        events: Any,
+        lambda_: Any,
+        event_bus_name: str,
+        bootstrap_function_name: str,
+        procedure_review_function_name: str | None,
+        source: str,
+        retry: RetryPolicy,
+    ) -> None:
+        self.events = events
+        self.lambda_ = lambda_
+        self.event_bus_name = event_bus_name
+        self.bootstrap_function_name = bootstrap_function_name
+        self.procedure_review_function_name = procedure_review_function_name
+        self.source = source
+        self.retry = retry
+
+    def bootstrap(self, request: BootstrapRequest) -> BootstrapReply:
+        """Invoke the bootstrap function and check the reply's shape."""
+        payload = {
+            "tenant_id": request.tenant_id,
+            "agent_id": request.agent_id,
+            "task": request.task,
+            **({"task_type": request.task_type} if request.task_type else {}),
+            **({"domain": request.domain} if request.domain else {}),
+        }
+        reply = self._invoke(self.bootstrap_function_name, payload)
+        missing = sorted(BOOTSTRAP_REPLY_KEYS - reply.keys())
+        if missing:
+            raise RemoteFunctionError(
+                self.bootstrap_function_name, "UnexpectedReply", f"no {', '.join(missing)}"
+            )
+        return cast(BootstrapReply, reply)
+
+    def submit(self, detail: dict[str, Any]) -> RunHandle:
+        """Put the event on the bus (retrying what is transient); a handle with the receipt."""
+        entry = put_events_entry(detail, bus=self.event_bus_name, source=self.source)
+        event_id = self._put(entry)
+        result: RunResult = {
+            "status": "SUBMITTED",
+            "run_id": detail["run_id"],
+            "tenant_id": detail["tenant_id"],
+            "event_id": event_id,
+        }
+        return RunHandle.completed(result)
+
+    def review(self, request: dict[str, Any]) -> dict[str, Any]:
+        """One procedure-review operation, by the review function."""
+        if not self.procedure_review_function_name:
+            raise ConfigurationError(
+                "procedure review needs procedure_review_function_name "
+                "(the stack's ProcedureReviewFunctionName output)"
+            )
+        return self._invoke(self.procedure_review_function_name, request)
+
+    def close(self, *, wait: bool = True) -> None:
+        """Nothing runs in the background on AWS."""
+
+    def _put(self, entry: dict[str, Any]) -> str:
+        from botocore.exceptions import ClientError, HTTPClientError
+
+        policy = self.retry
+        code, message = "", ""
+        for attempt in range(policy.max_attempts):
+            if attempt:
+                _log.info("PutEvents retried", extra={"error_code": code, "attempt": attempt + 1})
+                policy.sleep(policy.delay(attempt - 1))
+            try:
+                reply = self.events.put_events(Entries=[entry])
+            except ClientError as error:
+                code, message, status = _client_error(error)
+                if code in TRANSIENT_CODES or status >= 500 or status == 429:
+                    continue
+                raise PublishError(code, message, attempts=attempt + 1) from None
+            except HTTPClientError as error:
+                code, message = type(error).__name__, str(error)
+                continue
+            result = reply["Entries"][0]
+            if not reply.get("FailedEntryCount") and result.get("EventId"):
+                return str(result["EventId"])
+            code = result.get("ErrorCode") or "UnknownError"
+            message = result.get("ErrorMessage") or "the entry was not accepted"
+            if code not in TRANSIENT_CODES:
+                raise PublishError(code, message, attempts=attempt + 1)
+        raise PublishError(code, message, attempts=policy.max_attempts)
+
+    def _invoke(self, function_name: str, payload: dict[str, Any]) -> dict[str, Any]:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            response = self.lambda_.invoke(
+                FunctionName=function_name,
+                InvocationType="RequestResponse",
+                Payload=json.dumps(payload).encode("utf-8"),
+            )
+            body = response["Payload"].read()
+        except ClientError as error:
+            code, message, _ = _client_error(error)
+            raise RemoteFunctionError(function_name, code, message) from None
+        except BotoCoreError as error:
+            raise RemoteFunctionError(function_name, type(error).__name__, str(error)) from None
+        try:
+            reply = json.loads(body) if body else None
+        except ValueError:
+            reply = None
+        if response.get("FunctionError"):
+            raise _function_error(function_name, reply)
+        if not isinstance(reply, dict):
+            raise RemoteFunctionError(function_name, "UnexpectedReply", "not a JSON object")
+        return reply
+
+
+def _client_error(error: Any) -> tuple[str, str, int]:
+    response = error.response
+    details = response.get("Error", {})
+    status = int(response.get("ResponseMetadata", {}).get("HTTPStatusCode") or 0)
+    return str(details.get("Code", "Unknown")), str(details.get("Message", error)), status
+
+
+def _function_error(function_name: str, reply: object) -> MemoryClientError:
+    """The SDK error for a function's error payload (``errorType``, ``errorMessage``)."""
+    payload = reply if isinstance(reply, dict) else {}
+    error_type = str(payload.get("errorType") or "Unhandled")
+    message = str(payload.get("errorMessage") or "the function reported an error")
+    if error_type == "InvalidInput":
+        # The core's InvalidInput reads "field: message".
+        field_, sep, detail = message.partition(": ")
+        return InvalidInputError(field_, detail) if sep else InvalidInputError("request", message)
+    if error_type == "NotFound":
+        return NotFoundError(message)
+    if error_type == "Conflict":
+        return ConflictError(message)
+    return RemoteFunctionError(function_name, error_type, message)

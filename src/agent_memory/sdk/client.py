@@ -1,0 +1,301 @@
+"""``MemoryClient``: one interface over the embedded memory and a deployed stack.
+
+Example (local mode, a store in ``$AGENT_MEMORY_HOME`` or ``~/.agent-memory``)::
+
+    from agent_memory.sdk import MemoryClient
+
+    with MemoryClient.local() as memory:
+        reply = memory.bootstrap("acme", "reviewer", "Review the Tailspin MSA")
+        system_prompt = reply["context"]  # "" until something relevant is remembered
+        ...  # the agent runs
+        handle = memory.finish_run(
+            tenant_id="acme", agent_id="reviewer", run_id="run-0001",
+            task="Review the Tailspin MSA", outcome="COMPLETED",
+        )
+        print(handle.wait()["episode"])  # "written"
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal, Protocol, cast
+
+from agent_memory.core.bootstrap import BootstrapRequest, parse_bootstrap_request
+from agent_memory.core.errors import Conflict, InvalidInput
+from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.policies import Policies
+from agent_memory.core.ports import ChatModel, Embedder, PiiDetector
+from agent_memory.sdk.aws import (
+    AwsBackend,
+    RetryPolicy,
+    aws_clients,
+    settings_from_environment,
+    settings_from_outputs,
+    stack_outputs,
+)
+from agent_memory.sdk.errors import ConfigurationError, invalid
+from agent_memory.sdk.events import DEFAULT_SOURCE, run_finished
+from agent_memory.sdk.handles import RunHandle
+from agent_memory.sdk.types import BootstrapReply, ProcedureView
+
+Mode = Literal["local", "aws"]
+DEFAULT_STACK = "AgentMemory"
+
+
+class Backend(Protocol):
+    """What a mode provides; the client validates before calling it."""
+
+    def bootstrap(self, request: BootstrapRequest) -> BootstrapReply:
+        """The memory context for the request."""
+        ...
+
+    def submit(self, detail: dict[str, Any]) -> RunHandle:
+        """Report a validated RunFinished detail."""
+        ...
+
+    def review(self, request: dict[str, Any]) -> dict[str, Any]:
+        """One procedure-review operation (the review function's contract)."""
+        ...
+
+    def close(self, *, wait: bool = True) -> None:
+        """Release what the backend holds."""
+        ...
+
+
+class MemoryClient:
+    """Memory for an agent: ``bootstrap`` when a run starts, ``finish_run`` when it ends.
+
+    Build one with :meth:`local`, :meth:`aws`, :meth:`aws_from_stack` or :meth:`aws_from_env`;
+    every method then behaves the same in both modes. Input is validated here, before anything
+    is sent or written: a bad field raises :class:`InvalidInputError` naming it. Safe to share
+    between threads.
+    """
+
+    def __init__(self, backend: Backend, mode: Mode) -> None:
+        self._backend = backend
+        self.mode: Mode = mode
+
+    @classmethod
+    def local(
+        cls,
+        path: str | Path | None = None,
+        *,
+        llm: str | None = None,
+        chat: ChatModel | None = None,
+        embedder: Embedder | None = None,
+        pii: PiiDetector | None = None,
+        policies: Policies | None = None,
+        max_workers: int = 1,
+    ) -> MemoryClient:
+        """The embedded memory in ``path`` (default ``$AGENT_MEMORY_HOME``, else
+        ``~/.agent-memory``), created on first use.
+
+        ``llm`` (``ollama:llama3.1:8b``, ``bedrock:<model id>``; default ``$AGENT_MEMORY_LLM``)
+        or ``chat`` (any ``ChatModel``, e.g. ``LangChainChat(model)``) extracts artifacts from
+        runs that carry none; without either, the deterministic extractor does. ``embedder``,
+        ``pii`` and ``policies`` replace the local models and the default policies;
+        ``max_workers`` threads consolidate finished runs in the background.
+        """
+        from dataclasses import replace
+
+        from agent_memory.sdk.local import LocalBackend
+        from agent_memory.settings import LocalSettings
+        from agent_memory.wiring import local_ports
+
+        settings = LocalSettings.from_environment(path)
+        if llm is not None:
+            settings = replace(settings, llm=llm)
+        try:
+            ports = local_ports(settings, embedder=embedder, pii=pii, chat=chat, policies=policies)
+        except InvalidInput as error:
+            raise invalid(error) from None
+        except Conflict as error:
+            # E.g. an embedder other than the store's active model: its vectors would not match.
+            raise ConfigurationError(str(error)) from None
+        return cls(LocalBackend(ports, max_workers=max_workers), "local")
+
+    @classmethod
+    def aws(
+        cls,
+        *,
+        event_bus_name: str,
+        bootstrap_function_name: str,
+        procedure_review_function_name: str | None = None,
+        region: str | None = None,
+        session: Any | None = None,
+        source: str = DEFAULT_SOURCE,
+        retry: RetryPolicy | None = None,
+        events_client: Any | None = None,
+        lambda_client: Any | None = None,
+    ) -> MemoryClient:
+        """A deployed stack: runs go to ``event_bus_name``, bootstrap to its function.
+
+        Credentials and region come from ``session`` (a ``boto3.Session``) or boto3's defaults.
+        ``source`` is the events' ``Source``; ``retry`` bounds PutEvents retries; pre-built
+        ``events_client``/``lambda_client`` replace the ones the SDK makes.
+        """
+        if events_client is None or lambda_client is None:
+            events, lambda_ = aws_clients(region, session)
+            events_client = events_client or events
+            lambda_client = lambda_client or lambda_
+        backend = AwsBackend(
+            events=events_client,
+            lambda_=lambda_client,
+            event_bus_name=event_bus_name,
+            bootstrap_function_name=bootstrap_function_name,
+            procedure_review_function_name=procedure_review_function_name,
+            source=source,
+            retry=retry or RetryPolicy(),
+        )
+        return cls(backend, "aws")
+
+    @classmethod
+    def aws_from_stack(
+        cls,
+        stack_name: str = DEFAULT_STACK,
+        *,
+        region: str | None = None,
+        session: Any | None = None,
+        **options: Any,
+    ) -> MemoryClient:
+        """:meth:`aws` configured from the stack's outputs (``EventBusName``,
+        ``BootstrapFunctionName``, ``ProcedureReviewFunctionName``).
+        """
+        outputs = stack_outputs(stack_name, region=region, session=session)
+        settings = settings_from_outputs(outputs, stack_name)
+        return cls.aws(**cast(Any, settings), region=region, session=session, **options)
+
+    @classmethod
+    def aws_from_env(cls, environ: Mapping[str, str] | None = None, **options: Any) -> MemoryClient:
+        """:meth:`aws` configured from ``AGENT_MEMORY_EVENT_BUS``,
+        ``AGENT_MEMORY_BOOTSTRAP_FUNCTION`` and optionally
+        ``AGENT_MEMORY_PROCEDURE_REVIEW_FUNCTION`` and ``AGENT_MEMORY_REGION``.
+        """
+        settings = settings_from_environment(os.environ if environ is None else environ)
+        return cls.aws(**{**cast(Any, settings), **options})
+
+    def bootstrap(
+        self,
+        tenant_id: str,
+        agent_id: str,
+        task: str,
+        *,
+        task_type: str | None = None,
+        domain: str | None = None,
+    ) -> BootstrapReply:
+        """The memory of a run about to start: put ``reply["context"]`` in its system prompt.
+
+        ``task_type`` selects the procedure to recommend, ``domain`` narrows the facts.
+        """
+        return self._backend.bootstrap(_request(tenant_id, agent_id, task, task_type, domain))
+
+    def finish_run(self, event: Mapping[str, Any] | None = None, /, **fields: Any) -> RunHandle:
+        """Report a finished run (a RunFinished event) for consolidation.
+
+        Pass the event's detail as a mapping, as keyword fields, or both (fields win).
+        The event is validated first: a bad one raises :class:`InvalidInputError` naming the
+        field, and nothing is sent or written. Locally the run is then consolidated in the
+        background (``handle.wait()`` returns the summary); on AWS it is on the bus when this
+        returns (``handle.wait()`` returns the receipt), retried on throttling and transient
+        failures; an event over 256 KB raises :class:`EventTooLargeError`.
+        """
+        return self._backend.submit(run_finished(event, fields))
+
+    def record_procedure_result(
+        self,
+        tenant_id: str,
+        agent_id: str,
+        run_id: str,
+        procedure_id: str,
+        succeeded: bool,
+        *,
+        task: str,
+        task_type: str | None = None,
+        domain: str | None = None,
+        outcome: Literal["COMPLETED", "PARTIAL", "FAILED"] | None = None,
+    ) -> RunHandle:
+        """Report whether a procedure served to run ``run_id`` worked.
+
+        Feedback travels in the run's RunFinished event (``procedure_feedback``) and is counted
+        once per run, so it is normally sent inside :meth:`finish_run`. This method sends that
+        event for a run with nothing else to report; the run is consolidated like any other.
+        Do not use it for a run already finished: the first event of a run id is the one kept.
+        """
+        detail = {
+            "tenant_id": tenant_id,
+            "agent_id": agent_id,
+            "run_id": run_id,
+            "task": task,
+            "task_type": task_type,
+            "domain": domain,
+            "outcome": outcome,
+            "procedure_feedback": {"procedure_id": procedure_id, "succeeded": succeeded},
+        }
+        return self.finish_run({k: v for k, v in detail.items() if v is not None})
+
+    def list_procedures(
+        self, tenant_id: str, *, status: ProcedureStatus | str | None = None
+    ) -> list[ProcedureView]:
+        """The tenant's procedures, optionally only those in ``status`` (e.g. ``PENDING``)."""
+        request: dict[str, Any] = {"action": "list", "tenant_id": tenant_id}
+        if status is not None:
+            request["status"] = str(status)
+        return cast(list[ProcedureView], self._backend.review(request)["procedures"])
+
+    def get_procedure(self, tenant_id: str, procedure_id: str) -> ProcedureView:
+        """One procedure of the tenant; :class:`NotFoundError` if it has none by that id."""
+        return self._review("show", tenant_id, procedure_id)
+
+    def approve_procedure(
+        self, tenant_id: str, procedure_id: str, *, reviewer: str
+    ) -> ProcedureView:
+        """Validate a procedure: from now on it is served (as a trial for its first uses)."""
+        return self._review("approve", tenant_id, procedure_id, reviewer=reviewer)
+
+    def reject_procedure(
+        self, tenant_id: str, procedure_id: str, *, reviewer: str, reason: str
+    ) -> ProcedureView:
+        """Reject a procedure, saying why; it is never served."""
+        return self._review("reject", tenant_id, procedure_id, reviewer=reviewer, reason=reason)
+
+    def _review(
+        self, action: str, tenant_id: str, procedure_id: str, **fields: str
+    ) -> ProcedureView:
+        request = {"action": action, "tenant_id": tenant_id, "procedure_id": procedure_id}
+        reply = self._backend.review({**request, **fields})
+        return cast(ProcedureView, reply["procedure"])
+
+    def close(self, *, wait: bool = True) -> None:
+        """Stop accepting runs; with ``wait`` (the default), finish consolidating queued ones."""
+        self._backend.close(wait=wait)
+
+    def __enter__(self) -> MemoryClient:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"MemoryClient(mode={self.mode!r})"
+
+
+def _request(
+    tenant_id: str, agent_id: str, task: str, task_type: str | None, domain: str | None
+) -> BootstrapRequest:
+    data: dict[str, Any] = {"tenant_id": tenant_id, "agent_id": agent_id, "task": task}
+    if task_type is not None:
+        data["task_type"] = task_type
+    if domain is not None:
+        data["domain"] = domain
+    try:
+        return parse_bootstrap_request(data)
+    except InvalidInput as error:
+        raise invalid(error) from None

@@ -1,0 +1,63 @@
+"""Building a RunFinished event from what the caller passed, validated before it goes anywhere."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from agent_memory.core.contracts import RunFinishedEvent, unwrap_event, validate
+from agent_memory.core.errors import InvalidInput
+from agent_memory.sdk.errors import EventTooLargeError, invalid
+
+DETAIL_TYPE = "RunFinished"
+DEFAULT_SOURCE = "agent-memory.sdk"
+# PutEvents' limit for one entry, counted as EventBridge counts it (see entry_size).
+MAX_ENTRY_BYTES = 256 * 1024
+
+
+def run_finished(event: Mapping[str, Any] | None, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The validated detail of a RunFinished event, as plain JSON.
+
+    ``event`` is a detail (or a whole EventBridge event), ``fields`` keyword fields that are
+    added to it or override it. Raises :class:`InvalidInputError` naming the first bad field.
+    Only the fields given are kept, with date-times as ISO 8601 strings.
+    """
+    try:
+        if event is not None and not isinstance(event, Mapping):
+            raise InvalidInput("event", "must be a JSON object")
+        base = unwrap_event(dict(event)) if event is not None else {}
+        if not isinstance(base, dict):
+            raise InvalidInput("detail", "must be a JSON object")
+        model = validate(RunFinishedEvent, {**base, **fields})
+    except InvalidInput as error:
+        raise invalid(error) from None
+    detail: dict[str, Any] = model.model_dump(mode="json", exclude_unset=True)
+    return detail
+
+
+def entry_size(entry: Mapping[str, Any]) -> int:
+    """Bytes a PutEvents entry counts against the 256 KB limit.
+
+    EventBridge adds up the UTF-8 sizes of ``Source``, ``DetailType``, ``Detail`` and each of
+    ``Resources``, plus 14 bytes when ``Time`` is set.
+    """
+    size = 14 if entry.get("Time") is not None else 0
+    for key in ("Source", "DetailType", "Detail"):
+        size += len(str(entry.get(key, "")).encode("utf-8"))
+    size += sum(len(str(r).encode("utf-8")) for r in entry.get("Resources", ()))
+    return size
+
+
+def put_events_entry(detail: Mapping[str, Any], *, bus: str, source: str) -> dict[str, Any]:
+    """The PutEvents entry carrying ``detail``; :class:`EventTooLargeError` past 256 KB."""
+    entry = {
+        "EventBusName": bus,
+        "Source": source,
+        "DetailType": DETAIL_TYPE,
+        "Detail": json.dumps(detail, ensure_ascii=False, separators=(",", ":")),
+    }
+    size = entry_size(entry)
+    if size > MAX_ENTRY_BYTES:
+        raise EventTooLargeError(size, MAX_ENTRY_BYTES)
+    return entry

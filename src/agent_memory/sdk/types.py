@@ -1,0 +1,105 @@
+"""Typed views of what the service answers: the bootstrap reply, a run's result, procedures.
+
+They are ``TypedDict`` s: the reply stays the plain JSON object of DESIGN §4 (it can be logged
+or forwarded as is), and a type checker knows its fields.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+
+class EpisodeUnitView(TypedDict):
+    """A message or finding of a past run that matched the task."""
+
+    kind: Literal["message", "finding"]
+    seq: int
+    speaker: str | None
+    text: str
+    score: float
+
+
+class EpisodeView(TypedDict):
+    """A past run of the agent found relevant to the task (episodic memory)."""
+
+    run_id: str
+    task_summary: str
+    outcome: str
+    similarity: float
+    score: float
+    created_at: float
+    key_findings: list[str]
+    reusable_patterns: list[str]
+    units: list[EpisodeUnitView]
+
+
+class FactView(TypedDict):
+    """A confirmed domain fact found relevant to the task (semantic memory)."""
+
+    content: str
+    score: float
+    source: str
+    fact_hash: str
+
+
+class ProcedureView(TypedDict):
+    """A procedure with its status and track record (procedural memory)."""
+
+    procedure_id: str
+    tenant_id: str
+    task_type: str
+    status: Literal["PENDING", "VALIDATED", "REJECTED", "NEEDS_REVIEW"]
+    title: str
+    steps: list[str]
+    trial: bool
+    times_applied: int
+    times_succeeded: int
+    success_rate: float | None
+    proposed_by_runs: list[str]
+    reviewer: str | None
+    reviewed_at: float | None
+    review_note: str | None
+
+
+class BootstrapReply(TypedDict):
+    """The memory of a run about to start.
+
+    ``context`` is the block to put in the system prompt (empty when nothing relevant is
+    remembered); ``episodes``, ``facts`` and ``procedure`` are what each tier found;
+    ``timings_ms`` how long each took (``embed``, ``episodic``, ``semantic``, ``procedural``,
+    ``total``).
+    """
+
+    context: str
+    episodes: list[EpisodeView]
+    facts: list[FactView]
+    procedure: ProcedureView | None
+    timings_ms: dict[str, float]
+
+
+class RunResult(TypedDict):
+    """What became of a finished run.
+
+    Locally (``status`` ``CONSOLIDATED``) the consolidation summary: the episode, the facts
+    observed and confirmed, the procedure proposed, the feedback counted, the PII scrubbed. On
+    AWS (``status`` ``SUBMITTED``) the bus's receipt: consolidation goes on in Step Functions.
+    """
+
+    status: Literal["CONSOLIDATED", "SUBMITTED"]
+    run_id: str
+    tenant_id: str
+    event_id: NotRequired[str]
+    outcome: NotRequired[str]
+    extracted_by: NotRequired[str | None]
+    episode: NotRequired[str]
+    facts_observed: NotRequired[int]
+    facts_confirmed: NotRequired[list[str]]
+    facts_contested: NotRequired[list[str]]
+    kb_documents_staged: NotRequired[int]
+    procedure_proposed: NotRequired[str | None]
+    procedure_created: NotRequired[bool]
+    procedure_feedback: NotRequired[dict[str, Any] | None]
+    pii_entities: NotRequired[dict[str, int]]
+
+
+BOOTSTRAP_REPLY_KEYS = frozenset(BootstrapReply.__required_keys__)
