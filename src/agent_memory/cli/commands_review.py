@@ -1,0 +1,151 @@
+"""Review commands: ``procedures diff`` and ``review``, the local review page.
+
+Example::
+
+    agent-memory procedures diff proc-… [--against proc-…]
+    agent-memory review --open            # http://127.0.0.1:8765/ until Ctrl+C
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import webbrowser
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TextIO
+
+from agent_memory.core.contracts import ID_PATTERN
+from agent_memory.core.errors import InvalidInput
+from agent_memory.core.models import Procedure
+from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.procedural import procedure_view, select_procedure
+from agent_memory.review.diff import ProcedureDiff, diff_procedures, format_diff
+from agent_memory.review.dossier import served_procedure
+from agent_memory.review.server import DEFAULT_HOST, DEFAULT_PORT, ReviewServer, is_loopback
+
+if TYPE_CHECKING:
+    # Not subscriptable at run time; only the annotations (strings here) name it.
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def register(commands: Subparsers, groups: Mapping[str, Subparsers]) -> None:
+    """Add ``procedures diff`` and ``review`` to the ``agent-memory`` command."""
+    diff = groups["procedures"].add_parser(
+        "diff", help="compare a procedure with the one served for its task type"
+    )
+    diff.add_argument("procedure_id")
+    diff.add_argument(
+        "--against",
+        metavar="ID",
+        help="compare with this procedure (same tenant) instead of the one served",
+    )
+    diff.add_argument("--json", action="store_true")
+    diff.set_defaults(handler=procedures_diff)
+
+    review = commands.add_parser("review", help="review pending procedures in a web page")
+    review.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
+    )
+    review.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"0 for any free one ({DEFAULT_PORT})"
+    )
+    review.add_argument("--tenant", help="review only this tenant's procedures")
+    review.add_argument("--open", action="store_true", help="open the page in a browser")
+    review.set_defaults(handler=serve_review)
+
+
+def procedures_diff(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    """Print how a procedure differs, step by step, from the served one (or ``--against``)."""
+    procedure = _get(ports, args.procedure_id)
+    if args.against:
+        against = ports.procedures.get(args.against, tenant_id=procedure.tenant_id)
+        if against is None:
+            raise InvalidInput(
+                "against", f"no procedure {args.against!r} of tenant {procedure.tenant_id}"
+            )
+    else:
+        against = served_procedure(ports.procedures, procedure, ports.policies.procedural)
+    diff = diff_procedures(against, procedure)
+    if args.json:
+        json.dump(_diff_json(diff), out, indent=2, sort_keys=True, ensure_ascii=False)
+        out.write("\n")
+        return 0
+    scope = f"{procedure.tenant_id}/{procedure.task_type}"
+    if not args.against and _is_served(ports, procedure):
+        out.write(
+            f"{procedure.procedure_id} is itself the procedure served for {scope}; "
+            + (
+                "comparing with the one that would be served without it\n"
+                if against is not None
+                else "nothing else is validated (compare with --against ID)\n"
+            )
+        )
+    elif against is None:
+        out.write(f"no validated procedure is served for {scope}: every step is new\n")
+    out.write(format_diff(diff) + "\n")
+    return 0
+
+
+def serve_review(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    """Serve the review page until interrupted."""
+    if args.tenant is not None and not re.fullmatch(ID_PATTERN, args.tenant):
+        raise InvalidInput("tenant", f"not a valid identifier: {args.tenant!r}")
+    if not 0 <= args.port <= 65535:
+        raise InvalidInput("port", "must be 0-65535")
+    try:
+        server = ReviewServer(ports, host=args.host, port=args.port, tenant_id=args.tenant)
+    except OSError as error:
+        raise InvalidInput(
+            "port", f"cannot listen on {args.host}:{args.port}: {error.strerror or error}"
+        ) from None
+    if not is_loopback(args.host):
+        print(
+            f"warning: listening on {args.host}: anyone who can reach it can approve procedures",
+            file=sys.stderr,
+        )
+    try:
+        with server:
+            out.write(f"reviewing procedures at {server.url} (Ctrl+C to stop)\n")
+            out.flush()
+            if args.open:
+                webbrowser.open(server.url)
+            server.serve_forever()
+    except KeyboardInterrupt:
+        out.write("stopped\n")
+    return 0
+
+
+def _is_served(ports: MemoryPorts, procedure: Procedure) -> bool:
+    candidates = ports.procedures.for_task_type(procedure.tenant_id, procedure.task_type)
+    served = select_procedure(candidates, ports.policies.procedural)
+    return served is not None and served.procedure_id == procedure.procedure_id
+
+
+def _get(ports: MemoryPorts, procedure_id: str) -> Procedure:
+    found = ports.procedures.get(procedure_id)
+    if found is None:
+        raise InvalidInput("procedure_id", f"no procedure {procedure_id!r}")
+    return found
+
+
+def _diff_json(diff: ProcedureDiff) -> dict[str, Any]:
+    return {
+        "procedure": procedure_view(diff.new),
+        "against": procedure_view(diff.old) if diff.old is not None else None,
+        "title_changed": diff.title_changed,
+        "identical": diff.identical,
+        "summary": diff.summary(),
+        "changes": [
+            {
+                "kind": c.kind,
+                "old_number": c.old_number,
+                "new_number": c.new_number,
+                "old": c.old,
+                "new": c.new,
+                **({"words": [[w.op, w.text] for w in c.words]} if c.words else {}),
+            }
+            for c in diff.changes
+        ],
+    }

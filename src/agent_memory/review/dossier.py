@@ -1,0 +1,206 @@
+"""What a reviewer needs to judge a procedure: its runs, its record and what it would replace."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from agent_memory.core.consolidation import run_key
+from agent_memory.core.models import Episode, Procedure, ProcedureStatus
+from agent_memory.core.policies import DecayPolicy, ProceduralPolicy
+from agent_memory.core.ports import MemoryPorts, ProcedureStore
+from agent_memory.core.procedural import is_trial, select_procedure
+from agent_memory.review.diff import ProcedureDiff, diff_procedures
+
+AWAITING_REVIEW = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW)
+# A procedure proposed by hundreds of runs shows the first ones; the count says how many more.
+MAX_RUNS_SHOWN = 20
+# Runs whose ledger record has expired are looked for among the tenant's episodes, this many
+# at most: a page must not read a whole large tenant.
+MAX_EPISODES_SCANNED = 5_000
+
+RunSource = Literal["episode", "run record", "not stored"]
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRun:
+    """A run that proposed the procedure, as far as memory still knows it."""
+
+    run_id: str
+    found_in: RunSource
+    agent_id: str | None = None
+    summary: str | None = None
+    outcome: str | None = None
+    at: float | None = None
+    expired: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewItem:
+    """One procedure awaiting a decision, with its evidence and the diff to the served one."""
+
+    procedure: Procedure
+    trial: bool
+    served: Procedure | None
+    diff: ProcedureDiff
+    runs: tuple[SourceRun, ...]
+    runs_not_shown: int = 0
+    served_trial: bool = False
+    flagged_because: str | None = None
+
+
+def served_procedure(
+    store: ProcedureStore, procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()
+) -> Procedure | None:
+    """The validated procedure bootstrap serves now for the same tenant and task type.
+
+    ``procedure`` itself is left out: the point is what it would compete with.
+    """
+    others = [
+        p
+        for p in store.for_task_type(procedure.tenant_id, procedure.task_type)
+        if p.procedure_id != procedure.procedure_id
+    ]
+    return select_procedure(others, policy)
+
+
+def awaiting_review(ports: MemoryPorts, *, tenant_id: str | None = None) -> list[Procedure]:
+    """Every PENDING or NEEDS_REVIEW procedure (of one tenant when given), oldest first."""
+    found: list[Procedure] = []
+    for status in AWAITING_REVIEW:
+        cursor: str | None = None
+        while True:
+            page = ports.procedures.list(tenant_id=tenant_id, status=status, cursor=cursor)
+            found.extend(page.items)
+            if page.cursor is None:
+                break
+            cursor = page.cursor
+    return sorted(found, key=lambda p: (p.tenant_id, p.task_type, p.created_at, p.procedure_id))
+
+
+def review_queue(ports: MemoryPorts, *, tenant_id: str | None = None) -> list[ReviewItem]:
+    """The review items of every procedure awaiting a decision (see :func:`awaiting_review`)."""
+    runs = RunFinder(ports)
+    return [review_item(ports, p, runs) for p in awaiting_review(ports, tenant_id=tenant_id)]
+
+
+def review_item(
+    ports: MemoryPorts, procedure: Procedure, runs: RunFinder | None = None
+) -> ReviewItem:
+    """The procedure with its source runs, trial state, and diff against the served one."""
+    finder = runs or RunFinder(ports)
+    run_ids = sorted(procedure.source_run_ids)
+    served = served_procedure(ports.procedures, procedure, ports.policies.procedural)
+    return ReviewItem(
+        procedure=procedure,
+        trial=is_trial(procedure, ports.policies.procedural),
+        served=served,
+        diff=diff_procedures(served, procedure),
+        runs=finder.find(procedure.tenant_id, run_ids[:MAX_RUNS_SHOWN]),
+        runs_not_shown=max(0, len(run_ids) - MAX_RUNS_SHOWN),
+        served_trial=served is not None and is_trial(served, ports.policies.procedural),
+        flagged_because=flag_reason(procedure, ports.policies.decay),
+    )
+
+
+def flag_reason(procedure: Procedure, policy: DecayPolicy = DecayPolicy()) -> str | None:
+    """Why decay flagged a NEEDS_REVIEW procedure, from its record (decay stores no note)."""
+    if procedure.status is not ProcedureStatus.NEEDS_REVIEW:
+        return None
+    rate = procedure.success_rate
+    if (
+        procedure.times_applied >= policy.procedure_min_uses
+        and rate is not None
+        and rate < policy.procedure_min_success
+    ):
+        return (
+            f"success rate {rate:.0%} after {procedure.times_applied} uses, below "
+            f"{policy.procedure_min_success:.0%}"
+        )
+    return f"not applied for {policy.procedure_unused_days:g} days or more"
+
+
+class RunFinder:
+    """Looks up runs by id within a tenant: the episode store is keyed by agent too.
+
+    The run's ledger record (kept 90 days) names its agent, so its episode is one lookup; it
+    also holds the scrubbed summary and outcome should the episode be gone. Runs with neither
+    are searched among the tenant's exported episodes, once per tenant, up to a bound.
+    """
+
+    def __init__(self, ports: MemoryPorts, *, max_scanned: int = MAX_EPISODES_SCANNED) -> None:
+        self._ports = ports
+        self._max_scanned = max_scanned
+        self._scans: dict[str, _EpisodeScan] = {}
+
+    def find(self, tenant_id: str, run_ids: list[str]) -> tuple[SourceRun, ...]:
+        """What memory knows of each run, in the order given."""
+        return tuple(self._one(tenant_id, run_id) for run_id in run_ids)
+
+    def _one(self, tenant_id: str, run_id: str) -> SourceRun:
+        now = self._ports.clock()
+        record = _run_record(self._ports.ledger.get(run_key(tenant_id, run_id), now=now))
+        if record is not None:
+            agent_id, summary, outcome = record
+            episode = self._ports.episodes.get(tenant_id, agent_id, run_id, now=now)
+            if episode is not None:
+                return _from_episode(episode, now)
+            return SourceRun(run_id, "run record", agent_id, summary, outcome)
+        scan = self._scans.setdefault(
+            tenant_id, _EpisodeScan(self._ports.episodes.export(tenant_id), self._max_scanned)
+        )
+        episode = scan.find(run_id)
+        if episode is not None:
+            return _from_episode(episode, now)
+        return SourceRun(run_id, "not stored")
+
+
+class _EpisodeScan:
+    """A tenant's episodes read lazily, remembered by run id, up to ``limit`` of them."""
+
+    def __init__(self, episodes: Iterator[Episode], limit: int) -> None:
+        self._episodes = episodes
+        self._left = limit
+        self._seen: dict[str, Episode] = {}
+
+    def find(self, run_id: str) -> Episode | None:
+        while run_id not in self._seen and self._left > 0:
+            episode = next(self._episodes, None)
+            if episode is None:
+                self._left = 0
+                break
+            self._left -= 1
+            self._seen.setdefault(episode.run_id, episode)
+        return self._seen.get(run_id)
+
+
+def _from_episode(episode: Episode, now: float) -> SourceRun:
+    return SourceRun(
+        run_id=episode.run_id,
+        found_in="episode",
+        agent_id=episode.agent_id,
+        summary=episode.task_summary,
+        outcome=episode.outcome,
+        at=episode.created_at,
+        expired=episode.expires_at <= now,
+    )
+
+
+def _run_record(record: dict[str, Any] | None) -> tuple[str, str | None, str | None] | None:
+    """(agent, summary, outcome) from a run's ledger record, or None if it has none."""
+    if record is None:
+        return None
+    state = record.get("state")
+    if not isinstance(state, dict):
+        return None
+    run, artifacts = state.get("run"), state.get("artifacts")
+    if not isinstance(run, dict) or not isinstance(run.get("agent_id"), str):
+        return None
+    artifacts = artifacts if isinstance(artifacts, dict) else {}
+    summary, outcome = artifacts.get("task_summary"), artifacts.get("outcome")
+    return (
+        run["agent_id"],
+        summary if isinstance(summary, str) else None,
+        outcome if isinstance(outcome, str) else None,
+    )

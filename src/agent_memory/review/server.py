@@ -1,0 +1,352 @@
+"""The local review server: the page, and decisions posted from it through the core's review.
+
+A WSGI application on the standard library's server, bound to loopback by default. Every
+start draws a new CSRF token that the page embeds and every POST must carry; the ``Host``
+header must name the server (so a DNS-rebinding page cannot read that token) and a POST's
+``Origin``, when sent, must be the server's own.
+
+Example::
+
+    with ReviewServer(ports) as server:
+        print(server.url)
+        server.serve_forever()
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+import secrets
+import socket
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from socketserver import TCPServer, ThreadingMixIn
+from types import TracebackType
+from urllib.parse import parse_qs, quote, urlsplit
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+from wsgiref.types import StartResponse, WSGIEnvironment
+
+from agent_memory.core import procedural
+from agent_memory.core.errors import Conflict, InvalidInput, NotFound, TransientError
+from agent_memory.core.ports import MemoryPorts
+from agent_memory.review.dossier import review_queue
+from agent_memory.review.page import DECIDE_PATH, Banner, render_error, render_page
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+MAX_FORM_BYTES = 64 * 1024
+_LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
+_WILDCARDS = ("0.0.0.0", "::", "")
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """A status line, headers and body."""
+
+    status: str
+    body: bytes = b""
+    headers: list[tuple[str, str]] = field(default_factory=list)
+
+
+class ReviewApp:
+    """The review page as a WSGI application over the memory's ports.
+
+    ``allowed_hosts`` lists the ``Host`` header values accepted (``host:port``); None accepts
+    any, for a server bound to every interface, where the names it is reached by are unknown.
+    ``tenant_id`` limits the page and its decisions to one tenant.
+    """
+
+    def __init__(
+        self,
+        ports: MemoryPorts,
+        *,
+        allowed_hosts: Iterable[str] | None = None,
+        tenant_id: str | None = None,
+        csrf_token: str | None = None,
+    ) -> None:
+        self.ports = ports
+        self.tenant_id = tenant_id
+        self.csrf_token = csrf_token or secrets.token_urlsafe(32)
+        self.allowed_hosts = None if allowed_hosts is None else frozenset(allowed_hosts)
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> list[bytes]:
+        """Answer one request."""
+        try:
+            response = self.respond(environ)
+        except Exception:
+            logger.exception("review request failed")
+            response = _html("500 Internal Server Error", render_error("Error", _INTERNAL))
+        start_response(response.status, response.headers)
+        return [b"" if environ.get("REQUEST_METHOD") == "HEAD" else response.body]
+
+    def respond(self, environ: WSGIEnvironment) -> Response:
+        """The response to a request: route, check, then show the page or decide."""
+        if not self._host_allowed(environ):
+            return _refused("421 Misdirected Request", "This server does not answer that name.")
+        method, path = environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", "/")
+        if path == "/" and method in ("GET", "HEAD"):
+            return self._page(_decided_id(environ.get("QUERY_STRING", "")))
+        if path == DECIDE_PATH and method == "POST":
+            return self._decide(environ)
+        if path in ("/", DECIDE_PATH):
+            allowed = "GET, HEAD" if path == "/" else "POST"
+            return _refused("405 Method Not Allowed", f"Use {allowed}.", [("Allow", allowed)])
+        return _refused("404 Not Found", "There is nothing here.")
+
+    def _host_allowed(self, environ: WSGIEnvironment) -> bool:
+        if self.allowed_hosts is None:
+            return True
+        return str(environ.get("HTTP_HOST", "")).lower() in self.allowed_hosts
+
+    def _page(
+        self, decided: str | None = None, banner: Banner | None = None, status: str = "200 OK"
+    ) -> Response:
+        if banner is None and decided is not None:
+            banner = self._decided_banner(decided)
+        nonce = secrets.token_urlsafe(16)
+        html = render_page(
+            review_queue(self.ports, tenant_id=self.tenant_id),
+            csrf_token=self.csrf_token,
+            nonce=nonce,
+            banner=banner,
+            tenant_id=self.tenant_id,
+        )
+        return _html(status, html, nonce)
+
+    def _decided_banner(self, procedure_id: str) -> Banner | None:
+        decided = self.ports.procedures.get(procedure_id, tenant_id=self.tenant_id)
+        if decided is None or decided.reviewer is None:
+            return None
+        return Banner(
+            "ok",
+            f"{decided.procedure_id} “{decided.title}” is now {decided.status.value} "
+            f"(reviewer: {decided.reviewer}).",
+        )
+
+    def _decide(self, environ: WSGIEnvironment) -> Response:
+        form, problem = _read_form(environ)
+        if problem is not None:
+            return problem
+        if not self._origin_allowed(environ) or not hmac.compare_digest(
+            form.get("csrf_token", "").encode(), self.csrf_token.encode()
+        ):
+            return _refused(
+                "403 Forbidden",
+                "This form is not from this review server, or the server has restarted "
+                "since the page was loaded: reload the page and decide again.",
+            )
+        decision = form.get("decision")
+        procedure_id, tenant_id = form.get("procedure_id", ""), form.get("tenant_id", "")
+        if decision not in ("approve", "reject") or not procedure_id or not tenant_id:
+            return self._page(
+                banner=Banner("error", "A decision needs a procedure and Approve or Reject."),
+                status="400 Bad Request",
+            )
+        if self.tenant_id is not None and tenant_id != self.tenant_id:
+            return self._failed("404 Not Found", f"no procedure {procedure_id!r}")
+        try:
+            updated = procedural.review(
+                self.ports.procedures,
+                procedure_id,
+                approve=decision == "approve",
+                reviewer=form.get("reviewer", ""),
+                note=form.get("reason") or None,
+                now=self.ports.clock(),
+                tenant_id=tenant_id,
+            )
+        except InvalidInput as error:
+            return self._failed("400 Bad Request", f"Not decided: {error}.")
+        except NotFound as error:
+            return self._failed("404 Not Found", f"Not decided: {error} (was it forgotten?).")
+        except Conflict as error:
+            return self._failed(
+                "409 Conflict", f"Not decided: {error}. Someone may have decided it already."
+            )
+        except TransientError:
+            return self._failed("503 Service Unavailable", "Not decided: memory is busy; retry.")
+        logger.info(
+            "procedure reviewed",
+            extra={"procedure_id": updated.procedure_id, "status": updated.status.value},
+        )
+        return Response(
+            "303 See Other",
+            headers=[("Location", f"/?decided={quote(updated.procedure_id, safe='')}")],
+        )
+
+    def _failed(self, status: str, message: str) -> Response:
+        return self._page(banner=Banner("error", message), status=status)
+
+    def _origin_allowed(self, environ: WSGIEnvironment) -> bool:
+        origin = environ.get("HTTP_ORIGIN")
+        if origin is None or self.allowed_hosts is None:
+            return True
+        parts = urlsplit(str(origin))
+        return parts.scheme == "http" and parts.netloc.lower() in self.allowed_hosts
+
+
+_INTERNAL = "The review server failed to answer; its log says why."
+
+
+def _read_form(environ: WSGIEnvironment) -> tuple[dict[str, str], Response | None]:
+    """The POSTed form as single values, or the response refusing it."""
+    content_type = str(environ.get("CONTENT_TYPE", "")).split(";")[0].strip().lower()
+    if content_type != "application/x-www-form-urlencoded":
+        return {}, _refused("415 Unsupported Media Type", "Post the page's form.")
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return {}, _refused("400 Bad Request", "Bad Content-Length.")
+    if length < 0 or length > MAX_FORM_BYTES:
+        return {}, _refused("413 Content Too Large", "That form is too large.")
+    raw = environ["wsgi.input"].read(length)
+    try:
+        fields = parse_qs(raw.decode("utf-8"), keep_blank_values=True, max_num_fields=20)
+    except (UnicodeDecodeError, ValueError):
+        return {}, _refused("400 Bad Request", "That form could not be read.")
+    form: dict[str, str] = {}
+    for name, values in fields.items():
+        if len(set(values)) != 1:
+            return {}, _refused("400 Bad Request", f"The field {name!r} has several values.")
+        form[name] = values[0]
+    return form, None
+
+
+def _decided_id(query: str) -> str | None:
+    values = parse_qs(query, max_num_fields=5).get("decided")
+    return values[0] if values else None
+
+
+def _security_headers(nonce: str | None) -> list[tuple[str, str]]:
+    scripts = f"'nonce-{nonce}'" if nonce else "'none'"
+    return [
+        (
+            "Content-Security-Policy",
+            f"default-src 'none'; script-src {scripts}; style-src {scripts}; "
+            "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        ),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "same-origin"),
+        ("Cache-Control", "no-store"),
+    ]
+
+
+def _html(status: str, html: str, nonce: str | None = None) -> Response:
+    body = html.encode("utf-8")
+    headers = [
+        ("Content-Type", "text/html; charset=utf-8"),
+        ("Content-Length", str(len(body))),
+        *_security_headers(nonce),
+    ]
+    return Response(status, body, headers)
+
+
+def _refused(status: str, message: str, headers: Iterable[tuple[str, str]] = ()) -> Response:
+    refused = _html(status, render_error(status.split(" ", 1)[1], message))
+    return Response(refused.status, refused.body, [*refused.headers, *headers])
+
+
+def allowed_hosts(host: str, port: int) -> frozenset[str] | None:
+    """The ``Host`` values a server bound to ``host:port`` answers (None: any, for a wildcard)."""
+    if host in _WILDCARDS:
+        return None
+    names = {host.lower(), *_LOOPBACK_NAMES} if is_loopback(host) else {host.lower()}
+    bracketed = {f"[{n}]" if ":" in n and not n.startswith("[") else n for n in names}
+    return frozenset(f"{name}:{port}" for name in bracketed)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (127.0.0.0/8, ::1 or localhost)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class _ThreadingServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+
+    def server_bind(self) -> None:
+        # HTTPServer.server_bind looks the host's name up (a DNS query): not wanted here.
+        TCPServer.server_bind(self)
+        host, port = self.server_address[:2]
+        self.server_name, self.server_port = str(host), int(port)
+        self.setup_environ()
+
+
+class _ThreadingServer6(_ThreadingServer):
+    address_family = socket.AF_INET6
+
+
+class _QuietHandler(WSGIRequestHandler):
+    """Request lines go to the module's logger, not to stderr."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        logger.debug("review request", extra={"request": format % args})
+
+
+class ReviewServer:
+    """The review app served on ``host:port`` (port 0: any free port), in this thread or one
+    of its own (:meth:`start`); :meth:`close` stops it.
+    """
+
+    def __init__(
+        self,
+        ports: MemoryPorts,
+        *,
+        host: str = DEFAULT_HOST,
+        port: int = DEFAULT_PORT,
+        tenant_id: str | None = None,
+    ) -> None:
+        bind = host.strip("[]")
+        server_class = _ThreadingServer6 if ":" in bind else _ThreadingServer
+        self._httpd = server_class((bind, port), _QuietHandler)
+        self.host = host
+        self.port = int(self._httpd.server_address[1])
+        self.app = ReviewApp(
+            ports, allowed_hosts=allowed_hosts(bind, self.port), tenant_id=tenant_id
+        )
+        self._httpd.set_app(self.app)
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """The page's address."""
+        host = self.host if self.host not in _WILDCARDS else DEFAULT_HOST
+        host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+        return f"http://{host}:{self.port}/"
+
+    def serve_forever(self) -> None:
+        """Answer requests until :meth:`close` is called from another thread."""
+        self._httpd.serve_forever(poll_interval=0.2)
+
+    def start(self) -> ReviewServer:
+        """Serve from a background thread; the server itself."""
+        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving and release the port."""
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._httpd.server_close()
+
+    def __enter__(self) -> ReviewServer:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()

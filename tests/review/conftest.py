@@ -1,0 +1,30 @@
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agent_memory.review.server import ReviewServer
+from tests.review.client import Client
+from tests.review.scenario import Scenario, seed
+from tests.support.memory import Memory, make_memory
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Memory:
+    return make_memory(tmp_path / "store")
+
+
+@pytest.fixture
+def scenario(memory: Memory) -> Scenario:
+    return seed(memory)
+
+
+@pytest.fixture
+def server(memory: Memory) -> Iterator[ReviewServer]:
+    with ReviewServer(memory.ports, port=0).start() as running:
+        yield running
+
+
+@pytest.fixture
+def client(server: ReviewServer) -> Client:
+    return Client(server.port, server.app.csrf_token)

@@ -1,0 +1,106 @@
+"""What the review page knows of a procedure: its runs, its record, what it would replace."""
+
+from agent_memory.core.consolidation import run_key
+from agent_memory.core.decay import decay
+from agent_memory.core.models import ProcedureStatus
+from agent_memory.review.dossier import RunFinder, review_queue
+from tests.review.scenario import Scenario, consolidate_run
+from tests.support.memory import Memory
+
+
+def test_the_queue_holds_pending_procedures_not_validated_ones(
+    memory: Memory, scenario: Scenario
+) -> None:
+    queue = review_queue(memory.ports)
+    assert [item.procedure.procedure_id for item in queue] == [scenario.proposed_id]
+
+
+def test_a_re_proposal_is_compared_with_the_procedure_served_now(
+    memory: Memory, scenario: Scenario
+) -> None:
+    (item,) = review_queue(memory.ports)
+    assert item.served is not None and item.served.procedure_id == scenario.served_id
+    assert item.served_trial
+    assert item.diff.title_changed
+    assert [c.kind for c in item.diff.changes] == ["same", "changed", "added", "same"]
+
+
+def test_source_runs_show_each_run_s_agent_summary_and_outcome(
+    memory: Memory, scenario: Scenario
+) -> None:
+    (item,) = review_queue(memory.ports)
+    shown = [(r.run_id, r.found_in, r.agent_id, r.summary, r.outcome) for r in item.runs]
+    assert shown == [
+        ("run-002", "episode", "reviewer", "Found a cap at 0.5x fees", "COMPLETED"),
+        ("run-003", "episode", "checker", "Checked the Tailspin indemnities", "COMPLETED"),
+    ]
+
+
+def test_a_run_whose_episode_is_gone_is_shown_from_its_run_record(
+    memory: Memory, scenario: Scenario
+) -> None:
+    # Given the episode of run-002 deleted, its ledger record kept
+    assert memory.ports.episodes.delete("acme", "reviewer", "run-002")
+    # When the run is looked up
+    (run,) = RunFinder(memory.ports).find("acme", ["run-002"])
+    # Then the record's scrubbed summary and outcome stand in for it
+    assert (run.found_in, run.agent_id, run.summary, run.outcome) == (
+        "run record",
+        "reviewer",
+        "Found a cap at 0.5x fees",
+        "COMPLETED",
+    )
+
+
+def test_a_run_without_a_record_is_found_among_the_tenant_s_episodes(
+    memory: Memory, scenario: Scenario
+) -> None:
+    # Given run-003's ledger record expired (it names the agent, whom the episode key needs)
+    memory.ports.ledger.delete(run_key("acme", "run-003"))
+    # When the run is looked up
+    (run,) = RunFinder(memory.ports).find("acme", ["run-003"])
+    # Then the tenant's episodes are searched for it
+    assert (run.found_in, run.agent_id, run.summary) == (
+        "episode",
+        "checker",
+        "Checked the Tailspin indemnities",
+    )
+
+
+def test_a_run_memory_no_longer_holds_is_still_listed(memory: Memory, scenario: Scenario) -> None:
+    memory.ports.ledger.delete(run_key("acme", "run-002"))
+    memory.ports.episodes.delete("acme", "reviewer", "run-002")
+    (run,) = RunFinder(memory.ports).find("acme", ["run-002"])
+    assert (run.run_id, run.found_in, run.summary) == ("run-002", "not stored", None)
+
+
+def test_a_procedure_flagged_by_decay_is_queued_with_the_reason(
+    memory: Memory, scenario: Scenario
+) -> None:
+    # Given the served procedure failed its three trial uses and decay flagged it
+    for run_id in ("run-101", "run-102", "run-103"):
+        memory.ports.procedures.record_feedback(
+            scenario.served_id, tenant_id="acme", run_id=run_id, succeeded=False, now=memory.clock()
+        )
+    decay(
+        memory.ports.episodes,
+        memory.ports.facts,
+        memory.ports.procedures,
+        memory.ports.ledger,
+        now=memory.clock(),
+        policy=memory.ports.policies.decay,
+    )
+    # When the queue is read
+    flagged = {i.procedure.procedure_id: i for i in review_queue(memory.ports)}[scenario.served_id]
+    # Then it is there, with why it was flagged and its record
+    assert flagged.procedure.status is ProcedureStatus.NEEDS_REVIEW
+    assert flagged.flagged_because == "success rate 0% after 3 uses, below 60%"
+    assert (flagged.procedure.times_applied, flagged.procedure.times_succeeded) == (3, 0)
+
+
+def test_a_tenant_s_queue_holds_only_its_own_procedures(memory: Memory, scenario: Scenario) -> None:
+    other = consolidate_run(memory, "run-900", title="NDA", steps=["Read"], tenant_id="globex")
+    everyone = {i.procedure.procedure_id for i in review_queue(memory.ports)}
+    acme = {i.procedure.procedure_id for i in review_queue(memory.ports, tenant_id="acme")}
+    assert everyone == {scenario.proposed_id, other}
+    assert acme == {scenario.proposed_id}
