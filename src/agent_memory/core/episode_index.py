@@ -106,8 +106,9 @@ class EpisodeIndex:
         self.created_at = np.array([e.created_at for e in self.episodes], dtype=np.float64)
         self.completed = np.array([e.outcome == "COMPLETED" for e in self.episodes])
         speakers = [u.speaker if u is not None and u.speaker else "" for u in self.units]
-        self.speaker_of = np.array(speakers, dtype=object)
         self.speakers = sorted({sp for sp in speakers if sp})
+        code = {sp: i for i, sp in enumerate(self.speakers)}
+        self.speaker_code = np.array([code.get(sp, -1) for sp in speakers], dtype=np.int32)
 
     def _centroids(self, dimension: int, chunk: int = 2_048) -> FloatArray:
         """One unit vector per episode: the normalised mean of its units' and summary's."""
@@ -154,37 +155,31 @@ class EpisodeIndex:
                 else (self.episode_matrix @ q)
             )
             live = np.sort(live[np.argpartition(-nearest, candidates - 1)[:candidates]])
-        lengths = self.ends[live] - self.starts[live]
-        offsets = np.repeat(self.starts[live] - np.cumsum(lengths) + lengths, lengths)
-        rows = np.arange(int(lengths.sum())) + offsets
+        starts, ends = self.starts[live], self.ends[live]
+        lengths = ends - starts
         local_starts = np.cumsum(lengths) - lengths
+        rows = np.arange(int(lengths.sum())) + np.repeat(starts - local_starts, lengths)
         usable = self.usable[rows]
-        cosine = np.where(
-            usable,
-            (self.unit_matrix[rows].astype(np.float32) @ q) * self.unit_scale[rows],
-            0.0,
-        ).astype(np.float32)
-        everywhere = np.ones(len(rows), dtype=np.bool_)
+        cosine = self._cosines(rows, q)
+        cosine[~usable] = 0.0
         # A unit without a comparable vector counts as average on the vector side.
-        dense = np.where(usable, cosine, _mean(cosine[usable]))
-        lexical = self.lexical.scores(text)[rows]
-        fused = _z(_z(lexical, everywhere) + _z(dense, everywhere), everywhere)
+        dense = cosine if usable.all() else np.where(usable, cosine, _mean(cosine[usable]))
+        lexical = self.lexical.scores_in(text, starts, ends)
+        fused = _z(_z(lexical) + _z(dense))
         best = np.maximum.reduceat(fused, local_starts)
-        all_episodes = np.ones(len(live), dtype=np.bool_)
         in_period = self._in_period(text, live)
-        episode_score = _z(best, all_episodes) + in_period
-        standing = _z(episode_score, all_episodes)
-        position = np.repeat(np.arange(len(live)), lengths)
-        unit_score = fused + in_period[position] + standing[position]
+        episode_score = _z(best) + in_period
+        standing = _z(episode_score)
+        unit_score = fused + np.repeat(in_period + standing, lengths)
         named = self._named_speaker(text)
         if named is not None:
-            unit_score = unit_score + (self.speaker_of[rows] == named)
-        unit_score = unit_score.astype(np.float32)
+            unit_score += self.speaker_code[rows] == named
         similarity = np.maximum.reduceat(np.where(usable, cosine, -1.0), local_starts)
-        eligible = np.ones(len(live), dtype=np.bool_)
-        if min_similarity is not None:
-            eligible &= similarity >= min_similarity
-        chosen = np.flatnonzero(eligible)
+        chosen = (
+            np.arange(len(live))
+            if min_similarity is None
+            else np.flatnonzero(similarity >= min_similarity)
+        )
         order = np.lexsort(
             (
                 -self.created_at[live[chosen]],
@@ -194,20 +189,31 @@ class EpisodeIndex:
         )
         ranked = chosen[order][:top_episodes]
         returnable = self.unit_kind[rows] != _SUMMARY
+        hits = []
+        for i in ranked:
+            own = slice(int(local_starts[i]), int(local_starts[i] + lengths[i]))
+            units = self._top(
+                rows[own], returnable[own], unit_score[own], cosine[own], units_per_episode
+            )
+            episode = self.episodes[int(live[i])]
+            hits.append(EpisodeHit(episode, float(episode_score[i]), float(similarity[i]), units))
         return SearchResult(
-            episodes=tuple(
-                EpisodeHit(
-                    self.episodes[int(live[i])],
-                    float(episode_score[i]),
-                    float(similarity[i]),
-                    self._top(
-                        rows, returnable & (position == i), unit_score, cosine, units_per_episode
-                    ),
-                )
-                for i in ranked
-            ),
+            episodes=tuple(hits),
             units=self._top(rows, returnable, unit_score, cosine, top_units),
         )
+
+    def _cosines(self, rows: npt.NDArray[np.int64], q: FloatArray) -> FloatArray:
+        """Cosine of each row's int8 vector with ``q``.
+
+        Expanded to float32 a cache-sized block at a time: expanding every candidate at once
+        costs more in memory traffic than the product itself.
+        """
+        result = np.empty(len(rows), dtype=np.float32)
+        for first in range(0, len(rows), _BLOCK):
+            block = rows[first : first + _BLOCK]
+            result[first : first + len(block)] = self.unit_matrix[block].astype(np.float32) @ q
+        result *= self.unit_scale[rows]
+        return result
 
     def _in_period(self, text: str, live: npt.NDArray[np.int64]) -> FloatArray:
         period = question_period(text)
@@ -217,11 +223,13 @@ class EpisodeIndex:
             [period.contains(float(t)) for t in self.created_at[live]], dtype=np.float32
         )
 
-    def _named_speaker(self, text: str) -> str | None:
-        """The one speaker the query names (whole word, any case), if exactly one."""
+    def _named_speaker(self, text: str) -> int | None:
+        """The code of the one speaker the query names (whole word, any case), if exactly one."""
         low = text.lower()
         named = [
-            sp for sp in self.speakers if re.search(rf"(?<!\w){re.escape(sp.lower())}(?!\w)", low)
+            i
+            for i, sp in enumerate(self.speakers)
+            if sp.lower() in low and re.search(rf"(?<!\w){re.escape(sp.lower())}(?!\w)", low)
         ]
         return named[0] if len(named) == 1 else None
 
@@ -248,6 +256,8 @@ class EpisodeIndex:
 
 
 _MESSAGE, _FINDING, _SUMMARY = 0, 1, 2
+# Candidate unit vectors expanded from int8 per block: 512 x 1,024 float32 fits in L2.
+_BLOCK = 512
 # A neighbour lends its words at this weight, halving per step, up to this many steps away.
 _NEIGHBOUR_WEIGHT = 0.5
 _WINDOW = 2
@@ -281,13 +291,12 @@ def _mean(values: FloatArray) -> float:
     return float(values.mean()) if len(values) else 0.0
 
 
-def _z(values: FloatArray, mask: npt.NDArray[np.bool_]) -> FloatArray:
-    """Standard scores of ``values`` over the masked items (population std; 1 if flat)."""
-    chosen = values[mask]
-    if not len(chosen):
-        return np.zeros_like(values, dtype=np.float32)
-    spread = float(chosen.std()) or 1.0
-    return ((values - float(chosen.mean())) / spread).astype(np.float32)
+def _z(values: FloatArray) -> FloatArray:
+    """Standard scores of ``values`` (population std; 1 if flat), as float32."""
+    if not len(values):
+        return np.zeros(0, dtype=np.float32)
+    spread = float(values.std()) or 1.0
+    return ((values - float(values.mean())) / spread).astype(np.float32)
 
 
 @dataclass(slots=True)

@@ -109,3 +109,32 @@ class Bm25Index:
             # A term lists each document once, so plain fancy-index addition is exact.
             result[self.postings_doc[start:end]] += self.postings_weight[start:end]
         return result
+
+    def scores_in(
+        self, query: str, starts: npt.NDArray[np.int64], ends: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.float32]:
+        """BM25 scores of the documents in ranges ``[starts[k], ends[k])``, concatenated.
+
+        The ranges must be sorted and disjoint. Equal to ``scores(query)`` at those documents,
+        at a cost that grows with the matches inside the ranges, not with the index: each
+        term's postings are sorted by document, so two binary searches per range find them.
+        """
+        lengths = ends - starts
+        shift = np.cumsum(lengths) - lengths - starts  # document id -> position in the result
+        result = np.zeros(int(lengths.sum()), dtype=np.float32)
+        for term in set(tokenize(query)):
+            i = self.vocabulary.get(term)
+            if i is None:
+                continue
+            start, end = self.postings_start[i], self.postings_start[i + 1]
+            documents = self.postings_doc[start:end]
+            low = np.searchsorted(documents, starts)
+            found = np.searchsorted(documents, ends) - low
+            total = int(found.sum())
+            if not total:
+                continue
+            picked = np.arange(total) + np.repeat(low - np.cumsum(found) + found, found)
+            result[documents[picked] + np.repeat(shift, found)] += self.postings_weight[start:end][
+                picked
+            ]
+        return result
