@@ -10,6 +10,7 @@ TARGET_REFERENCE = 500.0
 TARGET_LANGGRAPH = 100.0
 TARGET_MATVEC = 2.0
 TARGET_P50_MS = 25.0
+TARGET_RECALL_LOSS = 0.01
 TARGET_BYTES = 8.0
 TARGET_SIZE = 10_000
 # A BLAS library's own threading is called pathological when it is this much slower than one
@@ -94,7 +95,25 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
                 "met": value >= TARGET_BYTES,
             }
         )
+    lost = _recall_lost(results.get("int8_recall"))
+    if lost is not None:
+        judged.append(
+            {
+                "target": "turn recall_any@10 on LoCoMo with int8 within "
+                f"{TARGET_RECALL_LOSS} of float32 (retrieval benchmark)",
+                "measured": f"{lost:+.4f}",
+                "met": lost <= TARGET_RECALL_LOSS,
+            }
+        )
     return judged
+
+
+def _recall_lost(note: dict[str, Any] | None) -> float | None:
+    """float32 minus int8 recall, from the retrieval benchmark's figures if they are there."""
+    for key, value in ((note or {}).get("figures") or {}).items():
+        if key.endswith("(float32 - int8)"):
+            return float(value)
+    return None
 
 
 def findings(results: dict[str, Any]) -> list[str]:

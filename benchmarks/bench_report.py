@@ -207,7 +207,11 @@ def _storage(rows: list[dict[str, Any]], recall: dict[str, Any] | None) -> list[
         )
     if recall:
         figures = recall.get("figures")
-        text = recall.get("note") if not figures else f"{figures}"
+        text = (
+            recall.get("note")
+            if not figures
+            else "; ".join(f"{key.rsplit('.', 1)[-1]} = {value}" for key, value in figures.items())
+        )
         lines += ["", f"Recall lost by int8 (source: `{recall['source']}`): {text}"]
     return lines
 

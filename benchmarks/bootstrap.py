@@ -244,8 +244,10 @@ def _machine() -> dict[str, Any]:
         cpu = platform.processor() or "unknown"
     commit, dirty = None, None
     with contextlib.suppress(OSError, subprocess.CalledProcessError):
-        commit = _git("rev-parse", "--short", "HEAD")
-        dirty = sorted(line[3:] for line in _git("status", "--porcelain", "src").splitlines())
+        commit = _git("rev-parse", "--short", "HEAD").strip()
+        # Porcelain lines are "XY path": the leading status column may be a space.
+        listing = _git("status", "--porcelain", "src")
+        dirty = sorted(line[3:] for line in listing.splitlines() if line)
     return {
         "cpu_model": cpu,
         "cores": os.cpu_count(),
@@ -263,7 +265,7 @@ def _machine() -> dict[str, Any]:
 
 def _git(*args: str) -> str:
     done = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
+    return done.stdout
 
 
 def _version(package: str) -> str | None:

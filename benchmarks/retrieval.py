@@ -61,6 +61,7 @@ import numpy.typing as npt
 from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.core import vectors
 from agent_memory.core.consolidation import consolidate
+from agent_memory.core.models import StoredVector
 from agent_memory.core.policies import DAY, EpisodicPolicy, Policies
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.search import search_episodes
@@ -300,8 +301,10 @@ def open_memory(store: Path, conversation: Conversation, embedder: LocalEmbedder
 
 @contextlib.contextmanager
 def vector_encoding(chosen: vectors.Encoding) -> Iterator[None]:
-    """Store vectors as ``chosen`` while the block runs, by patching the default of
-    ``agent_memory.core.vectors.encode`` (int8 needs no patch: it is the default).
+    """Store and rank vectors as ``chosen`` while the block runs (int8 needs no patch: it is
+    the default). float32 patches the default of ``agent_memory.core.vectors.encode`` (storage)
+    and ``stack_quantized`` (the search index keeps units int8 in memory) to keep float32 rows
+    with unit scales, so the comparison covers the whole int8 path.
     """
     if chosen == "int8":
         yield
@@ -313,7 +316,16 @@ def vector_encoding(chosen: vectors.Encoding) -> Iterator[None]:
     ) -> Any:
         return original(vector, model_id, encoding=encoding)
 
-    with mock.patch.object(vectors, "encode", encode):
+    def stack_float32(
+        stored: Sequence[StoredVector | None], model_id: str, dimension: int
+    ) -> tuple[Any, Any, Any]:
+        matrix, usable = vectors.stack(stored, model_id, dimension)
+        return matrix, np.ones(len(stored), dtype=np.float32), usable
+
+    with (
+        mock.patch.object(vectors, "encode", encode),
+        mock.patch.object(vectors, "stack_quantized", stack_float32),
+    ):
         yield
 
 
@@ -721,8 +733,9 @@ def setup_notes(embedder: LocalEmbedder, bm25_used: str) -> dict[str, Any]:
             "no session is expired (checked: the warm-up query returns every session)"
         ),
         "pii": (
-            "the product scrubs PII before storing (names become [NAME] in unit texts, speakers "
-            "and the task); questions are not scrubbed, baselines see raw turns"
+            "the product scrubs PII before storing: names become keyed pseudonyms "
+            "([NAME-<hmac>], one per person and tenant) in unit texts, speakers and the task, "
+            "and search puts each question in the same form; baselines see raw turns"
         ),
         "queries": (
             "questions of categories 1-4 with evidence; evidence split on ';', ',' and "
@@ -746,7 +759,8 @@ def setup_notes(embedder: LocalEmbedder, bm25_used: str) -> dict[str, Any]:
         ),
         "encoding": (
             "second product pass with agent_memory.core.vectors.encode patched to default "
-            "encoding='float32' during the load (the stored format tag is verified)"
+            "encoding='float32' (the stored format tag is verified) and the search index "
+            "keeping float32 rows instead of int8 (vectors.stack_quantized patched)"
         ),
         "metrics": (
             "recall_any@k: some relevant item in the top k; recall_all@k: every relevant item; "

@@ -14,6 +14,7 @@ import pytest
 from agent_memory.core import vectors
 from benchmarks import baselines, synthetic
 from benchmarks import dynamodb_size as ddb
+from benchmarks.bench_findings import targets
 from benchmarks.bench_ranking import line_profile, rank_benchmark
 from benchmarks.bench_storage import int8_recall_note, storage_benchmark
 from benchmarks.timing import Summary, paired_ratios, percentile, ratio
@@ -255,3 +256,17 @@ def test_int8_and_float32_encodings_have_the_documented_sizes():
     row = unit_rows(1, 384)[0]
     assert len(vectors.encode(row, "m").data) == 389
     assert len(vectors.encode(row, "m", encoding="float32").data) == 1 + 4 * 384
+
+
+@pytest.mark.parametrize(("lost", "met"), [(0.004, True), (0.01, True), (0.0101, False)])
+def test_the_int8_recall_target_is_judged_from_the_retrieval_figure(tmp_path, lost, met):
+    # Given a retrieval result whose int8 pass lost `lost` recall against float32
+    path = Path(tmp_path / "retrieval.json")
+    path.write_text(json.dumps({"encoding": {"recall lost by int8 (float32 - int8)": lost}}))
+    results = {"ranking": [], "bootstrap": [], "storage": [], "int8_recall": int8_recall_note(path)}
+    # When the targets are judged
+    judged = {t["target"]: t for t in targets(results)}
+    # Then the recall target is met exactly when the loss is at most 0.01
+    (row,) = [t for name, t in judged.items() if "within 0.01 of float32" in name]
+    assert row["met"] is met
+    assert row["measured"] == f"{lost:+.4f}"

@@ -1,0 +1,49 @@
+import math
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent_memory.core.lexical import Bm25Index, tokenize
+
+WORDS = ["contract", "clause", "liability", "renewal", "payment", "audit", "notice", "term"]
+
+
+def test_a_single_match_scores_by_the_okapi_formula() -> None:
+    # Given three documents, one of which holds "liability" once
+    index = Bm25Index.build(["liability cap", "payment terms", "renewal notice"])
+    # When the index is asked about liability
+    scores = index.scores("What is the liability?")
+    # Then that document scores idf * (k1 + 1) / (1 + k1) (its length equals the average)
+    idf = math.log(1 + (3 - 1 + 0.5) / (1 + 0.5))
+    assert scores[0] == np.float32(idf)
+    assert scores[1] == scores[2] == 0.0
+
+
+@given(
+    documents=st.lists(
+        st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join),
+        min_size=1,
+        max_size=40,
+    ),
+    cuts=st.lists(st.integers(min_value=0, max_value=40), max_size=10),
+    query=st.lists(st.sampled_from([*WORDS, "absent"]), min_size=1, max_size=4).map(" ".join),
+)
+def test_scores_within_ranges_equal_the_full_scores_there(
+    documents: list[str], cuts: list[int], query: str
+) -> None:
+    # Given an index and sorted disjoint ranges of its documents
+    index = Bm25Index.build(documents)
+    bounds = sorted({min(c, len(documents)) for c in cuts} | {0, len(documents)})
+    starts = np.array(bounds[:-1:2], dtype=np.int64)
+    ends = np.array(bounds[1::2][: len(starts)], dtype=np.int64)
+    starts = starts[: len(ends)]
+    # When the ranges alone are scored
+    within = index.scores_in(query, starts, ends)
+    # Then every document there scores exactly what the full scoring gives it
+    rows = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends, strict=True)] or [[]])
+    assert np.array_equal(within, index.scores(query)[rows.astype(np.int64)])
+
+
+def test_stop_words_are_dropped_and_words_stemmed() -> None:
+    assert tokenize("What did the renewals say?") == ["renew", "say"]
