@@ -285,17 +285,11 @@ def random_queries(count: int, *, seed: int, tenants: tuple[str, ...]) -> list[d
 
 
 def sqlite_rows_of(database: Path, tenant_id: str) -> dict[str, int]:
-    """Rows of every table that belong to the tenant (by tenant_id, or by a key it starts).
-
-    ``episode_versions`` is left out: it holds one version counter per agent key and nothing
-    else, kept after a forget on purpose so a token is never reused (``EpisodeStore.version``).
-    """
+    """Rows of every table that belong to the tenant (by tenant_id, or by a key it starts)."""
     found = {}
     with sqlite3.connect(database) as conn:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         for table in tables:
-            if table == "episode_versions":
-                continue
             columns = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
             conditions, params = [], []
             if "tenant_id" in columns:

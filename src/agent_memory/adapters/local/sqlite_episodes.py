@@ -96,10 +96,12 @@ class SqliteEpisodeStore:
     def version(self, tenant_id: str, agent_id: str) -> str:
         """A token that changes whenever the agent's set of episodes changes."""
         row = self._db.fetchone(
-            "SELECT generation FROM episode_versions WHERE pk = ?",
+            "SELECT (SELECT generation FROM episode_versions WHERE pk = ?) AS generation, "
+            "forgets FROM store_generation WHERE id = 1",
             (partition_key(tenant_id, agent_id),),
         )
-        return str(row["generation"]) if row is not None else "0"
+        assert row is not None  # the schema inserts the one row
+        return f"{row['generation'] or 0}.{row['forgets']}"
 
     def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
         """Return the episode, or None if absent or expired (``expires_at <= now``)."""
@@ -228,12 +230,14 @@ class SqliteEpisodeStore:
         """Delete every episode of the tenant; the number deleted."""
         low, high = tenant_key_range(tenant_id)
         with self._db.write() as conn:
-            rows = conn.execute(
-                "DELETE FROM episodes WHERE pk >= ? AND pk < ? AND tenant_id = ? RETURNING pk",
+            deleted = conn.execute(
+                "DELETE FROM episodes WHERE pk >= ? AND pk < ? AND tenant_id = ?",
                 (low, high, tenant_id),
-            ).fetchall()
-            _bump(conn, sorted({r["pk"] for r in rows}))
-        return len(rows)
+            ).rowcount
+            # No trace of the tenant is left; every token changes instead (forget is rare).
+            conn.execute("DELETE FROM episode_versions WHERE pk >= ? AND pk < ?", (low, high))
+            conn.execute("UPDATE store_generation SET forgets = forgets + 1 WHERE id = 1")
+        return deleted
 
 
 def _vector_values(episode: Episode) -> tuple[object, ...]:
@@ -283,7 +287,7 @@ def _blob(value: bytes | None) -> bytes | None:
 
 
 def _bump(conn: sqlite3.Connection, pks: list[str]) -> None:
-    """Move the agents' versions to a new store generation (never reused, even after forget)."""
+    """Move the agents' versions to a new store generation (never reused)."""
     if not pks:
         return
     conn.execute("UPDATE store_generation SET value = value + 1 WHERE id = 1")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Every key starts with the tenant, as in DynamoDB (DESIGN.md §3); tenant_id is kept beside it so
 # tenant-wide operations can also match the column exactly.
@@ -149,4 +149,8 @@ _SCHEMA_V2 = (
     "ALTER TABLE facts ADD COLUMN spare_embedding BLOB",
 )
 
-MIGRATIONS: dict[int, Sequence[str]] = {1: _SCHEMA_V1, 2: _SCHEMA_V2}
+# Forget deletes a tenant's version rows; this count, part of every version token, keeps a token
+# from ever repeating once its row is gone.
+_SCHEMA_V3 = ("ALTER TABLE store_generation ADD COLUMN forgets INTEGER NOT NULL DEFAULT 0",)
+
+MIGRATIONS: dict[int, Sequence[str]] = {1: _SCHEMA_V1, 2: _SCHEMA_V2, 3: _SCHEMA_V3}
