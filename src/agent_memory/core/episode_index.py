@@ -1,8 +1,9 @@
 """A search index over one agent's episodes and their units, cached while the store is unchanged.
 
-Unit vectors (and each episode's summary vector) are kept in one contiguous float32 matrix, so a
-query costs one matrix-vector product, one BM25 lookup and a few vector operations; nothing is
-rebuilt per query.
+Unit vectors (and each episode's summary vector) are kept in one contiguous int8 matrix with a
+scale per row, beside one float32 centroid per episode. A query costs one matrix-vector product
+over the centroids, then, within the nearest episodes only, one over their units, a BM25 lookup
+and a few vector operations; nothing is rebuilt per query.
 """
 
 from __future__ import annotations
