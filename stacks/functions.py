@@ -10,6 +10,7 @@ from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
+from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
 from stacks.bedrock_models import (
@@ -47,6 +48,8 @@ class FunctionSpec:
 
     ``tenant_scoped`` functions reach tenant data only through the tenant data role;
     ``table_actions`` are the direct grants of the cross-tenant jobs, per table design.
+    ``scrubs_pii`` functions call the PII detector and read the name-pseudonym key: the
+    consolidation step that scrubs, and bootstrap, which puts queries in the stored form.
     """
 
     name: str
@@ -57,6 +60,7 @@ class FunctionSpec:
     memory_mb: int = 512
     embeds: bool = False
     idempotent: bool = False
+    scrubs_pii: bool = False
     table_actions: Mapping[str, tuple[str, ...]] | None = None
 
     @property
@@ -74,6 +78,7 @@ SPECS = (
         timeout_seconds=15,
         memory_mb=1024,
         embeds=True,
+        scrubs_pii=True,
     ),
     FunctionSpec("extract", "Consolidation: validate and distil a run", tenant_scoped=True),
     FunctionSpec(
@@ -81,6 +86,7 @@ SPECS = (
         "Consolidation: remove PII and forged markers",
         tenant_scoped=True,
         timeout_seconds=60,
+        scrubs_pii=True,
     ),
     FunctionSpec(
         "write_episode",
@@ -184,6 +190,7 @@ class Functions(Construct):
         self._storage = storage
         self._kb = knowledge_base
         self.layer = self._build_layer(config.layer_path)
+        self.pseudonym_key = self._build_pseudonym_key()
         self.roles = {spec.name: self._build_role(spec) for spec in SPECS}
         self.tenant_data = TenantDataAccess(
             self,
@@ -211,6 +218,27 @@ class Functions(Construct):
             removal_policy=RemovalPolicy.RETAIN,
         )
 
+    def _build_pseudonym_key(self) -> secretsmanager.Secret:
+        # Generated in the account, never in the template; kept if the stack is deleted, since
+        # without it new pseudonyms no longer match the ones memory holds.
+        secret = secretsmanager.Secret(
+            self,
+            "PseudonymKey",
+            description="HMAC key of name pseudonyms in scrubbed memory (never rotate)",
+            generate_secret_string=secretsmanager.SecretStringGenerator(
+                password_length=64, exclude_punctuation=True
+            ),
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+        acknowledge(
+            secret,
+            "SMG4",
+            "An HMAC key for pseudonyms must stay fixed: a rotated key would give a person a "
+            "new pseudonym, splitting what memory knows of them. Only the roles of bootstrap "
+            "and scrub can read it.",
+        )
+        return secret
+
     def _build_role(self, spec: FunctionSpec) -> iam.Role:
         role = iam.Role(
             self,
@@ -219,7 +247,7 @@ class Functions(Construct):
             description=f"Lambda {spec.name}",
         )
         reason = "X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level permissions."
-        if spec.name == "scrub":
+        if spec.scrubs_pii:
             reason += " Comprehend DetectPiiEntities has none either (an API, not a resource)."
         acknowledge(role, "IAM5", reason, findings=["Resource::*"])
         return role
@@ -283,6 +311,8 @@ class Functions(Construct):
             env["TENANT_TABLE_ARNS"] = ",".join(t.table_arn for t in tables.values())
         if spec.name == "extract":
             env["CHAT_MODEL_ID"] = self._config.chat_model_id
+        if spec.scrubs_pii:
+            env["PSEUDONYM_SECRET_ARN"] = self.pseudonym_key.secret_arn
         return env
 
     def _grant(self, spec: FunctionSpec, role: iam.Role) -> None:
@@ -302,10 +332,12 @@ class Functions(Construct):
             )
         for table_name, actions in (spec.table_actions or {}).items():
             self._grant_table(role, table_name, actions)
+        if spec.scrubs_pii:
+            self._grant_pii_detection(role)
+            self.pseudonym_key.grant_read(role)
         grants = {
             "bootstrap": self._grant_retrieve,
             "extract": self._grant_chat_model,
-            "scrub": self._grant_pii_detection,
             "ingest": self._grant_ingestion,
         }
         if spec.name in grants:

@@ -153,16 +153,40 @@ def test_record_failure_only_reads_and_writes_the_ledger(stack: MemoryStack, res
     ]
 
 
-def test_only_scrub_detects_pii(stack: MemoryStack, resources: Resources):
+def test_only_scrub_and_bootstrap_detect_pii(stack: MemoryStack, resources: Resources):
+    # Given the roles of every function
     for spec in SPECS:
         statements = _role_statements(stack, resources, spec.name)
         detects = [s for s in statements if "comprehend:DetectPiiEntities" in actions(s)]
-        assert bool(detects) == (spec.name == "scrub")
+        # Then only the scrub step and bootstrap (which scrubs its query) may call Comprehend
+        assert bool(detects) == (spec.name in {"scrub", "bootstrap"}), spec.name
         # CDK merges it with X-Ray's statement: both have no resource-level permissions.
         for statement in detects:
             others = [a for a in actions(statement) if not a.startswith("xray:")]
             assert others == ["comprehend:DetectPiiEntities"]
             assert statement["Resource"] == "*"
+
+
+def test_only_scrub_and_bootstrap_read_the_pseudonym_key(stack: MemoryStack, resources: Resources):
+    # Given the generated, retained pseudonym secret
+    secret = logical_id(stack.functions.pseudonym_key)
+    properties = resources[secret]["Properties"]
+    assert properties["GenerateSecretString"]["PasswordLength"] >= 32
+    assert resources[secret]["DeletionPolicy"] == "Retain"
+    for spec in SPECS:
+        # When a function's role statements are read
+        statements = _role_statements(stack, resources, spec.name)
+        reads = [s for s in statements if secret in references(s["Resource"])]
+        # Then only the two functions that scrub may read it, and only read it
+        assert bool(reads) == (spec.name in {"scrub", "bootstrap"}), spec.name
+        for statement in reads:
+            assert set(actions(statement)) <= {
+                "secretsmanager:GetSecretValue",
+                "secretsmanager:DescribeSecret",
+            }
+        # And no other statement names a secret at all
+        others = [s for s in statements if s not in reads]
+        assert not any(a.startswith("secretsmanager:") for s in others for a in actions(s))
 
 
 def test_models_are_invoked_only_where_needed_and_only_titan_v2(

@@ -18,6 +18,8 @@ class AwsSettings:
     ``chat_model_id`` empty means no LLM: events must carry their artifacts (or be distilled
     deterministically). ``tenant_role_arn`` empty disables tenant-scoped credentials, which only
     tests should do; with it, ``tenant_table_arns`` are the tables its session policy opens.
+    ``pseudonym_secret_arn`` names the Secrets Manager secret keying name pseudonyms (set on
+    the functions that scrub or query); empty means names are replaced by plain labels.
     """
 
     episodes_table: str
@@ -33,6 +35,7 @@ class AwsSettings:
     tenant_role_arn: str | None = None
     tenant_table_arns: tuple[str, ...] = ()
     knowledge_base_arn: str | None = None
+    pseudonym_secret_arn: str | None = None
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> AwsSettings:
@@ -59,4 +62,5 @@ class AwsSettings:
             tenant_role_arn=env.get("TENANT_ROLE_ARN") or None,
             tenant_table_arns=tuple(a for a in env.get("TENANT_TABLE_ARNS", "").split(",") if a),
             knowledge_base_arn=env.get("KNOWLEDGE_BASE_ARN") or None,
+            pseudonym_secret_arn=env.get("PSEUDONYM_SECRET_ARN") or None,
         )

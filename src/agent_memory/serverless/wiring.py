@@ -17,8 +17,12 @@ from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
 from agent_memory.adapters.aws.tenant_credentials import TenantSessions
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
+from agent_memory.core.errors import PiiDetectionFailed
 from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector
 from agent_memory.serverless.settings import AwsSettings
+
+# An HMAC-SHA256 key should carry at least the hash's 256 bits.
+MIN_PSEUDONYM_KEY_BYTES = 32
 
 
 @dataclass
@@ -38,6 +42,8 @@ class AwsRuntime:
     calibrations: dict[str, Calibration] = field(default_factory=lambda: dict(DEFAULT_CALIBRATIONS))
     # Embedders of other models than the deployed one, by id (a re-embedding job's target).
     embedders: dict[str, Embedder] = field(default_factory=dict)
+    # The name-pseudonym key, read once per container from ``settings.pseudonym_secret_arn``.
+    pseudonym_key: bytes | None = None
     _clients: dict[tuple[str, int], Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _tenants: TenantSessions | None = None
@@ -95,7 +101,30 @@ class AwsRuntime:
             pii=self.pii or ComprehendPiiDetector(self.client("comprehend")),
             chat=self._chat(),
             calibrations=self.calibrations,
+            pseudonym_key=self._pseudonym_key(),
         )
+
+    def _pseudonym_key(self) -> bytes | None:
+        """The secret's value as the HMAC key, fetched with the function's own role.
+
+        No secret configured: None (plain labels). A secret that cannot be read, or is too
+        short to be a key, raises: scrubbing fails closed and the run goes to the DLQ rather
+        than being stored with names the rest of memory cannot match.
+        """
+        arn = self.settings.pseudonym_secret_arn
+        if arn is None:
+            return None
+        with self._lock:
+            if self.pseudonym_key is None:
+                value = self.session.client("secretsmanager").get_secret_value(SecretId=arn)
+                key = str(value.get("SecretString") or "").encode()
+                if len(key) < MIN_PSEUDONYM_KEY_BYTES:
+                    raise PiiDetectionFailed(
+                        f"the pseudonym secret {arn} holds {len(key)} characters; "
+                        f"a key needs at least {MIN_PSEUDONYM_KEY_BYTES}"
+                    )
+                self.pseudonym_key = key
+            return self.pseudonym_key
 
     def _embedder(self) -> Embedder:
         with self._lock:
