@@ -133,6 +133,27 @@ def test_export_then_forget_a_tenant(tmp_path: Path) -> None:
     assert cli(store, "export", "--tenant", "acme-legal").stdout == ""
 
 
+def test_a_reader_that_stops_early_ends_the_export_quietly(tmp_path: Path) -> None:
+    # Given a store with records to export
+    store = tmp_path / "store"
+    for path in write_events(tmp_path)[:2]:
+        cli(store, "consolidate", str(path))
+    # When the export's reader has gone before it writes (as `| head` does once satisfied)
+    env = {**os.environ, "AGENT_MEMORY_HOME": str(store)}
+    export = subprocess.Popen(
+        [sys.executable, "-m", "agent_memory.cli", "export", "--tenant", "acme-legal"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert export.stdout is not None and export.stderr is not None
+    export.stdout.close()
+    errors = export.stderr.read().decode()
+    # Then it stops with the broken-pipe status and no traceback
+    assert export.wait(timeout=60) == 141
+    assert errors == ""
+
+
 def test_decay_reports_what_it_did(tmp_path: Path) -> None:
     store = tmp_path / "store"
     for path in write_events(tmp_path):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
@@ -19,6 +20,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from agent_memory.cli.aws_target import (
+    AWS_COMMANDS,
+    AwsCommandFailed,
+    aws_errors,
+    stack_ports,
+)
 from agent_memory.core import procedural, semantic
 from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
 from agent_memory.core.consolidation import (
@@ -50,23 +57,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     try:
+        if args.aws_stack:
+            return _on_stack(args, args.handler)
         if args.command == "demo":
             from agent_memory.cli.demo import run_demo
 
             return run_demo(args.store, sys.stdout)
+        handler: Command = args.handler
         settings = LocalSettings.from_environment(args.store)
         from agent_memory.wiring import local_ports
 
-        handler: Command = args.handler
         return handler(args, local_ports(settings), sys.stdout)
     except (InvalidInput, UsageError) as error:
         return _fail(str(error), 2)
+    except AwsCommandFailed as error:
+        return _fail(str(error), 1)
     except StepFailed as failure:
         return _fail(f"{failure} (recorded for replay: agent-memory failed list)", 1)
     except MemoryError_ as error:
         return _fail(str(error), 1)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
+    except BrokenPipeError:
+        # The reader left (`| head`): stop quietly, and keep Python's exit flush from failing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+def _on_stack(args: argparse.Namespace, handler: Command) -> int:
+    """Run a tenant-wide command against a deployed stack, on the caller's credentials."""
+    if args.command not in AWS_COMMANDS:
+        allowed = ", ".join(sorted(AWS_COMMANDS))
+        raise UsageError(
+            f"--aws-stack works with {allowed}; {args.command} runs on the local store "
+            "(on AWS it is done by the stack's functions and schedules)"
+        )
+    if args.store:
+        raise UsageError("--store and --aws-stack name two different memories: give one")
+    ports = stack_ports(args.aws_stack, args.region)
+    with aws_errors():
+        return handler(args, ports, sys.stdout)
 
 
 def _fail(message: str, code: int) -> int:
@@ -81,6 +111,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help="memory directory (default: $AGENT_MEMORY_HOME, else ~/.agent-memory)",
     )
+    parser.add_argument(
+        "--aws-stack",
+        metavar="NAME",
+        help="run export or forget on this deployed stack instead, with your AWS credentials",
+    )
+    parser.add_argument("--region", help="the stack's AWS region (default: your AWS config)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     demo = commands.add_parser("demo", help="run the contract-review story end to end")

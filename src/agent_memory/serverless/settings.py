@@ -64,3 +64,26 @@ class AwsSettings:
             knowledge_base_arn=env.get("KNOWLEDGE_BASE_ARN") or None,
             pseudonym_secret_arn=env.get("PSEUDONYM_SECRET_ARN") or None,
         )
+
+    @classmethod
+    def from_stack_outputs(cls, outputs: Mapping[str, str]) -> AwsSettings:
+        """The settings of a deployed stack, from its CloudFormation outputs (an operator's
+        view: no tenant role, so the caller's own credentials are used as they are).
+        """
+
+        def required(name: str) -> str:
+            value = outputs.get(name, "").strip()
+            if not value:
+                raise InvalidInput(name, "the stack has no such output")
+            return value
+
+        return cls(
+            episodes_table=required("EpisodesTableName"),
+            facts_table=required("FactsTableName"),
+            procedures_table=required("ProceduresTableName"),
+            ledger_table=required("LedgerTableName"),
+            idempotency_table=required("IdempotencyTableName"),
+            kb_bucket=required("DocumentsBucketName"),
+            knowledge_base_id=required("KnowledgeBaseId"),
+            kb_data_source_id=required("DataSourceId"),
+        )

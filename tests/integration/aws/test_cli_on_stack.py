@@ -1,0 +1,125 @@
+"""`agent-memory --aws-stack NAME export|forget`: tenant-wide operations on a deployed stack.
+
+The stack is a CloudFormation stack on moto whose outputs name moto tables and bucket, as the
+real stack's outputs do; the CLI reads them and works with the caller's credentials.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from unittest import mock
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from agent_memory.cli.main import main
+from agent_memory.core import consolidation
+from agent_memory.core.errors import InvalidInput
+from agent_memory.serverless import wiring
+from agent_memory.serverless.settings import AwsSettings
+from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
+from tests.support.embedder import HashingEmbedder
+from tests.support.fakes import FakePiiDetector
+from tests.support.memory import HASHING_CALIBRATION, run_event
+
+STACK = "agent-memory"
+BUCKET = "kb-docs"
+
+
+@dataclass
+class Cli:
+    capsys: pytest.CaptureFixture[str]
+
+    def __call__(self, *argv: str) -> tuple[int, str, str]:
+        code = main(["--aws-stack", STACK, "--region", REGION, *argv])
+        captured = self.capsys.readouterr()
+        return code, captured.out, captured.err
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Iterator[Cli]:
+    with mock.patch.dict(os.environ, FAKE_CREDENTIALS), mock_aws():
+        tables = create_tables(boto3.client("dynamodb", region_name=REGION))
+        boto3.client("s3", region_name=REGION).create_bucket(Bucket=BUCKET)
+        outputs = {
+            **{f"{name.title()}TableName": table for name, table in tables.items()},
+            "IdempotencyTableName": "idempotency",
+            "DocumentsBucketName": BUCKET,
+            "KnowledgeBaseId": "KB12345678",
+            "DataSourceId": "DS12345678",
+        }
+        _deploy(outputs)
+        settings = AwsSettings.from_stack_outputs(outputs)
+        runtime = wiring.AwsRuntime(
+            settings,
+            session=boto3.Session(region_name=REGION),
+            embedder=HashingEmbedder(),
+            pii=FakePiiDetector(),
+            calibrations={"test-hashing": HASHING_CALIBRATION},
+        )
+        for tenant in ("acme", "globex"):
+            for run_id in ("run-1", "run-2"):
+                consolidation.consolidate(
+                    run_event(run_id, tenant_id=tenant), runtime.ports(tenant)
+                )
+        yield Cli(capsys)
+
+
+def _deploy(outputs: dict[str, str]) -> None:
+    template = {
+        "Resources": {"Marker": {"Type": "AWS::SQS::Queue"}},
+        "Outputs": {key: {"Value": value} for key, value in outputs.items()},
+    }
+    boto3.client("cloudformation", region_name=REGION).create_stack(
+        StackName=STACK, TemplateBody=json.dumps(template)
+    )
+
+
+def _records(text: str) -> list[dict]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_export_prints_every_record_of_the_tenant_and_none_of_another(cli: Cli):
+    # When acme's records are exported from the stack
+    code, out, _ = cli("export", "--tenant", "acme")
+    # Then both runs' episodes, the fact and the procedure are there, all of acme
+    assert code == 0
+    records = _records(out)
+    episodes = [r["record"] for r in records if r["kind"] == "episode"]
+    assert {e["run_id"] for e in episodes} == {"run-1", "run-2"}
+    assert {r["kind"] for r in records} >= {"episode", "fact", "procedure"}
+    assert {r["record"]["tenant_id"] for r in records if "tenant_id" in r["record"]} == {"acme"}
+
+
+def test_forget_erases_one_tenant_on_the_stack_and_keeps_the_other(cli: Cli):
+    _, before, _ = cli("export", "--tenant", "globex")
+    # When acme is forgotten on the stack
+    code, out, _ = cli("forget", "--tenant", "acme")
+    # Then its episodes, fact and procedure are gone, and globex is exactly as it was
+    assert code == 0
+    assert out.startswith("forgot tenant acme: 2 episode(s), 1 fact(s), 1 procedure(s)")
+    assert cli("export", "--tenant", "acme")[1] == ""
+    assert cli("export", "--tenant", "globex")[1] == before
+
+
+def test_a_stack_that_does_not_exist_is_one_clear_error(cli: Cli):
+    code = main(["--aws-stack", "nope", "--region", REGION, "export", "--tenant", "acme"])
+    err = cli.capsys.readouterr().err
+    assert code == 1
+    assert err.startswith("agent-memory: error: cannot read stack 'nope'")
+    assert "Traceback" not in err
+
+
+def test_commands_of_the_local_store_are_refused_on_a_stack(cli: Cli):
+    code, _, err = cli("decay")
+    assert code == 2
+    assert "--aws-stack works with export, forget; decay runs on the local store" in err
+
+
+def test_a_stack_without_a_table_output_is_named(cli: Cli):
+    with pytest.raises(InvalidInput, match="EpisodesTableName"):
+        AwsSettings.from_stack_outputs({"FactsTableName": "facts"})
