@@ -11,15 +11,15 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections import Counter, OrderedDict
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from agent_memory.core import vectors
-from agent_memory.core.lexical import Bm25Index, term_counts
+from agent_memory.core.lexical import Bm25Index, tokenize
 from agent_memory.core.models import Episode, EpisodeUnit, StoredVector
 from agent_memory.core.periods import calendar_day, question_period
 from agent_memory.core.policies import EpisodicPolicy
@@ -70,27 +70,29 @@ class EpisodeIndex:
     def __init__(self, episodes: Sequence[Episode], model_id: str, dimension: int) -> None:
         self.episodes = list(episodes)
         rows: list[tuple[int, int, EpisodeUnit | None]] = []  # (episode, kind, unit)
-        counts: list[Mapping[str, float]] = []
+        terms = _Terms()
         stored: list[StoredVector | None] = []
         starts = []
         for number, episode in enumerate(self.episodes):
             starts.append(len(rows))
-            day = calendar_day(episode.created_at)
+            # A unit is matched as "(day) speaker: text" (unit_text): its day's, speaker's and
+            # text's terms, tokenised apart (the separators keep words from joining).
+            day = terms.ids(f"({calendar_day(episode.created_at)})")
             messages = sorted((u for u in episode.units if u.kind == "message"), key=_seq)
-            own = [term_counts(unit_text(u, day)) for u in messages]
-            plain = [term_counts(u.text) for u in messages]
+            plain = [terms.ids(u.text) for u in messages]
+            terms.windows(len(rows), plain)
             for position, unit in enumerate(messages):
+                terms.add(len(rows), day + terms.speaker(unit.speaker) + plain[position])
                 rows.append((number, _MESSAGE, unit))
-                counts.append(_windowed(own[position], plain, position))
                 stored.append(unit.embedding)
             for unit in episode.units:
                 if unit.kind != "message":
+                    terms.add(len(rows), day + terms.speaker(unit.speaker) + terms.ids(unit.text))
                     rows.append((number, _FINDING, unit))
-                    counts.append(term_counts(unit_text(unit, day)))
                     stored.append(unit.embedding)
             # The episode's own summary competes as one more (unreturned) unit.
+            terms.add(len(rows), day + terms.ids(episode.task_summary or episode.task))
             rows.append((number, _SUMMARY, None))
-            counts.append(term_counts(f"({day}) {episode.task_summary or episode.task}"))
             stored.append(episode.embedding)
         self.starts = np.array(starts, dtype=np.int64)
         self.ends = np.append(self.starts[1:], len(rows))
@@ -102,7 +104,7 @@ class EpisodeIndex:
             stored, model_id, dimension
         )
         self.episode_matrix = self._centroids(dimension)
-        self.lexical = Bm25Index.from_counts(counts)
+        self.lexical = terms.index(len(rows))
         self.expires_at = np.array([e.expires_at for e in self.episodes], dtype=np.float64)
         self.created_at = np.array([e.created_at for e in self.episodes], dtype=np.float64)
         self.completed = np.array([e.outcome == "COMPLETED" for e in self.episodes])
@@ -274,18 +276,58 @@ def unit_text(unit: EpisodeUnit, day: str | None = None) -> str:
     return f"({day}) {body}" if day else body
 
 
-def _windowed(own: Counter[str], plain: list[Counter[str]], position: int) -> dict[str, float]:
-    """A message's own terms plus its neighbours' (their text only: a neighbour's speaker and
-    date would put every name in every window).
+class _Terms:
+    """The (unit, term, count) triplets of an index's BM25, gathered while its rows are laid out.
+
+    A message also lends its text's terms to the messages up to ``_WINDOW`` steps away, at
+    ``_NEIGHBOUR_WEIGHT`` per step (their text only: a neighbour's speaker and date would put
+    every name in every window).
     """
-    window: dict[str, float] = dict(own)
-    for step in range(1, _WINDOW + 1):
-        weight = _NEIGHBOUR_WEIGHT**step
-        for neighbour in (position - step, position + step):
-            if 0 <= neighbour < len(plain):
-                for term, count in plain[neighbour].items():
-                    window[term] = window.get(term, 0.0) + weight * count
-    return window
+
+    def __init__(self) -> None:
+        self.vocabulary: dict[str, int] = {}
+        self._docs: list[int] = []
+        self._terms: list[int] = []
+        self._counts: list[float] = []
+        self._speakers: dict[str | None, list[int]] = {None: [], "": []}
+
+    def ids(self, text: str) -> list[int]:
+        """Term ids of ``text``'s tokens, new terms added to the vocabulary."""
+        vocabulary = self.vocabulary
+        return [vocabulary.setdefault(t, len(vocabulary)) for t in tokenize(text)]
+
+    def speaker(self, name: str | None) -> list[int]:
+        """Term ids of a speaker's name (tokenised once per index)."""
+        if name not in self._speakers:
+            self._speakers[name] = self.ids(name or "")
+        return self._speakers[name]
+
+    def add(self, row: int, ids: list[int], count: float = 1.0) -> None:
+        """Each id occurs ``count`` times more in unit ``row``."""
+        self._docs.extend([row] * len(ids))
+        self._terms.extend(ids)
+        self._counts.extend([count] * len(ids))
+
+    def windows(self, first_row: int, plain: list[list[int]]) -> None:
+        """Lend each of an episode's messages (rows from ``first_row``, in order) to its
+        neighbours.
+        """
+        for position, ids in enumerate(plain):
+            for step in range(1, _WINDOW + 1):
+                weight = _NEIGHBOUR_WEIGHT**step
+                for neighbour in (position - step, position + step):
+                    if 0 <= neighbour < len(plain):
+                        self.add(first_row + neighbour, ids, weight)
+
+    def index(self, documents: int) -> Bm25Index:
+        """BM25 over the ``documents`` units gathered."""
+        return Bm25Index.from_triplets(
+            np.array(self._docs, dtype=np.int64),
+            np.array(self._terms, dtype=np.int64),
+            np.array(self._counts, dtype=np.float64),
+            vocabulary=self.vocabulary,
+            documents=documents,
+        )
 
 
 def _mean(values: FloatArray) -> float:

@@ -70,32 +70,60 @@ class Bm25Index:
         cls, counts: Sequence[Mapping[str, float]], *, k1: float = 1.2, b: float = 0.75
     ) -> Bm25Index:
         """Index documents given as term counts; each posting holds its final BM25 weight."""
-        lengths = np.array([sum(c.values()) for c in counts], dtype=np.float32)
-        average = float(lengths.mean()) if len(lengths) and lengths.mean() > 0 else 1.0
-        by_term: dict[str, list[tuple[int, float]]] = {}
+        vocabulary: dict[str, int] = {}
+        docs, terms, weights = [], [], []
         for doc, counter in enumerate(counts):
             for term, count in counter.items():
-                by_term.setdefault(term, []).append((doc, count))
-        vocabulary = {term: i for i, term in enumerate(by_term)}
-        starts = np.zeros(len(vocabulary) + 1, dtype=np.int64)
-        docs, weights = [], []
-        n = len(counts)
-        for term, i in vocabulary.items():
-            entries = by_term[term]
-            idf = np.log(1.0 + (n - len(entries) + 0.5) / (len(entries) + 0.5))
-            ids = np.array([d for d, _ in entries], dtype=np.int32)
-            frequency = np.array([f for _, f in entries], dtype=np.float32)
-            norm = k1 * (1.0 - b + b * lengths[ids] / average)
-            weight = idf * frequency * (k1 + 1.0) / (frequency + norm)
-            docs.append(ids)
-            weights.append(weight.astype(np.float32))
-            starts[i + 1] = starts[i] + len(entries)
+                docs.append(doc)
+                terms.append(vocabulary.setdefault(term, len(vocabulary)))
+                weights.append(count)
+        return cls.from_triplets(
+            np.array(docs, dtype=np.int64),
+            np.array(terms, dtype=np.int64),
+            np.array(weights, dtype=np.float64),
+            vocabulary=vocabulary,
+            documents=len(counts),
+            k1=k1,
+            b=b,
+        )
+
+    @classmethod
+    def from_triplets(
+        cls,
+        docs: npt.NDArray[np.int64],
+        terms: npt.NDArray[np.int64],
+        counts: npt.NDArray[np.float64],
+        *,
+        vocabulary: dict[str, int],
+        documents: int,
+        k1: float = 1.2,
+        b: float = 0.75,
+    ) -> Bm25Index:
+        """Index documents given as (document, term id, count) triplets, in any order, a pair
+        possibly repeated (its counts add up). ``vocabulary`` maps each term to its id.
+
+        Vectorised: the cost is a sort of the triplets, not a Python loop per posting.
+        """
+        n_terms = len(vocabulary)
+        # Counts are small sums of powers of two: exact in float64 in any order of addition.
+        lengths = np.bincount(docs, weights=counts, minlength=documents).astype(np.float32)
+        average = float(lengths.mean()) if documents and lengths.mean() > 0 else 1.0
+        pairs, inverse = np.unique(terms * max(documents, 1) + docs, return_inverse=True)
+        frequency = np.bincount(inverse, weights=counts, minlength=len(pairs)).astype(np.float32)
+        posting_term = pairs // max(documents, 1)
+        posting_doc = (pairs % max(documents, 1)).astype(np.int32)
+        df = np.bincount(posting_term, minlength=n_terms)
+        starts = np.zeros(n_terms + 1, dtype=np.int64)
+        np.cumsum(df, out=starts[1:])
+        idf = np.log(1.0 + (documents - df + 0.5) / (df + 0.5))
+        norm = k1 * (1.0 - b + b * lengths[posting_doc] / average)
+        weight = idf[posting_term] * frequency * (k1 + 1.0) / (frequency + norm)
         return cls(
             vocabulary=vocabulary,
             postings_start=starts,
-            postings_doc=np.concatenate(docs) if docs else np.zeros(0, np.int32),
-            postings_weight=np.concatenate(weights) if weights else np.zeros(0, np.float32),
-            documents=n,
+            postings_doc=posting_doc,
+            postings_weight=weight.astype(np.float32),
+            documents=documents,
         )
 
     def scores(self, query: str) -> npt.NDArray[np.float32]:

@@ -47,3 +47,35 @@ def test_scores_within_ranges_equal_the_full_scores_there(
 
 def test_stop_words_are_dropped_and_words_stemmed() -> None:
     assert tokenize("What did the renewals say?") == ["renew", "say"]
+
+
+@given(
+    triplets=st.lists(
+        st.tuples(
+            st.integers(min_value=0, max_value=9),
+            st.sampled_from(WORDS),
+            st.sampled_from([1.0, 0.5, 0.25]),
+        ),
+        max_size=60,
+    )
+)
+def test_triplets_with_repeats_index_as_their_summed_counts(
+    triplets: list[tuple[int, str, float]],
+) -> None:
+    # Given (document, term, count) triplets, a pair possibly repeated, and the same summed up
+    counts: list[dict[str, float]] = [{} for _ in range(10)]
+    for doc, term, count in triplets:
+        counts[doc][term] = counts[doc].get(term, 0.0) + count
+    vocabulary = {term: i for i, term in enumerate(WORDS)}
+    # When both are indexed
+    from_triplets = Bm25Index.from_triplets(
+        np.array([d for d, _, _ in triplets], dtype=np.int64),
+        np.array([vocabulary[t] for _, t, _ in triplets], dtype=np.int64),
+        np.array([c for _, _, c in triplets], dtype=np.float64),
+        vocabulary=vocabulary,
+        documents=10,
+    )
+    from_counts = Bm25Index.from_counts(counts)
+    # Then every query scores every document identically
+    for word in WORDS:
+        assert np.array_equal(from_triplets.scores(word), from_counts.scores(word))
