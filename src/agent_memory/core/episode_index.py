@@ -112,6 +112,19 @@ class EpisodeIndex:
         self.speakers = sorted({sp for sp in speakers if sp})
         code = {sp: i for i, sp in enumerate(self.speakers)}
         self.speaker_code = np.array([code.get(sp, -1) for sp in speakers], dtype=np.int32)
+        self.nbytes = self._footprint()
+
+    def _footprint(self) -> int:
+        """Bytes this index keeps alive, estimated: its arrays, plus the episodes it holds."""
+        arrays = [v for v in vars(self).values() if isinstance(v, np.ndarray)]
+        lexical = self.lexical
+        arrays += [lexical.postings_start, lexical.postings_doc, lexical.postings_weight]
+        held = sum(
+            _OBJECT_BYTES + len(u.text) + (len(u.embedding.data) if u.embedding else 0)
+            for u in self.units
+            if u is not None
+        )
+        return sum(a.nbytes for a in arrays) + held + _OBJECT_BYTES * len(self.episodes)
 
     def _centroids(self, dimension: int, chunk: int = 2_048) -> FloatArray:
         """One unit vector per episode: the normalised mean of its units' and summary's."""
@@ -259,6 +272,8 @@ class EpisodeIndex:
 
 
 _MESSAGE, _FINDING, _SUMMARY = 0, 1, 2
+# What a small Python object (a unit, its strings and vector) costs beyond its payload, roughly.
+_OBJECT_BYTES = 400
 # Candidate unit vectors expanded from int8 per block: 512 x 1,024 float32 fits in L2.
 _BLOCK = 512
 # A neighbour lends its words at this weight, halving per step, up to this many steps away.
@@ -352,15 +367,31 @@ class _Entry:
 class EpisodeIndexCache:
     """The latest index of each recently searched agent, rebuilt when its store version moves.
 
-    ``max_age`` bounds how long an index is trusted without a version change (a safety net for
-    stores whose versions cannot see every deletion, such as expiry by TTL).
+    Bounded by ``capacity`` indexes and by ``max_bytes`` of estimated memory (least recently
+    used first out; the newest always stays): a process serving many agents, such as a Lambda
+    container, must not grow past its memory. ``max_age`` bounds how long an index is trusted
+    without a version change (a safety net for stores whose versions cannot see every
+    deletion, such as expiry by TTL).
     """
 
-    def __init__(self, *, capacity: int = 64, max_age: float = 300.0) -> None:
+    def __init__(
+        self, *, capacity: int = 64, max_bytes: int = 256 * 2**20, max_age: float = 300.0
+    ) -> None:
         self._entries: OrderedDict[tuple[str, str, str], _Entry] = OrderedDict()
         self._capacity = capacity
+        self._max_bytes = max_bytes
         self._max_age = max_age
         self._lock = threading.Lock()
+
+    @property
+    def nbytes(self) -> int:
+        """Estimated bytes held by the cached indexes."""
+        with self._lock:
+            return sum(e.index.nbytes for e in self._entries.values())
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
 
     def index(
         self,
@@ -391,8 +422,12 @@ class EpisodeIndexCache:
         with self._lock:
             self._entries[key] = _Entry(version, time.monotonic(), built)
             self._entries.move_to_end(key)
-            while len(self._entries) > self._capacity:
-                self._entries.popitem(last=False)
+            held = sum(e.index.nbytes for e in self._entries.values())
+            while len(self._entries) > 1 and (
+                len(self._entries) > self._capacity or held > self._max_bytes
+            ):
+                _, dropped = self._entries.popitem(last=False)
+                held -= dropped.index.nbytes
         return built
 
     def clear(self, tenant_id: str | None = None) -> None:
