@@ -43,10 +43,7 @@ class AwsSettings:
         env = os.environ if environ is None else environ
 
         def required(name: str) -> str:
-            value = env.get(name, "").strip()
-            if not value:
-                raise InvalidInput(name, "environment variable is not set")
-            return value
+            return _required(env, name, "environment variable is not set")
 
         return cls(
             episodes_table=required("EPISODES_TABLE"),
@@ -72,10 +69,7 @@ class AwsSettings:
         """
 
         def required(name: str) -> str:
-            value = outputs.get(name, "").strip()
-            if not value:
-                raise InvalidInput(name, "the stack has no such output")
-            return value
+            return _required(outputs, name, "the stack has no such output")
 
         return cls(
             episodes_table=required("EpisodesTableName"),
@@ -87,3 +81,10 @@ class AwsSettings:
             knowledge_base_id=required("KnowledgeBaseId"),
             kb_data_source_id=required("DataSourceId"),
         )
+
+
+def _required(values: Mapping[str, str], name: str, missing: str) -> str:
+    value = values.get(name, "").strip()
+    if not value:
+        raise InvalidInput(name, missing)
+    return value

@@ -14,6 +14,7 @@ import boto3
 from moto import mock_aws
 
 from agent_memory.adapters.aws.dynamodb_schema import TABLES, TableDesign
+from agent_memory.serverless.settings import AwsSettings
 
 REGION = "us-east-1"
 FAKE_CREDENTIALS = {
@@ -81,3 +82,18 @@ def mocked_tables() -> Iterator[Tables]:
     with mock.patch.dict(os.environ, FAKE_CREDENTIALS), mock_aws():
         client = SerializedClient(boto3.client("dynamodb", region_name=REGION))
         yield Tables(client=client, names=create_tables(client))
+
+
+def settings_for(tables: dict[str, str], **overrides: Any) -> AwsSettings:
+    """Lambda settings over moto ``tables`` (no idempotency table, a stubbed KB by default)."""
+    fields: dict[str, Any] = {
+        "episodes_table": tables["episodes"],
+        "facts_table": tables["facts"],
+        "procedures_table": tables["procedures"],
+        "ledger_table": tables["ledger"],
+        "idempotency_table": "unused",
+        "kb_bucket": "kb-docs",
+        "knowledge_base_id": "KB12345678",
+        "kb_data_source_id": "DS12345678",
+    }
+    return AwsSettings(**{**fields, **overrides})

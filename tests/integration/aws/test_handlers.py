@@ -24,7 +24,12 @@ from agent_memory.core import consolidation
 from agent_memory.core.errors import InvalidInput, NotFound
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
-from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
+from tests.integration.aws.moto_dynamodb import (
+    FAKE_CREDENTIALS,
+    REGION,
+    create_tables,
+    settings_for,
+)
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.memory import DAY, HASHING_CALIBRATION, run_event
@@ -72,15 +77,8 @@ def aws() -> Iterator[Aws]:
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         tables = create_tables(dynamodb)
         boto3.client("s3", region_name=REGION).create_bucket(Bucket=BUCKET)
-        settings = AwsSettings(
-            episodes_table=tables["episodes"],
-            facts_table=tables["facts"],
-            procedures_table=tables["procedures"],
-            ledger_table=tables["ledger"],
-            idempotency_table="unused",
-            kb_bucket=BUCKET,
-            knowledge_base_id=KB_ID,
-            kb_data_source_id=DS_ID,
+        settings = settings_for(
+            tables, kb_bucket=BUCKET, knowledge_base_id=KB_ID, kb_data_source_id=DS_ID
         )
         agent = boto3.client("bedrock-agent", region_name=REGION)
         agent_runtime = boto3.client("bedrock-agent-runtime", region_name=REGION)

@@ -17,7 +17,12 @@ from agent_memory.core.errors import PiiDetectionFailed
 from agent_memory.core.scrubbing import query_form
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
-from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
+from tests.integration.aws.moto_dynamodb import (
+    FAKE_CREDENTIALS,
+    REGION,
+    create_tables,
+    settings_for,
+)
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.memory import HASHING_CALIBRATION, run_event
@@ -31,17 +36,7 @@ def settings() -> Iterator[AwsSettings]:
         tables = create_tables(boto3.client("dynamodb", region_name=REGION))
         secrets = boto3.client("secretsmanager", region_name=REGION)
         arn = secrets.create_secret(Name="pseudonym-key", SecretString=KEY)["ARN"]
-        yield AwsSettings(
-            episodes_table=tables["episodes"],
-            facts_table=tables["facts"],
-            procedures_table=tables["procedures"],
-            ledger_table=tables["ledger"],
-            idempotency_table="unused",
-            kb_bucket="kb-docs",
-            knowledge_base_id="KB12345678",
-            kb_data_source_id="DS12345678",
-            pseudonym_secret_arn=arn,
-        )
+        yield settings_for(tables, pseudonym_secret_arn=arn)
 
 
 def runtime(settings: AwsSettings) -> wiring.AwsRuntime:

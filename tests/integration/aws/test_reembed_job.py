@@ -24,7 +24,12 @@ from agent_memory.core.reembed import ACTIVE_KEY, MIGRATION_KEY
 from agent_memory.serverless import reembed as job
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
-from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
+from tests.integration.aws.moto_dynamodb import (
+    FAKE_CREDENTIALS,
+    REGION,
+    create_tables,
+    settings_for,
+)
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.memory import HASHING_CALIBRATION, run_event
@@ -87,16 +92,7 @@ def aws() -> Iterator[Aws]:
     with mock.patch.dict(os.environ, env), mock_aws(), mock.patch.object(wiring, "_current"):
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         tables = create_tables(dynamodb)
-        settings = AwsSettings(
-            episodes_table=tables["episodes"],
-            facts_table=tables["facts"],
-            procedures_table=tables["procedures"],
-            ledger_table=tables["ledger"],
-            idempotency_table="unused",
-            kb_bucket="kb-docs",
-            knowledge_base_id="KB12345678",
-            kb_data_source_id="DS12345678",
-        )
+        settings = settings_for(tables)
         yield Aws(settings, dynamodb, tables)
 
 
