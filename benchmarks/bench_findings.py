@@ -167,7 +167,8 @@ def _bootstrap_notes(rows: list[dict[str, Any]]) -> list[str]:
             )
             + " (model excluded); the first call of a process builds the index: "
             + ", ".join(f"{v['first_call_builds_index_ms']:,.0f} ms at {n:,}" for n, v in default)
-            + " (a fresh CLI process pays this on every bootstrap)."
+            + " (a fresh CLI process pays this on every bootstrap, and a long-lived one on the"
+            " first bootstrap after the agent's episodes change: the index is rebuilt whole)."
         )
     full = [(r["episodes"], r["all_episodes_indexed"]) for r in rows if "all_episodes_indexed" in r]
     if full:
