@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import hashlib
 import json
 import math
 import os
@@ -66,7 +67,7 @@ from agent_memory.core.policies import DAY, EpisodicPolicy, Policies
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.search import search_episodes
 from agent_memory.settings import LocalSettings
-from agent_memory.wiring import local_ports
+from agent_memory.wiring import PSEUDONYM_KEY_FILE, local_ports
 
 try:
     from benchmarks.metrics import METRIC_NAMES, latency_summary, mean_metrics, question_metrics
@@ -294,6 +295,12 @@ def benchmark_policies(conversation: Conversation, now: float) -> Policies:
 def open_memory(store: Path, conversation: Conversation, embedder: LocalEmbedder) -> MemoryPorts:
     """A fresh local memory in ``store`` with the benchmark's clock and retention."""
     now = benchmark_clock(conversation)
+    # One pseudonym key per conversation, the same in every pass and run: names are embedded
+    # as pseudonyms, so a random key would move every vector of a named unit between runs.
+    store.mkdir(parents=True, exist_ok=True)
+    (store / PSEUDONYM_KEY_FILE).write_bytes(
+        hashlib.sha256(f"locomo-benchmark:{conversation.name}".encode()).digest()
+    )
     settings = LocalSettings(store=store)
     ports = local_ports(settings, embedder=embedder, policies=benchmark_policies(conversation, now))
     return dataclasses.replace(ports, clock=lambda: now)
@@ -735,7 +742,9 @@ def setup_notes(embedder: LocalEmbedder, bm25_used: str) -> dict[str, Any]:
         "pii": (
             "the product scrubs PII before storing: names become keyed pseudonyms "
             "([NAME-<hmac>], one per person and tenant) in unit texts, speakers and the task, "
-            "and search puts each question in the same form; baselines see raw turns"
+            "and search puts each question in the same form; the key is fixed per conversation "
+            "(sha256 of its name), so both passes and every run see the same pseudonyms; "
+            "baselines see raw turns"
         ),
         "queries": (
             "questions of categories 1-4 with evidence; evidence split on ';', ',' and "

@@ -129,7 +129,7 @@ class Bm25Index:
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """BM25 score of every document for ``query``'s distinct terms (0 where none match)."""
         result = np.zeros(self.documents, dtype=np.float32)
-        for term in set(tokenize(query)):
+        for term in _distinct(tokenize(query)):
             i = self.vocabulary.get(term)
             if i is None:
                 continue
@@ -150,7 +150,7 @@ class Bm25Index:
         lengths = ends - starts
         shift = np.cumsum(lengths) - lengths - starts  # document id -> position in the result
         result = np.zeros(int(lengths.sum()), dtype=np.float32)
-        for term in set(tokenize(query)):
+        for term in _distinct(tokenize(query)):
             i = self.vocabulary.get(term)
             if i is None:
                 continue
@@ -166,3 +166,10 @@ class Bm25Index:
                 picked
             ]
         return result
+
+
+def _distinct(terms: list[str]) -> list[str]:
+    """Each term once, in order of first use: a set's order changes with the process's hash
+    seed, and float32 sums taken in another order can reorder near-tied documents.
+    """
+    return list(dict.fromkeys(terms))

@@ -1,4 +1,7 @@
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 from hypothesis import given
@@ -79,3 +82,31 @@ def test_triplets_with_repeats_index_as_their_summed_counts(
     # Then every query scores every document identically
     for word in WORDS:
         assert np.array_equal(from_triplets.scores(word), from_counts.scores(word))
+
+
+_SCORE_IN_A_FRESH_PROCESS = """
+import sys
+from agent_memory.core.lexical import Bm25Index
+words = "contract clause liability renewal payment audit notice term indemnity cap".split()
+docs = [" ".join(words[(i * 7 + j * 3) % 10] for j in range(1 + i % 9)) for i in range(300)]
+index = Bm25Index.build(docs)
+query = "liability cap payment renewal audit notice indemnity term clause contract"
+sys.stdout.write(index.scores(query).tobytes().hex())
+"""
+
+
+def test_scores_do_not_depend_on_the_process_hash_seed() -> None:
+    # Given the same index and query in processes with different hash seeds
+    def scores(seed: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", _SCORE_IN_A_FRESH_PROCESS],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout
+
+    # Then every document's score is the same, bit for bit (ties break the same everywhere)
+    first = scores("1")
+    assert all(scores(seed) == first for seed in ("2", "3", "4"))
