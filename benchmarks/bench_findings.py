@@ -167,8 +167,14 @@ def _bootstrap_notes(rows: list[dict[str, Any]]) -> list[str]:
             )
             + " (model excluded); the first call of a process builds the index: "
             + ", ".join(f"{v['first_call_builds_index_ms']:,.0f} ms at {n:,}" for n, v in default)
-            + " (a fresh CLI process pays this on every bootstrap, and a long-lived one on the"
-            " first bootstrap after the agent's episodes change: the index is rebuilt whole)."
+            + " (a fresh CLI process pays this on every bootstrap); a long-lived process pays "
+            + ", ".join(
+                f"{v['after_new_run_ms']['p50']:,.0f} ms at {n:,}"
+                for n, v in default
+                if "after_new_run_ms" in v
+            )
+            + " on the first bootstrap after a new run (the store is read again; only the new"
+            " episode's rows are prepared)."
         )
     full = [(r["episodes"], r["all_episodes_indexed"]) for r in rows if "all_episodes_indexed" in r]
     if full:

@@ -23,7 +23,7 @@ from agent_memory.core.calibration import Calibration, calibration_for
 from agent_memory.core.consolidation import consolidate
 from agent_memory.core.episode_index import EpisodeIndexCache
 from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.models import Episode, ProcedureStatus
 from agent_memory.core.policies import EpisodicPolicy, Policies
 from agent_memory.core.ports import Embedder, MemoryPorts
 from agent_memory.settings import LocalSettings
@@ -96,9 +96,16 @@ def latency_benchmark(
             )
         for name, variant in variants.items():
             result[name] = _timed_calls(variant, order, real_embedder)
+        result["default_policy"]["after_new_run_ms"] = _after_new_runs(
+            ports, order, episodes.episodes[-1], now=now
+        )
         if fast.misses:
             raise RuntimeError(f"{fast.misses} texts were not precomputed: model time leaked in")
         return result
+
+
+# New runs whose first bootstrap is timed (each rebuilds the index on the last one).
+NEW_RUNS = 7
 
 
 def with_calibration(ports: MemoryPorts, model_id: str) -> MemoryPorts:
@@ -179,6 +186,27 @@ def _timed_calls(
             paired_ratios([r["wall"] for r in real_rows], [r["wall"] for r in fast_rows])
         ).as_dict()
     return result
+
+
+def _after_new_runs(
+    ports: MemoryPorts,
+    requests: list[BootstrapRequest],
+    template: Episode,
+    *,
+    now: float,
+    runs: int = NEW_RUNS,
+) -> dict[str, float]:
+    """The first bootstrap after each of ``runs`` new episodes of the agent (its index cached
+    before each): what an agent pays when its last run was consolidated since its last start.
+    """
+    walls = []
+    for number in range(runs):
+        bootstrap(requests[number % len(requests)], ports)  # the index is current
+        ports.episodes.add(replace(template, run_id=f"bench-new-{number}", created_at=now - 1))
+        started = time.perf_counter()
+        bootstrap(requests[number % len(requests)], ports)
+        walls.append((time.perf_counter() - started) * 1000)
+    return {"p50": round(percentile(walls, 50), 2), "max": round(max(walls), 2), "runs": runs}
 
 
 def _call(ports: MemoryPorts, request: BootstrapRequest) -> dict[str, Any]:

@@ -14,14 +14,23 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from agent_memory.core import vectors
-from agent_memory.core.lexical import Bm25Index, tokenize
-from agent_memory.core.models import Episode, EpisodeUnit, StoredVector
-from agent_memory.core.periods import calendar_day, question_period
+from agent_memory.core.index_rows import (
+    SUMMARY,
+    EpisodeKey,
+    PreparedEpisode,
+    Vocabulary,
+    as_views,
+    episode_key,
+    lexical_index,
+    prepare,
+)
+from agent_memory.core.models import Episode, EpisodeUnit
+from agent_memory.core.periods import question_period
 from agent_memory.core.policies import EpisodicPolicy
 from agent_memory.core.ports import Embedder, EpisodeStore, FloatArray
 
@@ -67,44 +76,52 @@ class EpisodeIndex:
     when the query names its speaker or a calendar period its run falls in.
     """
 
-    def __init__(self, episodes: Sequence[Episode], model_id: str, dimension: int) -> None:
+    def __init__(
+        self,
+        episodes: Sequence[Episode],
+        model_id: str,
+        dimension: int,
+        *,
+        reuse: EpisodeIndex | None = None,
+    ) -> None:
+        """Index ``episodes``; rows ``reuse`` (the agent's previous index) already prepared
+        for an episode are laid out again rather than recomputed.
+        """
         self.episodes = list(episodes)
-        rows: list[tuple[int, int, EpisodeUnit | None]] = []  # (episode, kind, unit)
-        terms = _Terms()
-        stored: list[StoredVector | None] = []
-        starts = []
-        for number, episode in enumerate(self.episodes):
-            starts.append(len(rows))
-            # A unit is matched as "(day) speaker: text" (unit_text): its day's, speaker's and
-            # text's terms, tokenised apart (the separators keep words from joining).
-            day = terms.ids(f"({calendar_day(episode.created_at)})")
-            messages = sorted((u for u in episode.units if u.kind == "message"), key=_seq)
-            plain = [terms.ids(u.text) for u in messages]
-            terms.windows(len(rows), plain)
-            for position, unit in enumerate(messages):
-                terms.add(len(rows), day + terms.speaker(unit.speaker) + plain[position])
-                rows.append((number, _MESSAGE, unit))
-                stored.append(unit.embedding)
-            for unit in episode.units:
-                if unit.kind != "message":
-                    terms.add(len(rows), day + terms.speaker(unit.speaker) + terms.ids(unit.text))
-                    rows.append((number, _FINDING, unit))
-                    stored.append(unit.embedding)
-            # The episode's own summary competes as one more (unreturned) unit.
-            terms.add(len(rows), day + terms.ids(episode.task_summary or episode.task))
-            rows.append((number, _SUMMARY, None))
-            stored.append(episode.embedding)
-        self.starts = np.array(starts, dtype=np.int64)
-        self.ends = np.append(self.starts[1:], len(rows))
-        self.unit_episode = np.array([r[0] for r in rows], dtype=np.int32)
-        self.unit_kind = np.array([r[1] for r in rows], dtype=np.int8)
-        self.units = [r[2] for r in rows]
+        self.model_id, self.dimension = model_id, dimension
+        earlier: dict[EpisodeKey, PreparedEpisode] = {}
+        self.vocabulary = Vocabulary()
+        if reuse is not None and reuse.reusable_for(model_id, dimension):
+            earlier = reuse.prepared
+            self.vocabulary = Vocabulary(reuse.vocabulary.ids)
+        keys = [episode_key(e) for e in self.episodes]
+        fresh = [
+            earlier.get(key) or prepare(episode, self.vocabulary, model_id, dimension)
+            for key, episode in zip(keys, self.episodes, strict=True)
+        ]
+        lengths = np.array([p.rows for p in fresh], dtype=np.int64)
+        self.starts = np.cumsum(lengths) - lengths
+        self.ends = self.starts + lengths
+        self.unit_episode = np.repeat(np.arange(len(fresh), dtype=np.int32), lengths)
+        self.unit_kind = _concat([p.kinds for p in fresh], np.int8)
+        self.units = [u for p in fresh for u in p.units]
         # Units stay int8 (a quarter of float32's memory); only candidates are expanded.
-        self.unit_matrix, self.unit_scale, self.usable = vectors.stack_quantized(
-            stored, model_id, dimension
+        self.unit_matrix = (
+            np.concatenate([p.matrix for p in fresh])
+            if fresh
+            else np.zeros((0, dimension), dtype=np.int8)
+        )
+        self.unit_scale = _concat([p.scale for p in fresh], np.float32)
+        self.usable = _concat([p.usable for p in fresh], np.bool_)
+        self.prepared: dict[EpisodeKey, PreparedEpisode] = dict(
+            zip(
+                keys,
+                as_views(fresh, self.starts, self.unit_matrix, self.unit_scale, self.usable),
+                strict=True,
+            )
         )
         self.episode_matrix = self._centroids(dimension)
-        self.lexical = terms.index(len(rows))
+        self.lexical = lexical_index(fresh, self.starts, self.vocabulary)
         self.expires_at = np.array([e.expires_at for e in self.episodes], dtype=np.float64)
         self.created_at = np.array([e.created_at for e in self.episodes], dtype=np.float64)
         self.completed = np.array([e.outcome == "COMPLETED" for e in self.episodes])
@@ -113,6 +130,15 @@ class EpisodeIndex:
         code = {sp: i for i, sp in enumerate(self.speakers)}
         self.speaker_code = np.array([code.get(sp, -1) for sp in speakers], dtype=np.int32)
         self.nbytes = self._footprint()
+
+    def reusable_for(self, model_id: str, dimension: int) -> bool:
+        """Whether the next index of ``model_id`` may build on this one's prepared rows: same
+        vector space, and a vocabulary not mostly made of terms no episode uses any more.
+        """
+        live = int(np.count_nonzero(np.diff(self.lexical.postings_start)))
+        return (model_id, dimension) == (self.model_id, self.dimension) and len(
+            self.vocabulary.ids
+        ) <= 2 * live + _SPARE_TERMS
 
     def _footprint(self) -> int:
         """Bytes this index keeps alive, estimated: its arrays, plus the episodes it holds."""
@@ -124,7 +150,15 @@ class EpisodeIndex:
             for u in self.units
             if u is not None
         )
-        return sum(a.nbytes for a in arrays) + held + _OBJECT_BYTES * len(self.episodes)
+        prepared = sum(p.nbytes for p in self.prepared.values())
+        terms = _OBJECT_BYTES * len(self.vocabulary.ids)
+        return (
+            sum(a.nbytes for a in arrays)
+            + held
+            + prepared
+            + terms
+            + _OBJECT_BYTES * len(self.episodes)
+        )
 
     def _centroids(self, dimension: int, chunk: int = 2_048) -> FloatArray:
         """One unit vector per episode: the normalised mean of its units' and summary's."""
@@ -204,7 +238,7 @@ class EpisodeIndex:
             )
         )
         ranked = chosen[order][:top_episodes]
-        returnable = self.unit_kind[rows] != _SUMMARY
+        returnable = self.unit_kind[rows] != SUMMARY
         hits = []
         for i in ranked:
             own = slice(int(local_starts[i]), int(local_starts[i] + lengths[i]))
@@ -271,18 +305,12 @@ class EpisodeIndex:
         return UnitHit(run_id, unit, score, cosine)
 
 
-_MESSAGE, _FINDING, _SUMMARY = 0, 1, 2
+# A vocabulary may hold this many terms beyond twice those in use before it is started afresh.
+_SPARE_TERMS = 10_000
 # What a small Python object (a unit, its strings and vector) costs beyond its payload, roughly.
 _OBJECT_BYTES = 400
 # Candidate unit vectors expanded from int8 per block: 512 x 1,024 float32 fits in L2.
 _BLOCK = 512
-# A neighbour lends its words at this weight, halving per step, up to this many steps away.
-_NEIGHBOUR_WEIGHT = 0.5
-_WINDOW = 2
-
-
-def _seq(unit: EpisodeUnit) -> int:
-    return unit.seq
 
 
 def unit_text(unit: EpisodeUnit, day: str | None = None) -> str:
@@ -291,58 +319,8 @@ def unit_text(unit: EpisodeUnit, day: str | None = None) -> str:
     return f"({day}) {body}" if day else body
 
 
-class _Terms:
-    """The (unit, term, count) triplets of an index's BM25, gathered while its rows are laid out.
-
-    A message also lends its text's terms to the messages up to ``_WINDOW`` steps away, at
-    ``_NEIGHBOUR_WEIGHT`` per step (their text only: a neighbour's speaker and date would put
-    every name in every window).
-    """
-
-    def __init__(self) -> None:
-        self.vocabulary: dict[str, int] = {}
-        self._docs: list[int] = []
-        self._terms: list[int] = []
-        self._counts: list[float] = []
-        self._speakers: dict[str | None, list[int]] = {None: [], "": []}
-
-    def ids(self, text: str) -> list[int]:
-        """Term ids of ``text``'s tokens, new terms added to the vocabulary."""
-        vocabulary = self.vocabulary
-        return [vocabulary.setdefault(t, len(vocabulary)) for t in tokenize(text)]
-
-    def speaker(self, name: str | None) -> list[int]:
-        """Term ids of a speaker's name (tokenised once per index)."""
-        if name not in self._speakers:
-            self._speakers[name] = self.ids(name or "")
-        return self._speakers[name]
-
-    def add(self, row: int, ids: list[int], count: float = 1.0) -> None:
-        """Each id occurs ``count`` times more in unit ``row``."""
-        self._docs.extend([row] * len(ids))
-        self._terms.extend(ids)
-        self._counts.extend([count] * len(ids))
-
-    def windows(self, first_row: int, plain: list[list[int]]) -> None:
-        """Lend each of an episode's messages (rows from ``first_row``, in order) to its
-        neighbours.
-        """
-        for position, ids in enumerate(plain):
-            for step in range(1, _WINDOW + 1):
-                weight = _NEIGHBOUR_WEIGHT**step
-                for neighbour in (position - step, position + step):
-                    if 0 <= neighbour < len(plain):
-                        self.add(first_row + neighbour, ids, weight)
-
-    def index(self, documents: int) -> Bm25Index:
-        """BM25 over the ``documents`` units gathered."""
-        return Bm25Index.from_triplets(
-            np.array(self._docs, dtype=np.int64),
-            np.array(self._terms, dtype=np.int64),
-            np.array(self._counts, dtype=np.float64),
-            vocabulary=self.vocabulary,
-            documents=documents,
-        )
+def _concat(arrays: list[npt.NDArray[Any]], dtype: type) -> npt.NDArray[Any]:
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
 
 
 def _mean(values: FloatArray) -> float:
@@ -418,7 +396,10 @@ class EpisodeIndexCache:
                 self._entries.move_to_end(key)
                 return entry.index
         episodes = recent_episodes(store, tenant_id, agent_id, now=now, policy=policy)
-        built = EpisodeIndex(episodes, embedder.model_id, embedder.dimension)
+        # The agent's last index lends the rows of the episodes both hold: after a new run,
+        # only that run's episode is prepared.
+        previous = entry.index if entry is not None else None
+        built = EpisodeIndex(episodes, embedder.model_id, embedder.dimension, reuse=previous)
         with self._lock:
             self._entries[key] = _Entry(version, time.monotonic(), built)
             self._entries.move_to_end(key)

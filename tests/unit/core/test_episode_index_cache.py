@@ -37,6 +37,10 @@ def test_an_unchanged_agent_gets_the_same_index_and_a_new_episode_a_new_one(memo
     rebuilt = index_of(cache, memory, "a1")
     assert rebuilt is not first
     assert len(rebuilt.episodes) == len(first.episodes) + 1
+    # And the episodes it already had are laid out from the rows the first index prepared
+    kept = [key for key in first.prepared if key in rebuilt.prepared]
+    assert len(kept) == len(first.episodes)
+    assert all(rebuilt.prepared[key].own is first.prepared[key].own for key in kept)
 
 
 def test_the_cache_keeps_within_its_memory_bound_dropping_the_least_recent(memory: Memory):
