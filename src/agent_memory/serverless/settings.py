@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypedDict, cast
 
 from agent_memory.core.errors import InvalidInput
 
@@ -41,19 +42,8 @@ class AwsSettings:
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> AwsSettings:
         """Read every setting; a missing required variable is named in the error."""
         env = os.environ if environ is None else environ
-
-        def required(name: str) -> str:
-            return _required(env, name, "environment variable is not set")
-
         return cls(
-            episodes_table=required("EPISODES_TABLE"),
-            facts_table=required("FACTS_TABLE"),
-            procedures_table=required("PROCEDURES_TABLE"),
-            ledger_table=required("LEDGER_TABLE"),
-            idempotency_table=required("IDEMPOTENCY_TABLE"),
-            kb_bucket=required("KB_BUCKET"),
-            knowledge_base_id=required("KNOWLEDGE_BASE_ID"),
-            kb_data_source_id=required("KB_DATA_SOURCE_ID"),
+            **_required_fields(env, 0, "environment variable is not set"),
             embedding_model_id=env.get("EMBEDDING_MODEL_ID") or DEFAULT_EMBEDDING_MODEL,
             chat_model_id=env.get("CHAT_MODEL_ID") or None,
             tenant_role_arn=env.get("TENANT_ROLE_ARN") or None,
@@ -67,20 +57,37 @@ class AwsSettings:
         """The settings of a deployed stack, from its CloudFormation outputs (an operator's
         view: no tenant role, so the caller's own credentials are used as they are).
         """
+        return cls(**_required_fields(outputs, 1, "the stack has no such output"))
 
-        def required(name: str) -> str:
-            return _required(outputs, name, "the stack has no such output")
 
-        return cls(
-            episodes_table=required("EpisodesTableName"),
-            facts_table=required("FactsTableName"),
-            procedures_table=required("ProceduresTableName"),
-            ledger_table=required("LedgerTableName"),
-            idempotency_table=required("IdempotencyTableName"),
-            kb_bucket=required("DocumentsBucketName"),
-            knowledge_base_id=required("KnowledgeBaseId"),
-            kb_data_source_id=required("DataSourceId"),
-        )
+# Required settings: (Lambda environment variable, stack output) of each.
+_REQUIRED = {
+    "episodes_table": ("EPISODES_TABLE", "EpisodesTableName"),
+    "facts_table": ("FACTS_TABLE", "FactsTableName"),
+    "procedures_table": ("PROCEDURES_TABLE", "ProceduresTableName"),
+    "ledger_table": ("LEDGER_TABLE", "LedgerTableName"),
+    "idempotency_table": ("IDEMPOTENCY_TABLE", "IdempotencyTableName"),
+    "kb_bucket": ("KB_BUCKET", "DocumentsBucketName"),
+    "knowledge_base_id": ("KNOWLEDGE_BASE_ID", "KnowledgeBaseId"),
+    "kb_data_source_id": ("KB_DATA_SOURCE_ID", "DataSourceId"),
+}
+
+
+class _RequiredSettings(TypedDict):
+    episodes_table: str
+    facts_table: str
+    procedures_table: str
+    ledger_table: str
+    idempotency_table: str
+    kb_bucket: str
+    knowledge_base_id: str
+    kb_data_source_id: str
+
+
+def _required_fields(values: Mapping[str, str], source: int, missing: str) -> _RequiredSettings:
+    """The required settings from ``values``, named as in ``_REQUIRED``'s column ``source``."""
+    found = {field: _required(values, names[source], missing) for field, names in _REQUIRED.items()}
+    return cast(_RequiredSettings, found)
 
 
 def _required(values: Mapping[str, str], name: str, missing: str) -> str:
