@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypedDict, cast
+from typing import Any
 
 from agent_memory.core.errors import InvalidInput
 
@@ -73,21 +73,9 @@ _REQUIRED = {
 }
 
 
-class _RequiredSettings(TypedDict):
-    episodes_table: str
-    facts_table: str
-    procedures_table: str
-    ledger_table: str
-    idempotency_table: str
-    kb_bucket: str
-    knowledge_base_id: str
-    kb_data_source_id: str
-
-
-def _required_fields(values: Mapping[str, str], source: int, missing: str) -> _RequiredSettings:
+def _required_fields(values: Mapping[str, str], source: int, missing: str) -> dict[str, Any]:
     """The required settings from ``values``, named as in ``_REQUIRED``'s column ``source``."""
-    found = {field: _required(values, names[source], missing) for field, names in _REQUIRED.items()}
-    return cast(_RequiredSettings, found)
+    return {field: _required(values, names[source], missing) for field, names in _REQUIRED.items()}
 
 
 def _required(values: Mapping[str, str], name: str, missing: str) -> str:
