@@ -26,9 +26,7 @@ import re
 import sys
 import threading
 import time
-import traceback
 import uuid
-import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -51,10 +49,11 @@ from agent_memory.serverless import wiring
 from agent_memory.serverless.observability import metrics
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
-from tests.resilience.helpers_delivery import ASL, Event, Outcome, StateMachineModel
+from tests.resilience.helpers_delivery import Event, Outcome, StateMachineModel
 from tests.resilience.helpers_faults import FaultInjector, ok_response
 from tests.support.embedder import HashingEmbedder
 from tests.support.leading_keys import LeadingKeysGuard
+from tests.support.moto_workflow import deploy_consolidation, handler_reply
 
 DIMENSION = 256
 # Retry waits of the state machine and the handlers' timeout (the idempotent steps' 30 s in
@@ -75,15 +74,6 @@ HANDLERS = (
     "decay",
     "procedure_review",
 )
-TASK_FUNCTIONS = {
-    "ExtractFunctionArn": "extract",
-    "ScrubFunctionArn": "scrub",
-    "WriteEpisodeFunctionArn": "write_episode",
-    "ConfirmFactsFunctionArn": "confirm_facts",
-    "StageKbDocsFunctionArn": "stage_kb_docs",
-    "ProposeProcedureFunctionArn": "propose_procedure",
-    "RecordFailureFunctionArn": "record_failure",
-}
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _PARAMS = "resilience_params"
 # The word-hashing vectors need a lower bar than Titan's calibrated one.
@@ -482,7 +472,7 @@ def aws_harness(
         s3.create_bucket(Bucket=f"{prefix}kb-docs")
         sqs = boto3.client("sqs", region_name=REGION)
         queue_url = sqs.create_queue(QueueName=f"{prefix}consolidation-dlq")["QueueUrl"]
-        sfn, machine = _state_machine(queue_url, prefix)
+        sfn, machine = deploy_consolidation(queue_url, prefix=prefix)
         served = ServedServices(s3, f"{prefix}kb-docs")
         session = boto3.Session(region_name=REGION)
         settings = AwsSettings(
@@ -547,38 +537,6 @@ def _forget_handlers() -> None:
         sys.modules.pop(f"functions.{name}.handler", None)
 
 
-def _state_machine(queue_url: str, prefix: str) -> tuple[Any, str]:
-    iam = boto3.client("iam", region_name=REGION)
-    role = iam.create_role(
-        RoleName=f"{prefix}consolidation",
-        AssumeRolePolicyDocument=json.dumps({"Version": "2012-10-17"}),
-    )["Role"]["Arn"]
-    awslambda = boto3.client("lambda", region_name=REGION)
-    definition = ASL.read_text()
-    for placeholder, name in TASK_FUNCTIONS.items():
-        arn = awslambda.create_function(
-            FunctionName=f"{prefix}{name}",
-            Runtime="python3.12",
-            Role=role,
-            Handler="handler.handler",
-            Code={"ZipFile": _zip()},
-        )["FunctionArn"]
-        definition = definition.replace(f"${{{placeholder}}}", arn)
-    definition = definition.replace("${DeadLetterQueueUrl}", queue_url)
-    sfn = boto3.client("stepfunctions", region_name=REGION)
-    machine = sfn.create_state_machine(
-        name=f"{prefix}consolidation", definition=definition, roleArn=role
-    )
-    return sfn, str(machine["stateMachineArn"])
-
-
-def _zip() -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("handler.py", "def handler(event, context):\n    return event\n")
-    return buffer.getvalue()
-
-
 def _route_to_handlers(time_scale: float) -> Callable[..., bytes]:
     """moto's Lambda invoke, calling the in-process handler as the Lambda service would."""
 
@@ -591,20 +549,7 @@ def _route_to_handlers(time_scale: float) -> Callable[..., bytes]:
         response_headers: Any,
     ) -> bytes:
         name = function_name.rsplit(":", 1)[-1].split("-", 1)[-1]
-        module = importlib.import_module(f"functions.{name}.handler")
-        event = json.loads(body) if body else {}
-        try:
-            result = module.handler(event, LambdaContext(name, time_scale))
-        except Exception as error:
-            response_headers["x-amz-function-error"] = "Unhandled"
-            return json.dumps(
-                {
-                    "errorMessage": str(error),
-                    "errorType": type(error).__name__,
-                    "stackTrace": traceback.format_tb(error.__traceback__),
-                }
-            ).encode()
-        return json.dumps(result).encode()
+        return handler_reply(name, body, response_headers, LambdaContext(name, time_scale))
 
     return invoke
 

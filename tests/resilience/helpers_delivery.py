@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.support.moto_workflow import ASL
+
 Event = dict[str, Any]
-ASL = Path(__file__).parents[2] / "statemachines" / "consolidation.asl.json"
 _ANY_ERROR = "States.ALL"
 
 

@@ -7,17 +7,12 @@ session narrowed by ``dynamodb:LeadingKeys``.
 
 from __future__ import annotations
 
-import importlib
-import io
 import json
 import os
 import time
-import traceback
 import uuid
-import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -33,19 +28,8 @@ from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.leading_keys import LeadingKeysGuard
 from tests.support.memory import HASHING_CALIBRATION
+from tests.support.moto_workflow import deploy_consolidation, handler_reply
 
-ROOT = Path(__file__).parents[2]
-ASL = ROOT / "statemachines" / "consolidation.asl.json"
-# ASL placeholder -> the function folder serving it.
-TASK_FUNCTIONS = {
-    "ExtractFunctionArn": "extract",
-    "ScrubFunctionArn": "scrub",
-    "WriteEpisodeFunctionArn": "write_episode",
-    "ConfirmFactsFunctionArn": "confirm_facts",
-    "StageKbDocsFunctionArn": "stage_kb_docs",
-    "ProposeProcedureFunctionArn": "propose_procedure",
-    "RecordFailureFunctionArn": "record_failure",
-}
 BUCKET = "agent-memory-kb-docs"
 
 
@@ -140,30 +124,9 @@ def _route_to_handlers(invocations: list[str]) -> Callable[..., bytes]:
     ) -> bytes:
         name = function_name.rsplit(":", 1)[-1]
         invocations.append(name)
-        module = importlib.import_module(f"functions.{name}.handler")
-        event = json.loads(body) if body else {}
-        try:
-            result = module.handler(event, LambdaContext(name))
-        except Exception as error:
-            # What the Lambda service answers for an unhandled exception.
-            response_headers["x-amz-function-error"] = "Unhandled"
-            return json.dumps(
-                {
-                    "errorMessage": str(error),
-                    "errorType": type(error).__name__,
-                    "stackTrace": traceback.format_tb(error.__traceback__),
-                }
-            ).encode()
-        return json.dumps(result).encode()
+        return handler_reply(name, body, response_headers, LambdaContext(name))
 
     return invoke
-
-
-def _zip() -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("handler.py", "def handler(event, context):\n    return event\n")
-    return buffer.getvalue()
 
 
 @pytest.fixture(scope="module")
@@ -193,27 +156,7 @@ def workflow() -> Iterator[Workflow]:
         s3.create_bucket(Bucket=BUCKET)
         sqs = boto3.client("sqs", region_name=REGION)
         queue_url = sqs.create_queue(QueueName="agent-memory-consolidation-dlq")["QueueUrl"]
-        iam = boto3.client("iam", region_name=REGION)
-        role_arn = iam.create_role(
-            RoleName="workflow", AssumeRolePolicyDocument=json.dumps({"Version": "2012-10-17"})
-        )["Role"]["Arn"]
-        awslambda = boto3.client("lambda", region_name=REGION)
-        definition = ASL.read_text()
-        for placeholder, name in TASK_FUNCTIONS.items():
-            arn = awslambda.create_function(
-                FunctionName=name,
-                Runtime="python3.12",
-                Role=role_arn,
-                Handler="handler.handler",
-                Code={"ZipFile": _zip()},
-            )["FunctionArn"]
-            definition = definition.replace(f"${{{placeholder}}}", arn)
-        definition = definition.replace("${DeadLetterQueueUrl}", queue_url)
-        assert "${" not in definition
-        sfn = boto3.client("stepfunctions", region_name=REGION)
-        machine = sfn.create_state_machine(
-            name="consolidation", definition=definition, roleArn=role_arn
-        )["stateMachineArn"]
+        sfn, machine = deploy_consolidation(queue_url)
 
         settings = AwsSettings(
             episodes_table=tables["episodes"],
