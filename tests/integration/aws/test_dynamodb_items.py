@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -406,47 +407,37 @@ def test_other_client_errors_propagate_unchanged() -> None:
         raise error
 
 
-def test_a_transaction_cancelled_by_a_conflict_is_transient_and_counts_nothing() -> None:
-    # Given a procedure lookup that succeeds, then a transaction another writer conflicts with
+@contextmanager
+def _feedback_transaction_cancelled(*reasons: str) -> Iterator[DynamoDbProcedureStore]:
+    """A procedure store whose lookup succeeds and whose feedback transaction DynamoDB cancels,
+    one cancellation reason per transaction item."""
     client = boto3.client(
         "dynamodb",
         region_name=REGION,
         aws_access_key_id="testing",
         aws_secret_access_key="testing",
     )
-    store = DynamoDbProcedureStore(client, "procedures")
     with Stubber(client) as stub:
         stub.add_response("query", {"Items": [{"pk": {"S": "acme#report"}}]})
         stub.add_client_error(
             "transact_write_items",
             service_error_code="TransactionCanceledException",
-            modeled_fields={
-                "CancellationReasons": [{"Code": "None"}, {"Code": "TransactionConflict"}]
-            },
+            modeled_fields={"CancellationReasons": [{"Code": code} for code in reasons]},
         )
+        yield DynamoDbProcedureStore(client, "procedures")
 
-        with pytest.raises(TransientError):
-            store.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
+
+def test_a_transaction_cancelled_by_a_conflict_is_transient_and_counts_nothing() -> None:
+    # Given a procedure lookup that succeeds, then a transaction another writer conflicts with
+    with (
+        _feedback_transaction_cancelled("None", "TransactionConflict") as store,
+        pytest.raises(TransientError),
+    ):
+        store.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
 
 
 def test_a_transaction_cancelled_by_a_counted_run_answers_false() -> None:
-    client = boto3.client(
-        "dynamodb",
-        region_name=REGION,
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
-    store = DynamoDbProcedureStore(client, "procedures")
-    with Stubber(client) as stub:
-        stub.add_response("query", {"Items": [{"pk": {"S": "acme#report"}}]})
-        stub.add_client_error(
-            "transact_write_items",
-            service_error_code="TransactionCanceledException",
-            modeled_fields={
-                "CancellationReasons": [{"Code": "ConditionalCheckFailed"}, {"Code": "None"}]
-            },
-        )
-
+    with _feedback_transaction_cancelled("ConditionalCheckFailed", "None") as store:
         assert (
             store.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
             is False
