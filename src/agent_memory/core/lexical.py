@@ -126,50 +126,77 @@ class Bm25Index:
             documents=documents,
         )
 
+    def grouped(self, group_of: npt.NDArray[np.int32], groups: int) -> Bm25Index:
+        """An index of ``groups`` documents, each a run of consecutive documents (document
+        ``d`` is in group ``group_of[d]``, non-decreasing), weighted per term by the group's
+        best document: its scores sum, over the query's terms, each group's best match.
+        """
+        per_term = np.diff(self.postings_start)
+        term = np.repeat(np.arange(len(per_term), dtype=np.int64), per_term)
+        key = term * max(groups, 1) + group_of[self.postings_doc]
+        first = np.flatnonzero(np.diff(key, prepend=-1)) if len(key) else np.zeros(0, np.int64)
+        starts = np.zeros(len(per_term) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(term[first], minlength=len(per_term)), out=starts[1:])
+        return Bm25Index(
+            vocabulary=self.vocabulary,
+            postings_start=starts,
+            postings_doc=(key[first] % max(groups, 1)).astype(np.int32),
+            postings_weight=(
+                np.maximum.reduceat(self.postings_weight, first)
+                if len(first)
+                else np.zeros(0, dtype=np.float32)
+            ),
+            documents=groups,
+        )
+
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """BM25 score of every document for ``query``'s distinct terms (0 where none match)."""
-        result = np.zeros(self.documents, dtype=np.float32)
-        for term in _distinct(tokenize(query)):
-            i = self.vocabulary.get(term)
-            if i is None:
-                continue
-            start, end = self.postings_start[i], self.postings_start[i + 1]
-            # A term lists each document once, so plain fancy-index addition is exact.
-            result[self.postings_doc[start:end]] += self.postings_weight[start:end]
-        return result
+        slices = [
+            slice(int(self.postings_start[i]), int(self.postings_start[i + 1]))
+            for i in (self.vocabulary.get(t) for t in _distinct(tokenize(query)))
+            if i is not None
+        ]
+        if not slices:
+            return np.zeros(self.documents, dtype=np.float32)
+        docs = np.concatenate([self.postings_doc[s] for s in slices])
+        weights = np.concatenate([self.postings_weight[s] for s in slices])
+        return np.bincount(docs, weights=weights, minlength=self.documents).astype(np.float32)
 
     def scores_in(
         self, query: str, starts: npt.NDArray[np.int64], ends: npt.NDArray[np.int64]
     ) -> npt.NDArray[np.float32]:
         """BM25 scores of the documents in ranges ``[starts[k], ends[k])``, concatenated.
 
-        The ranges must be sorted and disjoint. Equal to ``scores(query)`` at those documents,
-        at a cost that grows with the matches inside the ranges, not with the index: each
-        term's postings are sorted by document, so two binary searches per range find them.
+        The ranges must be sorted and disjoint. The cost grows with the matches inside the
+        ranges, not with the index: each term's postings are sorted by document, so one binary
+        search per range end finds them; then every term's matches are summed at once.
         """
         lengths = ends - starts
         shift = np.cumsum(lengths) - lengths - starts  # document id -> position in the result
-        result = np.zeros(int(lengths.sum()), dtype=np.float32)
+        bounds = np.concatenate((starts, ends))
+        firsts, counts = [], []
         for term in _distinct(tokenize(query)):
             i = self.vocabulary.get(term)
             if i is None:
                 continue
-            start, end = self.postings_start[i], self.postings_start[i + 1]
-            documents = self.postings_doc[start:end]
-            low = np.searchsorted(documents, starts)
-            found = np.searchsorted(documents, ends) - low
-            total = int(found.sum())
-            if not total:
-                continue
-            picked = np.arange(total) + np.repeat(low - np.cumsum(found) + found, found)
-            result[documents[picked] + np.repeat(shift, found)] += self.postings_weight[start:end][
-                picked
-            ]
-        return result
+            start, end = int(self.postings_start[i]), int(self.postings_start[i + 1])
+            ends_at = np.searchsorted(self.postings_doc[start:end], bounds)
+            firsts.append(ends_at[: len(starts)] + start)
+            counts.append(ends_at[len(starts) :] - ends_at[: len(starts)])
+        if not firsts:
+            return np.zeros(int(lengths.sum()), dtype=np.float32)
+        first, found = np.concatenate(firsts), np.concatenate(counts)
+        total = int(found.sum())
+        picked = np.arange(total) + np.repeat(first - np.cumsum(found) + found, found)
+        positions = self.postings_doc[picked] + np.repeat(np.tile(shift, len(firsts)), found)
+        # Summed in float64, which is exact for these few float32 weights: the score of a
+        # document does not depend on the order its terms are added in.
+        summed = np.bincount(
+            positions, weights=self.postings_weight[picked], minlength=int(lengths.sum())
+        )
+        return summed.astype(np.float32)
 
 
 def _distinct(terms: list[str]) -> list[str]:
-    """Each term once, in order of first use: a set's order changes with the process's hash
-    seed, and float32 sums taken in another order can reorder near-tied documents.
-    """
+    """Each term once, in order of first use (a set's order changes with the hash seed)."""
     return list(dict.fromkeys(terms))

@@ -109,3 +109,34 @@ def test_scores_do_not_depend_on_the_process_hash_seed() -> None:
     # Then every document's score is the same, bit for bit (ties break the same everywhere)
     first = scores("1")
     assert all(scores(seed) == first for seed in ("2", "3", "4"))
+
+
+@given(
+    documents=st.lists(
+        st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join),
+        min_size=1,
+        max_size=30,
+    ),
+    sizes=st.lists(st.integers(min_value=1, max_value=5), min_size=1, max_size=30),
+    query=st.lists(st.sampled_from([*WORDS, "absent"]), min_size=1, max_size=4).map(" ".join),
+)
+def test_a_grouped_index_scores_each_group_by_its_best_document_per_term(
+    documents: list[str], sizes: list[int], query: str
+) -> None:
+    # Given documents in consecutive groups
+    index = Bm25Index.build(documents)
+    group_of = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)[: len(documents)]
+    group_of = np.concatenate(
+        [group_of, np.full(len(documents) - len(group_of), len(sizes) - 1, dtype=np.int32)]
+    )
+    # When the groups are indexed and scored
+    grouped = index.grouped(group_of, len(sizes))
+    scores = grouped.scores(query)
+    # Then each group scores the sum, over the query's terms, of its best document's score
+    expected = np.zeros(len(sizes))
+    for term in dict.fromkeys(tokenize(query)):
+        per_document = index.scores(term)
+        best = np.zeros(len(sizes))
+        np.maximum.at(best, group_of, per_document)
+        expected += best
+    assert np.allclose(scores, expected, rtol=1e-6)
