@@ -146,9 +146,10 @@ def _ranking_notes(at: dict[str, Any]) -> list[str]:
             for r in lines
         )
         + ".",
-        f"The product ranks every unit as well as the summaries ({at['units_per_episode_mean']} "
-        f"units per episode): {med('product_over_matvec_all_vectors'):.3g}× one matvec over all "
-        "of those vectors. Like for like (the same index over episodes without units), it is "
+        f"The product ranks units as well as episodes ({at['units_per_episode_mean']} "
+        "units per episode; every unit of its candidate episodes, chosen by centroid and by "
+        f"words): {med('product_over_matvec_all_vectors'):.3g}× one matvec over every unit "
+        "vector. Like for like (the same index over episodes without units), it is "
         f"{med('reference_over_product_summaries_only'):,.0f}× faster than the reference, "
         f"{med('langgraph_over_product_summaries_only'):,.3g}× faster than InMemoryStore and "
         f"{med('product_summaries_only_over_matvec'):.3g}× the summary matvec.",

@@ -1,13 +1,15 @@
 """A search index over one agent's episodes and their units, cached while the store is unchanged.
 
 Unit vectors (and each episode's summary vector) are kept in one contiguous int8 matrix with a
-scale per row, beside one float32 centroid per episode. A query costs one matrix-vector product
-over the centroids, then, within the nearest episodes only, one over their units, a BM25 lookup
-and a few vector operations; nothing is rebuilt per query.
+scale per row, beside one float32 centroid per episode and, per term, each episode's best BM25
+weight. A query first picks candidate episodes (a matrix-vector product over the centroids,
+one BM25 lookup over episodes), then ranks the candidates' units: one product over their
+vectors, a BM25 lookup and a few vector operations; nothing is rebuilt per query.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import time
@@ -112,6 +114,7 @@ class EpisodeIndex:
             else np.zeros((0, dimension), dtype=np.int8)
         )
         self.unit_scale = _concat([p.scale for p in fresh], np.float32)
+        self.expires_at = np.array([e.expires_at for e in self.episodes], dtype=np.float64)
         self.usable = _concat([p.usable for p in fresh], np.bool_)
         self.prepared: dict[EpisodeKey, PreparedEpisode] = dict(
             zip(
@@ -121,8 +124,10 @@ class EpisodeIndex:
             )
         )
         self.episode_matrix = self._centroids(dimension)
+        self.projection = _projection(self.episode_matrix)
+        self.earliest_expiry = float(self.expires_at.min()) if self.episodes else np.inf
         self.lexical = lexical_index(fresh, self.starts, self.vocabulary)
-        self.expires_at = np.array([e.expires_at for e in self.episodes], dtype=np.float64)
+        self.episode_lexical = self.lexical.grouped(self.unit_episode, len(self.episodes))
         self.created_at = np.array([e.created_at for e in self.episodes], dtype=np.float64)
         self.completed = np.array([e.outcome == "COMPLETED" for e in self.episodes])
         speakers = [u.speaker if u is not None and u.speaker else "" for u in self.units]
@@ -143,8 +148,8 @@ class EpisodeIndex:
     def _footprint(self) -> int:
         """Bytes this index keeps alive, estimated: its arrays, plus the episodes it holds."""
         arrays = [v for v in vars(self).values() if isinstance(v, np.ndarray)]
-        lexical = self.lexical
-        arrays += [lexical.postings_start, lexical.postings_doc, lexical.postings_weight]
+        for lexical in (self.lexical, self.episode_lexical):
+            arrays += [lexical.postings_start, lexical.postings_doc, lexical.postings_weight]
         held = sum(
             _OBJECT_BYTES + len(u.text) + (len(u.embedding.data) if u.embedding else 0)
             for u in self.units
@@ -183,28 +188,21 @@ class EpisodeIndex:
         top_units: int = 10,
         units_per_episode: int = 3,
         min_similarity: float | None = None,
-        candidates: int = 200,
+        candidates: int = 64,
     ) -> SearchResult:
         """Rank the live episodes and their units for ``text`` (and its vector ``query``).
 
-        Two stages: one matrix-vector product over the episodes' centroid vectors picks the
-        ``candidates`` most similar episodes, whose units are then ranked in full. With no more
-        live episodes than ``candidates``, every episode is ranked in full.
+        Two stages: the episodes' centroid vectors and their best-matching units' words pick
+        ``candidates`` episodes (see ``_candidates``), whose units are then ranked in full.
+        With no more live episodes than ``candidates``, every episode is ranked in full.
         ``min_similarity`` (the embedding model's calibrated threshold) keeps only episodes
         with some unit (or summary) at least that similar to the query; ``None`` ranks all.
         Expired episodes are never returned; ties go to COMPLETED runs, then newer ones.
         """
-        live = np.flatnonzero(self.expires_at > now)
+        q = np.asarray(query, dtype=np.float32)
+        live = self._candidates(text, q, now, candidates)
         if not len(live):
             return SearchResult((), ())
-        q = np.asarray(query, dtype=np.float32)
-        if len(live) > candidates:
-            nearest = (
-                self.episode_matrix[live] @ q
-                if len(live) < len(self.episodes)
-                else (self.episode_matrix @ q)
-            )
-            live = np.sort(live[np.argpartition(-nearest, candidates - 1)[:candidates]])
         starts, ends = self.starts[live], self.ends[live]
         lengths = ends - starts
         local_starts = np.cumsum(lengths) - lengths
@@ -251,6 +249,65 @@ class EpisodeIndex:
             episodes=tuple(hits),
             units=self._top(rows, returnable, unit_score, cosine, top_units),
         )
+
+    def _candidates(
+        self, text: str, q: FloatArray, now: float, candidates: int
+    ) -> npt.NDArray[np.int64]:
+        """The live episodes whose units are ranked, in index order: all of them, or
+        ``candidates`` of them: half the nearest by centroid, the rest those whose units best
+        match the query's words (then the next nearest, if few match).
+
+        The words matter: a centroid averages every message of a run, so the one message that
+        answers a question barely moves it. On the LoCoMo sessions pooled into one memory,
+        keeping 1 episode in 16 by centroid alone drops session recall@5 from 0.93 to 0.65,
+        and by centroid and words together only to 0.93 (benchmarks/research).
+        """
+        everyone = now < self.earliest_expiry
+        alive = None if everyone else self.expires_at > now
+        if (len(self.episodes) if alive is None else int(alive.sum())) <= candidates:
+            return np.arange(len(self.episodes)) if alive is None else np.flatnonzero(alive)
+        nearest = self._nearest(q, alive, candidates)
+        words = self.episode_lexical.scores(text)
+        if alive is not None:
+            words[~alive] = 0.0
+        matched = _top_positions(words, candidates)
+        matched = matched[words[matched] > 0]
+        matched = matched[np.argsort(-words[matched], kind="stable")]
+        half = (candidates + 1) // 2
+        chosen = dict.fromkeys(nearest[:half].tolist())
+        for episode in itertools.chain(matched.tolist(), nearest[half:].tolist()):
+            if len(chosen) >= candidates:
+                break
+            chosen.setdefault(episode)
+        return np.sort(np.fromiter(chosen, dtype=np.int64, count=len(chosen)))
+
+    def _nearest(
+        self, q: FloatArray, alive: npt.NDArray[np.bool_] | None, count: int
+    ) -> npt.NDArray[np.int64]:
+        """The ``count`` live episodes with centroids nearest ``q``, nearest first.
+
+        Over many episodes, a product in the centroids' principal subspace (a quarter of the
+        dimensions, so a quarter of the bytes read) first keeps ``_OVERSAMPLE`` times as many,
+        and the exact centroids order those: the exact nearest survive that cut at a rate of
+        0.9995 on LoCoMo's MiniLM vectors.
+        """
+        wide = count * _OVERSAMPLE
+        if self.projection is not None and len(self.episodes) > 2 * wide:
+            basis, projected = self.projection
+            rough = projected @ (q @ basis)
+            if alive is not None:
+                rough[~alive] = -np.inf
+            pool = _top_positions(rough, wide)
+            exact = self.episode_matrix[pool] @ q
+            if alive is not None:
+                exact[~alive[pool]] = -np.inf
+        else:
+            pool = np.arange(len(self.episodes))
+            exact = self.episode_matrix @ q
+            if alive is not None:
+                exact[~alive] = -np.inf
+        best = _top_positions(exact, min(count, len(pool)))
+        return pool[best[np.argsort(-exact[best], kind="stable")]]
 
     def _cosines(self, rows: npt.NDArray[np.int64], q: FloatArray) -> FloatArray:
         """Cosine of each row's int8 vector with ``q``.
@@ -309,6 +366,12 @@ class EpisodeIndex:
 _SPARE_TERMS = 10_000
 # What a small Python object (a unit, its strings and vector) costs beyond its payload, roughly.
 _OBJECT_BYTES = 400
+# Indexes of more episodes than this also keep their centroids projected on their principal
+# subspace of a quarter of the dimensions (85-90% of the variance of MiniLM sentence vectors).
+_PROJECT_ABOVE = 2_048
+_OVERSAMPLE = 4
+# Scores per group when the top few of many are chosen by group maxima first.
+_RUN = 16
 # Candidate unit vectors expanded from int8 per block: 512 x 1,024 float32 fits in L2.
 _BLOCK = 512
 
@@ -317,6 +380,38 @@ def unit_text(unit: EpisodeUnit, day: str | None = None) -> str:
     """What a unit is matched as: its run's calendar day, its speaker and its text."""
     body = f"{unit.speaker}: {unit.text}" if unit.speaker else unit.text
     return f"({day}) {body}" if day else body
+
+
+def _projection(matrix: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+    """The top principal directions of ``matrix``'s rows (uncentred: dot products are what is
+    kept) as a d x d/4 basis, and the rows projected on it; ``None`` for small matrices.
+    """
+    if len(matrix) <= _PROJECT_ABOVE:
+        return None
+    _, directions = np.linalg.eigh((matrix.T @ matrix).astype(np.float64))
+    basis = np.ascontiguousarray(directions[:, ::-1][:, : matrix.shape[1] // 4], np.float32)
+    return basis, np.ascontiguousarray(matrix @ basis)
+
+
+def _top_positions(scores: npt.NDArray[np.floating[Any]], count: int) -> npt.NDArray[np.int64]:
+    """Positions of the ``count`` highest ``scores`` (any order; ties broken arbitrarily).
+
+    Over many scores, the scores are dealt into ``n / _RUN`` groups (position modulo the
+    group count) and only the ``count`` groups with the highest maximum are searched: a top
+    score's group has a maximum at least as high, so it is among them. A maximum over rows is
+    one vectorised pass, far cheaper than a selection over every score.
+    """
+    n = len(scores)
+    groups = n // _RUN
+    if groups < 4 * count:
+        return np.argpartition(scores, n - count)[n - count :]
+    maxima = scores[: groups * _RUN].reshape(_RUN, groups).max(axis=0)
+    best = np.argpartition(maxima, groups - count)[groups - count :]
+    members = (best + np.arange(0, groups * _RUN, groups)[:, None]).ravel()
+    if groups * _RUN < n:
+        members = np.concatenate((members, np.arange(groups * _RUN, n)))
+    chosen = np.argpartition(scores[members], len(members) - count)[len(members) - count :]
+    return members[chosen]
 
 
 def _concat(arrays: list[npt.NDArray[Any]], dtype: type) -> npt.NDArray[Any]:
@@ -331,8 +426,10 @@ def _z(values: FloatArray) -> FloatArray:
     """Standard scores of ``values`` (population std; 1 if flat), as float32."""
     if not len(values):
         return np.zeros(0, dtype=np.float32)
-    spread = float(values.std()) or 1.0
-    return ((values - float(values.mean())) / spread).astype(np.float32)
+    # np.std's Python-level bookkeeping costs more than its arithmetic on a few thousand values.
+    centred = values - float(values.sum(dtype=np.float64)) / len(values)
+    spread = float(np.sqrt(np.dot(centred, centred) / len(values))) or 1.0
+    return (centred / spread).astype(np.float32)
 
 
 @dataclass(slots=True)

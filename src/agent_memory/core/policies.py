@@ -31,8 +31,9 @@ class EpisodicPolicy:
     max_unit_chars: int = 1_000
     max_unit_total_chars: int = 100_000
     units_per_episode: int = 3
-    # Episodes (most similar by their centroid vector) whose units are ranked in full.
-    rerank_candidates: int = 200
+    # Episodes whose units are ranked in full when more are live: half nearest by centroid,
+    # half best matching the query's words (benchmarks/research/RETRIEVAL_RECIPE.md).
+    rerank_candidates: int = 64
 
 
 @dataclass(frozen=True, slots=True)

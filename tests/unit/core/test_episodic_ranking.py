@@ -140,3 +140,34 @@ def test_only_the_nearest_candidates_are_ranked_in_full() -> None:
     found = index.search("", QUERY, now=0.0, top_episodes=10, candidates=5)
     # Then at most 5 come back, the near one first
     assert len(found.episodes) == 5 and found.episodes[0].episode.run_id == "near"
+
+
+def test_an_episode_whose_words_match_is_a_candidate_though_its_centroid_is_far() -> None:
+    # Given many episodes nearer the query vector, and one far from it whose one message
+    # names what the query asks about (its centroid averages that message away)
+    eps = [episode(f"near{i}", 0.6, created_at=float(i)) for i in range(30)]
+    answer = unit(0, "the marathon in Lisbon was in May", 0.0)
+    chatter = tuple(unit(i, f"small talk number {i}", 0.0) for i in range(1, 12))
+    eps.append(episode("answer", 0.0, units=(answer, *chatter)))
+    index = EpisodeIndex(eps, EMBEDDER.model_id, DIM)
+    # When only 6 candidates may be ranked in full
+    found = index.search(
+        "When was the Lisbon marathon?", QUERY, now=0.0, top_episodes=10, top_units=1, candidates=6
+    )
+    # Then the answering episode was among them, and its message is the best unit
+    assert "answer" in [hit.episode.run_id for hit in found.episodes]
+    assert found.units[0].unit.text == answer.text
+    # And half the candidates are still the nearest by vector
+    assert len(found.episodes) == 6
+
+
+def test_expired_episodes_are_never_candidates_by_their_words() -> None:
+    # Given an expired episode that matches the query's words, among live ones
+    eps = [episode(f"live{i}", 0.5, created_at=float(i)) for i in range(20)]
+    eps.append(episode("gone", 0.0, expires_at=1.0, units=(unit(0, "Lisbon marathon", 0.0),)))
+    index = EpisodeIndex(eps, EMBEDDER.model_id, DIM)
+    # When it is searched for after its expiry with a cut
+    found = index.search("Lisbon marathon", QUERY, now=2.0, top_episodes=20, candidates=4)
+    # Then it is not returned, and the cut is still filled with live episodes
+    assert [h.episode.run_id for h in found.episodes if h.episode.run_id == "gone"] == []
+    assert len(found.episodes) == 4
