@@ -9,7 +9,6 @@ vectors, a BM25 lookup and a few vector operations; nothing is rebuilt per query
 
 from __future__ import annotations
 
-import itertools
 import re
 import threading
 import time
@@ -266,19 +265,23 @@ class EpisodeIndex:
         alive = None if everyone else self.expires_at > now
         if (len(self.episodes) if alive is None else int(alive.sum())) <= candidates:
             return np.arange(len(self.episodes)) if alive is None else np.flatnonzero(alive)
-        nearest = self._nearest(q, alive, candidates)
+        half = (candidates + 1) // 2
+        chosen = dict.fromkeys(self._nearest(q, alive, half).tolist())
+
+        def add(ranked: npt.NDArray[np.int64]) -> None:
+            for episode in ranked.tolist():
+                if len(chosen) >= candidates:
+                    return
+                chosen.setdefault(episode)
+
         words = self.episode_lexical.scores(text)
         if alive is not None:
             words[~alive] = 0.0
         matched = _top_positions(words, candidates)
         matched = matched[words[matched] > 0]
-        matched = matched[np.argsort(-words[matched], kind="stable")]
-        half = (candidates + 1) // 2
-        chosen = dict.fromkeys(nearest[:half].tolist())
-        for episode in itertools.chain(matched.tolist(), nearest[half:].tolist()):
-            if len(chosen) >= candidates:
-                break
-            chosen.setdefault(episode)
+        add(matched[np.argsort(-words[matched], kind="stable")])
+        if len(chosen) < candidates:  # few episodes share a word with the query
+            add(self._nearest(q, alive, candidates))
         return np.sort(np.fromiter(chosen, dtype=np.int64, count=len(chosen)))
 
     def _nearest(
