@@ -30,6 +30,7 @@ from agent_memory.core.index_rows import (
     lexical_index,
     prepare,
 )
+from agent_memory.core.lexical import GroupedBm25
 from agent_memory.core.models import Episode, EpisodeUnit
 from agent_memory.core.periods import question_period
 from agent_memory.core.policies import EpisodicPolicy
@@ -126,7 +127,7 @@ class EpisodeIndex:
         self.projection = _projection(self.episode_matrix)
         self.earliest_expiry = float(self.expires_at.min()) if self.episodes else np.inf
         self.lexical = lexical_index(fresh, self.starts, self.vocabulary)
-        self.episode_lexical = self.lexical.grouped(self.unit_episode, len(self.episodes))
+        self.episode_lexical = GroupedBm25.of(self.lexical, self.unit_episode, len(self.episodes))
         self.created_at = np.array([e.created_at for e in self.episodes], dtype=np.float64)
         self.completed = np.array([e.outcome == "COMPLETED" for e in self.episodes])
         speakers = [u.speaker if u is not None and u.speaker else "" for u in self.units]
@@ -147,8 +148,9 @@ class EpisodeIndex:
     def _footprint(self) -> int:
         """Bytes this index keeps alive, estimated: its arrays, plus the episodes it holds."""
         arrays = [v for v in vars(self).values() if isinstance(v, np.ndarray)]
-        for lexical in (self.lexical, self.episode_lexical):
+        for lexical in (self.lexical, self.episode_lexical.groups):
             arrays += [lexical.postings_start, lexical.postings_doc, lexical.postings_weight]
+        arrays.append(self.episode_lexical.first)
         held = sum(
             _OBJECT_BYTES + len(u.text) + (len(u.embedding.data) if u.embedding else 0)
             for u in self.units
@@ -211,7 +213,7 @@ class EpisodeIndex:
         cosine[~usable] = 0.0
         # A unit without a comparable vector counts as average on the vector side.
         dense = cosine if usable.all() else np.where(usable, cosine, _mean(cosine[usable]))
-        lexical = self.lexical.scores_in(text, starts, ends)
+        lexical = self.episode_lexical.scores_in(text, live, starts, ends)
         fused = _z(_z(lexical) + _z(dense))
         best = np.maximum.reduceat(fused, local_starts)
         in_period = self._in_period(text, live)
@@ -274,7 +276,7 @@ class EpisodeIndex:
                     return
                 chosen.setdefault(episode)
 
-        words = self.episode_lexical.scores(text)
+        words = self.episode_lexical.group_scores(text)
         if alive is not None:
             words[~alive] = 0.0
         matched = _top_positions(words, candidates)
@@ -351,11 +353,19 @@ class EpisodeIndex:
         cosine: FloatArray,
         count: int,
     ) -> tuple[UnitHit, ...]:
-        """The ``count`` best of the masked candidate units (positions into ``rows``)."""
-        picked = np.flatnonzero(mask)
-        if len(picked) > count:
-            picked = picked[np.argpartition(-score[picked], count - 1)[:count]]
-        picked = picked[np.argsort(-score[picked], kind="stable")]
+        """The ``count`` best of the masked candidate units (positions into ``rows``), best
+        first; equal scores in position order.
+        """
+        if len(score) <= _FEW:  # one episode's units: plain Python beats numpy's call costs
+            scores, keep = score.tolist(), mask.tolist()
+            best = sorted((p for p in range(len(scores)) if keep[p]), key=lambda p: -scores[p])
+            picked = best[:count]
+        else:
+            positions = np.flatnonzero(mask)
+            if len(positions) > count:
+                positions = positions[_top_positions(score[positions], count)]
+                positions.sort()
+            picked = positions[np.argsort(-score[positions], kind="stable")].tolist()
         return tuple(self._hit(int(rows[p]), float(score[p]), float(cosine[p])) for p in picked)
 
     def _hit(self, row: int, score: float, cosine: float) -> UnitHit:
@@ -373,8 +383,12 @@ _OBJECT_BYTES = 400
 # subspace of a quarter of the dimensions (85-90% of the variance of MiniLM sentence vectors).
 _PROJECT_ABOVE = 2_048
 _OVERSAMPLE = 4
-# Scores per group when the top few of many are chosen by group maxima first.
+# Below this many candidate units, the best few are sorted in plain Python.
+_FEW = 64
+# Scores per group when the top few of many are chosen by group maxima first, and how many
+# scores make that pay.
 _RUN = 16
+_GROUPED_ABOVE = 4_096
 # Candidate unit vectors expanded from int8 per block: 512 x 1,024 float32 fits in L2.
 _BLOCK = 512
 
@@ -406,7 +420,7 @@ def _top_positions(scores: npt.NDArray[np.floating[Any]], count: int) -> npt.NDA
     """
     n = len(scores)
     groups = n // _RUN
-    if groups < 4 * count:
+    if n < _GROUPED_ABOVE or groups < 4 * count:
         return np.argpartition(scores, n - count)[n - count :]
     maxima = scores[: groups * _RUN].reshape(_RUN, groups).max(axis=0)
     best = np.argpartition(maxima, groups - count)[groups - count :]

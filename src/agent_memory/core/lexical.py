@@ -126,29 +126,6 @@ class Bm25Index:
             documents=documents,
         )
 
-    def grouped(self, group_of: npt.NDArray[np.int32], groups: int) -> Bm25Index:
-        """An index of ``groups`` documents, each a run of consecutive documents (document
-        ``d`` is in group ``group_of[d]``, non-decreasing), weighted per term by the group's
-        best document: its scores sum, over the query's terms, each group's best match.
-        """
-        per_term = np.diff(self.postings_start)
-        term = np.repeat(np.arange(len(per_term), dtype=np.int64), per_term)
-        key = term * max(groups, 1) + group_of[self.postings_doc]
-        first = np.flatnonzero(np.diff(key, prepend=-1)) if len(key) else np.zeros(0, np.int64)
-        starts = np.zeros(len(per_term) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(term[first], minlength=len(per_term)), out=starts[1:])
-        return Bm25Index(
-            vocabulary=self.vocabulary,
-            postings_start=starts,
-            postings_doc=(key[first] % max(groups, 1)).astype(np.int32),
-            postings_weight=(
-                np.maximum.reduceat(self.postings_weight, first)
-                if len(first)
-                else np.zeros(0, dtype=np.float32)
-            ),
-            documents=groups,
-        )
-
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """BM25 score of every document for ``query``'s distinct terms (0 where none match)."""
         slices = [
@@ -162,38 +139,89 @@ class Bm25Index:
         weights = np.concatenate([self.postings_weight[s] for s in slices])
         return np.bincount(docs, weights=weights, minlength=self.documents).astype(np.float32)
 
-    def scores_in(
-        self, query: str, starts: npt.NDArray[np.int64], ends: npt.NDArray[np.int64]
-    ) -> npt.NDArray[np.float32]:
-        """BM25 scores of the documents in ranges ``[starts[k], ends[k])``, concatenated.
 
-        The ranges must be sorted and disjoint. The cost grows with the matches inside the
-        ranges, not with the index: each term's postings are sorted by document, so one binary
-        search per range end finds them; then every term's matches are summed at once.
+@dataclass(frozen=True, slots=True)
+class GroupedBm25:
+    """BM25 over documents that come in consecutive runs, such as an episode's units.
+
+    Beside the documents' index, a second one has each group once per term, weighted by the
+    group's best document (``groups``), and where that group's document postings begin
+    (``first``): so a query scores whole groups in one lookup, and then the documents of a few
+    chosen groups without searching the long document postings.
+    """
+
+    documents: Bm25Index
+    groups: Bm25Index
+    # Group posting j's document postings are documents.postings_*[first[j] : first[j + 1]].
+    first: npt.NDArray[np.int64]
+
+    @classmethod
+    def of(cls, documents: Bm25Index, group_of: npt.NDArray[np.int32], count: int) -> GroupedBm25:
+        """Group ``documents``: document ``d`` is in group ``group_of[d]`` (non-decreasing)."""
+        per_term = np.diff(documents.postings_start)
+        term = np.repeat(np.arange(len(per_term), dtype=np.int64), per_term)
+        key = term * max(count, 1) + group_of[documents.postings_doc]
+        first = np.flatnonzero(np.diff(key, prepend=-1)) if len(key) else np.zeros(0, np.int64)
+        starts = np.zeros(len(per_term) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(term[first], minlength=len(per_term)), out=starts[1:])
+        best = (
+            np.maximum.reduceat(documents.postings_weight, first)
+            if len(first)
+            else np.zeros(0, dtype=np.float32)
+        )
+        groups = Bm25Index(
+            vocabulary=documents.vocabulary,
+            postings_start=starts,
+            postings_doc=(key[first] % max(count, 1)).astype(np.int32),
+            postings_weight=best,
+            documents=count,
+        )
+        return cls(documents, groups, np.append(first, len(key)).astype(np.int64))
+
+    def group_scores(self, query: str) -> npt.NDArray[np.float32]:
+        """Each group's score: over ``query``'s terms, the sum of its best document's."""
+        return self.groups.scores(query)
+
+    def scores_in(
+        self,
+        query: str,
+        chosen: npt.NDArray[np.int64],
+        starts: npt.NDArray[np.int64],
+        ends: npt.NDArray[np.int64],
+    ) -> npt.NDArray[np.float32]:
+        """BM25 scores of the documents of the ``chosen`` groups (sorted, distinct), which
+        are documents ``[starts[k], ends[k])`` of group ``chosen[k]``, concatenated.
+
+        Equal to ``documents.scores(query)`` there. Per term, a binary search in the short
+        group postings finds which chosen groups hold it and where their documents' postings
+        lie; then every term's matches are summed at once.
         """
         lengths = ends - starts
+        size = int(lengths.sum())
         shift = np.cumsum(lengths) - lengths - starts  # document id -> position in the result
-        bounds = np.concatenate((starts, ends))
-        firsts, counts = [], []
+        run_first, run_shift = [], []
         for term in _distinct(tokenize(query)):
-            i = self.vocabulary.get(term)
+            i = self.documents.vocabulary.get(term)
             if i is None:
                 continue
-            start, end = int(self.postings_start[i]), int(self.postings_start[i + 1])
-            ends_at = np.searchsorted(self.postings_doc[start:end], bounds)
-            firsts.append(ends_at[: len(starts)] + start)
-            counts.append(ends_at[len(starts) :] - ends_at[: len(starts)])
-        if not firsts:
-            return np.zeros(int(lengths.sum()), dtype=np.float32)
-        first, found = np.concatenate(firsts), np.concatenate(counts)
-        total = int(found.sum())
-        picked = np.arange(total) + np.repeat(first - np.cumsum(found) + found, found)
-        positions = self.postings_doc[picked] + np.repeat(np.tile(shift, len(firsts)), found)
+            low, high = int(self.groups.postings_start[i]), int(self.groups.postings_start[i + 1])
+            if low == high:
+                continue
+            listed = self.groups.postings_doc[low:high]
+            at = np.minimum(np.searchsorted(listed, chosen), high - low - 1)
+            held = np.flatnonzero(listed[at] == chosen)
+            run_first.append(low + at[held])
+            run_shift.append(shift[held])
+        if not run_first:
+            return np.zeros(size, dtype=np.float32)
+        runs = np.concatenate(run_first)
+        first, found = self.first[runs], self.first[runs + 1] - self.first[runs]
+        picked = np.arange(int(found.sum())) + np.repeat(first - np.cumsum(found) + found, found)
+        documents = self.documents
+        positions = documents.postings_doc[picked] + np.repeat(np.concatenate(run_shift), found)
         # Summed in float64, which is exact for these few float32 weights: the score of a
         # document does not depend on the order its terms are added in.
-        summed = np.bincount(
-            positions, weights=self.postings_weight[picked], minlength=int(lengths.sum())
-        )
+        summed = np.bincount(positions, weights=documents.postings_weight[picked], minlength=size)
         return summed.astype(np.float32)
 
 

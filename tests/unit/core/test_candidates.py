@@ -3,7 +3,7 @@ prefilter of the nearest centroids."""
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from agent_memory.core import episode_index, vectors
@@ -15,11 +15,13 @@ MODEL = "test-model"
 
 
 @given(
-    n=st.integers(min_value=1, max_value=3_000),
+    n=st.integers(min_value=1, max_value=6_000),
     count=st.integers(min_value=1, max_value=40),
     seed=st.integers(min_value=0, max_value=2**16),
     levels=st.sampled_from([None, 5]),
 )
+@example(n=10_000, count=64, seed=1, levels=None)  # chosen by group maxima first
+@example(n=10_007, count=32, seed=2, levels=5)  # with a remainder, and ties
 def test_the_top_positions_are_those_of_a_full_sort(
     n: int, count: int, seed: int, levels: int | None
 ) -> None:

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent_memory.core.lexical import Bm25Index, tokenize
+from agent_memory.core.lexical import Bm25Index, GroupedBm25, tokenize
 
 WORDS = ["contract", "clause", "liability", "renewal", "payment", "audit", "notice", "term"]
 
@@ -20,31 +20,6 @@ def test_a_single_match_scores_by_the_okapi_formula() -> None:
     idf = math.log(1 + (3 - 1 + 0.5) / (1 + 0.5))
     assert scores[0] == np.float32(idf)
     assert scores[1] == scores[2] == 0.0
-
-
-@given(
-    documents=st.lists(
-        st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join),
-        min_size=1,
-        max_size=40,
-    ),
-    cuts=st.lists(st.integers(min_value=0, max_value=40), max_size=10),
-    query=st.lists(st.sampled_from([*WORDS, "absent"]), min_size=1, max_size=4).map(" ".join),
-)
-def test_scores_within_ranges_equal_the_full_scores_there(
-    documents: list[str], cuts: list[int], query: str
-) -> None:
-    # Given an index and sorted disjoint ranges of its documents
-    index = Bm25Index.build(documents)
-    bounds = sorted({min(c, len(documents)) for c in cuts} | {0, len(documents)})
-    starts = np.array(bounds[:-1:2], dtype=np.int64)
-    ends = np.array(bounds[1::2][: len(starts)], dtype=np.int64)
-    starts = starts[: len(ends)]
-    # When the ranges alone are scored
-    within = index.scores_in(query, starts, ends)
-    # Then every document there scores exactly what the full scoring gives it
-    rows = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends, strict=True)] or [[]])
-    assert np.array_equal(within, index.scores(query)[rows.astype(np.int64)])
 
 
 def test_stop_words_are_dropped_and_words_stemmed() -> None:
@@ -111,32 +86,52 @@ def test_scores_do_not_depend_on_the_process_hash_seed() -> None:
     assert all(scores(seed) == first for seed in ("2", "3", "4"))
 
 
-@given(
-    documents=st.lists(
-        st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join),
-        min_size=1,
-        max_size=30,
-    ),
-    sizes=st.lists(st.integers(min_value=1, max_value=5), min_size=1, max_size=30),
-    query=st.lists(st.sampled_from([*WORDS, "absent"]), min_size=1, max_size=4).map(" ".join),
+def grouped(documents: list[str], sizes: list[int]) -> tuple[GroupedBm25, np.ndarray]:
+    """``documents`` indexed in consecutive groups of ``sizes`` (the last takes any rest)."""
+    group_of = np.minimum(
+        np.repeat(np.arange(len(sizes) + 1, dtype=np.int32), [*sizes, len(documents)]),
+        len(sizes) - 1,
+    )[: len(documents)].astype(np.int32)
+    return GroupedBm25.of(Bm25Index.build(documents), group_of, len(sizes)), group_of
+
+
+DOCUMENTS = st.lists(
+    st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join),
+    min_size=1,
+    max_size=30,
 )
-def test_a_grouped_index_scores_each_group_by_its_best_document_per_term(
+SIZES = st.lists(st.integers(min_value=1, max_value=5), min_size=1, max_size=30)
+QUERY = st.lists(st.sampled_from([*WORDS, "absent"]), min_size=1, max_size=4).map(" ".join)
+
+
+@given(documents=DOCUMENTS, sizes=SIZES, query=QUERY)
+def test_a_group_scores_the_sum_over_terms_of_its_best_document(
     documents: list[str], sizes: list[int], query: str
 ) -> None:
     # Given documents in consecutive groups
-    index = Bm25Index.build(documents)
-    group_of = np.repeat(np.arange(len(sizes), dtype=np.int32), sizes)[: len(documents)]
-    group_of = np.concatenate(
-        [group_of, np.full(len(documents) - len(group_of), len(sizes) - 1, dtype=np.int32)]
-    )
-    # When the groups are indexed and scored
-    grouped = index.grouped(group_of, len(sizes))
-    scores = grouped.scores(query)
+    index, group_of = grouped(documents, sizes)
+    # When the groups are scored
+    scores = index.group_scores(query)
     # Then each group scores the sum, over the query's terms, of its best document's score
     expected = np.zeros(len(sizes))
     for term in dict.fromkeys(tokenize(query)):
-        per_document = index.scores(term)
         best = np.zeros(len(sizes))
-        np.maximum.at(best, group_of, per_document)
+        np.maximum.at(best, group_of, index.documents.scores(term))
         expected += best
     assert np.allclose(scores, expected, rtol=1e-6)
+
+
+@given(documents=DOCUMENTS, sizes=SIZES, query=QUERY, picks=st.sets(st.integers(0, 29)))
+def test_the_documents_of_chosen_groups_score_as_in_the_full_scoring(
+    documents: list[str], sizes: list[int], query: str, picks: set[int]
+) -> None:
+    # Given documents in groups, and some of the groups that hold documents chosen
+    index, group_of = grouped(documents, sizes)
+    chosen = np.array(sorted(p for p in picks if p in set(group_of.tolist())), dtype=np.int64)
+    starts = np.array([np.flatnonzero(group_of == g)[0] for g in chosen], dtype=np.int64)
+    ends = np.array([np.flatnonzero(group_of == g)[-1] + 1 for g in chosen], dtype=np.int64)
+    # When only their documents are scored
+    within = index.scores_in(query, chosen, starts, ends)
+    # Then every one of them scores exactly what the full scoring gives it
+    rows = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends, strict=True)] or [[]])
+    assert np.array_equal(within, index.documents.scores(query)[rows.astype(np.int64)])
