@@ -9,6 +9,7 @@ vectors, a BM25 lookup and a few vector operations; nothing is rebuilt per query
 
 from __future__ import annotations
 
+import heapq
 import re
 import threading
 import time
@@ -150,7 +151,7 @@ class EpisodeIndex:
         arrays = [v for v in vars(self).values() if isinstance(v, np.ndarray)]
         for lexical in (self.lexical, self.episode_lexical.groups):
             arrays += [lexical.postings_start, lexical.postings_doc, lexical.postings_weight]
-        arrays.append(self.episode_lexical.first)
+        arrays += [self.episode_lexical.first, self.episode_lexical.keys]
         held = sum(
             _OBJECT_BYTES + len(u.text) + (len(u.embedding.data) if u.embedding else 0)
             for u in self.units
@@ -357,9 +358,10 @@ class EpisodeIndex:
         first; equal scores in position order.
         """
         if len(score) <= _FEW:  # one episode's units: plain Python beats numpy's call costs
-            scores, keep = score.tolist(), mask.tolist()
-            best = sorted((p for p in range(len(scores)) if keep[p]), key=lambda p: -scores[p])
-            picked = best[:count]
+            keep = mask.tolist()
+            returnable = [p for p in range(len(keep)) if keep[p]]
+            # Like sorted(..., reverse=True)[:count]: stable, so ties stay in position order.
+            picked = heapq.nlargest(count, returnable, key=score.tolist().__getitem__)
         else:
             positions = np.flatnonzero(mask)
             if len(positions) > count:

@@ -147,13 +147,16 @@ class GroupedBm25:
     Beside the documents' index, a second one has each group once per term, weighted by the
     group's best document (``groups``), and where that group's document postings begin
     (``first``): so a query scores whole groups in one lookup, and then the documents of a few
-    chosen groups without searching the long document postings.
+    chosen groups with one binary search in the group postings, none in the long document
+    postings.
     """
 
     documents: Bm25Index
     groups: Bm25Index
     # Group posting j's document postings are documents.postings_*[first[j] : first[j + 1]].
     first: npt.NDArray[np.int64]
+    # Group posting j as one sortable key: term id * group count + group.
+    keys: npt.NDArray[np.int64]
 
     @classmethod
     def of(cls, documents: Bm25Index, group_of: npt.NDArray[np.int32], count: int) -> GroupedBm25:
@@ -176,7 +179,8 @@ class GroupedBm25:
             postings_weight=best,
             documents=count,
         )
-        return cls(documents, groups, np.append(first, len(key)).astype(np.int64))
+        first_of = np.append(first, len(key)).astype(np.int64)
+        return cls(documents, groups, first_of, key[first].astype(np.int64))
 
     def group_scores(self, query: str) -> npt.NDArray[np.float32]:
         """Each group's score: over ``query``'s terms, the sum of its best document's."""
@@ -192,33 +196,25 @@ class GroupedBm25:
         """BM25 scores of the documents of the ``chosen`` groups (sorted, distinct), which
         are documents ``[starts[k], ends[k])`` of group ``chosen[k]``, concatenated.
 
-        Equal to ``documents.scores(query)`` there. Per term, a binary search in the short
-        group postings finds which chosen groups hold it and where their documents' postings
-        lie; then every term's matches are summed at once.
+        Equal to ``documents.scores(query)`` there. One binary search of every (term, chosen
+        group) pair in the short group postings finds where those groups' documents' postings
+        lie; then every match is summed at once.
         """
         lengths = ends - starts
         size = int(lengths.sum())
-        shift = np.cumsum(lengths) - lengths - starts  # document id -> position in the result
-        run_first, run_shift = [], []
-        for term in _distinct(tokenize(query)):
-            i = self.documents.vocabulary.get(term)
-            if i is None:
-                continue
-            low, high = int(self.groups.postings_start[i]), int(self.groups.postings_start[i + 1])
-            if low == high:
-                continue
-            listed = self.groups.postings_doc[low:high]
-            at = np.minimum(np.searchsorted(listed, chosen), high - low - 1)
-            held = np.flatnonzero(listed[at] == chosen)
-            run_first.append(low + at[held])
-            run_shift.append(shift[held])
-        if not run_first:
+        vocabulary = self.documents.vocabulary
+        terms = [i for t in _distinct(tokenize(query)) if (i := vocabulary.get(t)) is not None]
+        if not terms or not len(chosen) or not len(self.keys):
             return np.zeros(size, dtype=np.float32)
-        runs = np.concatenate(run_first)
+        wanted = (np.array(terms, dtype=np.int64)[:, None] * self.groups.documents + chosen).ravel()
+        at = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
+        held = np.flatnonzero(self.keys[at] == wanted)
+        runs = at[held]
         first, found = self.first[runs], self.first[runs + 1] - self.first[runs]
         picked = np.arange(int(found.sum())) + np.repeat(first - np.cumsum(found) + found, found)
+        shift = np.cumsum(lengths) - lengths - starts  # document id -> position in the result
         documents = self.documents
-        positions = documents.postings_doc[picked] + np.repeat(np.concatenate(run_shift), found)
+        positions = documents.postings_doc[picked] + np.repeat(shift[held % len(chosen)], found)
         # Summed in float64, which is exact for these few float32 weights: the score of a
         # document does not depend on the order its terms are added in.
         summed = np.bincount(positions, weights=documents.postings_weight[picked], minlength=size)
