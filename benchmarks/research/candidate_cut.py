@@ -133,7 +133,7 @@ def evaluate(
 def centroid_only(index: EpisodeIndex) -> Callable[..., npt.NDArray[np.int64]]:
     """The first stage as it was: the ``candidates`` nearest centroids (all episodes live)."""
 
-    def candidates(text: str, q: Any, now: float, count: int) -> npt.NDArray[np.int64]:
+    def candidates(terms: Any, q: Any, now: float, count: int) -> npt.NDArray[np.int64]:
         if count >= len(index.episodes):
             return np.arange(len(index.episodes))
         return np.sort(index._nearest(q, None, count))

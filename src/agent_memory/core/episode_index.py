@@ -202,7 +202,8 @@ class EpisodeIndex:
         Expired episodes are never returned; ties go to COMPLETED runs, then newer ones.
         """
         q = np.asarray(query, dtype=np.float32)
-        live = self._candidates(text, q, now, candidates)
+        terms = self.lexical.terms(text)
+        live = self._candidates(terms, q, now, candidates)
         if not len(live):
             return SearchResult((), ())
         starts, ends = self.starts[live], self.ends[live]
@@ -214,7 +215,7 @@ class EpisodeIndex:
         cosine[~usable] = 0.0
         # A unit without a comparable vector counts as average on the vector side.
         dense = cosine if usable.all() else np.where(usable, cosine, _mean(cosine[usable]))
-        lexical = self.episode_lexical.scores_in(text, live, starts, ends)
+        lexical = self.episode_lexical.scores_in(terms, live, starts, ends)
         fused = _z(_z(lexical) + _z(dense))
         best = np.maximum.reduceat(fused, local_starts)
         in_period = self._in_period(text, live)
@@ -253,7 +254,7 @@ class EpisodeIndex:
         )
 
     def _candidates(
-        self, text: str, q: FloatArray, now: float, candidates: int
+        self, terms: Sequence[int], q: FloatArray, now: float, candidates: int
     ) -> npt.NDArray[np.int64]:
         """The live episodes whose units are ranked, in index order: all of them, or
         ``candidates`` of them: half the nearest by centroid, the rest those whose units best
@@ -277,7 +278,7 @@ class EpisodeIndex:
                     return
                 chosen.setdefault(episode)
 
-        words = self.episode_lexical.group_scores(text)
+        words = self.episode_lexical.group_scores(terms)
         if alive is not None:
             words[~alive] = 0.0
         matched = _top_positions(words, candidates)

@@ -126,12 +126,18 @@ class Bm25Index:
             documents=documents,
         )
 
+    def terms(self, query: str) -> list[int]:
+        """Ids of ``query``'s distinct indexed terms, in order of first use."""
+        return [i for t in _distinct(tokenize(query)) if (i := self.vocabulary.get(t)) is not None]
+
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """BM25 score of every document for ``query``'s distinct terms (0 where none match)."""
+        return self.scores_of(self.terms(query))
+
+    def scores_of(self, terms: Sequence[int]) -> npt.NDArray[np.float32]:
+        """BM25 score of every document for the term ids ``terms`` (see :meth:`terms`)."""
         slices = [
-            slice(int(self.postings_start[i]), int(self.postings_start[i + 1]))
-            for i in (self.vocabulary.get(t) for t in _distinct(tokenize(query)))
-            if i is not None
+            slice(int(self.postings_start[i]), int(self.postings_start[i + 1])) for i in terms
         ]
         if not slices:
             return np.zeros(self.documents, dtype=np.float32)
@@ -182,13 +188,15 @@ class GroupedBm25:
         first_of = np.append(first, len(key)).astype(np.int64)
         return cls(documents, groups, first_of, key[first].astype(np.int64))
 
-    def group_scores(self, query: str) -> npt.NDArray[np.float32]:
-        """Each group's score: over ``query``'s terms, the sum of its best document's."""
-        return self.groups.scores(query)
+    def group_scores(self, terms: Sequence[int]) -> npt.NDArray[np.float32]:
+        """Each group's score: over the term ids ``terms`` (``documents.terms(query)``), the
+        sum of its best document's.
+        """
+        return self.groups.scores_of(terms)
 
     def scores_in(
         self,
-        query: str,
+        terms: Sequence[int],
         chosen: npt.NDArray[np.int64],
         starts: npt.NDArray[np.int64],
         ends: npt.NDArray[np.int64],
@@ -196,14 +204,12 @@ class GroupedBm25:
         """BM25 scores of the documents of the ``chosen`` groups (sorted, distinct), which
         are documents ``[starts[k], ends[k])`` of group ``chosen[k]``, concatenated.
 
-        Equal to ``documents.scores(query)`` there. One binary search of every (term, chosen
+        Equal there to ``documents.scores_of(terms)``. One binary search of every (term, chosen
         group) pair in the short group postings finds where those groups' documents' postings
         lie; then every match is summed at once.
         """
         lengths = ends - starts
         size = int(lengths.sum())
-        vocabulary = self.documents.vocabulary
-        terms = [i for t in _distinct(tokenize(query)) if (i := vocabulary.get(t)) is not None]
         if not terms or not len(chosen) or not len(self.keys):
             return np.zeros(size, dtype=np.float32)
         wanted = (np.array(terms, dtype=np.int64)[:, None] * self.groups.documents + chosen).ravel()

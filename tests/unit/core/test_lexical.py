@@ -111,7 +111,7 @@ def test_a_group_scores_the_sum_over_terms_of_its_best_document(
     # Given documents in consecutive groups
     index, group_of = grouped(documents, sizes)
     # When the groups are scored
-    scores = index.group_scores(query)
+    scores = index.group_scores(index.documents.terms(query))
     # Then each group scores the sum, over the query's terms, of its best document's score
     expected = np.zeros(len(sizes))
     for term in dict.fromkeys(tokenize(query)):
@@ -131,7 +131,7 @@ def test_the_documents_of_chosen_groups_score_as_in_the_full_scoring(
     starts = np.array([np.flatnonzero(group_of == g)[0] for g in chosen], dtype=np.int64)
     ends = np.array([np.flatnonzero(group_of == g)[-1] + 1 for g in chosen], dtype=np.int64)
     # When only their documents are scored
-    within = index.scores_in(query, chosen, starts, ends)
+    within = index.scores_in(index.documents.terms(query), chosen, starts, ends)
     # Then every one of them scores exactly what the full scoring gives it
     rows = np.concatenate([np.arange(s, e) for s, e in zip(starts, ends, strict=True)] or [[]])
     assert np.array_equal(within, index.documents.scores(query)[rows.astype(np.int64)])
