@@ -28,28 +28,13 @@ from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
 from tests.support.embedder import HashingEmbedder
+from tests.support.lambda_context import LambdaContext
 from tests.support.memory import HASHING_CALIBRATION
 
 BUCKET = "agent-memory-kb-docs"
 IDEMPOTENCY_TABLE = "agent-memory-idempotency"
 KB_ID, DS_ID = "KB12345678", "DS12345678"
 STEPS = ("extract", "scrub", "write_episode", "confirm_facts", "stage_kb_docs", "propose_procedure")
-
-
-@dataclass
-class LambdaContext:
-    """The attributes Powertools reads from a Lambda context."""
-
-    function_name: str
-    memory_limit_in_mb: int = 512
-    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-
-    @property
-    def invoked_function_arn(self) -> str:
-        return f"arn:aws:lambda:{REGION}:123456789012:function:{self.function_name}"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 60_000
 
 
 class FakeBedrockKnowledgeBase:

@@ -30,7 +30,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from unittest import mock
@@ -52,8 +52,9 @@ from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create
 from tests.resilience.helpers_delivery import Event, Outcome, StateMachineModel
 from tests.resilience.helpers_faults import FaultInjector, ok_response
 from tests.support.embedder import HashingEmbedder
+from tests.support.lambda_context import LambdaContext
 from tests.support.leading_keys import LeadingKeysGuard
-from tests.support.moto_workflow import deploy_consolidation, handler_reply
+from tests.support.moto_workflow import deploy_consolidation, handler_reply, wait_for_execution
 
 DIMENSION = 256
 # Retry waits of the state machine and the handlers' timeout (the idempotent steps' 30 s in
@@ -83,23 +84,6 @@ HASHING_TITAN = Calibration(
     fact_min_score=0.2,
     source="tests: word-hashing vectors served as Titan's",
 )
-
-
-@dataclass
-class LambdaContext:
-    """The attributes Powertools reads from a Lambda context (time scaled like the ASL's)."""
-
-    function_name: str
-    time_scale: float = TIME_SCALE
-    memory_limit_in_mb: int = 512
-    aws_request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
-
-    @property
-    def invoked_function_arn(self) -> str:
-        return f"arn:aws:lambda:{REGION}:123456789012:function:{self.function_name}"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return int(HANDLER_TIMEOUT_MS * self.time_scale)
 
 
 class ServedServices:
@@ -330,7 +314,9 @@ class AwsHarness:
         module = importlib.import_module(f"functions.{name}.handler")
 
         def call(event: Event) -> Event:
-            result: Event = module.handler(event, LambdaContext(name, self.time_scale))
+            result: Event = module.handler(
+                event, LambdaContext(name, int(HANDLER_TIMEOUT_MS * self.time_scale))
+            )
             return result
 
         return call
@@ -364,13 +350,7 @@ class AwsHarness:
         return arn
 
     def wait(self, arn: str, timeout: float = 120.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            described: dict[str, Any] = self.sfn.describe_execution(executionArn=arn)
-            if described["status"] != "RUNNING":
-                return described
-            time.sleep(0.02)
-        raise AssertionError(f"execution {arn} still running after {timeout}s")
+        return wait_for_execution(self.sfn, arn, timeout=timeout)
 
     def history(self, arn: str) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
@@ -549,7 +529,9 @@ def _route_to_handlers(time_scale: float) -> Callable[..., bytes]:
         response_headers: Any,
     ) -> bytes:
         name = function_name.rsplit(":", 1)[-1].split("-", 1)[-1]
-        return handler_reply(name, body, response_headers, LambdaContext(name, time_scale))
+        return handler_reply(
+            name, body, response_headers, LambdaContext(name, int(HANDLER_TIMEOUT_MS * time_scale))
+        )
 
     return invoke
 

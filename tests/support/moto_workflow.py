@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import io
 import json
+import time
 import traceback
 import zipfile
 from pathlib import Path
@@ -83,3 +84,14 @@ def _placeholder_zip() -> bytes:
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("handler.py", "def handler(event, context):\n    return event\n")
     return buffer.getvalue()
+
+
+def wait_for_execution(sfn: Any, arn: str, *, timeout: float, poll: float = 0.02) -> dict[str, Any]:
+    """The description of execution ``arn`` once it has ended; fails after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        described: dict[str, Any] = sfn.describe_execution(executionArn=arn)
+        if described["status"] != "RUNNING":
+            return described
+        time.sleep(poll)
+    raise AssertionError(f"execution {arn} still running after {timeout}s")

@@ -12,7 +12,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from unittest import mock
 
@@ -26,27 +26,12 @@ from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
+from tests.support.lambda_context import LambdaContext
 from tests.support.leading_keys import LeadingKeysGuard
 from tests.support.memory import HASHING_CALIBRATION
-from tests.support.moto_workflow import deploy_consolidation, handler_reply
+from tests.support.moto_workflow import deploy_consolidation, handler_reply, wait_for_execution
 
 BUCKET = "agent-memory-kb-docs"
-
-
-@dataclass
-class LambdaContext:
-    """The attributes Powertools reads from a Lambda context."""
-
-    function_name: str
-    memory_limit_in_mb: int = 512
-    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-
-    @property
-    def invoked_function_arn(self) -> str:
-        return f"arn:aws:lambda:{REGION}:123456789012:function:{self.function_name}"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 60_000
 
 
 class EmptyKnowledgeBaseRuntime:
@@ -95,13 +80,7 @@ class Workflow:
             name=f"run-{uuid.uuid4().hex[:12]}",
             input=json.dumps(event),
         )["executionArn"]
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            described: dict[str, Any] = self.sfn.describe_execution(executionArn=arn)
-            if described["status"] != "RUNNING":
-                return described
-            time.sleep(0.05)
-        raise AssertionError(f"execution {arn} still running after {timeout}s")
+        return wait_for_execution(self.sfn, arn, timeout=timeout, poll=0.05)
 
     def history(self, execution_arn: str) -> list[dict[str, Any]]:
         return list(self.sfn.get_execution_history(executionArn=execution_arn)["events"])
