@@ -52,7 +52,8 @@ class FaultInjector:
     ``applied_share`` of the faults on writable services let the call take effect first;
     ``services`` narrows the faults to some services.
     ``counts`` holds one entry per injected fault: (service, operation, code, when);
-    ``calls`` the calls made while the injector was enabled, by service.
+    ``calls`` the calls made while the injector was enabled, by service; ``seen`` every call
+    that passed through it, enabled or not (which services it is attached to).
     """
 
     rate: float
@@ -62,6 +63,7 @@ class FaultInjector:
     services: frozenset[str] | None = None  # None: every service
     counts: Counter[tuple[str, str, str, str]] = field(default_factory=Counter)
     calls: Counter[str] = field(default_factory=Counter)
+    seen: Counter[str] = field(default_factory=Counter)
     forced: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     _rng: random.Random = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -85,6 +87,7 @@ class FaultInjector:
 
     def _roll(self, service: str, operation: str) -> tuple[str, int, bool] | None:
         with self._lock:
+            self.seen[service] += 1
             if self.forced.get(operation):
                 code, status = self.forced[operation].pop(0)
                 return code, status, False
