@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agent_memory.core.index_rows import (
+    OBJECT_BYTES,
     SUMMARY,
     EpisodeKey,
     PreparedEpisode,
@@ -124,7 +125,7 @@ class EpisodeIndex:
                 strict=True,
             )
         )
-        self.episode_matrix = self._centroids(dimension)
+        self.episode_matrix = _centroids([p.vector_sum for p in fresh], dimension)
         self.projection = _projection(self.episode_matrix)
         self.earliest_expiry = float(self.expires_at.min()) if self.episodes else np.inf
         self.lexical = lexical_index(fresh, self.starts, self.vocabulary)
@@ -152,33 +153,9 @@ class EpisodeIndex:
         for lexical in (self.lexical, self.episode_lexical.groups):
             arrays += [lexical.postings_start, lexical.postings_doc, lexical.postings_weight]
         arrays += [self.episode_lexical.first, self.episode_lexical.keys]
-        held = sum(
-            _OBJECT_BYTES + len(u.text) + (len(u.embedding.data) if u.embedding else 0)
-            for u in self.units
-            if u is not None
-        )
         prepared = sum(p.nbytes for p in self.prepared.values())
-        terms = _OBJECT_BYTES * len(self.vocabulary.ids)
-        return (
-            sum(a.nbytes for a in arrays)
-            + held
-            + prepared
-            + terms
-            + _OBJECT_BYTES * len(self.episodes)
-        )
-
-    def _centroids(self, dimension: int, chunk: int = 2_048) -> FloatArray:
-        """One unit vector per episode: the normalised mean of its units' and summary's."""
-        centroids = np.zeros((len(self.episodes), dimension), dtype=np.float32)
-        for first in range(0, len(self.episodes), chunk):
-            last = min(first + chunk, len(self.episodes))
-            rows = slice(int(self.starts[first]), int(self.ends[last - 1]))
-            block = self.unit_matrix[rows].astype(np.float32) * self.unit_scale[rows, None]
-            sums = np.add.reduceat(block, self.starts[first:last] - self.starts[first], axis=0)
-            centroids[first:last] = sums
-        norms = np.linalg.norm(centroids, axis=1, keepdims=True)
-        np.divide(centroids, norms, out=centroids, where=norms > 0)
-        return centroids
+        terms = OBJECT_BYTES * len(self.vocabulary.ids)
+        return sum(a.nbytes for a in arrays) + prepared + terms + OBJECT_BYTES * len(self.episodes)
 
     def search(
         self,
@@ -380,8 +357,6 @@ class EpisodeIndex:
 
 # A vocabulary may hold this many terms beyond twice those in use before it is started afresh.
 _SPARE_TERMS = 10_000
-# What a small Python object (a unit, its strings and vector) costs beyond its payload, roughly.
-_OBJECT_BYTES = 400
 # Indexes of more episodes than this also keep their centroids projected on their principal
 # subspace of a quarter of the dimensions (85-90% of the variance of MiniLM sentence vectors).
 _PROJECT_ABOVE = 2_048
@@ -411,6 +386,16 @@ def _projection(matrix: FloatArray) -> tuple[FloatArray, FloatArray] | None:
     _, directions = np.linalg.eigh((matrix.T @ matrix).astype(np.float64))
     basis = np.ascontiguousarray(directions[:, ::-1][:, : matrix.shape[1] // 4], np.float32)
     return basis, np.ascontiguousarray(matrix @ basis)
+
+
+def _centroids(sums: list[FloatArray], dimension: int) -> FloatArray:
+    """One unit vector per episode: its rows' vector sum (units' and summary's), normalised."""
+    if not sums:
+        return np.zeros((0, dimension), dtype=np.float32)
+    centroids = np.stack(sums)
+    norms = np.linalg.norm(centroids, axis=1, keepdims=True)
+    np.divide(centroids, norms, out=centroids, where=norms > 0)
+    return centroids
 
 
 def _top_positions(scores: npt.NDArray[np.floating[Any]], count: int) -> npt.NDArray[np.int64]:

@@ -24,6 +24,8 @@ MESSAGE, FINDING, SUMMARY = 0, 1, 2
 # A neighbour lends its words at this weight, halving per step, up to this many steps away.
 NEIGHBOUR_WEIGHT = 0.5
 WINDOW = 2
+# What a small Python object (a unit, its strings and vector) costs beyond its payload, roughly.
+OBJECT_BYTES = 400
 
 Ids = npt.NDArray[np.int32]
 EpisodeKey = tuple[str, float, bytes, int]
@@ -43,6 +45,7 @@ class PreparedEpisode:
 
     ``own``/``own_rows``: each row's own terms ("(day) speaker: text"), and the row of each.
     ``plain``/``plain_rows``: each message's text terms, lent to the messages around it.
+    ``vector_sum``: the sum of its rows' vectors (the index normalises it into a centroid).
     """
 
     kinds: npt.NDArray[np.int8]
@@ -55,6 +58,8 @@ class PreparedEpisode:
     matrix: npt.NDArray[np.int8]
     scale: FloatArray
     usable: npt.NDArray[np.bool_]
+    vector_sum: FloatArray
+    unit_bytes: int
 
     @property
     def rows(self) -> int:
@@ -63,8 +68,11 @@ class PreparedEpisode:
 
     @property
     def nbytes(self) -> int:
-        """Bytes of its term arrays (its vectors are counted with the index's matrix)."""
-        return sum(a.nbytes for a in (self.own, self.own_rows, self.plain, self.plain_rows))
+        """Bytes it keeps alive: term arrays, vector sum and units (estimated); its rows'
+        vectors are counted with the index's matrix.
+        """
+        arrays = (self.own, self.own_rows, self.plain, self.plain_rows, self.vector_sum)
+        return sum(a.nbytes for a in arrays) + self.unit_bytes
 
 
 class Vocabulary:
@@ -132,6 +140,11 @@ def prepare(
         matrix=matrix,
         scale=scale,
         usable=usable,
+        vector_sum=np.add.reduceat(matrix.astype(np.float32) * scale[:, None], [0], axis=0)[0],
+        unit_bytes=sum(
+            OBJECT_BYTES + len(u.text) + (len(u.embedding.data) if u.embedding else 0)
+            for u in episode.units
+        ),
     )
 
 

@@ -58,6 +58,39 @@ def test_triplets_with_repeats_index_as_their_summed_counts(
         assert np.array_equal(from_triplets.scores(word), from_counts.scores(word))
 
 
+@given(
+    triplets=st.lists(
+        st.tuples(
+            st.integers(min_value=0, max_value=9),
+            st.integers(min_value=0, max_value=len(WORDS) - 1),
+            st.sampled_from([1.0, 0.5, 0.25]),
+        ),
+        max_size=60,
+    )
+)
+def test_postings_are_the_same_past_two_to_the_sixteen_terms(
+    triplets: list[tuple[int, int, float]],
+) -> None:
+    # Given triplets in any order, indexed with the small vocabulary they use and with one
+    # padded past 2**16 terms (the term-id sort takes another path there)
+    docs = np.array([d for d, _, _ in triplets], dtype=np.int64)
+    terms = np.array([t for _, t, _ in triplets], dtype=np.int64)
+    counts = np.array([c for _, _, c in triplets], dtype=np.float64)
+    small = {term: i for i, term in enumerate(WORDS)}
+    large = small | {f"pad{i}": len(WORDS) + i for i in range(2**16)}
+    # When both are indexed
+    a = Bm25Index.from_triplets(docs, terms, counts, vocabulary=small, documents=10)
+    b = Bm25Index.from_triplets(docs, terms, counts, vocabulary=large, documents=10)
+    # Then they hold the same postings, each term's documents distinct and ascending
+    assert np.array_equal(a.postings_start, b.postings_start[: len(WORDS) + 1])
+    assert np.array_equal(a.postings_doc, b.postings_doc)
+    assert np.array_equal(a.postings_weight, b.postings_weight)
+    for t in range(len(WORDS)):
+        run = a.postings_doc[a.postings_start[t] : a.postings_start[t + 1]]
+        assert np.all(np.diff(run) > 0)
+    assert len(a.postings_doc) == len({(d, t) for d, t, _ in triplets})
+
+
 _SCORE_IN_A_FRESH_PROCESS = """
 import sys
 from agent_memory.core.lexical import Bm25Index
