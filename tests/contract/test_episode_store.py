@@ -479,3 +479,54 @@ def test_count_by_outcome_counts_large_stores_completely(episodes: EpisodeStore)
 
     assert episodes.count_by_outcome(now=NOW)["COMPLETED"] == 450
     assert episodes.count_by_outcome(now=NOW, tenant_id="acme")["COMPLETED"] == 450
+
+
+def _run_ids(found: list[Episode] | None) -> list[str] | None:
+    return None if found is None else [e.run_id for e in found]
+
+
+def test_added_since_is_the_additions_or_none(episodes: EpisodeStore) -> None:
+    # Given an agent's episodes and a token taken after the first one
+    episodes.add(episode(run_id="old", created_at=NOW - 3 * DAY))
+    token = episodes.version("acme", "agent-1")
+    # When episodes are added after it: to the agent (one already expired) and to another
+    episodes.add(episode(run_id="late", created_at=NOW - 5 * DAY))
+    episodes.add(episode(run_id="new", created_at=NOW - DAY))
+    episodes.add(episode(run_id="gone", created_at=NOW - DAY / 2, expires_at=NOW - 1))
+    episodes.add(episode(run_id="other", agent_id="agent-2"))
+    found = episodes.added_since("acme", "agent-1", token, now=NOW, limit=10)
+    # Then the store answers with exactly the agent's live additions, newest first, or
+    # (if it cannot tell) with None; and the current token has nothing added since
+    assert _run_ids(found) in (["new", "late"], None)
+    latest = episodes.version("acme", "agent-1")
+    assert _run_ids(episodes.added_since("acme", "agent-1", latest, now=NOW, limit=10)) in (
+        [],
+        None,
+    )
+
+
+@pytest.mark.parametrize("change", ["delete", "forget", "rewrite", "too many", "foreign token"])
+def test_added_since_is_none_after_anything_but_additions(
+    episodes: EpisodeStore, change: str
+) -> None:
+    # Given a token over two episodes
+    episodes.add(episode(run_id="a", units=(EpisodeUnit("message", 0, "hi", speaker="user"),)))
+    episodes.add(episode(run_id="b"))
+    token = episodes.version("acme", "agent-1")
+    # When anything but a few additions happens after it
+    if change == "delete":
+        episodes.delete("acme", "agent-1", "a")
+    elif change == "forget":
+        episodes.forget("acme")
+    elif change == "rewrite":
+        stored = episodes.get("acme", "agent-1", "a", now=NOW)
+        assert stored is not None
+        assert episodes.set_vectors(stored)
+    elif change == "too many":
+        for number in range(3):
+            episodes.add(episode(run_id=f"c{number}"))
+    else:
+        token = "not-a-token-of-this-store"
+    episodes.add(episode(run_id="d"))
+    # Then the store cannot answer with additions: the episodes must be read again
+    assert episodes.added_since("acme", "agent-1", token, now=NOW, limit=2) is None

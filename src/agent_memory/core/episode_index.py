@@ -442,6 +442,30 @@ class _Entry:
     version: str
     built: float
     index: EpisodeIndex
+    limit: int  # the most episodes it was built from (the policy's candidates)
+
+    def stale(self, max_age: float) -> bool:
+        return time.monotonic() - self.built >= max_age
+
+
+def _with_added(
+    entry: _Entry, store: EpisodeStore, tenant_id: str, agent_id: str, *, now: float
+) -> list[Episode] | None:
+    """The newest ``entry.limit`` unexpired episodes of the agent, from the entry's episodes
+    and those the store added since its version; None if the store must be read again.
+    """
+    held = entry.index.episodes
+    kept = [e for e in held if e.expires_at > now]
+    if len(kept) < len(held) and len(held) >= entry.limit:
+        return None  # older episodes than it holds may now be among the newest
+    added = store.added_since(tenant_id, agent_id, entry.version, now=now, limit=entry.limit)
+    if added is None:
+        return None
+    known = {e.run_id for e in kept}
+    merged = kept + [e for e in added if e.run_id not in known]
+    # The order of EpisodeStore.recent, which a full read would give.
+    merged.sort(key=lambda e: (e.created_at, e.run_id), reverse=True)
+    return merged[: entry.limit]
 
 
 class EpisodeIndexCache:
@@ -490,20 +514,24 @@ class EpisodeIndexCache:
         version = store.version(tenant_id, agent_id)
         with self._lock:
             entry = self._entries.get(key)
-            if (
-                entry
-                and entry.version == version
-                and time.monotonic() - entry.built < self._max_age
-            ):
+            if entry and entry.version == version and not entry.stale(self._max_age):
                 self._entries.move_to_end(key)
                 return entry.index
-        episodes = recent_episodes(store, tenant_id, agent_id, now=now, policy=policy)
+        previous = entry.index if entry is not None else None
+        episodes = None
+        if (
+            entry is not None
+            and entry.limit == policy.candidates
+            and not entry.stale(self._max_age)
+        ):
+            episodes = _with_added(entry, store, tenant_id, agent_id, now=now)
+        if episodes is None:
+            episodes = recent_episodes(store, tenant_id, agent_id, now=now, policy=policy)
         # The agent's last index lends the rows of the episodes both hold: after a new run,
         # only that run's episode is prepared.
-        previous = entry.index if entry is not None else None
         built = EpisodeIndex(episodes, embedder.model_id, embedder.dimension, reuse=previous)
         with self._lock:
-            self._entries[key] = _Entry(version, time.monotonic(), built)
+            self._entries[key] = _Entry(version, time.monotonic(), built, policy.candidates)
             self._entries.move_to_end(key)
             held = sum(e.index.nbytes for e in self._entries.values())
             while len(self._entries) > 1 and (

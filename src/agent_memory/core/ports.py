@@ -88,6 +88,19 @@ class EpisodeStore(Protocol):
         """
         ...
 
+    def added_since(
+        self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
+    ) -> list[Episode] | None:
+        """The agent's unexpired episodes added since ``version`` (a token :meth:`version`
+        returned), newest first, when additions are all that changed them since, and no more
+        than ``limit`` were added; otherwise, or when the store cannot tell, None: a deletion,
+        a rewrite, a forget or an unknown token means reading the episodes again.
+
+        Lets a cache of the agent's episodes take in a new run's episode without reading
+        every other one again. Episodes added after the latest ``version`` may be included.
+        """
+        ...
+
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Remove up to ``limit`` expired records (a store with native TTL may return 0)."""
         ...

@@ -1,10 +1,15 @@
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from agent_memory.core.consolidation import consolidate
 from agent_memory.core.episode_index import EpisodeIndex, EpisodeIndexCache
+from agent_memory.core.episodic import recent_episodes
+from agent_memory.core.models import Episode
 from agent_memory.core.policies import EpisodicPolicy
+from agent_memory.core.ports import EpisodeStore
 from tests.support.memory import Memory, make_memory, run_event
 
 POLICY = EpisodicPolicy()
@@ -70,3 +75,89 @@ def test_an_index_counts_its_arrays_and_the_episodes_it_holds(memory: Memory):
     arrays = index.unit_matrix.nbytes + index.episode_matrix.nbytes
     texts = sum(len(u.text) for u in index.units if u is not None)
     assert index.nbytes > arrays + texts
+
+
+class CountingReads:
+    """The agent's store, counting full reads (``recent``) and answered ``added_since``."""
+
+    def __init__(self, store: EpisodeStore) -> None:
+        self.store = store
+        self.full_reads = 0
+        self.deltas = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    def recent(self, *args: Any, **kwargs: Any) -> Any:
+        self.full_reads += 1
+        return self.store.recent(*args, **kwargs)
+
+    def added_since(self, *args: Any, **kwargs: Any) -> Any:
+        found = self.store.added_since(*args, **kwargs)
+        self.deltas += found is not None
+        return found
+
+
+def built(cache: EpisodeIndexCache, store: Any, memory: Memory, policy: EpisodicPolicy) -> Any:
+    return cache.index(
+        store, memory.ports.embedder, "acme", "a1", now=memory.clock(), policy=policy
+    )
+
+
+def stored(memory: Memory, run_id: str) -> Episode:
+    found = memory.ports.episodes.get("acme", "a1", run_id, now=memory.clock())
+    assert found is not None
+    return found
+
+
+def full_read(memory: Memory, policy: EpisodicPolicy) -> list[str]:
+    found = recent_episodes(memory.ports.episodes, "acme", "a1", now=memory.clock(), policy=policy)
+    return [e.run_id for e in found]
+
+
+def test_after_new_runs_only_the_new_episodes_are_read(memory: Memory) -> None:
+    cache, store = EpisodeIndexCache(), CountingReads(memory.ports.episodes)
+    built(cache, store, memory, POLICY)
+    assert store.full_reads == 1
+    # Given new runs of the agent, one of them older than every episode it has
+    consolidate(run_event("a1-run-new", agent_id="a1"), memory.ports)
+    memory.ports.episodes.add(replace(stored(memory, "a1-run-0"), run_id="a1-old", created_at=1.0))
+    # When its index is asked for again
+    index = built(cache, store, memory, POLICY)
+    # Then the store was asked only what was added, and the index holds what a full read
+    # gives, in its order
+    assert (store.full_reads, store.deltas) == (1, 1)
+    assert [e.run_id for e in index.episodes] == full_read(memory, POLICY)
+    assert {"a1-run-new", "a1-old"} <= {e.run_id for e in index.episodes}
+
+
+def test_a_deleted_episode_makes_the_store_read_again(memory: Memory) -> None:
+    cache, store = EpisodeIndexCache(), CountingReads(memory.ports.episodes)
+    built(cache, store, memory, POLICY)
+    # Given one of the agent's episodes deleted, and a new run
+    memory.ports.episodes.delete("acme", "a1", "a1-run-1")
+    consolidate(run_event("a1-run-new", agent_id="a1"), memory.ports)
+    # When its index is asked for again
+    index = built(cache, store, memory, POLICY)
+    # Then it was read in full, and the deleted episode is gone
+    assert store.full_reads == 2
+    assert [e.run_id for e in index.episodes] == full_read(memory, POLICY)
+    assert "a1-run-1" not in {e.run_id for e in index.episodes}
+
+
+def test_a_full_window_losing_an_episode_to_expiry_is_read_again(memory: Memory) -> None:
+    # Given an index of the agent's newest two episodes (of three), the newest about to expire
+    policy = EpisodicPolicy(candidates=2)
+    newest = stored(memory, full_read(memory, policy)[0])
+    memory.ports.episodes.delete("acme", "a1", newest.run_id)
+    memory.ports.episodes.add(replace(newest, expires_at=memory.clock() + 10))
+    cache, store = EpisodeIndexCache(), CountingReads(memory.ports.episodes)
+    assert len(built(cache, store, memory, policy).episodes) == 2
+    # When it expires, and an episode older than all arrives (a replayed run)
+    memory.clock.advance(11)
+    memory.ports.episodes.add(replace(stored(memory, "a1-run-0"), run_id="a1-old", created_at=1.0))
+    index = built(cache, store, memory, policy)
+    # Then the store was read again, so the next older episode moves up into the window
+    assert store.full_reads == 2
+    assert [e.run_id for e in index.episodes] == full_read(memory, policy)
+    assert "a1-old" not in {e.run_id for e in index.episodes}

@@ -202,6 +202,14 @@ class DynamoDbEpisodeStore:
         item = response.get("Item")
         return get_s(item, "token") if item is not None else "0"
 
+    def added_since(
+        self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
+    ) -> list[Episode] | None:
+        """Always None: the version is a random token, and the table keeps no order of
+        insertion to query, so a cache reads the agent's episodes again.
+        """
+        return None
+
     def _bump(self, tenant_id: str, agent_id: str) -> None:
         # A fresh random token, never a counter: it cannot repeat after a forget.
         with translated():

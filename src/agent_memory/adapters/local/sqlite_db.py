@@ -123,6 +123,20 @@ class SqliteDatabase:
             return conn.execute(sql, params).rowcount
 
     @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """Open a read transaction: the statements run in it see one snapshot."""
+        conn = self.connection()
+        if conn.in_transaction:
+            raise RuntimeError("transactions do not nest")
+        with _lock_errors_are_transient():
+            conn.execute("BEGIN DEFERRED")
+            try:
+                yield conn
+            finally:
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+
+    @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """Open a transaction holding the write lock from its start; commit unless it raises."""
         conn = self.connection()

@@ -90,7 +90,10 @@ class SqliteEpisodeStore:
                 ),
             ).rowcount
             if changed:
-                _bump(conn, [pk])
+                conn.execute(
+                    "UPDATE episodes SET added = ? WHERE pk = ? AND run_id = ?",
+                    (_bump(conn, [pk], rewrite=False), pk, episode.run_id),
+                )
         return changed == 1
 
     def version(self, tenant_id: str, agent_id: str) -> str:
@@ -102,6 +105,33 @@ class SqliteEpisodeStore:
         )
         assert row is not None  # the schema inserts the one row
         return f"{row['generation'] or 0}.{row['forgets']}"
+
+    def added_since(
+        self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
+    ) -> list[Episode] | None:
+        """Unexpired episodes added after ``version``'s generation, newest first; None if the
+        agent's episodes were deleted or rewritten since, or the store forgot a tenant.
+        """
+        check_limit(limit)
+        try:
+            generation, forgets = (int(part) for part in version.split("."))
+        except ValueError:
+            return None
+        pk = partition_key(tenant_id, agent_id)
+        with self._db.read() as conn:
+            row = conn.execute(
+                "SELECT (SELECT rewritten FROM episode_versions WHERE pk = ?) AS rewritten, "
+                "forgets FROM store_generation WHERE id = 1",
+                (pk,),
+            ).fetchone()
+            if row["forgets"] != forgets or (row["rewritten"] or 0) > generation:
+                return None
+            rows = conn.execute(
+                f"SELECT {_COLUMNS} FROM episodes WHERE pk = ? AND added > ? AND expires_at > ? "
+                "ORDER BY created_at DESC, run_id DESC LIMIT ?",
+                (pk, generation, now, limit + 1),
+            ).fetchall()
+        return None if len(rows) > limit else [self._as_episode(r) for r in rows]
 
     def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
         """Return the episode, or None if absent or expired (``expires_at <= now``)."""
@@ -286,14 +316,20 @@ def _blob(value: bytes | None) -> bytes | None:
     return bytes(value) if value is not None else None
 
 
-def _bump(conn: sqlite3.Connection, pks: list[str]) -> None:
-    """Move the agents' versions to a new store generation (never reused)."""
+def _bump(conn: sqlite3.Connection, pks: list[str], *, rewrite: bool = True) -> int:
+    """Move the agents' versions to a new store generation (never reused), and return it.
+
+    ``rewrite``: the change is not only an addition (a deletion or rewrite), which a cache
+    cannot take in from :meth:`SqliteEpisodeStore.added_since`.
+    """
     if not pks:
-        return
+        return 0
     conn.execute("UPDATE store_generation SET value = value + 1 WHERE id = 1")
     (generation,) = conn.execute("SELECT value FROM store_generation WHERE id = 1").fetchone()
     conn.executemany(
-        "INSERT INTO episode_versions (pk, generation) VALUES (?, ?) "
-        "ON CONFLICT (pk) DO UPDATE SET generation = excluded.generation",
-        [(pk, generation) for pk in pks],
+        "INSERT INTO episode_versions (pk, generation, rewritten) VALUES (?, ?, ?) "
+        "ON CONFLICT (pk) DO UPDATE SET generation = excluded.generation, "
+        "rewritten = MAX(rewritten, excluded.rewritten)",
+        [(pk, generation, generation if rewrite else 0) for pk in pks],
     )
+    return int(generation)

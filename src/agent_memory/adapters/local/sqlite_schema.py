@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Every key starts with the tenant, as in DynamoDB (DESIGN.md §3); tenant_id is kept beside it so
 # tenant-wide operations can also match the column exactly.
@@ -153,4 +153,17 @@ _SCHEMA_V2 = (
 # from ever repeating once its row is gone.
 _SCHEMA_V3 = ("ALTER TABLE store_generation ADD COLUMN forgets INTEGER NOT NULL DEFAULT 0",)
 
-MIGRATIONS: dict[int, Sequence[str]] = {1: _SCHEMA_V1, 2: _SCHEMA_V2, 3: _SCHEMA_V3}
+# Which store generation added each episode, and per agent the generation of its last change
+# other than an addition: together they tell a cache which episodes are new since its token.
+_SCHEMA_V4 = (
+    "ALTER TABLE episodes ADD COLUMN added INTEGER",
+    "ALTER TABLE episode_versions ADD COLUMN rewritten INTEGER NOT NULL DEFAULT 0",
+    "CREATE INDEX episodes_agent_added ON episodes (pk, added)",
+)
+
+MIGRATIONS: dict[int, Sequence[str]] = {
+    1: _SCHEMA_V1,
+    2: _SCHEMA_V2,
+    3: _SCHEMA_V3,
+    4: _SCHEMA_V4,
+}
