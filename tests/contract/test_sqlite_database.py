@@ -173,3 +173,38 @@ def test_a_closed_database_refuses_further_use(path: Path) -> None:
 
     with pytest.raises(RuntimeError):
         db.connection()
+
+
+def test_sqlite_answers_with_the_episodes_added_since_a_token(db: SqliteDatabase) -> None:
+    # Given an agent's episode and a token taken after it
+    episodes = SqliteEpisodeStore(db)
+    episodes.add(episode(run_id="a"))
+    token = episodes.version("acme", "agent-1")
+    # When two more are added
+    episodes.add(episode(run_id="b", created_at=NOW - 2))
+    episodes.add(episode(run_id="c", created_at=NOW - 1))
+    found = episodes.added_since("acme", "agent-1", token, now=NOW, limit=5)
+    # Then the store tells which, newest first (the contract also allows None)
+    assert found is not None
+    assert [e.run_id for e in found] == ["c", "b"]
+
+
+def test_a_version_3_file_takes_in_additions_after_its_migration(path: Path) -> None:
+    # Given a file at schema version 3 holding an episode
+    with SqliteDatabase(path) as db:
+        SqliteEpisodeStore(db).add(episode(run_id="before"))
+        db.execute("DELETE FROM schema_version WHERE version = 4")
+        db.execute("DROP INDEX episodes_agent_added")
+        db.execute("ALTER TABLE episodes DROP COLUMN added")
+        db.execute("ALTER TABLE episode_versions DROP COLUMN rewritten")
+    # When this code opens it, and an episode is added after a token
+    with SqliteDatabase(path) as db:
+        assert db.schema_version() == SCHEMA_VERSION
+        episodes = SqliteEpisodeStore(db)
+        token = episodes.version("acme", "agent-1")
+        episodes.add(episode(run_id="after"))
+        found = episodes.added_since("acme", "agent-1", token, now=NOW, limit=5)
+        # Then the older episode is still read, and only the new one counts as added
+        assert episodes.get("acme", "agent-1", "before", now=NOW) is not None
+    assert found is not None
+    assert [e.run_id for e in found] == ["after"]
