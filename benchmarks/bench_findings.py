@@ -174,8 +174,8 @@ def _bootstrap_notes(rows: list[dict[str, Any]]) -> list[str]:
                 for n, v in default
                 if "after_new_run_ms" in v
             )
-            + " on the first bootstrap after a new run (the store is read again; only the new"
-            " episode's rows are prepared)."
+            + " on the first bootstrap after a new run (only the new episode is read from the"
+            " store and prepared; the index is laid out again from the rows it had)."
         )
     full = [(r["episodes"], r["all_episodes_indexed"]) for r in rows if "all_episodes_indexed" in r]
     if full:
