@@ -17,6 +17,7 @@ from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
 from agent_memory.adapters.aws.tenant_credentials import TenantSessions
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
+from agent_memory.core.episode_index import EpisodeIndexCache
 from agent_memory.core.errors import PiiDetectionFailed
 from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector
 from agent_memory.serverless.settings import AwsSettings
@@ -47,6 +48,9 @@ class AwsRuntime:
     _clients: dict[tuple[str, int], Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _tenants: TenantSessions | None = None
+    # The agents' search indexes, kept across invocations: a warm container serves a bootstrap
+    # from memory unless the agent's episodes changed (EpisodeIndexCache).
+    episode_index: EpisodeIndexCache = field(default_factory=EpisodeIndexCache)
 
     def client(self, service: str, tenant_id: str | None = None) -> Any:
         """A boto3 client, on credentials narrowed to the tenant when ``tenant_id`` is given.
@@ -102,6 +106,7 @@ class AwsRuntime:
             chat=self._chat(),
             calibrations=self.calibrations,
             pseudonym_key=self._pseudonym_key(),
+            episode_index=self.episode_index,
         )
 
     def _pseudonym_key(self) -> bytes | None:

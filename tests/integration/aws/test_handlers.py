@@ -176,6 +176,44 @@ def test_bootstrap_returns_all_three_tiers_and_filters_the_kb_by_tenant(
     assert {"EpisodicHits", "SemanticHits", "ProceduralHits", "EpisodicBestScore"} <= emitted
 
 
+def test_a_warm_container_serves_bootstrap_from_its_index_until_a_new_run(aws: Aws) -> None:
+    # Given three runs of the agent, and a count of the reads of its episodes
+    consolidate_runs(aws, "r1", "r2", "r3")
+    reads: list[str] = []
+    aws.runtime.client("dynamodb", "acme").meta.events.register(
+        "before-parameter-build.dynamodb.Query",
+        lambda params, **_: (
+            reads.append(params["TableName"]) if "episodes" in params["TableName"] else None
+        ),
+    )
+    request = {
+        "tenant_id": "acme",
+        "agent_id": "reviewer",
+        "task": "Review the vendor MSA liability cap",
+        "task_type": "contract_review",
+        "domain": "contracts",
+    }
+
+    def bootstrap() -> list[str]:
+        expect_retrieve(aws, "acme", "contracts", [])
+        reply = handler("bootstrap")(request, Context())
+        return sorted(e["run_id"] for e in reply["episodes"])
+
+    # When the agent starts two runs in a row in one container
+    first = bootstrap()
+    read_once = len(reads)
+    again = bootstrap()
+    # Then the second bootstrap reads no episode: its index is the container's cached one
+    assert read_once > 0
+    assert (again, len(reads)) == (first, read_once)
+    # And once a new run is consolidated, the next bootstrap reads the episodes and finds it
+    consolidation.consolidate(run_event("r4"), aws.ports())
+    expect_retrieve(aws, "acme", "contracts", [])
+    reply = handler("bootstrap")(request, Context())
+    assert len(reads) > read_once
+    assert "r4" in {e["run_id"] for e in reply["episodes"]}
+
+
 def test_bootstrap_rejects_a_bad_request_naming_the_field(aws: Aws) -> None:
     with pytest.raises(InvalidInput, match=r"^tenant_id: "):
         handler("bootstrap")({"tenant_id": "a#b", "agent_id": "x", "task": "t"}, Context())

@@ -95,9 +95,9 @@ class DynamoDbEpisodeStore:
 
     def add(self, episode: Episode) -> bool:
         """Write the episode unless its key exists (expired or not); True if this call wrote it."""
-        # Version first: if the put then fails, a retry finds the episode present and returns
-        # False, but caches have already been told to look again.
-        self._bump(episode.tenant_id, episode.agent_id)
+        # The version moves after the write, so a cache reading in between keeps the old token
+        # and looks again. A retry whose first try wrote the episode but not the version still
+        # moves it: a run's episode is never written without caches being told.
         try:
             with translated():
                 self._client.put_item(
@@ -106,7 +106,9 @@ class DynamoDbEpisodeStore:
                     ConditionExpression="attribute_not_exists(pk)",
                 )
         except ConditionFailed:
+            self._bump(episode.tenant_id, episode.agent_id)
             return False
+        self._bump(episode.tenant_id, episode.agent_id)
         return True
 
     def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
@@ -171,6 +173,8 @@ class DynamoDbEpisodeStore:
                     ConditionExpression="attribute_exists(pk)",
                 )
         except ConditionFailed:
+            # Perhaps a retry of a delete that was done but whose version did not move.
+            self._bump(tenant_id, agent_id)
             return False
         self._bump(tenant_id, agent_id)
         return True

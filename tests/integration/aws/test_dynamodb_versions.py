@@ -1,0 +1,115 @@
+"""DynamoDB: an agent's version moves only once a change is visible, so no cache keeps a stale
+index under the new token, whenever it happened to read during the change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from agent_memory.adapters.aws.dynamodb_episodes import DynamoDbEpisodeStore
+from agent_memory.adapters.aws.dynamodb_schema import EPISODES
+from agent_memory.core.episode_index import EpisodeIndexCache
+from agent_memory.core.policies import EpisodicPolicy
+from tests.contract.builders import NOW, episode
+from tests.integration.aws.moto_dynamodb import mocked_tables
+from tests.support.embedder import HashingEmbedder
+
+
+class Interleaved:
+    """A DynamoDB client that runs ``between`` just before and just after each write of an
+    episode item (not of a version item): where another reader's request could fall.
+    """
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self.between: Callable[[], None] = lambda: None
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._client, name)
+        if name not in ("put_item", "delete_item"):
+            return attribute
+
+        def call(**kwargs: Any) -> Any:
+            key = kwargs.get("Item") or kwargs["Key"]
+            if key["run_id"]["S"].startswith("#"):
+                return attribute(**kwargs)
+            self.between()
+            try:
+                return attribute(**kwargs)
+            finally:
+                self.between()
+
+        return call
+
+
+@pytest.fixture
+def store() -> Iterator[tuple[DynamoDbEpisodeStore, Interleaved]]:
+    with mocked_tables() as tables:
+        client = Interleaved(tables.client)
+        yield DynamoDbEpisodeStore(client, tables.name(EPISODES)), client
+
+
+def indexed(cache: EpisodeIndexCache, store: DynamoDbEpisodeStore) -> set[str]:
+    index = cache.index(
+        store, HashingEmbedder(), "acme", "agent-1", now=NOW, policy=EpisodicPolicy()
+    )
+    return {e.run_id for e in index.episodes}
+
+
+@pytest.mark.parametrize("change", ["add", "delete"])
+def test_an_index_read_during_a_change_is_replaced_once_it_is_done(
+    store: tuple[DynamoDbEpisodeStore, Interleaved], change: str
+) -> None:
+    episodes, client = store
+    episodes.add(episode(run_id="kept"))
+    if change == "delete":
+        episodes.add(episode(run_id="run-x"))
+    cache = EpisodeIndexCache()
+    # Given a cache that reads the agent's episodes right before and after the item's write
+    seen: list[set[str]] = []
+    client.between = lambda: seen.append(indexed(cache, episodes))
+    # When an episode is added (or deleted)
+    if change == "add":
+        assert episodes.add(episode(run_id="run-x"))
+    else:
+        assert episodes.delete("acme", "agent-1", "run-x")
+    client.between = lambda: None
+    # Then, whatever it read meanwhile, the cache now serves the change
+    assert len(seen) == 2
+    assert ("run-x" in indexed(cache, episodes)) is (change == "add")
+
+
+def _lost(*_: object) -> None:
+    raise RuntimeError("the version write was lost")
+
+
+@pytest.mark.parametrize("change", ["add", "delete"])
+def test_a_retry_whose_first_try_changed_only_the_episode_moves_the_version(
+    store: tuple[DynamoDbEpisodeStore, Interleaved],
+    monkeypatch: pytest.MonkeyPatch,
+    change: str,
+) -> None:
+    episodes, _ = store
+    episodes.add(episode(run_id="kept"))
+    if change == "delete":
+        episodes.add(episode(run_id="run-x"))
+    cache = EpisodeIndexCache()
+    before = indexed(cache, episodes)
+
+    def apply() -> bool:
+        if change == "add":
+            return episodes.add(episode(run_id="run-x"))
+        return episodes.delete("acme", "agent-1", "run-x")
+
+    # Given the episode changed by a try that failed before moving the version
+    with monkeypatch.context() as patch:
+        patch.setattr(episodes, "_bump", _lost)
+        with pytest.raises(RuntimeError):
+            apply()
+    assert indexed(cache, episodes) == before  # caches were not told
+    # When the delivery is retried (and finds the change already made)
+    assert apply() is False
+    # Then caches are told: the next index shows the change
+    assert ("run-x" in indexed(cache, episodes)) is (change == "add")
