@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agent_memory.adapters.aws.dynamodb_episodes import DynamoDbEpisodeStore
+from agent_memory.adapters.aws.dynamodb_episodes import LOGGED_ADDITIONS, DynamoDbEpisodeStore
 from agent_memory.adapters.aws.dynamodb_schema import EPISODES
 from agent_memory.core.episode_index import EpisodeIndexCache
 from agent_memory.core.policies import EpisodicPolicy
@@ -105,7 +105,7 @@ def test_a_retry_whose_first_try_changed_only_the_episode_moves_the_version(
 
     # Given the episode changed by a try that failed before moving the version
     with monkeypatch.context() as patch:
-        patch.setattr(episodes, "_bump", _lost)
+        patch.setattr(episodes, "_added" if change == "add" else "_rewritten", _lost)
         with pytest.raises(RuntimeError):
             apply()
     assert indexed(cache, episodes) == before  # caches were not told
@@ -113,3 +113,42 @@ def test_a_retry_whose_first_try_changed_only_the_episode_moves_the_version(
     assert apply() is False
     # Then caches are told: the next index shows the change
     assert ("run-x" in indexed(cache, episodes)) is (change == "add")
+
+
+def test_added_since_reads_back_only_as_far_as_the_log_reaches(
+    store: tuple[DynamoDbEpisodeStore, Interleaved],
+) -> None:
+    episodes, _ = store
+    episodes.add(episode(run_id="first"))
+    token = episodes.version("acme", "agent-1")
+    # Given more additions since a token than the version item logs
+    for number in range(LOGGED_ADDITIONS + 1):
+        episodes.add(episode(run_id=f"run-{number}"))
+    # Then the store cannot say which, however many the caller would take
+    assert episodes.added_since("acme", "agent-1", token, now=NOW, limit=1000) is None
+    # And a token within the log's reach is answered
+    recent = episodes.version("acme", "agent-1")
+    episodes.add(episode(run_id="last"))
+    found = episodes.added_since("acme", "agent-1", recent, now=NOW, limit=1000)
+    assert [e.run_id for e in found or []] == ["last"]
+
+
+def test_a_lost_log_entry_makes_added_since_read_again(
+    store: tuple[DynamoDbEpisodeStore, Interleaved],
+) -> None:
+    episodes, client = store
+    episodes.add(episode(run_id="first"))
+    token = episodes.version("acme", "agent-1")
+    # Given an addition whose log entry was never written (its count was)
+    with pytest.MonkeyPatch.context() as patch:
+        real = client._client.update_item
+
+        def count_only(**kwargs: Any) -> Any:
+            if "#slot" in kwargs.get("ExpressionAttributeNames", {}):
+                return {}
+            return real(**kwargs)
+
+        patch.setattr(client._client, "update_item", count_only)
+        episodes.add(episode(run_id="unlogged"))
+    # Then the store does not answer from the log
+    assert episodes.added_since("acme", "agent-1", token, now=NOW, limit=10) is None

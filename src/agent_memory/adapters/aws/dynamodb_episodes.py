@@ -30,6 +30,7 @@ from agent_memory.adapters.aws.dynamodb_codec import (
 from agent_memory.adapters.aws.dynamodb_paging import (
     Listing,
     batch_delete,
+    batch_get,
     count_values,
     delete_all,
     read_all,
@@ -71,6 +72,8 @@ _VECTOR_ATTRIBUTES = tuple(
 )
 # Sort key of each agent's version item: '#' never occurs in a run id.
 _VERSION = "#version"
+# How many of an agent's latest additions its version item logs (a few KB at most).
+LOGGED_ADDITIONS = 32
 
 
 class DynamoDbEpisodeStore:
@@ -106,9 +109,9 @@ class DynamoDbEpisodeStore:
                     ConditionExpression="attribute_not_exists(pk)",
                 )
         except ConditionFailed:
-            self._bump(episode.tenant_id, episode.agent_id)
+            self._added(episode.tenant_id, episode.agent_id, episode.run_id)
             return False
-        self._bump(episode.tenant_id, episode.agent_id)
+        self._added(episode.tenant_id, episode.agent_id, episode.run_id)
         return True
 
     def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
@@ -174,9 +177,9 @@ class DynamoDbEpisodeStore:
                 )
         except ConditionFailed:
             # Perhaps a retry of a delete that was done but whose version did not move.
-            self._bump(tenant_id, agent_id)
+            self._rewritten(tenant_id, agent_id)
             return False
-        self._bump(tenant_id, agent_id)
+        self._rewritten(tenant_id, agent_id)
         return True
 
     def count_by_outcome(self, *, now: float, tenant_id: str | None = None) -> dict[str, int]:
@@ -196,30 +199,112 @@ class DynamoDbEpisodeStore:
         return count_values((i for i in items if get_float(i, "expires_at") > now), "outcome")
 
     def version(self, tenant_id: str, agent_id: str) -> str:
-        """A random token rewritten on every add and delete of the agent's episodes."""
+        """``{nonce}.{count}``: the agent's version item's random nonce, new whenever an
+        episode is deleted or rewritten (or the item is forgotten), and its count of additions.
+        """
+        item = self._version_item(tenant_id, agent_id)
+        if item is None:
+            return "0"
+        if "nonce" not in item:  # written before versions counted additions
+            return get_s(item, "token")
+        return f"{get_s(item, 'nonce')}.{get_int(item, 'added')}"
+
+    def added_since(
+        self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
+    ) -> list[Episode] | None:
+        """The episodes the version item's log of the last additions names after ``version``,
+        read by key; None if the nonce changed or the log no longer reaches back that far.
+        """
+        item = self._version_item(tenant_id, agent_id)
+        nonce, _, count = version.partition(".")
+        if item is None or "nonce" not in item or get_s(item, "nonce") != nonce:
+            return None
+        try:
+            since = int(count)
+        except ValueError:
+            return None
+        latest = get_int(item, "added")
+        if not 0 <= latest - since <= min(limit, LOGGED_ADDITIONS):
+            return None
+        log = item.get("log", {}).get("M", {})
+        run_ids = []
+        for number in range(since + 1, latest + 1):
+            entry = log.get(str(number % LOGGED_ADDITIONS), {}).get("M")
+            if entry is None or get_int(entry, "n") != number:
+                return None  # overwritten, or its write was lost
+            run_ids.append(get_s(entry, "run_id"))
+        keys = [_key(tenant_id, agent_id, r) for r in dict.fromkeys(run_ids)]
+        found = batch_get(self._client, self._table, ("pk", "run_id"), keys)
+        episodes = [
+            self._as_episode(i) for i in found if i is not None and get_float(i, "expires_at") > now
+        ]
+        episodes.sort(key=lambda e: (e.created_at, e.run_id), reverse=True)
+        return episodes
+
+    def _version_item(self, tenant_id: str, agent_id: str) -> Item | None:
         with translated():
             response = self._client.get_item(
                 TableName=self._table,
                 Key=_key(tenant_id, agent_id, _VERSION),
                 ConsistentRead=True,
             )
-        item = response.get("Item")
-        return get_s(item, "token") if item is not None else "0"
+        return cast(Item | None, response.get("Item"))
 
-    def added_since(
-        self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
-    ) -> list[Episode] | None:
-        """Always None: the version is a random token, and the table keeps no order of
-        insertion to query, so a cache reads the agent's episodes again.
+    def _added(self, tenant_id: str, agent_id: str, run_id: str) -> None:
+        """Count an addition on the agent's version item, then log its run id in the slot of
+        its number (the last ``LOGGED_ADDITIONS`` additions stay readable).
         """
-        return None
+        key = _key(tenant_id, agent_id, _VERSION)
+        with translated():
+            reply = self._client.update_item(
+                TableName=self._table,
+                Key=key,
+                UpdateExpression=(
+                    "ADD #added :one SET #nonce = if_not_exists(#nonce, :nonce), "
+                    "#log = if_not_exists(#log, :empty)"
+                ),
+                ExpressionAttributeNames={"#added": "added", "#nonce": "nonce", "#log": "log"},
+                ExpressionAttributeValues={
+                    ":one": n(1),
+                    ":nonce": s(uuid.uuid4().hex),
+                    ":empty": {"M": {}},
+                },
+                ReturnValues="ALL_NEW",
+            )
+        number = get_int(reply["Attributes"], "added")
+        try:
+            with translated():
+                self._client.update_item(
+                    TableName=self._table,
+                    Key=key,
+                    UpdateExpression="SET #log.#slot = :entry",
+                    # A rewrite in between started a new nonce: nothing left to log in.
+                    ConditionExpression="#nonce = :nonce",
+                    ExpressionAttributeNames={
+                        "#log": "log",
+                        "#slot": str(number % LOGGED_ADDITIONS),
+                        "#nonce": "nonce",
+                    },
+                    ExpressionAttributeValues={
+                        ":entry": {"M": {"n": n(number), "run_id": s(run_id)}},
+                        ":nonce": reply["Attributes"]["nonce"],
+                    },
+                )
+        except ConditionFailed:
+            pass
 
-    def _bump(self, tenant_id: str, agent_id: str) -> None:
-        # A fresh random token, never a counter: it cannot repeat after a forget.
+    def _rewritten(self, tenant_id: str, agent_id: str) -> None:
+        """Give the agent's version item a fresh nonce (never a counter: it cannot repeat
+        after a forget), which no earlier version can be read from.
+        """
         with translated():
             self._client.put_item(
                 TableName=self._table,
-                Item={**_key(tenant_id, agent_id, _VERSION), "token": s(uuid.uuid4().hex)},
+                Item={
+                    **_key(tenant_id, agent_id, _VERSION),
+                    "nonce": s(uuid.uuid4().hex),
+                    "added": n(0),
+                },
             )
 
     def list_all(self, *, now: float, limit: int, cursor: str | None = None) -> Page[Episode]:
@@ -259,7 +344,7 @@ class DynamoDbEpisodeStore:
                 )
         except ConditionFailed:
             return False
-        self._bump(episode.tenant_id, episode.agent_id)
+        self._rewritten(episode.tenant_id, episode.agent_id)
         return True
 
     def purge_expired(self, now: float, *, limit: int) -> int:
