@@ -469,7 +469,9 @@ def _with_added(
 
 
 class EpisodeIndexCache:
-    """The latest index of each recently searched agent, rebuilt when its store version moves.
+    """The latest index of each recently searched agent, rebuilt when its store version moves:
+    from the episodes it held and those added since, when the store can tell which
+    (``EpisodeStore.added_since``), or else from a full read of the agent's newest episodes.
 
     Bounded by ``capacity`` indexes and by ``max_bytes`` of estimated memory (least recently
     used first out; the newest always stays): a process serving many agents, such as a Lambda
