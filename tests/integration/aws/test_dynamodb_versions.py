@@ -23,11 +23,11 @@ class Interleaved:
     """
 
     def __init__(self, client: Any) -> None:
-        self._client = client
+        self.inner = client
         self.between: Callable[[], None] = lambda: None
 
     def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self._client, name)
+        attribute = getattr(self.inner, name)
         if name not in ("put_item", "delete_item"):
             return attribute
 
@@ -141,14 +141,14 @@ def test_a_lost_log_entry_makes_added_since_read_again(
     token = episodes.version("acme", "agent-1")
     # Given an addition whose log entry was never written (its count was)
     with pytest.MonkeyPatch.context() as patch:
-        real = client._client.update_item
+        real = client.inner.update_item
 
         def count_only(**kwargs: Any) -> Any:
             if "#slot" in kwargs.get("ExpressionAttributeNames", {}):
                 return {}
             return real(**kwargs)
 
-        patch.setattr(client._client, "update_item", count_only)
+        patch.setattr(client.inner, "update_item", count_only)
         episodes.add(episode(run_id="unlogged"))
     # Then the store does not answer from the log
     assert episodes.added_since("acme", "agent-1", token, now=NOW, limit=10) is None
