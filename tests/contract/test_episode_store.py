@@ -527,3 +527,9 @@ def test_added_since_is_none_after_anything_but_additions(
     episodes.add(episode(run_id="d"))
     # Then the store cannot answer with additions: the episodes must be read again
     assert episodes.added_since("acme", "agent-1", token, now=NOW, limit=2) is None
+
+
+def test_added_since_refuses_a_limit_below_one(episodes: EpisodeStore) -> None:
+    token = episodes.version("acme", "agent-1")
+    with pytest.raises(InvalidInput, match="limit"):
+        episodes.added_since("acme", "agent-1", token, now=NOW, limit=0)

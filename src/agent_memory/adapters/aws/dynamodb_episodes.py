@@ -11,6 +11,7 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     DynamoDbClient,
     Item,
     b,
+    check_limit,
     get_float,
     get_int,
     get_opt_s,
@@ -215,6 +216,7 @@ class DynamoDbEpisodeStore:
         """The episodes the version item's log of the last additions names after ``version``,
         read by key; None if the nonce changed or the log no longer reaches back that far.
         """
+        check_limit(limit)
         item = self._version_item(tenant_id, agent_id)
         nonce, _, count = version.partition(".")
         if item is None or "nonce" not in item or get_s(item, "nonce") != nonce:
