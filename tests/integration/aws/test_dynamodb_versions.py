@@ -58,23 +58,32 @@ def indexed(cache: EpisodeIndexCache, store: DynamoDbEpisodeStore) -> set[str]:
     return {e.run_id for e in index.episodes}
 
 
+def before_change(episodes: DynamoDbEpisodeStore, change: str) -> None:
+    """The agent's episodes before ``change``: "kept", and "run-x" when it is to be deleted."""
+    episodes.add(episode(run_id="kept"))
+    if change == "delete":
+        episodes.add(episode(run_id="run-x"))
+
+
+def apply(episodes: DynamoDbEpisodeStore, change: str) -> bool:
+    """Add or delete "run-x"; True if this call made the change."""
+    if change == "add":
+        return episodes.add(episode(run_id="run-x"))
+    return episodes.delete("acme", "agent-1", "run-x")
+
+
 @pytest.mark.parametrize("change", ["add", "delete"])
 def test_an_index_read_during_a_change_is_replaced_once_it_is_done(
     store: tuple[DynamoDbEpisodeStore, Interleaved], change: str
 ) -> None:
     episodes, client = store
-    episodes.add(episode(run_id="kept"))
-    if change == "delete":
-        episodes.add(episode(run_id="run-x"))
+    before_change(episodes, change)
     cache = EpisodeIndexCache()
     # Given a cache that reads the agent's episodes right before and after the item's write
     seen: list[set[str]] = []
     client.between = lambda: seen.append(indexed(cache, episodes))
     # When an episode is added (or deleted)
-    if change == "add":
-        assert episodes.add(episode(run_id="run-x"))
-    else:
-        assert episodes.delete("acme", "agent-1", "run-x")
+    assert apply(episodes, change)
     client.between = lambda: None
     # Then, whatever it read meanwhile, the cache now serves the change
     assert len(seen) == 2
@@ -92,25 +101,17 @@ def test_a_retry_whose_first_try_changed_only_the_episode_moves_the_version(
     change: str,
 ) -> None:
     episodes, _ = store
-    episodes.add(episode(run_id="kept"))
-    if change == "delete":
-        episodes.add(episode(run_id="run-x"))
+    before_change(episodes, change)
     cache = EpisodeIndexCache()
     before = indexed(cache, episodes)
-
-    def apply() -> bool:
-        if change == "add":
-            return episodes.add(episode(run_id="run-x"))
-        return episodes.delete("acme", "agent-1", "run-x")
-
     # Given the episode changed by a try that failed before moving the version
     with monkeypatch.context() as patch:
         patch.setattr(episodes, "_added" if change == "add" else "_rewritten", _lost)
         with pytest.raises(RuntimeError):
-            apply()
+            apply(episodes, change)
     assert indexed(cache, episodes) == before  # caches were not told
     # When the delivery is retried (and finds the change already made)
-    assert apply() is False
+    assert apply(episodes, change) is False
     # Then caches are told: the next index shows the change
     assert ("run-x" in indexed(cache, episodes)) is (change == "add")
 
