@@ -62,6 +62,13 @@ def targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             False,
         ),
         ratio_target(
+            "(cold caches) product within 2× of one matvec over the N×384 summary matrix, "
+            "each timed one call at a time after the CPU caches are evicted (N=10,000)",
+            "product_over_matvec_cold",
+            TARGET_MATVEC,
+            False,
+        ),
+        ratio_target(
             "(second reading) product within 2× of one matvec over every vector it ranks, "
             "summaries + units (N=10,000)",
             "product_over_matvec_all_vectors",

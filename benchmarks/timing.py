@@ -13,6 +13,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+# Bytes written to evict the CPU caches: four times the 32 MiB last-level cache of the
+# project's machine, so little of what a call used before survives in any cache level.
+EVICT_BYTES = 128 * 2**20
+
 
 def percentile(values: Sequence[float], q: float) -> float:
     """The ``q``-th percentile (0-100) with linear interpolation between closest ranks.
@@ -106,3 +112,23 @@ def time_call(
 def repeat(work: Callable[[], object], *, repeats: int, min_time: float = 0.02) -> list[float]:
     """``repeats`` independent :func:`time_call` measurements of ``work`` (seconds per call)."""
     return [time_call(work, min_time=min_time) for _ in range(repeats)]
+
+
+class CacheEvictor:
+    """Writes every byte of a buffer larger than the CPU's caches, so that the next call finds
+    none of its own data in them: the state a bootstrap meets after its process sat idle.
+    """
+
+    def __init__(self, nbytes: int = EVICT_BYTES) -> None:
+        self.buffer = np.zeros(max(nbytes // 8, 1), dtype=np.int64)
+
+    def __call__(self) -> None:
+        np.add(self.buffer, 1, out=self.buffer)
+
+
+def time_cold(work: Callable[[], object], evict: Callable[[], None]) -> float:
+    """Seconds of one call of ``work`` right after ``evict()``: cold caches, timed once."""
+    evict()
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started

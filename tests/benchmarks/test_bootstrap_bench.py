@@ -15,9 +15,9 @@ from agent_memory.core import vectors
 from benchmarks import baselines, synthetic
 from benchmarks import dynamodb_size as ddb
 from benchmarks.bench_findings import targets
-from benchmarks.bench_ranking import line_profile, rank_benchmark
+from benchmarks.bench_ranking import COLD_REPEATS, line_profile, rank_benchmark
 from benchmarks.bench_storage import int8_recall_note, storage_benchmark
-from benchmarks.timing import Summary, paired_ratios, percentile, ratio
+from benchmarks.timing import CacheEvictor, Summary, paired_ratios, percentile, ratio, time_cold
 
 
 def unit_rows(count: int, dimension: int, seed: int = 0) -> np.ndarray:
@@ -208,14 +208,24 @@ def test_ranking_benchmark_runs_end_to_end_on_a_tiny_memory(pool):
     # Given a tiny memory, when every method ranks it, then every figure is there.
     now = 1_800_000_000.0
     made = synthetic.EpisodeFactory(pool, now=now).episodes(30)
+    evictions = []
     result = rank_benchmark(
-        made, pool, now=now, rounds=2, min_similarity=0.0, reference=True, langgraph=False
+        made,
+        pool,
+        now=now,
+        rounds=2,
+        min_similarity=0.0,
+        reference=True,
+        langgraph=False,
+        evict=lambda: evictions.append(1),
     )
     assert result["units"] == made.unit_count
     assert result["agreement"]["reference_top3_equals_numpy"] is True
     expected = {"product", "matvec", "matvec_all_vectors", "naive_join", "reference"}
-    assert expected <= set(result["time_ms"])
-    assert "reference_over_product" in result["ratios"]
+    assert expected | {"product_cold", "matvec_cold"} <= set(result["time_ms"])
+    assert {"reference_over_product", "product_over_matvec_cold"} <= set(result["ratios"])
+    # Every cold call, of both methods in both rounds, came right after an eviction.
+    assert len(evictions) == 2 * 2 * COLD_REPEATS
     assert all(row["line"].startswith("episode_index.py:") for row in result["profile"]["lines"])
     assert result["profile"]["cprofile_top"]
 
@@ -270,3 +280,24 @@ def test_the_int8_recall_target_is_judged_from_the_retrieval_figure(tmp_path, lo
     (row,) = [t for name, t in judged.items() if "within 0.01 of float32" in name]
     assert row["met"] is met
     assert row["measured"] == f"{lost:+.4f}"
+
+
+def test_cold_timing_evicts_before_the_call_and_times_the_call_alone():
+    # Given work that records whether the eviction ran before it
+    events: list[str] = []
+
+    # When it is timed cold
+    elapsed = time_cold(lambda: events.append("work"), lambda: events.append("evict"))
+
+    # Then the eviction came first, once, and the time is the call's alone
+    assert events == ["evict", "work"]
+    assert 0.0 <= elapsed < 1.0
+
+
+def test_cache_evictor_writes_every_byte_of_its_buffer():
+    # Given an evictor over a small buffer, when it runs twice, then every word was written twice
+    evict = CacheEvictor(nbytes=4096)
+    evict()
+    evict()
+    assert evict.buffer.nbytes == 4096
+    assert (evict.buffer == 2).all()
