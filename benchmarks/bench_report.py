@@ -180,7 +180,8 @@ def _latency(rows: list[dict[str, Any]]) -> list[str]:
         "episode indexed (candidates = N). Model time excluded = precomputed query vectors. "
         "`1st call after a new run` = the first bootstrap after one more episode of the agent "
         "was written (median of 7): the store is asked only for the episodes added since the "
-        "cached index (EpisodeStore.added_since) and the index is laid out again on the last one.",
+        "cached index (EpisodeStore.changes_since) and the index is laid out again on the last "
+        "one.",
         "",
         "| N | policy | index build (1st call) | 1st call after a new run | p50 excl. model "
         "| p95 excl. model "

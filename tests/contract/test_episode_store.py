@@ -485,7 +485,7 @@ def _run_ids(found: list[Episode] | None) -> list[str] | None:
     return None if found is None else [e.run_id for e in found]
 
 
-def test_added_since_is_the_additions_or_none(episodes: EpisodeStore) -> None:
+def test_changes_since_are_the_additions_and_the_version_now(episodes: EpisodeStore) -> None:
     # Given an agent's episodes and a token taken after the first one
     episodes.add(episode(run_id="old", created_at=NOW - 3 * DAY))
     token = episodes.version("acme", "agent-1")
@@ -494,16 +494,18 @@ def test_added_since_is_the_additions_or_none(episodes: EpisodeStore) -> None:
     episodes.add(episode(run_id="new", created_at=NOW - DAY))
     episodes.add(episode(run_id="gone", created_at=NOW - DAY / 2, expires_at=NOW - 1))
     episodes.add(episode(run_id="other", agent_id="agent-2"))
-    found = episodes.added_since("acme", "agent-1", token, now=NOW, limit=10)
-    # Then the store answers with exactly the agent's live additions, newest first; and the
-    # current token has nothing added since
-    assert _run_ids(found) == ["new", "late"]
-    latest = episodes.version("acme", "agent-1")
-    assert episodes.added_since("acme", "agent-1", latest, now=NOW, limit=10) == []
+    changes = episodes.changes_since("acme", "agent-1", token, now=NOW, limit=10)
+    # Then the store answers with exactly the agent's live additions, newest first, and the
+    # token it is at now
+    assert _run_ids(changes.added) == ["new", "late"]
+    assert changes.version == episodes.version("acme", "agent-1") != token
+    # And from that token, nothing has changed
+    unchanged = episodes.changes_since("acme", "agent-1", changes.version, now=NOW, limit=10)
+    assert (unchanged.version, unchanged.added) == (changes.version, [])
 
 
 @pytest.mark.parametrize("change", ["delete", "forget", "rewrite", "too many", "foreign token"])
-def test_added_since_is_none_after_anything_but_additions(
+def test_changes_since_hold_no_additions_after_anything_but_additions(
     episodes: EpisodeStore, change: str
 ) -> None:
     # Given a token over two episodes
@@ -525,11 +527,14 @@ def test_added_since_is_none_after_anything_but_additions(
     else:
         token = "not-a-token-of-this-store"
     episodes.add(episode(run_id="d"))
-    # Then the store cannot answer with additions: the episodes must be read again
-    assert episodes.added_since("acme", "agent-1", token, now=NOW, limit=2) is None
+    changes = episodes.changes_since("acme", "agent-1", token, now=NOW, limit=2)
+    # Then the store cannot answer with additions: the episodes must be read again; it still
+    # tells the token it is at now
+    assert changes.added is None
+    assert changes.version == episodes.version("acme", "agent-1")
 
 
-def test_added_since_refuses_a_limit_below_one(episodes: EpisodeStore) -> None:
+def test_changes_since_refuse_a_limit_below_one(episodes: EpisodeStore) -> None:
     token = episodes.version("acme", "agent-1")
     with pytest.raises(InvalidInput, match="limit"):
-        episodes.added_since("acme", "agent-1", token, now=NOW, limit=0)
+        episodes.changes_since("acme", "agent-1", token, now=NOW, limit=0)

@@ -183,7 +183,7 @@ def test_sqlite_answers_with_the_episodes_added_since_a_token(db: SqliteDatabase
     # When two more are added
     episodes.add(episode(run_id="b", created_at=NOW - 2))
     episodes.add(episode(run_id="c", created_at=NOW - 1))
-    found = episodes.added_since("acme", "agent-1", token, now=NOW, limit=5)
+    found = episodes.changes_since("acme", "agent-1", token, now=NOW, limit=5).added
     # Then the store tells which, newest first (the contract also allows None)
     assert found is not None
     assert [e.run_id for e in found] == ["c", "b"]
@@ -203,7 +203,7 @@ def test_a_version_3_file_takes_in_additions_after_its_migration(path: Path) -> 
         episodes = SqliteEpisodeStore(db)
         token = episodes.version("acme", "agent-1")
         episodes.add(episode(run_id="after"))
-        found = episodes.added_since("acme", "agent-1", token, now=NOW, limit=5)
+        found = episodes.changes_since("acme", "agent-1", token, now=NOW, limit=5).added
         # Then the older episode is still read, and only the new one counts as added
         assert episodes.get("acme", "agent-1", "before", now=NOW) is not None
     assert found is not None

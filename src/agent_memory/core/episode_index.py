@@ -448,19 +448,14 @@ class _Entry:
         return time.monotonic() - self.built >= max_age
 
 
-def _with_added(
-    entry: _Entry, store: EpisodeStore, tenant_id: str, agent_id: str, *, now: float
-) -> list[Episode] | None:
+def _with_added(entry: _Entry, added: list[Episode], *, now: float) -> list[Episode] | None:
     """The newest ``entry.limit`` unexpired episodes of the agent, from the entry's episodes
-    and those the store added since its version; None if the store must be read again.
+    and those ``added`` since its version; None if the store must be read again.
     """
     held = entry.index.episodes
     kept = [e for e in held if e.expires_at > now]
     if len(kept) < len(held) and len(held) >= entry.limit:
         return None  # older episodes than it holds may now be among the newest
-    added = store.added_since(tenant_id, agent_id, entry.version, now=now, limit=entry.limit)
-    if added is None:
-        return None
     known = {e.run_id for e in kept}
     merged = kept + [e for e in added if e.run_id not in known]
     # The order of EpisodeStore.recent, which a full read would give.
@@ -471,7 +466,7 @@ def _with_added(
 class EpisodeIndexCache:
     """The latest index of each recently searched agent, rebuilt when its store version moves:
     from the episodes it held and those added since, when the store can tell which
-    (``EpisodeStore.added_since``), or else from a full read of the agent's newest episodes.
+    (``EpisodeStore.changes_since``), or else from a full read of the agent's newest episodes.
 
     Bounded by ``capacity`` indexes and by ``max_bytes`` of estimated memory (least recently
     used first out; the newest always stays): a process serving many agents, such as a Lambda
@@ -513,22 +508,31 @@ class EpisodeIndexCache:
         from agent_memory.core.episodic import recent_episodes
 
         key = (tenant_id, agent_id, embedder.model_id)
-        version = store.version(tenant_id, agent_id)
         with self._lock:
             entry = self._entries.get(key)
-            if entry and entry.version == version and not entry.stale(self._max_age):
-                self._entries.move_to_end(key)
-                return entry.index
-        previous = entry.index if entry is not None else None
         episodes = None
         if (
             entry is not None
             and entry.limit == policy.candidates
             and not entry.stale(self._max_age)
         ):
-            episodes = _with_added(entry, store, tenant_id, agent_id, now=now)
+            # One read tells whether anything changed and, if only additions, which.
+            changes = store.changes_since(
+                tenant_id, agent_id, entry.version, now=now, limit=entry.limit
+            )
+            version = changes.version
+            if version == entry.version:
+                with self._lock:
+                    if key in self._entries:
+                        self._entries.move_to_end(key)
+                return entry.index
+            if changes.added is not None:
+                episodes = _with_added(entry, changes.added, now=now)
+        else:
+            version = store.version(tenant_id, agent_id)
         if episodes is None:
             episodes = recent_episodes(store, tenant_id, agent_id, now=now, policy=policy)
+        previous = entry.index if entry is not None else None
         # The agent's last index lends the rows of the episodes both hold: after a new run,
         # only that run's episode is prepared.
         built = EpisodeIndex(episodes, embedder.model_id, embedder.dimension, reuse=previous)

@@ -44,6 +44,17 @@ class Page(Generic[T]):
     cursor: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class EpisodeChanges:
+    """What an agent's episodes became since a version token, read at one moment."""
+
+    # The token now, as ``EpisodeStore.version`` would return it at that moment.
+    version: str
+    # The unexpired episodes added after the old token up to ``version``, newest first; None
+    # when anything but additions changed them, too many were added, or the store cannot tell.
+    added: list[Episode] | None
+
+
 @runtime_checkable
 class EpisodeStore(Protocol):
     """Episodic memory: one record per (tenant, agent, run_id); expired records are invisible."""
@@ -88,16 +99,16 @@ class EpisodeStore(Protocol):
         """
         ...
 
-    def added_since(
+    def changes_since(
         self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
-    ) -> list[Episode] | None:
-        """The agent's unexpired episodes added since ``version`` (a token :meth:`version`
-        returned), newest first, when additions are all that changed them since, and no more
-        than ``limit`` were added; otherwise, or when the store cannot tell, None: a deletion,
-        a rewrite, a forget or an unknown token means reading the episodes again.
+    ) -> EpisodeChanges:
+        """The agent's version now, and its unexpired episodes added since ``version`` (a token
+        :meth:`version` returned) when additions are all that changed them and no more than
+        ``limit`` were added; ``added`` is None otherwise, or when the store cannot tell: a
+        deletion, a rewrite, a forget or an unknown token means reading the episodes again.
 
-        Lets a cache of the agent's episodes take in a new run's episode without reading
-        every other one again. Episodes added after the latest ``version`` may be included.
+        One read: lets a cache of the agent's episodes see whether they changed and take in a
+        new run's episode without reading every other one again.
         """
         ...
 

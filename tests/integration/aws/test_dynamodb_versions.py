@@ -116,7 +116,7 @@ def test_a_retry_whose_first_try_changed_only_the_episode_moves_the_version(
     assert ("run-x" in indexed(cache, episodes)) is (change == "add")
 
 
-def test_added_since_reads_back_only_as_far_as_the_log_reaches(
+def test_changes_since_read_back_only_as_far_as_the_log_reaches(
     store: tuple[DynamoDbEpisodeStore, Interleaved],
 ) -> None:
     episodes, _ = store
@@ -126,15 +126,15 @@ def test_added_since_reads_back_only_as_far_as_the_log_reaches(
     for number in range(LOGGED_ADDITIONS + 1):
         episodes.add(episode(run_id=f"run-{number}"))
     # Then the store cannot say which, however many the caller would take
-    assert episodes.added_since("acme", "agent-1", token, now=NOW, limit=1000) is None
+    assert episodes.changes_since("acme", "agent-1", token, now=NOW, limit=1000).added is None
     # And a token within the log's reach is answered
     recent = episodes.version("acme", "agent-1")
     episodes.add(episode(run_id="last"))
-    found = episodes.added_since("acme", "agent-1", recent, now=NOW, limit=1000)
+    found = episodes.changes_since("acme", "agent-1", recent, now=NOW, limit=1000).added
     assert [e.run_id for e in found or []] == ["last"]
 
 
-def test_a_lost_log_entry_makes_added_since_read_again(
+def test_a_lost_log_entry_makes_changes_since_read_again(
     store: tuple[DynamoDbEpisodeStore, Interleaved],
 ) -> None:
     episodes, client = store
@@ -152,4 +152,44 @@ def test_a_lost_log_entry_makes_added_since_read_again(
         patch.setattr(client.inner, "update_item", count_only)
         episodes.add(episode(run_id="unlogged"))
     # Then the store does not answer from the log
-    assert episodes.added_since("acme", "agent-1", token, now=NOW, limit=10) is None
+    assert episodes.changes_since("acme", "agent-1", token, now=NOW, limit=10).added is None
+
+
+class Counting:
+    """A DynamoDB client that counts the requests made through it, by operation."""
+
+    def __init__(self, client: Any) -> None:
+        self.inner = client
+        self.calls: dict[str, int] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self.inner, name)
+        if not callable(attribute):
+            return attribute
+
+        def call(**kwargs: Any) -> Any:
+            self.calls[name] = self.calls.get(name, 0) + 1
+            return attribute(**kwargs)
+
+        return call
+
+
+def test_a_cached_index_takes_in_a_new_run_with_one_version_read() -> None:
+    with mocked_tables() as tables:
+        episodes = DynamoDbEpisodeStore(tables.client, tables.name(EPISODES))
+        counting = Counting(tables.client)
+        reader = DynamoDbEpisodeStore(counting, tables.name(EPISODES))
+        cache = EpisodeIndexCache()
+        # Given an agent's cached index
+        episodes.add(episode(run_id="kept"))
+        assert indexed(cache, reader) == {"kept"}
+        # When a new run's episode is added and the index is asked for again
+        episodes.add(episode(run_id="new"))
+        counting.calls.clear()
+        assert indexed(cache, reader) == {"kept", "new"}
+        # Then the version item was read once and only the new episode fetched, by key
+        assert counting.calls == {"get_item": 1, "batch_get_item": 1}
+        # And an unchanged agent costs one read of the version item alone
+        counting.calls.clear()
+        assert indexed(cache, reader) == {"kept", "new"}
+        assert counting.calls == {"get_item": 1}

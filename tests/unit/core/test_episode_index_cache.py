@@ -78,11 +78,14 @@ def test_an_index_counts_its_arrays_and_the_episodes_it_holds(memory: Memory):
 
 
 class CountingReads:
-    """The agent's store, counting full reads (``recent``) and answered ``added_since``."""
+    """The agent's store, counting full reads (``recent``), version reads (``version`` and
+    ``changes_since``) and changes answered with additions.
+    """
 
     def __init__(self, store: EpisodeStore) -> None:
         self.store = store
         self.full_reads = 0
+        self.version_reads = 0
         self.deltas = 0
 
     def __getattr__(self, name: str) -> Any:
@@ -92,10 +95,15 @@ class CountingReads:
         self.full_reads += 1
         return self.store.recent(*args, **kwargs)
 
-    def added_since(self, *args: Any, **kwargs: Any) -> Any:
-        found = self.store.added_since(*args, **kwargs)
-        self.deltas += found is not None
-        return found
+    def version(self, *args: Any, **kwargs: Any) -> Any:
+        self.version_reads += 1
+        return self.store.version(*args, **kwargs)
+
+    def changes_since(self, *args: Any, **kwargs: Any) -> Any:
+        self.version_reads += 1
+        changes = self.store.changes_since(*args, **kwargs)
+        self.deltas += bool(changes.added)
+        return changes
 
 
 def built(cache: EpisodeIndexCache, store: Any, memory: Memory, policy: EpisodicPolicy) -> Any:
@@ -124,9 +132,9 @@ def test_after_new_runs_only_the_new_episodes_are_read(memory: Memory) -> None:
     memory.ports.episodes.add(replace(stored(memory, "a1-run-0"), run_id="a1-old", created_at=1.0))
     # When its index is asked for again
     index = built(cache, store, memory, POLICY)
-    # Then the store was asked only what was added, and the index holds what a full read
-    # gives, in its order
-    assert (store.full_reads, store.deltas) == (1, 1)
+    # Then the store was asked only what was added, in one read of the agent's version, and
+    # the index holds what a full read gives, in its order
+    assert (store.full_reads, store.deltas, store.version_reads) == (1, 1, 2)
     assert [e.run_id for e in index.episodes] == full_read(memory, POLICY)
     assert {"a1-run-new", "a1-old"} <= {e.run_id for e in index.episodes}
 
@@ -161,3 +169,23 @@ def test_a_full_window_losing_an_episode_to_expiry_is_read_again(memory: Memory)
     assert store.full_reads == 2
     assert [e.run_id for e in index.episodes] == full_read(memory, policy)
     assert "a1-old" not in {e.run_id for e in index.episodes}
+
+
+def test_an_unchanged_agent_costs_one_version_read_and_no_episode_read(memory: Memory) -> None:
+    cache, store = EpisodeIndexCache(), CountingReads(memory.ports.episodes)
+    first = built(cache, store, memory, POLICY)
+    # When the index of an agent whose episodes did not change is asked for twice more
+    again = [built(cache, store, memory, POLICY) for _ in range(2)]
+    # Then each time one version read answered, and the same index was served
+    assert (store.full_reads, store.version_reads) == (1, 3)
+    assert all(index is first for index in again)
+
+
+def test_a_changed_policy_reads_the_agent_again(memory: Memory) -> None:
+    cache, store = EpisodeIndexCache(), CountingReads(memory.ports.episodes)
+    assert len(built(cache, store, memory, POLICY).episodes) == 3
+    # When the policy now indexes fewer episodes, with nothing stored changed
+    index = built(cache, store, memory, EpisodicPolicy(candidates=2))
+    # Then the index follows the policy at once
+    assert store.full_reads == 2
+    assert [e.run_id for e in index.episodes] == full_read(memory, EpisodicPolicy(candidates=2))

@@ -57,7 +57,7 @@ from agent_memory.adapters.unit_codec import (
     unpack_units,
 )
 from agent_memory.core.models import Episode, Outcome
-from agent_memory.core.ports import Page
+from agent_memory.core.ports import EpisodeChanges, Page
 
 _FAILED = "FAILED"
 _SPARE = "spare_embedding"
@@ -203,45 +203,29 @@ class DynamoDbEpisodeStore:
         """``{nonce}.{count}``: the agent's version item's random nonce, new whenever an
         episode is deleted or rewritten (or the item is forgotten), and its count of additions.
         """
-        item = self._version_item(tenant_id, agent_id)
-        if item is None:
-            return "0"
-        if "nonce" not in item:  # written before versions counted additions
-            return get_s(item, "token")
-        return f"{get_s(item, 'nonce')}.{get_int(item, 'added')}"
+        return _token(self._version_item(tenant_id, agent_id))
 
-    def added_since(
+    def changes_since(
         self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
-    ) -> list[Episode] | None:
-        """The episodes the version item's log of the last additions names after ``version``,
-        read by key; None if the nonce changed or the log no longer reaches back that far.
+    ) -> EpisodeChanges:
+        """The agent's version now, and the episodes its version item's log of the last
+        additions names after ``version``, read by key: one read of the version item, then
+        only the new episodes. ``added`` is None if the nonce changed or the log no longer
+        reaches back that far.
         """
         check_limit(limit)
         item = self._version_item(tenant_id, agent_id)
-        nonce, _, count = version.partition(".")
-        if item is None or "nonce" not in item or get_s(item, "nonce") != nonce:
-            return None
-        try:
-            since = int(count)
-        except ValueError:
-            return None
-        latest = get_int(item, "added")
-        if not 0 <= latest - since <= min(limit, LOGGED_ADDITIONS):
-            return None
-        log = item.get("log", {}).get("M", {})
-        run_ids = []
-        for number in range(since + 1, latest + 1):
-            entry = log.get(str(number % LOGGED_ADDITIONS), {}).get("M")
-            if entry is None or get_int(entry, "n") != number:
-                return None  # overwritten, or its write was lost
-            run_ids.append(get_s(entry, "run_id"))
+        current = _token(item)
+        run_ids = _logged_since(item, version, limit)
+        if run_ids is None:
+            return EpisodeChanges(current, None)
         keys = [_key(tenant_id, agent_id, r) for r in dict.fromkeys(run_ids)]
         found = batch_get(self._client, self._table, ("pk", "run_id"), keys)
         episodes = [
             self._as_episode(i) for i in found if i is not None and get_float(i, "expires_at") > now
         ]
         episodes.sort(key=lambda e: (e.created_at, e.run_id), reverse=True)
-        return episodes
+        return EpisodeChanges(current, episodes)
 
     def _version_item(self, tenant_id: str, agent_id: str) -> Item | None:
         with translated():
@@ -465,3 +449,36 @@ def _unit_vectors(item: Item, prefix: str) -> PackedVectors:
         get_int(item, f"{prefix}_dimension"),
         bytes(item[f"{prefix}_vectors"]["B"]),
     )
+
+
+def _token(item: Item | None) -> str:
+    """An agent's version token from its version item (``"0"`` before its first change)."""
+    if item is None:
+        return "0"
+    if "nonce" not in item:  # written before versions counted additions
+        return get_s(item, "token")
+    return f"{get_s(item, 'nonce')}.{get_int(item, 'added')}"
+
+
+def _logged_since(item: Item | None, version: str, limit: int) -> list[str] | None:
+    """Run ids the version item logs as added after ``version``, oldest first; None unless
+    its nonce is still ``version``'s and its log holds every one of them (at most ``limit``).
+    """
+    nonce, _, count = version.partition(".")
+    if item is None or "nonce" not in item or get_s(item, "nonce") != nonce:
+        return None
+    try:
+        since = int(count)
+    except ValueError:
+        return None
+    latest = get_int(item, "added")
+    if not 0 <= latest - since <= min(limit, LOGGED_ADDITIONS):
+        return None
+    log = item.get("log", {}).get("M", {})
+    run_ids = []
+    for number in range(since + 1, latest + 1):
+        entry = log.get(str(number % LOGGED_ADDITIONS), {}).get("M")
+        if entry is None or get_int(entry, "n") != number:
+            return None  # overwritten, or its write was lost
+        run_ids.append(get_s(entry, "run_id"))
+    return run_ids

@@ -21,7 +21,7 @@ from agent_memory.adapters.local.sqlite_codec import (
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.unit_codec import pack_spare_units, pack_units, unpack_units
 from agent_memory.core.models import Episode, Outcome
-from agent_memory.core.ports import Page
+from agent_memory.core.ports import EpisodeChanges, Page
 
 _VECTOR_COLUMNS = (
     "embedding_model",
@@ -43,6 +43,12 @@ _COLUMNS = (
     + ", ".join(_VECTOR_COLUMNS)
 )
 _PLACEHOLDERS = ", ".join("?" for _ in _COLUMNS.split(","))
+# An agent's version parts: its last generation, and how many tenants the store forgot.
+_VERSION_ROW = (
+    "SELECT (SELECT generation FROM episode_versions WHERE pk = ?1) AS generation, "
+    "(SELECT rewritten FROM episode_versions WHERE pk = ?1) AS rewritten, "
+    "forgets FROM store_generation WHERE id = 1"
+)
 
 
 class SqliteEpisodeStore:
@@ -98,40 +104,36 @@ class SqliteEpisodeStore:
 
     def version(self, tenant_id: str, agent_id: str) -> str:
         """A token that changes whenever the agent's set of episodes changes."""
-        row = self._db.fetchone(
-            "SELECT (SELECT generation FROM episode_versions WHERE pk = ?) AS generation, "
-            "forgets FROM store_generation WHERE id = 1",
-            (partition_key(tenant_id, agent_id),),
-        )
+        row = self._db.fetchone(_VERSION_ROW, (partition_key(tenant_id, agent_id),))
         assert row is not None  # the schema inserts the one row
-        return f"{row['generation'] or 0}.{row['forgets']}"
+        return _token(row)
 
-    def added_since(
+    def changes_since(
         self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
-    ) -> list[Episode] | None:
-        """Unexpired episodes added after ``version``'s generation, newest first; None if the
-        agent's episodes were deleted or rewritten since, or the store forgot a tenant.
+    ) -> EpisodeChanges:
+        """The agent's version now, and its unexpired episodes added after ``version``'s
+        generation, newest first; ``added`` is None if its episodes were deleted or rewritten
+        since, or the store forgot a tenant. Both from one read transaction.
         """
         check_limit(limit)
-        try:
-            generation, forgets = (int(part) for part in version.split("."))
-        except ValueError:
-            return None
         pk = partition_key(tenant_id, agent_id)
         with self._db.read() as conn:
-            row = conn.execute(
-                "SELECT (SELECT rewritten FROM episode_versions WHERE pk = ?) AS rewritten, "
-                "forgets FROM store_generation WHERE id = 1",
-                (pk,),
-            ).fetchone()
+            row = conn.execute(_VERSION_ROW, (pk,)).fetchone()
+            current = _token(row)
+            try:
+                generation, forgets = (int(part) for part in version.split("."))
+            except ValueError:
+                return EpisodeChanges(current, None)
             if row["forgets"] != forgets or (row["rewritten"] or 0) > generation:
-                return None
+                return EpisodeChanges(current, None)
             rows = conn.execute(
                 f"SELECT {_COLUMNS} FROM episodes WHERE pk = ? AND added > ? AND expires_at > ? "
                 "ORDER BY created_at DESC, run_id DESC LIMIT ?",
                 (pk, generation, now, limit + 1),
             ).fetchall()
-        return None if len(rows) > limit else [self._as_episode(r) for r in rows]
+        if len(rows) > limit:
+            return EpisodeChanges(current, None)
+        return EpisodeChanges(current, [self._as_episode(r) for r in rows])
 
     def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
         """Return the episode, or None if absent or expired (``expires_at <= now``)."""
@@ -312,6 +314,10 @@ def _episode(row: sqlite3.Row) -> Episode:
     )
 
 
+def _token(row: sqlite3.Row) -> str:
+    return f"{row['generation'] or 0}.{row['forgets']}"
+
+
 def _blob(value: bytes | None) -> bytes | None:
     return bytes(value) if value is not None else None
 
@@ -320,7 +326,7 @@ def _bump(conn: sqlite3.Connection, pks: list[str], *, rewrite: bool = True) -> 
     """Move the agents' versions to a new store generation (never reused), and return it.
 
     ``rewrite``: the change is not only an addition (a deletion or rewrite), which a cache
-    cannot take in from :meth:`SqliteEpisodeStore.added_since`.
+    cannot take in from :meth:`SqliteEpisodeStore.changes_since`.
     """
     if not pks:
         return 0
