@@ -120,6 +120,8 @@ class SqliteEpisodeStore:
         with self._db.read() as conn:
             row = conn.execute(_VERSION_ROW, (pk,)).fetchone()
             current = _token(row)
+            if current == version:
+                return EpisodeChanges(current, [])
             try:
                 generation, forgets = (int(part) for part in version.split("."))
             except ValueError:
