@@ -43,7 +43,8 @@ _COLUMNS = (
     + ", ".join(_VECTOR_COLUMNS)
 )
 _PLACEHOLDERS = ", ".join("?" for _ in _COLUMNS.split(","))
-# An agent's version parts: its last generation, and how many tenants the store forgot.
+# An agent's version row: the generation of its last change, of its last change that was more
+# than an addition, and how many tenants the store forgot.
 _VERSION_ROW = (
     "SELECT (SELECT generation FROM episode_versions WHERE pk = ?1) AS generation, "
     "(SELECT rewritten FROM episode_versions WHERE pk = ?1) AS rewritten, "
