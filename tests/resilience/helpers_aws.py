@@ -568,6 +568,19 @@ def outcomes_of(harness: AwsHarness, arns: list[str]) -> list[Outcome]:
         if described["status"] == "SUCCEEDED":
             outcome.state = json.loads(described["output"])
         else:
-            outcome.error = {"Error": described.get("error", ""), "Cause": ""}
+            outcome.error = _caught_error(harness.history(arn)) or {
+                "Error": described.get("error", ""),
+                "Cause": described.get("cause", ""),
+            }
         found.append(outcome)
     return found
+
+
+def _caught_error(history: list[dict[str, Any]]) -> dict[str, str] | None:
+    """The step error the ASL caught on its way to RecordFailedRun, if it got there."""
+    for event in history:
+        entered = event.get("stateEnteredEventDetails", {})
+        if entered.get("name") == "RecordFailedRun":
+            caught: dict[str, str] = json.loads(entered["input"])["error"]
+            return caught
+    return None

@@ -119,6 +119,18 @@ class Retrier:
     max_delay: float | None = None
     full_jitter: bool = False
 
+    @classmethod
+    def from_asl(cls, retry: dict[str, Any]) -> Retrier:
+        """The entry as Step Functions reads it, its defaults included."""
+        return cls(
+            frozenset(retry["ErrorEquals"]),
+            int(retry.get("MaxAttempts", 3)),
+            float(retry.get("IntervalSeconds", 1)),
+            float(retry.get("BackoffRate", 2.0)),
+            retry.get("MaxDelaySeconds"),
+            retry.get("JitterStrategy") == "FULL",
+        )
+
     def matches(self, error_name: str) -> bool:
         return error_name in self.errors or _ANY_ERROR in self.errors
 
@@ -148,17 +160,7 @@ def asl_tasks(path: Path = ASL) -> dict[str, Task]:
             continue
         comment = state.get("Comment", "")
         step = comment.removeprefix("core step: ") if comment.startswith("core step: ") else None
-        retriers = tuple(
-            Retrier(
-                frozenset(r["ErrorEquals"]),
-                int(r.get("MaxAttempts", 3)),
-                float(r.get("IntervalSeconds", 1)),
-                float(r.get("BackoffRate", 2.0)),
-                r.get("MaxDelaySeconds"),
-                r.get("JitterStrategy") == "FULL",
-            )
-            for r in state.get("Retry", [])
-        )
+        retriers = tuple(Retrier.from_asl(r) for r in state.get("Retry", []))
         tasks[name] = Task(name, step, retriers)
     return tasks
 

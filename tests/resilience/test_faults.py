@@ -48,8 +48,10 @@ from tests.resilience.helpers_local import (
 FAULT_RATE = 0.2
 # Retry waits and the steps' timeout, scaled down together (see helpers_aws).
 TIME_SCALE = 0.02
-# The one error the faults may surface as: anything else would be a fault left unmapped.
-RETRYABLE = {"TransientError"}
+# The errors the faults may surface as: anything else would be a fault left unmapped.
+# StepInProgress: a faulted step whose in-progress record could not be deleted holds it until
+# the step's timeout, and a fault on the step taken over again can hold it once more.
+RETRYABLE = {"TransientError", "StepInProgress"}
 
 
 @dataclass

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
+import uuid
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 from botocore.exceptions import ClientError
 
 from agent_memory.core.errors import TransientError
 from agent_memory.core.ports import PiiEntity
 from tests.support.memory import run_event
+from tests.support.moto_workflow import wait_for_execution
 from tests.workflow.conftest import Workflow, eventbridge_event
 
 TASKS = ["extract", "scrub", "write_episode", "confirm_facts", "stage_kb_docs", "propose_procedure"]
@@ -66,6 +73,66 @@ def test_a_redelivered_event_writes_nothing_twice(workflow: Workflow) -> None:
     [fact] = list(ports.facts.export("wf-dup"))
     assert fact.run_ids == {"wf-dup-1"}
     assert len(list(ports.episodes.export("wf-dup"))) == 1
+
+
+class GatedEmbedder:
+    """Holds its first ``embed_documents`` call until ``gate`` opens: a slow WriteEpisode."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.gate, self.held = inner, threading.Event(), False
+        self.model_id, self.dimension = inner.model_id, inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        if not self.held:
+            self.held = True
+            self.gate.wait(timeout=30)
+        return np.asarray(self.inner.embed_documents(texts), dtype=np.float32)
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        return np.asarray(self.inner.embed_query(text), dtype=np.float32)
+
+
+def _start(workflow: Workflow, event: dict[str, Any]) -> str:
+    return str(
+        workflow.sfn.start_execution(
+            stateMachineArn=workflow.state_machine_arn,
+            name=f"run-{uuid.uuid4().hex[:12]}",
+            input=json.dumps(event),
+        )["executionArn"]
+    )
+
+
+def _failed_with(workflow: Workflow, arn: str) -> list[str]:
+    return [
+        e["taskFailedEventDetails"]["error"]
+        for e in workflow.history(arn)
+        if e["type"] == "TaskFailed"
+    ]
+
+
+def test_a_twin_delivery_waits_for_the_step_its_twin_holds(workflow: Workflow) -> None:
+    # Given a run delivered twice at once, the first delivery held inside WriteEpisode
+    embedder = GatedEmbedder(workflow.runtime.embedder)
+    workflow.runtime.embedder = embedder
+    event = eventbridge_event(run_event("wf-twin-1", tenant_id="wf-twin"))
+    try:
+        arns = [_start(workflow, event), _start(workflow, event)]
+        # When the second reaches the held step
+        deadline = time.monotonic() + 30
+        while not any("StepInProgress" in _failed_with(workflow, a) for a in arns):
+            assert time.monotonic() < deadline, "no delivery met the step in progress"
+            time.sleep(0.05)
+        embedder.gate.set()
+        executions = [wait_for_execution(workflow.sfn, a, timeout=60, poll=0.05) for a in arns]
+    finally:
+        embedder.gate.set()
+        workflow.runtime.embedder = embedder.inner
+    # Then it was told StepInProgress (its own retrier, not the jittered TransientError one),
+    # waited, and took the first delivery's result: both succeeded, one episode
+    assert [e["status"] for e in executions] == ["SUCCEEDED", "SUCCEEDED"]
+    failures = sorted(error for a in arns for error in _failed_with(workflow, a))
+    assert failures and set(failures) == {"StepInProgress"}
+    assert len(list(workflow.runtime.ports("wf-twin").episodes.export("wf-twin"))) == 1
 
 
 class FlakyDetector:

@@ -30,12 +30,19 @@ H = TypeVar("H", bound=Callable[..., Any])
 RUN_IDEMPOTENCY_SECONDS = 7 * 86_400
 
 
+class StepInProgress(TransientError):
+    """Another delivery of this run holds the step. The state machine waits it out with a
+    retrier of its own: no jitter, and longer in all than the step's timeout, after which
+    Powertools lets the in-progress record lapse and this delivery takes the step over.
+    """
+
+
 def once_per_run(handler: H) -> H:
     """Decorate a step handler so each run's step result is computed once.
 
-    Two deliveries of one run at once meet the step in progress, and a throttled idempotency
-    table fails the call; both raise ``TransientError``, which the state machine retries with
-    backoff (Powertools' own errors are not in its Retry list, so they would dead-letter).
+    Two deliveries of one run at once meet the step in progress (``StepInProgress``), and a
+    throttled idempotency table fails the call (``TransientError``); the state machine retries
+    both (Powertools' own errors are not in its Retry list, so they would dead-letter).
     """
     persistence = DynamoDBPersistenceLayer(
         table_name=runtime().settings.idempotency_table, boto3_client=runtime().client("dynamodb")
@@ -52,7 +59,7 @@ def once_per_run(handler: H) -> H:
         try:
             return once(event, context)
         except IdempotencyAlreadyInProgressError as error:
-            raise TransientError(f"this run's step is in progress elsewhere: {error}") from error
+            raise StepInProgress(f"this run's step is in progress elsewhere: {error}") from error
         except IdempotencyPersistenceLayerError as error:
             if error.__cause__ is not None and is_transient(error.__cause__):
                 raise TransientError(f"idempotency store unavailable: {error}") from error
