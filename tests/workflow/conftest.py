@@ -73,14 +73,22 @@ class Workflow:
     pii: FakePiiDetector
     invocations: list[str]
 
-    def run(self, event: dict[str, Any], *, timeout: float = 60.0) -> dict[str, Any]:
-        """Start an execution and wait for it to end; its description."""
-        arn = self.sfn.start_execution(
+    def start(self, event: dict[str, Any]) -> str:
+        """Start an execution; its ARN."""
+        arn: str = self.sfn.start_execution(
             stateMachineArn=self.state_machine_arn,
             name=f"run-{uuid.uuid4().hex[:12]}",
             input=json.dumps(event),
         )["executionArn"]
+        return arn
+
+    def wait(self, arn: str, *, timeout: float = 60.0) -> dict[str, Any]:
+        """Wait for the execution to end; its description."""
         return wait_for_execution(self.sfn, arn, timeout=timeout, poll=0.05)
+
+    def run(self, event: dict[str, Any], *, timeout: float = 60.0) -> dict[str, Any]:
+        """Start an execution and wait for it to end; its description."""
+        return self.wait(self.start(event), timeout=timeout)
 
     def history(self, execution_arn: str) -> list[dict[str, Any]]:
         return list(self.sfn.get_execution_history(executionArn=execution_arn)["events"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +16,6 @@ from botocore.exceptions import ClientError
 from agent_memory.core.errors import TransientError
 from agent_memory.core.ports import PiiEntity
 from tests.support.memory import run_event
-from tests.support.moto_workflow import wait_for_execution
 from tests.workflow.conftest import Workflow, eventbridge_event
 
 TASKS = ["extract", "scrub", "write_episode", "confirm_facts", "stage_kb_docs", "propose_procedure"]
@@ -92,16 +90,6 @@ class GatedEmbedder:
         return np.asarray(self.inner.embed_query(text), dtype=np.float32)
 
 
-def _start(workflow: Workflow, event: dict[str, Any]) -> str:
-    return str(
-        workflow.sfn.start_execution(
-            stateMachineArn=workflow.state_machine_arn,
-            name=f"run-{uuid.uuid4().hex[:12]}",
-            input=json.dumps(event),
-        )["executionArn"]
-    )
-
-
 def _failed_with(workflow: Workflow, arn: str) -> list[str]:
     return [
         e["taskFailedEventDetails"]["error"]
@@ -116,21 +104,21 @@ def test_a_twin_delivery_waits_for_the_step_its_twin_holds(workflow: Workflow) -
     workflow.runtime.embedder = embedder
     event = eventbridge_event(run_event("wf-twin-1", tenant_id="wf-twin"))
     try:
-        arns = [_start(workflow, event), _start(workflow, event)]
+        arns = [workflow.start(event), workflow.start(event)]
         # When the second reaches the held step
         deadline = time.monotonic() + 30
         while not any("StepInProgress" in _failed_with(workflow, a) for a in arns):
             assert time.monotonic() < deadline, "no delivery met the step in progress"
             time.sleep(0.05)
         embedder.gate.set()
-        executions = [wait_for_execution(workflow.sfn, a, timeout=60, poll=0.05) for a in arns]
+        executions = [workflow.wait(a) for a in arns]
     finally:
         embedder.gate.set()
         workflow.runtime.embedder = embedder.inner
     # Then it was told StepInProgress (its own retrier, not the jittered TransientError one),
     # waited, and took the first delivery's result: both succeeded, one episode
     assert [e["status"] for e in executions] == ["SUCCEEDED", "SUCCEEDED"]
-    failures = sorted(error for a in arns for error in _failed_with(workflow, a))
+    failures = [error for a in arns for error in _failed_with(workflow, a)]
     assert failures and set(failures) == {"StepInProgress"}
     assert len(list(workflow.runtime.ports("wf-twin").episodes.export("wf-twin"))) == 1
 
