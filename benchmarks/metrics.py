@@ -10,6 +10,8 @@ relevant items of a query are a non-empty collection of the same ids. Pure Pytho
 0.0
 >>> round(ndcg(ranking, relevant, 10), 4)
 0.3869
+>>> first_relevant_rank(ranking, relevant)
+2
 >>> percentile([1.0, 2.0, 3.0, 4.0], 50)
 2.5
 """
@@ -69,6 +71,13 @@ def ndcg(
             seen.add(item)
     ideal = sum(1.0 / math.log2(rank + 1) for rank in range(1, min(len(wanted), k) + 1))
     return gain / ideal
+
+
+def first_relevant_rank(ranking: Sequence[Hashable], relevant: Collection[Hashable]) -> int | None:
+    """The 1-based rank of the first relevant item in ``ranking``; ``None`` if none is in it."""
+    _check(relevant)
+    wanted = set(relevant)
+    return next((rank for rank, item in enumerate(ranking, start=1) if item in wanted), None)
 
 
 def question_metrics(

@@ -70,10 +70,17 @@ from agent_memory.settings import LocalSettings
 from agent_memory.wiring import PSEUDONYM_KEY_FILE, local_ports
 
 try:
-    from benchmarks.metrics import METRIC_NAMES, latency_summary, mean_metrics, question_metrics
+    from benchmarks.metrics import (
+        METRIC_NAMES,
+        first_relevant_rank,
+        latency_summary,
+        mean_metrics,
+        question_metrics,
+    )
 except ModuleNotFoundError:  # run as a script: benchmarks/ itself is on sys.path
     from metrics import (  # type: ignore[import-not-found, no-redef]
         METRIC_NAMES,
+        first_relevant_rank,
         latency_summary,
         mean_metrics,
         question_metrics,
@@ -87,6 +94,8 @@ CONVERSATIONS = ("26", "30", "41", "42", "43")
 CATEGORIES = frozenset({1, 2, 3, 4})
 TENANT = "locomo"
 TOP = 10
+# The session cut-off whose misses are listed (the session-level target's).
+MISS_CUTOFF = 5
 RRF_K = 60.0
 DATE_FORMAT = "%I:%M %p on %d %B, %Y"  # "1:56 pm on 8 May, 2023"
 EVIDENCE_SEPARATORS = re.compile(r"[;,\s]+")
@@ -139,12 +148,15 @@ class Session:
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """A question with the turns (``dia_id``) and sessions holding its answer."""
+    """A question with the turns (``dia_id``) and sessions holding its answer, and where it
+    stands in the file's ``qa`` list (0-based).
+    """
 
     text: str
     category: int
     evidence: frozenset[str]
     sessions: frozenset[int]
+    qa_index: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +218,7 @@ def conversation_from_json(data: Mapping[str, Any], name: str) -> Conversation:
     )
     session_of = {t.dia_id: s.number for s in sessions for t in s.turns}
     questions, dropped, empty = [], [], 0
-    for qa in data["qa"]:
+    for position, qa in enumerate(data["qa"]):
         if qa.get("category") not in CATEGORIES:
             continue
         found, unknown = evidence_ids(qa.get("evidence") or [], session_of)
@@ -220,6 +232,7 @@ def conversation_from_json(data: Mapping[str, Any], name: str) -> Conversation:
                 int(qa["category"]),
                 frozenset(found),
                 frozenset(session_of[d] for d in found),
+                position,
             )
         )
     return Conversation(
@@ -565,6 +578,30 @@ def evaluate(
     return [question_metrics(r, rel) for r, rel in zip(rankings, relevant, strict=True)]
 
 
+def session_misses(
+    conversation: Conversation, sessions: Sequence[Sequence[int]], k: int = MISS_CUTOFF
+) -> list[dict[str, Any]]:
+    """The questions whose ``sessions`` ranking has no relevant session in its top ``k``: each
+    by its place in the file's ``qa`` list (the dataset's text stays out of the results), with
+    its category, relevant sessions and the rank of the first (``None`` if unranked).
+
+    For reading what the product misses, not for scoring.
+    """
+    misses = []
+    for question, ranking in zip(conversation.questions, sessions, strict=True):
+        rank = first_relevant_rank(ranking, question.sessions)
+        if rank is None or rank > k:
+            misses.append(
+                {
+                    "qa_index": question.qa_index,
+                    "category": question.category,
+                    "relevant_sessions": sorted(question.sessions),
+                    "first_relevant_rank": rank,
+                }
+            )
+    return misses
+
+
 def relevant_sets(conversation: Conversation) -> dict[str, list[Collection[Hashable]]]:
     """The relevant sessions and turns of each question."""
     return {
@@ -622,6 +659,7 @@ def evaluate_conversation(
             PRODUCT_F32: round(product_f32.cold_ms, 1),
         },
         "finding_units_in_top10_mean": float(np.mean(product.finding_slots)),
+        f"product_session_misses_at_{MISS_CUTOFF}": session_misses(conversation, product.sessions),
         "stored_encoding": {PRODUCT: product.encoding, PRODUCT_F32: product_f32.encoding},
         "bm25": bm25_used,
         "latency_samples_ms": {
@@ -831,6 +869,7 @@ def markdown(result: Mapping[str, Any]) -> str:
         f"| recall lost by int8 | {encoding['recall lost by int8 (float32 - int8)']:+.3f} |",
         "",
         *_by_category(result),
+        *_misses(result),
         *_conversation_facts(result),
         "## Setup",
         "",
@@ -894,6 +933,27 @@ def _by_category(result: Mapping[str, Any]) -> list[str]:
             for c in categories
         ]
         lines.append(f"| {system} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
+def _misses(result: Mapping[str, Any]) -> list[str]:
+    key = f"product_session_misses_at_{MISS_CUTOFF}"
+    lines = [
+        f"## The product's session misses at {MISS_CUTOFF}",
+        "",
+        "Questions with no relevant session in the product's top "
+        f"{MISS_CUTOFF}; each is listed, with its rank, in the JSON (`{key}`).",
+        "",
+        f"| conversation | misses | first relevant at {MISS_CUTOFF + 1}-{TOP} | "
+        f"not in the top {TOP} | by category |",
+        "|---|---|---|---|---|",
+    ]
+    rows = [(name, c[key]) for name, c in result["per_conversation"].items()]
+    for name, misses in [*rows, ("all", [m for _, ms in rows for m in ms])]:
+        near = sum(m["first_relevant_rank"] is not None for m in misses)
+        by_category = Counter(m["category"] for m in misses)
+        categories = ", ".join(f"{c}: {n}" for c, n in sorted(by_category.items())) or "-"
+        lines.append(f"| {name} | {len(misses)} | {near} | {len(misses) - near} | {categories} |")
     return [*lines, ""]
 
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 import pytest
 
 from benchmarks.metrics import (
+    first_relevant_rank,
     latency_summary,
     mean_metrics,
     ndcg,
@@ -84,6 +85,21 @@ def test_ndcg_ideal_is_capped_at_k_relevant_items() -> None:
 def test_ndcg_counts_a_repeated_item_once() -> None:
     # DCG = 1 (b at rank 1; its repeat at rank 2 adds nothing); ideal for 2 relevant = 1.63093.
     assert ndcg(["b", "b", "x"], {"b", "c"}, 10) == pytest.approx(1 / (1 + 1 / math.log2(3)))
+
+
+@pytest.mark.parametrize(
+    ("relevant", "expected"),
+    [
+        ({"c", "y"}, 3),  # the one relevant item retrieved
+        ({"e", "b"}, 2),  # the better of two
+        ({"x", "y"}, None),  # none retrieved
+    ],
+)
+def test_first_relevant_rank_is_one_based_and_none_when_nothing_relevant_is_ranked(
+    relevant: set[str], expected: int | None
+) -> None:
+    # Given the six-item ranking, When the first relevant rank is taken, Then it is 1-based.
+    assert first_relevant_rank(RANKING, relevant) == expected
 
 
 def test_question_metrics_and_their_mean() -> None:

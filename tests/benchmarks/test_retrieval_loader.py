@@ -8,7 +8,7 @@ import pytest
 
 from agent_memory.core.contracts import parse_run_finished
 from agent_memory.core.extraction import message_units
-from benchmarks.retrieval import events_from_sessions, load_conversation
+from benchmarks.retrieval import events_from_sessions, load_conversation, session_misses
 
 # Annotation fields carry this marker: it must never reach an event.
 ANNOTATION = "ANNOTATION-MUST-NOT-LEAK"
@@ -138,10 +138,30 @@ def test_product_units_map_back_to_their_dia_ids(conversation_file: Path) -> Non
 def test_questions_keep_categories_1_to_4_with_parsed_evidence(conversation_file: Path) -> None:
     conversation = load_conversation(conversation_file)
 
-    assert [(q.text, sorted(q.evidence), sorted(q.sessions)) for q in conversation.questions] == [
-        ("What pet did Ada adopt?", ["D1:1"], [1]),
-        ("Which pets?", ["D1:1", "D1:2"], [1]),
-        ("When?", ["D2:2"], [2]),
+    assert [
+        (q.text, sorted(q.evidence), sorted(q.sessions), q.qa_index) for q in conversation.questions
+    ] == [
+        ("What pet did Ada adopt?", ["D1:1"], [1], 0),
+        ("Which pets?", ["D1:1", "D1:2"], [1], 1),
+        ("When?", ["D2:2"], [2], 2),
     ]
     assert conversation.dropped_evidence == ("D9:9", "D:1:1")
     assert conversation.questions_without_evidence == 1
+
+
+def test_session_misses_lists_the_questions_without_a_relevant_session_in_the_top_k(
+    conversation_file: Path,
+) -> None:
+    # Given the three questions (relevant sessions 1, 1, 2) and their session rankings
+    conversation = load_conversation(conversation_file)
+    rankings = [[2, 1], [1, 2], [1]]
+
+    # When the misses at 1 are listed
+    misses = session_misses(conversation, rankings, k=1)
+
+    # Then the first is missed at rank 2 and the third, never ranked, has no rank
+    assert misses == [
+        {"qa_index": 0, "category": 4, "relevant_sessions": [1], "first_relevant_rank": 2},
+        {"qa_index": 2, "category": 2, "relevant_sessions": [2], "first_relevant_rank": None},
+    ]
+    assert session_misses(conversation, rankings, k=2) == misses[1:]
