@@ -90,10 +90,16 @@ def merged_episodes(
 def evaluate(
     index: EpisodeIndex, questions: Sequence[dict[str, Any]], now: float
 ) -> dict[str, Any]:
-    """Recall at each candidate count and without a cut, and agreement with no cut."""
+    """Recall at each candidate count and without a cut, agreement with no cut, and how many
+    of the no-cut top 5 sessions the first stage keeps (what a first stage is for: its
+    scores are standardised over fewer units, so even a perfect one may reorder the top 5).
+    """
     counts = [*COUNTS, len(index.episodes)]
     found: dict[int, list[tuple[list[str], list[str]]]] = {c: [] for c in counts}
+    kept: dict[int, list[float]] = {c: [] for c in counts}
     for question in questions:
+        terms = index.lexical.terms(question["text"])
+        uncut: list[str] | None = None
         for count in counts:
             result = index.search(
                 question["text"],
@@ -110,6 +116,12 @@ def evaluate(
                 if hit.unit.kind == "message"
             ]
             found[count].append((sessions, turns))
+        for count in reversed(counts):  # no cut first
+            if uncut is None:
+                uncut = found[count][-1][0][:5]
+            chosen = index._candidates(terms, question["vector"], now, count)
+            first_stage = {index.episodes[int(i)].run_id for i in chosen}
+            kept[count].append(len(first_stage.intersection(uncut)) / len(uncut))
     full = found[len(index.episodes)]
     rows = {}
     for count in counts:
@@ -126,6 +138,7 @@ def evaluate(
                 / len(pairs),
                 4,
             ),
+            "no-cut top 5 sessions kept by the first stage": round(float(np.mean(kept[count])), 4),
         }
     return rows
 
