@@ -15,17 +15,15 @@ from moto import mock_aws
 from agent_memory.core import consolidation
 from agent_memory.core.errors import PiiDetectionFailed
 from agent_memory.core.scrubbing import query_form
-from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,
     create_tables,
+    fresh_runtime,
     settings_for,
 )
-from tests.support.embedder import HashingEmbedder
-from tests.support.fakes import FakePiiDetector
-from tests.support.memory import HASHING_CALIBRATION, run_event
+from tests.support.memory import run_event
 
 KEY = "k" * 64
 
@@ -39,23 +37,12 @@ def settings() -> Iterator[AwsSettings]:
         yield settings_for(tables, pseudonym_secret_arn=arn)
 
 
-def runtime(settings: AwsSettings) -> wiring.AwsRuntime:
-    """A fresh container's runtime."""
-    return wiring.AwsRuntime(
-        settings,
-        session=boto3.Session(region_name=REGION),
-        embedder=HashingEmbedder(),
-        pii=FakePiiDetector(),
-        calibrations={"test-hashing": HASHING_CALIBRATION},
-    )
-
-
 def test_a_consolidated_run_stores_the_pseudonym_a_later_query_is_given(settings: AwsSettings):
     # Given a run naming Jane Doe, consolidated by one container
     event = run_event("run-1", task="Review the MSA Jane Doe sent")
-    consolidation.consolidate(event, runtime(settings).ports("acme"))
+    consolidation.consolidate(event, fresh_runtime(settings).ports("acme"))
     # When another container puts a query naming her in the stored form
-    later = runtime(settings).ports("acme")
+    later = fresh_runtime(settings).ports("acme")
     query = query_form("What did Jane Doe send?", later.pii, later.pseudonyms("acme"))
     # Then the stored task carries the same keyed pseudonym, and never the name
     stored = later.episodes.get("acme", "reviewer", "run-1", now=later.clock())
@@ -66,7 +53,7 @@ def test_a_consolidated_run_stores_the_pseudonym_a_later_query_is_given(settings
 
 
 def test_the_key_is_the_secret_and_scoped_by_tenant(settings: AwsSettings):
-    ports = runtime(settings).ports("acme")
+    ports = fresh_runtime(settings).ports("acme")
     acme, globex = ports.pseudonyms("acme"), ports.pseudonyms("globex")
     assert acme is not None and globex is not None
     assert acme.key == KEY.encode()
@@ -75,7 +62,7 @@ def test_the_key_is_the_secret_and_scoped_by_tenant(settings: AwsSettings):
 
 def test_the_secret_is_read_once_per_container(settings: AwsSettings):
     # Given a container that has built its ports once
-    container = runtime(settings)
+    container = fresh_runtime(settings)
     container.ports("acme")
     # When the secret's value changes, then later ports of the container keep the first key
     boto3.client("secretsmanager", region_name=REGION).put_secret_value(
@@ -92,15 +79,15 @@ def test_a_secret_too_short_to_be_a_key_fails_closed(settings: AwsSettings):
     )
     # When a container builds its ports, then it refuses, naming the secret
     with pytest.raises(PiiDetectionFailed, match=r"pseudonym-key.*31 characters"):
-        runtime(settings).ports("acme")
+        fresh_runtime(settings).ports("acme")
 
 
 def test_a_missing_secret_fails_closed(settings: AwsSettings):
     missing = replace(settings, pseudonym_secret_arn=f"{settings.pseudonym_secret_arn}-gone")
     with pytest.raises(ClientError, match="ResourceNotFoundException"):
-        runtime(missing).ports("acme")
+        fresh_runtime(missing).ports("acme")
 
 
 def test_without_a_secret_names_become_plain_labels(settings: AwsSettings):
-    ports = runtime(replace(settings, pseudonym_secret_arn=None)).ports("acme")
+    ports = fresh_runtime(replace(settings, pseudonym_secret_arn=None)).ports("acme")
     assert ports.pseudonyms("acme") is None

@@ -35,13 +35,7 @@ KB = f"arn:aws:bedrock:{REGION}:{ACCOUNT}:knowledge-base/KBABCDE123"
 BUCKET = "agent-memory-kb-documents"
 
 
-@pytest.fixture(autouse=True)
-def aws_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", REGION)
+pytestmark = pytest.mark.usefixtures("stub_credentials")
 
 
 def policy(tenant: str = "acme", **options: Any) -> dict[str, Any]:
