@@ -24,7 +24,7 @@ from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.errors import Conflict
 from agent_memory.core.policies import Policies
-from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector
+from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector, Reranker
 from agent_memory.core.reembed import ACTIVE_KEY
 from agent_memory.settings import LocalSettings
 
@@ -41,6 +41,7 @@ def local_ports(
     chat: ChatModel | None = None,
     policies: Policies | None = None,
     models: Mapping[str, LocalModel] | None = None,
+    reranker: Reranker | None = None,
 ) -> MemoryPorts:
     """The embedded memory in ``settings.store``: SQLite, a local KB and local models.
 
@@ -49,7 +50,7 @@ def local_ports(
     registry by default). Models can be replaced (tests pass fakes at this boundary), but an
     embedder of another model than the store's active one is refused: its vectors would be
     invisible to the store's searches. The LLM is used only when ``settings.llm`` names one or
-    ``chat`` is given.
+    ``chat`` is given; a reranker only when given (no package here ships one's weights).
     """
     settings.store.mkdir(parents=True, exist_ok=True)
     database = SqliteDatabase(settings.store / DATABASE_FILE)
@@ -77,6 +78,7 @@ def local_ports(
         embedder=embedder,
         pii=pii or LocalPiiDetector(),
         chat=chat,
+        reranker=reranker,
         policies=policies or Policies(),
         calibrations=calibrations(registry),
         pseudonym_key=pseudonym_key(settings.store),

@@ -1,12 +1,14 @@
-"""Fakes at the model boundary: a PII detector and chat models for unit tests."""
+"""Fakes at the model boundary: a PII detector, chat models and a reranker for unit tests."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from agent_memory.adapters.chat import LangChainChat
+from agent_memory.core.errors import TransientError
 from agent_memory.core.ports import PiiEntity
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
@@ -45,3 +47,26 @@ class FakePiiDetector:
 def fake_chat(*replies: str) -> LangChainChat:
     """A chat model that answers with ``replies`` in turn (LangChain's own fake)."""
     return LangChainChat(FakeListChatModel(responses=list(replies)))
+
+
+class WordReranker:
+    """Scores a passage by how often it says ``word`` (case-insensitive): a stand-in for a
+    cross-encoder that knows which passages answer the query. Records every call; can be told
+    it is unavailable (``TransientError``, as the adapters raise for throttling).
+    """
+
+    def __init__(self, word: str, model_id: str = "fake-reranker") -> None:
+        self.word = word.lower()
+        self._model_id = model_id
+        self.unavailable = False
+        self.calls: list[tuple[str, list[str]]] = []
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    def scores(self, query: str, passages: Sequence[str]) -> list[float]:
+        if self.unavailable:
+            raise TransientError("reranker throttled")
+        self.calls.append((query, list(passages)))
+        return [float(p.lower().count(self.word)) for p in passages]

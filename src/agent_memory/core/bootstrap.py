@@ -10,7 +10,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import StringConstraints
 
-from agent_memory.core import episodic, procedural, semantic
+from agent_memory.core import episodic, procedural, reranking, semantic
 from agent_memory.core.contracts import (
     MAX_TASK_CHARS,
     NOT_BLANK,
@@ -18,7 +18,7 @@ from agent_memory.core.contracts import (
     StrictModel,
     validate,
 )
-from agent_memory.core.episode_index import EpisodeHit
+from agent_memory.core.episode_index import EpisodeHit, SearchResult
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.markers import CONTEXT_END, CONTEXT_START
 from agent_memory.core.models import Procedure
@@ -89,7 +89,13 @@ def bootstrap(
     query, embed_ms = _timed(lambda: ports.embedder.embed_query(text))
     episodes_job = pool.submit(_timed, lambda: _episodes(request, ports, text, query, now))
     facts_job = pool.submit(_timed, lambda: _facts(request, ports, text, query))
-    episodes, episodic_ms = episodes_job.result()
+    found, episodic_ms = episodes_job.result()
+    found, rerank_ms = _timed(
+        lambda: reranking.rerank(
+            found, text, ports.reranker, top_episodes=ports.policies.episodic.top_k
+        )
+    )
+    episodes = list(found.episodes)
     facts, semantic_ms = facts_job.result()
     procedure, procedural_ms = procedure_job.result()
     sections = [
@@ -102,6 +108,7 @@ def bootstrap(
     return {
         "context": context,
         "episodes": [_episode_json(e) for e in episodes],
+        "episodes_ranked_by": found.ranked_by,
         "facts": [
             {
                 "content": f.content,
@@ -118,6 +125,7 @@ def bootstrap(
             "query": query_ms,
             "embed": embed_ms,
             "episodic": episodic_ms,
+            "rerank": rerank_ms,
             "semantic": semantic_ms,
             "procedural": procedural_ms,
             "total": round((time.perf_counter() - started) * 1000, 3),
@@ -133,7 +141,7 @@ def _timed(work: Callable[[], T]) -> tuple[T, float]:
 
 def _episodes(
     request: BootstrapRequest, ports: MemoryPorts, text: str, query: FloatArray, now: float
-) -> list[EpisodeHit]:
+) -> SearchResult:
     policy = ports.policies.episodic
     index = ports.episode_index.index(
         ports.episodes,
@@ -143,16 +151,15 @@ def _episodes(
         now=now,
         policy=policy,
     )
-    found = index.search(
+    return index.search(
         text,
         query,
         now=now,
-        top_episodes=policy.top_k,
+        top_episodes=reranking.pool_size(policy.top_k, policy, ports.reranker),
         units_per_episode=policy.units_per_episode,
         min_similarity=ports.episode_threshold(),
         candidates=policy.rerank_candidates,
     )
-    return list(found.episodes)
 
 
 def _facts(

@@ -64,10 +64,13 @@ class EpisodeHit:
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """Ranked episodes and ranked units (across episodes) for one query."""
+    """Ranked episodes and ranked units (across episodes) for one query; ``ranked_by`` names
+    the reranker whose scores ordered them (``None``: the index's own).
+    """
 
     episodes: tuple[EpisodeHit, ...]
     units: tuple[UnitHit, ...]
+    ranked_by: str | None = None
 
 
 class EpisodeIndex:

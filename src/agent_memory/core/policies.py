@@ -34,6 +34,10 @@ class EpisodicPolicy:
     # Episodes whose units are ranked in full when more are live: half nearest by centroid,
     # half best matching the query's words (benchmarks/research/RETRIEVAL_RECIPE.md).
     rerank_candidates: int = 64
+    # With a reranker (MemoryPorts.reranker), this many of the index's best episodes are
+    # reordered by it before the top_k are served: the misses of the index alone mostly sit
+    # just below the cut (benchmarks/research/RETRIEVAL_RECIPE.md).
+    reranked_episodes: int = 10
 
 
 @dataclass(frozen=True, slots=True)

@@ -452,6 +452,25 @@ class ChatModel(Protocol):
         ...
 
 
+@runtime_checkable
+class Reranker(Protocol):
+    """A model that reads a query and each passage together (a cross-encoder) and scores how
+    well the passage answers it: the last ordering of what the index found.
+
+    Raises ``TransientError`` when it cannot answer now; the read path then serves the
+    index's own order.
+    """
+
+    @property
+    def model_id(self) -> str:
+        """Identifies the model (reported beside the order it produced)."""
+        ...
+
+    def scores(self, query: str, passages: Sequence[str]) -> list[float]:
+        """One relevance score per passage, in the passages' order; higher is more relevant."""
+        ...
+
+
 def _policies() -> Policies:
     return Policies()
 
@@ -485,6 +504,8 @@ class MemoryPorts:
     episode_index: EpisodeIndexCache = field(default_factory=_index_cache)
     # Secret for keyed name pseudonyms (see ``scrubbing.Pseudonyms``); None: plain labels.
     pseudonym_key: bytes | None = None
+    # Reorders the episodes the index found before they are served; None: the index's order.
+    reranker: Reranker | None = None
 
     def pseudonyms(self, tenant_id: str) -> Pseudonyms | None:
         """The tenant's name pseudonyms, if a key is configured."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agent_memory.core.episode_index import SearchResult
 from agent_memory.core.ports import FloatArray, MemoryPorts
+from agent_memory.core.reranking import pool_size, rerank
 from agent_memory.core.scrubbing import query_form
 
 
@@ -24,6 +25,7 @@ def search_episodes(
     Unlike bootstrap, no similarity threshold applies unless ``min_similarity`` is given, so
     the full ranking can be evaluated. Names in ``text`` are matched through the same
     pseudonyms as stored memory. ``query`` may carry the embedding of that form of ``text``.
+    With a reranker configured, it orders the result (``SearchResult.ranked_by``).
     """
     moment = ports.clock() if now is None else now
     text = query_form(text, ports.pii, ports.pseudonyms(tenant_id))
@@ -32,13 +34,14 @@ def search_episodes(
     index = ports.episode_index.index(
         ports.episodes, ports.embedder, tenant_id, agent_id, now=moment, policy=policy
     )
-    return index.search(
+    found = index.search(
         text,
         vector,
         now=moment,
-        top_episodes=top_episodes,
+        top_episodes=pool_size(top_episodes, policy, ports.reranker),
         top_units=top_units,
         units_per_episode=policy.units_per_episode,
         min_similarity=min_similarity,
         candidates=policy.rerank_candidates,
     )
+    return rerank(found, text, ports.reranker, top_episodes=top_episodes)

@@ -4,8 +4,8 @@ They are ``TypedDict`` s: the reply stays the plain JSON object of DESIGN §4 (i
 or forwarded as is), and a type checker knows its fields.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: TypedDict tells NotRequired keys from
+# required ones only when annotations are evaluated (``BOOTSTRAP_REPLY_KEYS`` relies on it).
 from typing import Any, Literal, NotRequired, TypedDict
 
 
@@ -66,12 +66,15 @@ class BootstrapReply(TypedDict):
 
     ``context`` is the block to put in the system prompt (empty when nothing relevant is
     remembered); ``episodes``, ``facts`` and ``procedure`` are what each tier found;
-    ``timings_ms`` how long each took (``embed``, ``episodic``, ``semantic``, ``procedural``,
-    ``total``).
+    ``episodes_ranked_by`` the reranker model that ordered the episodes (``None``: the index
+    did, with no reranker configured or none available at the time); ``timings_ms`` how long
+    each took (``embed``, ``episodic``, ``rerank``, ``semantic``, ``procedural``, ``total``).
     """
 
     context: str
     episodes: list[EpisodeView]
+    # Not required: a function deployed before rerankers existed does not send it.
+    episodes_ranked_by: NotRequired[str | None]
     facts: list[FactView]
     procedure: ProcedureView | None
     timings_ms: dict[str, float]

@@ -1,4 +1,5 @@
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +10,7 @@ from agent_memory.core.bootstrap import BootstrapRequest, bootstrap, parse_boots
 from agent_memory.core.consolidation import consolidate, summary
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.ingestion import run_ingestion
+from tests.support.fakes import WordReranker
 from tests.support.memory import Memory, make_memory, run_event
 
 REQUEST = BootstrapRequest(
@@ -50,11 +52,12 @@ def test_all_three_tiers_appear_between_the_markers(memory: Memory) -> None:
     assert markers.EPISODIC in context and markers.SEMANTIC in context
     assert markers.procedural("contract_review") in context
     assert reply["procedure"]["procedure_id"] == procedure_id and reply["procedure"]["trial"]
-    assert len(reply["episodes"]) == 3
+    assert len(reply["episodes"]) == 3 and reply["episodes_ranked_by"] is None
     assert set(reply["timings_ms"]) == {
         "query",
         "embed",
         "episodic",
+        "rerank",
         "semantic",
         "procedural",
         "total",
@@ -203,3 +206,67 @@ def test_a_query_naming_a_person_finds_their_turn_through_the_pseudonym(memory: 
     best = found.units[0].unit
     assert "invoices" in best.text
     assert best.speaker is not None and best.speaker.startswith("[NAME-")
+
+
+def test_a_reranker_orders_the_served_episodes_and_reads_only_the_stored_form(
+    memory: Memory,
+) -> None:
+    # Given four runs, the last one the only one to mention the indemnity gap
+    summaries = ["Reviewed the vendor MSA liability cap"] * 3 + [
+        "Reviewed the vendor MSA liability cap and its uncapped indemnity"
+    ]
+    for n, task_summary in enumerate(summaries, start=1):
+        consolidate(run_event(f"r{n}", artifacts={"task_summary": task_summary}), memory.ports)
+        memory.clock.advance(1)
+    request = BootstrapRequest("acme", "reviewer", "Review the MSA liability cap for Jane Doe")
+    by_index = [e["run_id"] for e in bootstrap(request, memory.ports)["episodes"]]
+    reranker = WordReranker("indemnity")
+
+    # When the agent bootstraps with a reranker that favours the indemnity run
+    reply = bootstrap(request, replace(memory.ports, reranker=reranker))
+
+    # Then that run is served first, then the index's own order (the reranker ties the rest)
+    assert by_index[0] != "r4"
+    expected = ["r4", *[run for run in by_index if run != "r4"][:2]]
+    assert [e["run_id"] for e in reply["episodes"]] == expected
+    assert reply["episodes_ranked_by"] == "fake-reranker"
+    # And the reranker saw the query as memory stores it: no name, only its pseudonym
+    [(query, _)] = reranker.calls
+    assert "Jane Doe" not in query and "[NAME" in query
+
+
+def test_search_with_a_local_reranker_serves_its_order_and_its_units(tmp_path: Path) -> None:
+    # Given a local memory built with a reranker, and a run whose second message answers
+    from agent_memory.core.search import search_episodes
+    from agent_memory.settings import LocalSettings
+    from agent_memory.wiring import local_ports
+
+    memory = make_memory(tmp_path)
+    ports = local_ports(
+        LocalSettings(store=tmp_path),
+        embedder=memory.embedder,
+        pii=memory.pii,
+        reranker=WordReranker("quarterly"),
+    )
+    ports = replace(ports, clock=memory.clock, calibrations=memory.ports.calibrations)
+    event = run_event(
+        "r1",
+        messages=[
+            {"role": "human", "content": "Review the MSA liability cap", "name": "Ana"},
+            {"role": "ai", "content": "Invoices go out quarterly", "name": "assistant"},
+        ],
+    )
+    consolidate(event, ports)
+
+    # When the memory is searched, with and without the reranker
+    found = search_episodes(ports, "acme", "reviewer", "MSA liability cap", top_episodes=1)
+    plain = search_episodes(
+        replace(ports, reranker=None), "acme", "reviewer", "MSA liability cap", top_episodes=1
+    )
+
+    # Then the reranker ordered it: its best unit comes first, where the index's was the other
+    assert plain.ranked_by is None
+    assert plain.units[0].unit.text == "Review the MSA liability cap"
+    assert found.ranked_by == "fake-reranker"
+    assert found.units[0].unit.text == "Invoices go out quarterly"
+    assert found.episodes[0].units[0].score == 1.0
