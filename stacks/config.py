@@ -7,6 +7,8 @@ from pathlib import Path
 
 from constructs import Node
 
+from agent_memory.serverless.settings import FOUNDATION_MODEL_ARN
+
 ROOT = Path(__file__).resolve().parent.parent
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -17,23 +19,34 @@ class MemoryConfig:
 
     ``chat_model_id`` empty means no LLM: RunFinished events must carry their artifacts.
     It may be a foundation model id or a cross-Region inference profile id (``us.…``).
+    ``rerank_model_arn`` empty means bootstrap serves the index's order; else the ARN of the
+    Bedrock reranker model that orders it, in a Region that offers one (maybe not the stack's).
     """
 
     layer_path: Path
     chat_model_id: str = ""
     log_level: str = "INFO"
+    rerank_model_arn: str = ""
 
     @classmethod
     def from_context(cls, node: Node) -> MemoryConfig:
-        """Read ``layerPath``, ``chatModelId``, ``logLevel``; a relative path is from the repo."""
+        """Read ``layerPath``, ``chatModelId``, ``logLevel``, ``rerankModelArn``; a relative
+        path is from the repo.
+        """
         layer = Path(str(node.try_get_context("layerPath") or "build/layer"))
         config = cls(
             layer_path=layer if layer.is_absolute() else ROOT / layer,
             chat_model_id=str(node.try_get_context("chatModelId") or "").strip(),
             log_level=str(node.try_get_context("logLevel") or "INFO").upper(),
+            rerank_model_arn=str(node.try_get_context("rerankModelArn") or "").strip(),
         )
         if config.log_level not in LOG_LEVELS:
             raise ValueError(f"logLevel must be one of {LOG_LEVELS}, not {config.log_level!r}")
+        if config.rerank_model_arn and not FOUNDATION_MODEL_ARN.fullmatch(config.rerank_model_arn):
+            raise ValueError(
+                "rerankModelArn must be arn:<partition>:bedrock:<region>::foundation-model/<id>, "
+                f"not {config.rerank_model_arn!r}"
+            )
         if not config.layer_path.is_dir():
             raise FileNotFoundError(
                 f"no layer at {config.layer_path}: run `python layers/build.py` (cdk.json's build"

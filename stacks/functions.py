@@ -249,6 +249,8 @@ class Functions(Construct):
         reason = "X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level permissions."
         if spec.scrubs_pii:
             reason += " Comprehend DetectPiiEntities has none either (an API, not a resource)."
+        if self._reranks(spec):
+            reason += " Nor has bedrock:Rerank; InvokeModel, which it needs too, names the model."
         acknowledge(role, "IAM5", reason, findings=["Resource::*"])
         return role
 
@@ -313,7 +315,13 @@ class Functions(Construct):
             env["CHAT_MODEL_ID"] = self._config.chat_model_id
         if spec.scrubs_pii:
             env["PSEUDONYM_SECRET_ARN"] = self.pseudonym_key.secret_arn
+        if self._reranks(spec):
+            env["RERANK_MODEL_ARN"] = self._config.rerank_model_arn
         return env
+
+    def _reranks(self, spec: FunctionSpec) -> bool:
+        """Whether ``spec``'s function orders episodes with a reranker: bootstrap, if set."""
+        return spec.name == "bootstrap" and bool(self._config.rerank_model_arn)
 
     def _grant(self, spec: FunctionSpec, role: iam.Role) -> None:
         if spec.embeds:
@@ -342,6 +350,8 @@ class Functions(Construct):
         }
         if spec.name in grants:
             grants[spec.name](role)
+        if self._reranks(spec):
+            self._grant_reranker(role)
 
     def _grant_table(self, role: iam.Role, logical_name: str, actions: tuple[str, ...]) -> None:
         table = self._storage.tables[logical_name]
@@ -358,6 +368,15 @@ class Functions(Construct):
         role.add_to_policy(
             iam.PolicyStatement(
                 actions=["bedrock:Retrieve"], resources=[self._kb.knowledge_base_arn]
+            )
+        )
+
+    def _grant_reranker(self, role: iam.Role) -> None:
+        # Rerank is an API without a resource; the model it runs is named by InvokeModel.
+        role.add_to_policy(iam.PolicyStatement(actions=["bedrock:Rerank"], resources=["*"]))
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["bedrock:InvokeModel"], resources=[self._config.rerank_model_arn]
             )
         )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +11,10 @@ from typing import Any
 from agent_memory.core.errors import InvalidInput
 
 DEFAULT_EMBEDDING_MODEL = "amazon.titan-embed-text-v2:0"
+# A Bedrock foundation model's ARN; its Region is the one to call the model in.
+FOUNDATION_MODEL_ARN = re.compile(
+    r"arn:aws[a-z-]*:bedrock:[a-z0-9-]+::foundation-model/[A-Za-z0-9.:-]+"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +26,8 @@ class AwsSettings:
     tests should do; with it, ``tenant_table_arns`` are the tables its session policy opens.
     ``pseudonym_secret_arn`` names the Secrets Manager secret keying name pseudonyms (set on
     the functions that scrub or query); empty means names are replaced by plain labels.
+    ``rerank_model_arn`` names the Bedrock reranker model that orders bootstrap's episodes
+    (set on bootstrap only); empty means the index's own order.
     """
 
     episodes_table: str
@@ -37,6 +44,7 @@ class AwsSettings:
     tenant_table_arns: tuple[str, ...] = ()
     knowledge_base_arn: str | None = None
     pseudonym_secret_arn: str | None = None
+    rerank_model_arn: str | None = None
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> AwsSettings:
@@ -50,6 +58,7 @@ class AwsSettings:
             tenant_table_arns=tuple(a for a in env.get("TENANT_TABLE_ARNS", "").split(",") if a),
             knowledge_base_arn=env.get("KNOWLEDGE_BASE_ARN") or None,
             pseudonym_secret_arn=env.get("PSEUDONYM_SECRET_ARN") or None,
+            rerank_model_arn=_model_arn(env, "RERANK_MODEL_ARN"),
         )
 
     @classmethod
@@ -76,6 +85,14 @@ _REQUIRED = {
 def _required_fields(values: Mapping[str, str], source: int, missing: str) -> dict[str, Any]:
     """The required settings from ``values``, named as in ``_REQUIRED``'s column ``source``."""
     return {field: _required(values, names[source], missing) for field, names in _REQUIRED.items()}
+
+
+def _model_arn(values: Mapping[str, str], name: str) -> str | None:
+    """The foundation-model ARN in ``values[name]``, if set; its Region is where it is called."""
+    value = values.get(name, "").strip()
+    if value and FOUNDATION_MODEL_ARN.fullmatch(value) is None:
+        raise InvalidInput(name, "must be arn:<partition>:bedrock:<region>::foundation-model/<id>")
+    return value or None
 
 
 def _required(values: Mapping[str, str], name: str, missing: str) -> str:

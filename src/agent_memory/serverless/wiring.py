@@ -9,6 +9,7 @@ from typing import Any
 import boto3
 
 from agent_memory.adapters.aws.bedrock_models import BedrockEmbedder, bedrock_chat
+from agent_memory.adapters.aws.bedrock_rerank import BedrockReranker
 from agent_memory.adapters.aws.comprehend_pii import ComprehendPiiDetector
 from agent_memory.adapters.aws.dynamodb_episodes import DynamoDbEpisodeStore
 from agent_memory.adapters.aws.dynamodb_facts import DynamoDbFactStore
@@ -19,7 +20,7 @@ from agent_memory.adapters.aws.tenant_credentials import TenantSessions
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.episode_index import EpisodeIndexCache
 from agent_memory.core.errors import PiiDetectionFailed
-from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector
+from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector, Reranker
 from agent_memory.serverless.settings import AwsSettings
 
 # An HMAC-SHA256 key should carry at least the hash's 256 bits.
@@ -45,6 +46,8 @@ class AwsRuntime:
     embedders: dict[str, Embedder] = field(default_factory=dict)
     # The name-pseudonym key, read once per container from ``settings.pseudonym_secret_arn``.
     pseudonym_key: bytes | None = None
+    # The reranker of ``settings.rerank_model_arn``, built on first use.
+    reranker: Reranker | None = None
     _clients: dict[tuple[str, int], Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _tenants: TenantSessions | None = None
@@ -107,6 +110,7 @@ class AwsRuntime:
             calibrations=self.calibrations,
             pseudonym_key=self._pseudonym_key(),
             episode_index=self.episode_index,
+            reranker=self._reranker(),
         )
 
     def _pseudonym_key(self) -> bytes | None:
@@ -130,6 +134,19 @@ class AwsRuntime:
                     )
                 self.pseudonym_key = key
             return self.pseudonym_key
+
+    def _reranker(self) -> Reranker | None:
+        """The configured reranker, called in its model's Region (rerankers run in a few
+        Regions only, which need not be the stack's); None without one.
+        """
+        arn = self.settings.rerank_model_arn
+        if arn is None:
+            return None
+        with self._lock:
+            if self.reranker is None:
+                client = self.session.client("bedrock-agent-runtime", region_name=arn.split(":")[3])
+                self.reranker = BedrockReranker(client, arn)
+            return self.reranker
 
     def _embedder(self) -> Embedder:
         with self._lock:
