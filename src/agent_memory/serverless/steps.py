@@ -138,6 +138,8 @@ def _retrieval_metrics(reply: State) -> None:
     _milliseconds("BootstrapLatency", timings["total"])
     for tier in ("episodic", "semantic", "procedural"):
         _milliseconds(f"{tier.title()}Latency", timings[tier])
+    if reply["episodes_ranked_by"] is not None:
+        _milliseconds("RerankLatency", timings["rerank"])
 
 
 class _JobWatch:

@@ -46,7 +46,7 @@ class AwsRuntime:
     embedders: dict[str, Embedder] = field(default_factory=dict)
     # The name-pseudonym key, read once per container from ``settings.pseudonym_secret_arn``.
     pseudonym_key: bytes | None = None
-    # The reranker of ``settings.rerank_model_arn``, built on first use.
+    # The reranker of ``settings.rerank_model_arn``, built on first use (or given).
     reranker: Reranker | None = None
     _clients: dict[tuple[str, int], Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -140,10 +140,8 @@ class AwsRuntime:
         Regions only, which need not be the stack's); None without one.
         """
         arn = self.settings.rerank_model_arn
-        if arn is None:
-            return None
         with self._lock:
-            if self.reranker is None:
+            if self.reranker is None and arn is not None:
                 client = self.session.client("bedrock-agent-runtime", region_name=arn.split(":")[3])
                 self.reranker = BedrockReranker(client, arn)
             return self.reranker

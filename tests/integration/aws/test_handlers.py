@@ -31,7 +31,7 @@ from tests.integration.aws.moto_dynamodb import (
     settings_for,
 )
 from tests.support.embedder import HashingEmbedder
-from tests.support.fakes import FakePiiDetector
+from tests.support.fakes import FakePiiDetector, WordReranker
 from tests.support.memory import DAY, HASHING_CALIBRATION, run_event
 
 BUCKET = "kb-docs"
@@ -218,6 +218,37 @@ def test_a_warm_container_serves_bootstrap_from_its_index_until_a_new_run(aws: A
     consolidation.consolidate(run_event("r4"), aws.ports())
     assert "r4" in bootstrap()
     assert (len(queries), fetched) == (read_once, ["r4"])
+
+
+def test_bootstrap_with_a_reranker_serves_its_order_and_reports_it(
+    aws: Aws, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given three runs, then a fourth that alone found the uncapped indemnity
+    consolidate_runs(aws, "r1", "r2", "r3")
+    summary = "Reviewed the vendor MSA liability cap and its uncapped indemnity"
+    consolidation.consolidate(run_event("r4", artifacts={"task_summary": summary}), aws.ports())
+    request = {"tenant_id": "acme", "agent_id": "reviewer", "task": "Review the MSA liability cap"}
+    expect_retrieve(aws, "acme", None, [])
+    by_index = handler("bootstrap")(request, Context())
+    # And a container whose reranker favours that run
+    aws.runtime.reranker = WordReranker("indemnity")
+
+    # When the agent invokes bootstrap (with no domain: the KB is asked for the tenant's facts)
+    expect_retrieve(aws, "acme", None, [])
+    reply = handler("bootstrap")(request, Context())
+
+    # Then that run is served first, the reply says who ordered it, and its time is a metric
+    assert by_index["episodes"][0]["run_id"] != "r4" and by_index["episodes_ranked_by"] is None
+    assert reply["episodes"][0]["run_id"] == "r4"
+    assert reply["episodes_ranked_by"] == "fake-reranker"
+    emitted = {
+        m["Name"]
+        for line in capsys.readouterr().out.splitlines()
+        if '"_aws"' in line
+        for d in json.loads(line)["_aws"]["CloudWatchMetrics"]
+        for m in d["Metrics"]
+    }
+    assert "RerankLatency" in emitted
 
 
 def test_bootstrap_rejects_a_bad_request_naming_the_field(aws: Aws) -> None:
