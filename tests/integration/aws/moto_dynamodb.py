@@ -16,6 +16,9 @@ from moto import mock_aws
 from agent_memory.adapters.aws.dynamodb_schema import TABLES, TableDesign
 from agent_memory.serverless.settings import AwsSettings
 from agent_memory.serverless.wiring import AwsRuntime
+from tests.support.embedder import HashingEmbedder
+from tests.support.fakes import FakePiiDetector
+from tests.support.memory import HASHING_CALIBRATION
 
 REGION = "us-east-1"
 FAKE_CREDENTIALS = {
@@ -102,10 +105,6 @@ def settings_for(tables: dict[str, str], **overrides: Any) -> AwsSettings:
 
 def fresh_runtime(settings: AwsSettings) -> AwsRuntime:
     """A fresh Lambda container's runtime over ``settings``, with fakes at the model boundary."""
-    from tests.support.embedder import HashingEmbedder
-    from tests.support.fakes import FakePiiDetector
-    from tests.support.memory import HASHING_CALIBRATION
-
     return AwsRuntime(
         settings,
         session=boto3.Session(region_name=REGION),
