@@ -1,5 +1,7 @@
 """The reranker's ordering of what the index found (a fake reranker at the model boundary)."""
 
+from collections.abc import Sequence
+
 import pytest
 
 from agent_memory.core.episode_index import EpisodeHit, SearchResult, UnitHit
@@ -116,7 +118,7 @@ def test_without_a_reranker_or_anything_found_the_result_is_returned_as_it_is():
 def test_a_reranker_that_answers_for_other_passages_is_an_error_naming_it():
     # Given a reranker that returns one score too few
     class Short(WordReranker):
-        def scores(self, query: str, passages: list[str]) -> list[float]:  # type: ignore[override]
+        def scores(self, query: str, passages: Sequence[str]) -> list[float]:
             return super().scores(query, passages)[:-1]
 
     # When reranked, Then it fails loudly rather than pairing scores with the wrong passages
