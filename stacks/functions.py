@@ -345,6 +345,9 @@ class Functions(Construct):
             self.pseudonym_key.grant_read(role)
         grants = {
             "bootstrap": self._grant_retrieve,
+            # At a fact's promotion, semantic.find_conflict asks the KB for a contradicting
+            # fact: without Retrieve every promotion would dead-letter, replays included.
+            "confirm_facts": self._grant_retrieve,
             "extract": self._grant_chat_model,
             "ingest": self._grant_ingestion,
         }

@@ -207,8 +207,11 @@ def test_retrieve_and_ingestion_are_granted_on_the_kb_only_to_their_functions(
     stack: MemoryStack, resources: Resources
 ):
     kb = logical_id(stack.knowledge_base.knowledge_base)
+    # Given the functions whose core step asks the KB: bootstrap serves facts, and
+    # confirm_facts looks for a contradicting fact before it promotes one
     expected = {
         "bootstrap": {"bedrock:Retrieve"},
+        "confirm_facts": {"bedrock:Retrieve"},
         "ingest": {"bedrock:StartIngestionJob", "bedrock:GetIngestionJob"},
     }
     for spec in SPECS:
