@@ -9,10 +9,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from botocore.exceptions import ClientError  # type: ignore[import-untyped, unused-ignore]
-from langchain_aws import BedrockEmbeddings, ChatBedrockConverse
 
 from agent_memory.adapters.aws._errors import error_code, transient_errors
-from agent_memory.adapters.chat import LangChainChat
 from agent_memory.core.ports import ChatModel, FloatArray
 
 __all__ = [
@@ -66,6 +64,10 @@ class BedrockEmbedder:
         self._dimension = dimensions
         self._max_workers = max_workers
         self._piece_chars = piece_chars
+        # Imported here, not at module level: langchain_aws takes ~0.6 s to import, which a
+        # Lambda importing this module for something else should not pay at cold start.
+        from langchain_aws import BedrockEmbeddings
+
         # "normalize" is Titan's own request field; vectors are normalised again after averaging.
         self._embeddings = BedrockEmbeddings(
             client=client,
@@ -174,6 +176,11 @@ def bedrock_chat(
     ``model_id`` is a model id or inference profile (``CHAT_MODEL_ID`` by default); ``client``
     is a ``bedrock-runtime`` client, created from the default credentials when omitted.
     """
+    # Imported on use: no read path calls a chat model, and langchain_aws is slow to import.
+    from langchain_aws import ChatBedrockConverse
+
+    from agent_memory.adapters.chat import LangChainChat
+
     model = ChatBedrockConverse(
         model=model_id,
         temperature=0,
