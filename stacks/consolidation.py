@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import Duration, RemovalPolicy, Stack
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
@@ -20,7 +20,6 @@ from stacks.config import ROOT
 from stacks.nag import acknowledge
 
 DEFINITION = ROOT / "statemachines" / "consolidation.asl.json"
-BUS_NAME = "agent-memory"
 DETAIL_TYPE = "RunFinished"
 # The ASL's Lambda tasks, by the name of the function they invoke.
 STEP_FUNCTIONS = (
@@ -39,6 +38,11 @@ ARCHIVE_RETENTION = Duration.days(14)
 _PLACEHOLDER = re.compile(r"\$\{([^}]*)\}")
 
 
+def bus_name(stack_name: str) -> str:
+    """The RunFinished bus of the stack ``stack_name`` (one per stack, never shared)."""
+    return f"{stack_name}-events"
+
+
 def substitution_name(function_name: str) -> str:
     """``write_episode`` -> ``WriteEpisodeFunctionArn``, as the ASL spells its placeholders."""
     return "".join(part.title() for part in function_name.split("_")) + "FunctionArn"
@@ -50,7 +54,7 @@ def placeholders(definition: str) -> set[str]:
 
 
 class Consolidation(Construct):
-    """The state machine from ``statemachines/consolidation.asl.json``, the ``agent-memory``
+    """The state machine from ``statemachines/consolidation.asl.json``, the stack's RunFinished
     bus with an archive for replay, and the rule that starts one execution per RunFinished.
     """
 
@@ -118,15 +122,24 @@ class Consolidation(Construct):
         )
 
     def _build_bus(self) -> events.EventBus:
-        return events.EventBus(self, "Bus", event_bus_name=BUS_NAME)
+        # Named after the stack, so a second stack in the account and Region has its own bus;
+        # callers read the name from the EventBusName output.
+        return events.EventBus(self, "Bus", event_bus_name=bus_name(Stack.of(self).stack_name))
 
     def _build_archive(self) -> events.Archive:
-        return self.bus.archive(
+        archive = self.bus.archive(
             "Archive",
             description="RunFinished events, for replay after a fix",
             event_pattern=events.EventPattern(detail_type=[DETAIL_TYPE]),
             retention=ARCHIVE_RETENTION,
         )
+        # CDK writes KmsKeyIdentifier "" when no key is given (aws/aws-cdk#37847), which
+        # CloudFormation rejects in some Regions; absent, the archive uses an AWS owned key.
+        cfn = archive.node.default_child
+        assert isinstance(cfn, events.CfnArchive)
+        if not cfn.kms_key_identifier:
+            cfn.add_property_deletion_override("KmsKeyIdentifier")
+        return archive
 
     def _build_rule(self, undelivered_events: sqs.IQueue) -> events.Rule:
         # The whole event is the input: Extract accepts it, and a failed run is recorded with

@@ -2,7 +2,10 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aws_cdk import App, Stack
@@ -116,7 +119,7 @@ def test_run_finished_events_start_the_state_machine_with_the_whole_event(
 
 
 def test_the_bus_is_named_and_archived_for_replay(stack: MemoryStack, template: Template):
-    template.has_resource_properties("AWS::Events::EventBus", {"Name": "agent-memory"})
+    template.has_resource_properties("AWS::Events::EventBus", {"Name": "AgentMemory-events"})
     template.has_resource_properties(
         "AWS::Events::Archive",
         {
@@ -150,3 +153,95 @@ def test_a_placeholder_without_a_value_fails_synthesis(tmp_path: Path):
             undelivered_events=queue,
             definition=definition,
         )
+
+
+def _empty_strings(value: Any, path: str) -> Iterator[str]:
+    """Paths of every "" in a template fragment, except Fn::Join's delimiter (a separator)."""
+    if value == "":
+        yield path
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key == "Fn::Join":
+                yield from _empty_strings(item[1], f"{path}/Fn::Join[1]")
+            else:
+                yield from _empty_strings(item, f"{path}/{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _empty_strings(item, f"{path}[{index}]")
+
+
+def test_the_archive_names_no_kms_key_unless_one_is_given(resources: Resources):
+    """CDK writes ``KmsKeyIdentifier: ""`` on an archive without a key, which CloudFormation
+    rejects in some Regions (aws/aws-cdk#37847); absent, EventBridge uses an AWS owned key
+    (https://docs.aws.amazon.com/AWSCloudFormation/latest/TemplateReference/aws-resource-events-archive.html).
+    """
+    # Given the synthesized stack's archives
+    archives = [r for r in resources.values() if r["Type"] == "AWS::Events::Archive"]
+    # Then there is one, and it carries no KmsKeyIdentifier at all
+    assert len(archives) == 1
+    assert all("KmsKeyIdentifier" not in a["Properties"] for a in archives)
+
+
+# Empty values that were looked at and are valid: a Lambda environment variable may be empty
+# (CHAT_MODEL_ID "" means no chat model; test_functions.py asserts it).
+_EMPTY_ALLOWED = re.compile(r"^Functions\w+/Environment/Variables/CHAT_MODEL_ID$")
+
+
+def test_no_resource_property_is_an_empty_string(resources: Resources):
+    # Given every property of every resource of the template
+    found = [
+        path
+        for logical, resource in resources.items()
+        for path in _empty_strings(resource.get("Properties", {}), logical)
+    ]
+    # Then none is "", but for the ones looked at and allowed
+    assert [p for p in found if not _EMPTY_ALLOWED.match(p)] == []
+
+
+# Name properties that name no account- and Region-wide resource: an inline policy's name is
+# its role's, a data source's its knowledge base's; the rest are labels or references.
+_SCOPED_NAMES = {
+    ("AWS::IAM::Policy", "PolicyName"),
+    ("AWS::Bedrock::DataSource", "Name"),
+    ("AWS::SNS::Topic", "DisplayName"),
+    ("AWS::CloudWatch::Alarm", "MetricName"),
+    ("AWS::Events::Rule", "EventBusName"),
+}
+
+
+def _resolved_name(value: Any, stack_name: str) -> str | None:
+    """A name's value once deployed as ``stack_name``; None if it refers to another resource
+    (whose own name is then checked in its place)."""
+    if isinstance(value, str):
+        return value
+    if value == {"Ref": "AWS::StackName"}:
+        return stack_name
+    if isinstance(value, dict) and "Fn::Join" in value:
+        delimiter, parts = value["Fn::Join"]
+        resolved = [_resolved_name(part, stack_name) for part in parts]
+        return None if None in resolved else delimiter.join(str(r) for r in resolved)
+    return None
+
+
+def _physical_names(stack_name: str, context: dict[str, Any], outdir: Path) -> set[tuple]:
+    app = App(context=context, outdir=str(outdir))
+    template = Template.from_stack(MemoryStack(app, stack_name)).to_json()
+    names = set()
+    for resource in template["Resources"].values():
+        for key, value in resource.get("Properties", {}).items():
+            if key.endswith("Name") and (resource["Type"], key) not in _SCOPED_NAMES:
+                name = _resolved_name(value, stack_name)
+                if name is not None:
+                    names.add((resource["Type"], key, name))
+    return names
+
+
+def test_two_stacks_deploy_side_by_side_without_a_name_collision(
+    context: dict[str, Any], tmp_path: Path
+):
+    # Given two stacks synthesized for the same account and Region
+    first = _physical_names("MemoryBlue", context, tmp_path / "blue")
+    second = _physical_names("MemoryGreen", context, tmp_path / "green")
+    # Then each names resources (the check is not vacuous), and no physical name is in both
+    assert ("AWS::Events::EventBus", "Name", "MemoryBlue-events") in first
+    assert first & second == set()
