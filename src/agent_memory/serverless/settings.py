@@ -27,7 +27,9 @@ class AwsSettings:
     ``pseudonym_secret_arn`` names the Secrets Manager secret keying name pseudonyms (set on
     the functions that scrub or query); empty means names are replaced by plain labels.
     ``rerank_model_arn`` names the Bedrock reranker model that orders bootstrap's episodes
-    (set on bootstrap only); empty means the index's own order.
+    (set on bootstrap only); empty means the index's own order. ``timeout_seconds`` is the
+    function's own timeout, which its AWS clients' timeouts and retries are sized to; None
+    outside a function.
     """
 
     episodes_table: str
@@ -45,6 +47,7 @@ class AwsSettings:
     knowledge_base_arn: str | None = None
     pseudonym_secret_arn: str | None = None
     rerank_model_arn: str | None = None
+    timeout_seconds: int | None = None
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> AwsSettings:
@@ -59,6 +62,7 @@ class AwsSettings:
             knowledge_base_arn=env.get("KNOWLEDGE_BASE_ARN") or None,
             pseudonym_secret_arn=env.get("PSEUDONYM_SECRET_ARN") or None,
             rerank_model_arn=_model_arn(env, "RERANK_MODEL_ARN"),
+            timeout_seconds=_seconds(env, "FUNCTION_TIMEOUT_SECONDS"),
         )
 
     @classmethod
@@ -93,6 +97,16 @@ def _model_arn(values: Mapping[str, str], name: str) -> str | None:
     if value and FOUNDATION_MODEL_ARN.fullmatch(value) is None:
         raise InvalidInput(name, "must be arn:<partition>:bedrock:<region>::foundation-model/<id>")
     return value or None
+
+
+def _seconds(values: Mapping[str, str], name: str) -> int | None:
+    """A positive whole number of seconds in ``values[name]``, if set."""
+    value = values.get(name, "").strip()
+    if not value:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise InvalidInput(name, "must be a whole number of seconds, at least 1")
+    return int(value)
 
 
 def _required(values: Mapping[str, str], name: str, missing: str) -> str:

@@ -21,6 +21,7 @@ from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.episode_index import EpisodeIndexCache
 from agent_memory.core.errors import PiiDetectionFailed
 from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector, Reranker
+from agent_memory.serverless.client_config import configured_session
 from agent_memory.serverless.settings import AwsSettings
 
 # An HMAC-SHA256 key should carry at least the hash's 256 bits.
@@ -182,5 +183,7 @@ def runtime() -> AwsRuntime:
     global _current
     with _current_lock:
         if _current is None:
-            _current = AwsRuntime(AwsSettings.from_environment())
+            settings = AwsSettings.from_environment()
+            # Every client's timeouts and retries fit inside the function's own timeout.
+            _current = AwsRuntime(settings, session=configured_session(settings))
         return _current
