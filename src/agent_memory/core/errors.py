@@ -34,3 +34,12 @@ class PiiDetectionFailed(MemoryError_):
 
 class TransientError(MemoryError_):
     """A failure worth retrying with backoff (throttling, a locked database, a timeout)."""
+
+
+class Forbidden(MemoryError_):
+    """The caller's proven identity does not allow what it asked for (another tenant's data)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
