@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_memory.core.errors import InvalidInput
+from agent_memory.core.tenant_identity import TenantIdentity
 
 DEFAULT_EMBEDDING_MODEL = "amazon.titan-embed-text-v2:0"
 # A Bedrock foundation model's ARN; its Region is the one to call the model in.
@@ -29,7 +30,10 @@ class AwsSettings:
     ``rerank_model_arn`` names the Bedrock reranker model that orders bootstrap's episodes
     (set on bootstrap only); empty means the index's own order. ``timeout_seconds`` is the
     function's own timeout, which its AWS clients' timeouts and retries are sized to; None
-    outside a function.
+    outside a function. ``tenant_identity`` says where a request's tenant comes from
+    (:class:`TenantIdentity`); under ``principal-tag``, ``function_name`` (Lambda's own) is the
+    audience a caller's identity proof must name and ``caller_account`` the account whose
+    roles may call.
     """
 
     episodes_table: str
@@ -48,6 +52,9 @@ class AwsSettings:
     pseudonym_secret_arn: str | None = None
     rerank_model_arn: str | None = None
     timeout_seconds: int | None = None
+    tenant_identity: TenantIdentity = TenantIdentity.PAYLOAD
+    function_name: str | None = None
+    caller_account: str | None = None
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> AwsSettings:
@@ -63,6 +70,11 @@ class AwsSettings:
             pseudonym_secret_arn=env.get("PSEUDONYM_SECRET_ARN") or None,
             rerank_model_arn=_model_arn(env, "RERANK_MODEL_ARN"),
             timeout_seconds=_seconds(env, "FUNCTION_TIMEOUT_SECONDS"),
+            tenant_identity=TenantIdentity.parse(
+                env.get("TENANT_IDENTITY"), field="TENANT_IDENTITY"
+            ),
+            function_name=env.get("AWS_LAMBDA_FUNCTION_NAME") or None,
+            caller_account=env.get("CALLER_ACCOUNT") or None,
         )
 
     @classmethod

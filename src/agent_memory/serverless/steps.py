@@ -22,6 +22,7 @@ from agent_memory.core.models import IngestionJob
 from agent_memory.core.ports import KnowledgeBase
 from agent_memory.core.records import to_json
 from agent_memory.core.stats import memory_stats
+from agent_memory.serverless import caller_tenancy
 from agent_memory.serverless.observability import logger, metrics
 from agent_memory.serverless.parsing import parse_model, parse_run_finished_event
 from agent_memory.serverless.review import ReviewRequest, run_review
@@ -48,6 +49,7 @@ def extract(event: Any) -> State:
     """Validate a RunFinished event and distil the run (no write happens here)."""
     run = parse_run_finished_event(event)
     logger.append_keys(tenant_id=run.tenant_id, run_id=run.run_id)
+    caller_tenancy.check_source(runtime(), event, run.tenant_id)
     state = consolidation.extract_run(run, runtime().ports(run.tenant_id))
     _count("RunsReceived", 1)
     logger.info("run extracted", extracted_by=state["extracted_by"])
@@ -112,8 +114,10 @@ def record_failure(event: Any) -> State:
 
 def bootstrap_reply(event: Any) -> State:
     """The memory context for a run about to start, with per-tier hits and timings."""
+    event, proof = caller_tenancy.split_proof(event)
     model = parse_model(event, BootstrapRequestModel)
     logger.append_keys(tenant_id=model.tenant_id, agent_id=model.agent_id)
+    caller_tenancy.check_caller(runtime(), proof, model.tenant_id)
     request = Request(model.tenant_id, model.agent_id, model.task, model.task_type, model.domain)
     reply = bootstrap(request, runtime().ports(model.tenant_id))
     _retrieval_metrics(reply)
