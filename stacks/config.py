@@ -7,6 +7,7 @@ from pathlib import Path
 
 from constructs import Node
 
+from agent_memory.core.tenant_identity import TenantIdentity
 from agent_memory.serverless.settings import FOUNDATION_MODEL_ARN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,17 +22,20 @@ class MemoryConfig:
     It may be a foundation model id or a cross-Region inference profile id (``us.…``).
     ``rerank_model_arn`` empty means bootstrap serves the index's order; else the ARN of the
     Bedrock reranker model that orders it, in a Region that offers one (maybe not the stack's).
+    ``tenant_identity`` is where a request's tenant comes from: the payload (trusted callers),
+    or the ``tenant_id`` tag of the caller's IAM role (``principal-tag``).
     """
 
     layer_path: Path
     chat_model_id: str = ""
     log_level: str = "INFO"
     rerank_model_arn: str = ""
+    tenant_identity: TenantIdentity = TenantIdentity.PAYLOAD
 
     @classmethod
     def from_context(cls, node: Node) -> MemoryConfig:
-        """Read ``layerPath``, ``chatModelId``, ``logLevel``, ``rerankModelArn``; a relative
-        path is from the repo.
+        """Read ``layerPath``, ``chatModelId``, ``logLevel``, ``rerankModelArn``,
+        ``tenantIdentity``; a relative path is from the repo.
         """
         layer = Path(str(node.try_get_context("layerPath") or "build/layer"))
         config = cls(
@@ -39,6 +43,9 @@ class MemoryConfig:
             chat_model_id=str(node.try_get_context("chatModelId") or "").strip(),
             log_level=str(node.try_get_context("logLevel") or "INFO").upper(),
             rerank_model_arn=str(node.try_get_context("rerankModelArn") or "").strip(),
+            tenant_identity=TenantIdentity.parse(
+                node.try_get_context("tenantIdentity"), field="tenantIdentity"
+            ),
         )
         if config.log_level not in LOG_LEVELS:
             raise ValueError(f"logLevel must be one of {LOG_LEVELS}, not {config.log_level!r}")

@@ -7,6 +7,8 @@ from typing import Any
 from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
+from agent_memory.core.tenant_identity import TenantIdentity
+from stacks.caller_tenancy import CallerTenancy
 from stacks.config import MemoryConfig
 from stacks.consolidation import Consolidation
 from stacks.functions import Functions
@@ -42,6 +44,14 @@ class MemoryStack(Stack):
             failed_runs=self.storage.failed_runs,
             undelivered_events=self.storage.undelivered_events,
         )
+        if config.tenant_identity is TenantIdentity.PRINCIPAL_TAG:
+            CallerTenancy(
+                self,
+                "CallerTenancy",
+                bus=self.consolidation.bus,
+                bootstrap=self.functions["bootstrap"],
+                extract=self.functions["extract"],
+            )
         self.schedules = Schedules(
             self, "Schedules", decay=self.functions["decay"], ingest=self.functions["ingest"]
         )

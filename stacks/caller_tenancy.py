@@ -1,0 +1,85 @@
+"""Principal-tag tenancy (``-c tenantIdentity=principal-tag``): the tenant is the caller's tag.
+
+A caller's IAM role (or user) carries a ``tenant_id`` tag. The bus refuses a RunFinished whose
+``source`` is not ``agent-memory.tenant.<that tag>``, and a caller without the tag; extract
+checks the source again. Bootstrap reads the tag of whoever signed the request's identity
+proof (``iam:ListRoleTags``), so a payload naming another tenant is refused.
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Aws, Stack
+from aws_cdk import aws_events as events
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from constructs import Construct
+
+from agent_memory.core.tenant_identity import TENANT_SOURCE_PREFIX, TENANT_TAG, TenantIdentity
+from stacks.nag import acknowledge
+
+CALLER_TAG = f"aws:PrincipalTag/{TENANT_TAG}"
+
+
+class CallerTenancy(Construct):
+    """The bus policy, the environment and the tag-reading grant of principal-tag tenancy."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        bus: events.EventBus,
+        bootstrap: lambda_.Function,
+        extract: lambda_.Function,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        for function in (bootstrap, extract):
+            function.add_environment("TENANT_IDENTITY", TenantIdentity.PRINCIPAL_TAG.value)
+        bootstrap.add_environment("CALLER_ACCOUNT", Aws.ACCOUNT_ID)
+        self._grant_tag_reads(bootstrap)
+        self._restrict_bus(bus)
+
+    def _grant_tag_reads(self, bootstrap: lambda_.Function) -> None:
+        stack = Stack.of(self)
+        role = bootstrap.role
+        if role is None:
+            raise ValueError("bootstrap has no role to grant iam:ListRoleTags to")
+        role.add_to_principal_policy(
+            iam.PolicyStatement(
+                actions=["iam:ListRoleTags", "iam:ListUserTags"],
+                resources=[
+                    stack.format_arn(service="iam", region="", resource="role", resource_name="*"),
+                    stack.format_arn(service="iam", region="", resource="user", resource_name="*"),
+                ],
+            )
+        )
+        acknowledge(
+            role,
+            "IAM5",
+            "Any caller's role or user may be tagged for a tenant: bootstrap reads the tags of "
+            "the one whose signed proof it received, and nothing else of IAM.",
+            findings=[
+                "Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:role/*",
+                "Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:user/*",
+            ],
+        )
+
+    def _restrict_bus(self, bus: events.EventBus) -> None:
+        # Deny wins over any identity policy that grants events:PutEvents on the bus.
+        denies = {
+            "UntaggedCallersPutNoRuns": {"Null": {CALLER_TAG: "true"}},
+            "RunsComeFromTheirTenantOnly": {
+                "StringNotEquals": {"events:source": f"{TENANT_SOURCE_PREFIX}${{{CALLER_TAG}}}"}
+            },
+        }
+        for sid, condition in denies.items():
+            bus.add_to_resource_policy(
+                iam.PolicyStatement(
+                    sid=sid,
+                    effect=iam.Effect.DENY,
+                    principals=[iam.AnyPrincipal()],
+                    actions=["events:PutEvents"],
+                    resources=[bus.event_bus_arn],
+                    conditions=condition,
+                )
+            )
