@@ -279,12 +279,33 @@ class KbHit:
 
 
 IngestionState = Literal["STARTING", "IN_PROGRESS", "COMPLETE", "FAILED"]
+# What the index says of one document: served (INDEXED), not processed yet (PENDING), or not
+# served although an ingestion should have taken it (FAILED: refused, ignored, unknown).
+DocumentState = Literal["INDEXED", "PENDING", "FAILED"]
+
+
+@dataclass(frozen=True, slots=True)
+class IngestionStatistics:
+    """What a job did with the documents it scanned.
+
+    A COMPLETE job can still have failed documents: only those the KB reports INDEXED are in
+    the index.
+    """
+
+    scanned: int = 0
+    indexed: int = 0
+    failed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class IngestionJob:
-    """A knowledge-base ingestion job: everything staged before ``started_at`` is in it."""
+    """A knowledge-base ingestion job: what was staged before ``started_at`` is in it, except
+    the ``statistics.failed`` documents it could not index (``failure_reasons`` says why, in
+    the KB's words).
+    """
 
     job_id: str
     status: IngestionState
     started_at: float
+    statistics: IngestionStatistics = field(default_factory=IngestionStatistics)
+    failure_reasons: tuple[str, ...] = ()

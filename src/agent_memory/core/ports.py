@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration, calibration_for
 from agent_memory.core.models import (
+    DocumentState,
     Episode,
     Fact,
     FactObservation,
@@ -348,6 +349,13 @@ class KnowledgeBase(Protocol):
 
     def ingestion_job(self, job_id: str) -> IngestionJob:
         """The current state of a job."""
+        ...
+
+    def document_states(self, keys: Sequence[str]) -> dict[str, DocumentState]:
+        """What the index says of each document (a key the KB does not know is FAILED).
+
+        Asked when a COMPLETE job reports failed documents, which it does not name.
+        """
         ...
 
     def retrieve(

@@ -577,3 +577,39 @@ def test_a_job_left_running_by_a_crashed_process_reads_failed(tmp_path: Path) ->
 
     # Then the dead job is reported as failed, not as running forever
     assert kb.ingestion_job(abandoned).status == "FAILED"
+
+
+def test_a_job_counts_the_documents_it_could_not_index_like_bedrock(
+    tmp_path: Path, kb: LocalKnowledgeBase
+) -> None:
+    # Given two documents, one of which got damaged on disk (its text is not UTF-8); Bedrock's
+    # COMPLETE job reports such a document in numberOfDocumentsFailed and failureReasons:
+    # https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_IngestionJob.html
+    kb.put_document(fact("acme", "d", "good", "alpha beta"))
+    kb.put_document(fact("acme", "d", "bad", "gamma delta"))
+    (tmp_path / "documents/tenants/acme/domains/d/bad.txt").write_bytes(b"\xff\xfe")
+    # When a job runs
+    job = kb.start_ingestion(now=NOW)
+    # Then it completes with one failed document, says why, and keeps that in its record
+    assert job.status == "COMPLETE"
+    assert (job.statistics.scanned, job.statistics.indexed, job.statistics.failed) == (2, 1, 1)
+    assert job.failure_reasons == ("tenants/acme/domains/d/bad.txt: text is not UTF-8",)
+    assert kb.ingestion_job(job.job_id) == job
+
+
+def test_document_states_name_what_the_index_serves(tmp_path: Path, kb: LocalKnowledgeBase) -> None:
+    # Given an ingested document, a damaged one, one written after the job and one never written
+    kb.put_document(fact("acme", "d", "good", "alpha beta"))
+    kb.put_document(fact("acme", "d", "bad", "gamma delta"))
+    (tmp_path / "documents/tenants/acme/domains/d/bad.txt.metadata.json").write_text("{")
+    kb.start_ingestion(now=NOW)
+    kb.put_document(fact("acme", "d", "late", "epsilon"))
+    keys = [f"tenants/acme/domains/d/{n}.txt" for n in ("good", "bad", "late", "never")]
+    # When the KB is asked about each
+    states = kb.document_states(keys)
+    # Then only the ingested one is INDEXED; the late one is PENDING; the rest FAILED
+    assert [states[k] for k in keys] == ["INDEXED", "FAILED", "PENDING", "FAILED"]
+    # And a later rewrite that makes the damaged one readable is indexed by the next job
+    kb.put_document(fact("acme", "d", "bad", "gamma delta"))
+    assert kb.start_ingestion(now=NOW + 1).statistics.failed == 0
+    assert kb.document_states(keys[1:2]) == {keys[1]: "INDEXED"}

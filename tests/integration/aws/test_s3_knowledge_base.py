@@ -334,6 +334,107 @@ def test_unknown_ingestion_job_is_not_found(kb: BedrockKnowledgeBase, agent: Stu
         kb.ingestion_job(JOB_ID)
 
 
+def test_a_complete_job_carries_its_failed_documents(
+    kb: BedrockKnowledgeBase, agent: Stubber
+) -> None:
+    # Given GetIngestionJob's answer for a job that COMPLETEd with two failed documents, in
+    # Bedrock's shape (the Stubber checks it against the service model):
+    # https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_GetIngestionJob.html
+    response = job("COMPLETE")
+    response["ingestionJob"]["statistics"] = {
+        "numberOfDocumentsScanned": 12,
+        "numberOfMetadataDocumentsScanned": 12,
+        "numberOfNewDocumentsIndexed": 9,
+        "numberOfModifiedDocumentsIndexed": 1,
+        "numberOfMetadataDocumentsModified": 0,
+        "numberOfDocumentsDeleted": 0,
+        "numberOfDocumentsFailed": 2,
+    }
+    response["ingestionJob"]["failureReasons"] = ["Encountered error: file is empty"]
+    agent.add_response("get_ingestion_job", response, {**JOB_REQUEST, "ingestionJobId": JOB_ID})
+    # When the adapter reads the job
+    settled = kb.ingestion_job(JOB_ID)
+    # Then the core sees a COMPLETE job that did not index everything
+    assert settled.status == "COMPLETE"
+    assert (settled.statistics.scanned, settled.statistics.indexed) == (12, 10)
+    assert settled.statistics.failed == 2
+    assert settled.failure_reasons == ("Encountered error: file is empty",)
+
+
+def test_a_job_without_statistics_reports_no_failure(
+    kb: BedrockKnowledgeBase, agent: Stubber
+) -> None:
+    # Given a job Bedrock reports without statistics (the field is optional)
+    agent.add_response(
+        "get_ingestion_job", job("COMPLETE"), {**JOB_REQUEST, "ingestionJobId": JOB_ID}
+    )
+    # Then it reads as having failed nothing
+    assert kb.ingestion_job(JOB_ID).statistics.failed == 0
+
+
+def document_detail(key: str, status: str) -> dict[str, Any]:
+    return {
+        "knowledgeBaseId": KB_ID,
+        "dataSourceId": DS_ID,
+        "status": status,
+        "identifier": {"dataSourceType": "S3", "s3": {"uri": f"s3://{BUCKET}/{key}"}},
+        "statusReason": "reason" if status != "INDEXED" else "",
+        "updatedAt": STARTED,
+    }
+
+
+def documents_request(keys: list[str]) -> dict[str, Any]:
+    return {
+        **JOB_REQUEST,
+        "documentIdentifiers": [
+            {"dataSourceType": "S3", "s3": {"uri": f"s3://{BUCKET}/{k}"}} for k in keys
+        ],
+    }
+
+
+def test_document_states_ask_bedrock_ten_documents_at_a_time(
+    kb: BedrockKnowledgeBase, agent: Stubber
+) -> None:
+    # Given twelve documents: GetKnowledgeBaseDocuments takes at most 10 identifiers a call
+    # (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_GetKnowledgeBaseDocuments.html)
+    keys = [f"tenants/acme/domains/devops/f{i:02d}.txt" for i in range(12)]
+    statuses = ["INDEXED"] * 7 + ["FAILED", "IGNORED", "IN_PROGRESS", "METADATA_UPDATE_FAILED"]
+    agent.add_response(
+        "get_knowledge_base_documents",
+        {
+            "documentDetails": [
+                document_detail(k, s) for k, s in zip(keys[:10], statuses[:10], strict=True)
+            ]
+        },
+        documents_request(keys[:10]),
+    )
+    # (Bedrock leaves the last document out of its answer)
+    agent.add_response(
+        "get_knowledge_base_documents",
+        {"documentDetails": [document_detail(keys[10], statuses[10])]},
+        documents_request(keys[10:]),
+    )
+    # When the adapter is asked about them
+    states = kb.document_states(keys)
+    # Then only INDEXED documents are served; one still in progress is PENDING; a failed,
+    # ignored, half-indexed or unreported document is FAILED
+    assert [states[k] for k in keys] == [
+        *["INDEXED"] * 7,
+        "FAILED",
+        "FAILED",
+        "PENDING",
+        "FAILED",
+        "FAILED",
+    ]
+
+
+def test_throttled_document_states_are_transient(kb: BedrockKnowledgeBase, agent: Stubber) -> None:
+    agent.add_client_error("get_knowledge_base_documents", "ThrottlingException", "slow", 429)
+
+    with pytest.raises(TransientError):
+        kb.document_states(["tenants/acme/domains/devops/f1.txt"])
+
+
 # --- retrieve (bedrock-agent-runtime on Stubber) --------------------------------------------
 
 TENANT_FILTER = {"equals": {"key": "tenant_id", "value": "acme"}}

@@ -1,4 +1,6 @@
 import json
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -6,8 +8,9 @@ import pytest
 from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.consolidation import consolidate
 from agent_memory.core.errors import IngestionBusy
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.models import IngestionJob
+from agent_memory.core.ingestion import MAX_ATTEMPTS, run_ingestion
+from agent_memory.core.models import DocumentState, Fact, IngestionJob, IngestionStatistics
+from agent_memory.core.semantic import document_key
 from agent_memory.core.tenants import export_tenant, forget_tenant
 from tests.support.memory import Memory, make_memory, run_event
 
@@ -87,6 +90,144 @@ def test_a_running_job_is_polled_not_restarted(memory: Memory) -> None:
         now=memory.clock(),
     )
     assert (first.status, second.status, kb.started) == ("in_progress", "busy", 1)
+
+
+def awaiting(memory: Memory) -> list[Fact]:
+    return list(memory.ports.facts.awaiting_ingestion(limit=100).items)
+
+
+def key_of(fact: Fact) -> str:
+    return document_key(fact.tenant_id, fact.domain, fact.fact_hash)
+
+
+class FailingKnowledgeBase:
+    """The local KB, except that the documents of ``doomed`` tenants never get indexed: each
+    job COMPLETEs reporting them failed (unnamed, as GetIngestionJob does) and the KB calls
+    them FAILED when asked document by document.
+    """
+
+    def __init__(self, inner: object, doomed: set[str]) -> None:
+        self.inner, self.doomed = inner, doomed
+        self.started = 0
+        self.rewritten: list[str] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    def start_ingestion(self, *, now: float) -> IngestionJob:
+        self.started += 1
+        job: IngestionJob = self.inner.start_ingestion(now=now)  # type: ignore[attr-defined]
+        failed = sum(k.split("/")[1] in self.doomed for k in self._all_keys())
+        return replace(job, statistics=IngestionStatistics(failed=failed))
+
+    def document_states(self, keys: Sequence[str]) -> dict[str, DocumentState]:
+        states: dict[str, DocumentState] = self.inner.document_states(keys)  # type: ignore[attr-defined]
+        return {k: "FAILED" if k.split("/")[1] in self.doomed else v for k, v in states.items()}
+
+    def put_document(self, document: object) -> None:
+        self.rewritten.append(document.key)  # type: ignore[attr-defined]
+        self.inner.put_document(document)  # type: ignore[attr-defined]
+
+    def _all_keys(self) -> list[str]:
+        return [
+            k
+            for tenant in ("acme", "globex")
+            for k in self.inner.document_keys(tenant)  # type: ignore[attr-defined]
+        ]
+
+
+def run_with(memory: Memory, kb: object):  # type: ignore[no-untyped-def]
+    p = memory.ports
+    return run_ingestion(p.facts, kb, p.ledger, now=memory.clock())  # type: ignore[arg-type]
+
+
+def test_a_complete_job_with_failed_documents_ingests_only_the_indexed_ones(
+    memory: Memory,
+) -> None:
+    # Given two staged facts, and a KB whose COMPLETE job fails globex's document: Bedrock
+    # counts failed documents without naming them (numberOfDocumentsFailed,
+    # https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_IngestionJobStatistics.html)
+    confirm(memory, "acme")
+    confirm(memory, "globex")
+    kb = FailingKnowledgeBase(memory.ports.knowledge_base, {"globex"})
+    # When a window runs
+    report = run_with(memory, kb)
+    # Then only acme's fact left the fast path; globex's still waits on it, and its document
+    # was written again for the next job to retry
+    assert (report.status, report.facts_ingested, report.facts_waiting) == ("complete", 1, 1)
+    assert report.documents_failed == 1 and report.facts_retried == 1
+    assert [f.tenant_id for f in awaiting(memory)] == ["globex"]
+    assert len(memory.ports.facts.fast_path("globex", None)) == 1
+    assert memory.ports.facts.fast_path("acme", None) == []
+    assert kb.rewritten == [key_of(awaiting(memory)[0])]
+
+
+def test_a_document_that_keeps_failing_is_retried_a_bounded_number_of_times(
+    memory: Memory,
+) -> None:
+    # Given a fact whose document never gets indexed
+    confirm(memory, "globex")
+    kb = FailingKnowledgeBase(memory.ports.knowledge_base, {"globex"})
+    # When many windows run
+    reports = []
+    for _ in range(MAX_ATTEMPTS + 3):
+        reports.append(run_with(memory, kb))
+        memory.clock.advance(60)
+    # Then its document is rewritten MAX_ATTEMPTS times, then the fact is counted stuck, no
+    # job is started for it alone, and it never leaves the fast path
+    assert len(kb.rewritten) == MAX_ATTEMPTS
+    assert reports[-1].status == "idle" and reports[-1].facts_stuck == 1
+    assert kb.started == MAX_ATTEMPTS + 1
+    assert all(r.facts_ingested == 0 for r in reports)
+    assert len(memory.ports.facts.fast_path("globex", None)) == 1
+
+
+def test_a_stuck_fact_is_ingested_once_its_document_finally_is(memory: Memory) -> None:
+    # Given a stuck fact (its document failed MAX_ATTEMPTS times)
+    confirm(memory, "globex")
+    kb = FailingKnowledgeBase(memory.ports.knowledge_base, {"globex"})
+    for _ in range(MAX_ATTEMPTS + 1):
+        run_with(memory, kb)
+        memory.clock.advance(60)
+    # When the cause is fixed and a later job (another fact's) indexes it
+    kb.doomed.clear()
+    confirm(memory, "acme")
+    report = run_with(memory, kb)
+    # Then both facts leave the fast path: the stuck one because the KB now says INDEXED,
+    # although the job's statistics never vouched for a document it did not reprocess
+    assert (report.facts_ingested, report.facts_waiting, report.facts_stuck) == (2, 0, 0)
+    assert memory.ports.ledger.get("_kb-ingestion#retries", now=memory.clock()) is None
+
+
+def test_a_local_document_that_cannot_be_read_stays_on_the_fast_path_and_is_retried(
+    memory: Memory,
+) -> None:
+    # Given a staged fact whose document on disk got damaged (its sidecar is not JSON)
+    confirm(memory, "globex")
+    [fact] = awaiting(memory)
+    [sidecar] = memory.root.rglob(f"{fact.fact_hash}.txt.metadata.json")
+    sidecar.write_text("{not json")
+    # When a window runs
+    first = run_ingestion(
+        memory.ports.facts, memory.ports.knowledge_base, memory.ports.ledger, now=memory.clock()
+    )
+    job = memory.ports.knowledge_base.ingestion_job(first.job_id or "")
+    # Then the job COMPLETEs reporting that document failed, and the fact still waits
+    assert job.status == "COMPLETE" and job.statistics.failed == 1
+    assert job.failure_reasons == (f"{key_of(fact)}: sidecar is not valid JSON",)
+    assert (first.facts_ingested, first.facts_waiting, first.facts_retried) == (0, 1, 1)
+    # And the rewritten document is ingested two windows later (the first job after the
+    # rewrite started before the fact was staged again), without being lost in between
+    memory.clock.advance(60)
+    second = ingest(memory)
+    memory.clock.advance(60)
+    third = ingest(memory)
+    assert second.facts_ingested + third.facts_ingested == 1
+    assert awaiting(memory) == []
+    hits = memory.ports.knowledge_base.retrieve(
+        fact.content, tenant_id="globex", domain=None, limit=5
+    )
+    assert [h.text for h in hits] == [fact.content]
 
 
 def test_export_holds_every_record_of_the_tenant_only(memory: Memory) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -11,7 +12,14 @@ from botocore.exceptions import ClientError  # type: ignore[import-untyped, unus
 from agent_memory.adapters.aws import _kb_documents as layout
 from agent_memory.adapters.aws._errors import error_code, transient_errors
 from agent_memory.core.errors import IngestionBusy, NotFound
-from agent_memory.core.models import IngestionJob, IngestionState, KbDocument, KbHit
+from agent_memory.core.models import (
+    DocumentState,
+    IngestionJob,
+    IngestionState,
+    IngestionStatistics,
+    KbDocument,
+    KbHit,
+)
 from agent_memory.core.ports import FloatArray
 
 __all__ = ["BedrockKnowledgeBase"]
@@ -29,6 +37,18 @@ _STATES: dict[str, IngestionState] = {
     "STOPPED": "FAILED",
 }
 MAX_RESULTS = 100  # Retrieve's numberOfResults range is 1..100.
+# GetKnowledgeBaseDocuments takes 1..10 documentIdentifiers:
+# https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_GetKnowledgeBaseDocuments.html
+MAX_DOCUMENTS_PER_CALL = 10
+# Bedrock's DocumentStatus as the core's: only INDEXED is served; a document still on its way
+# is PENDING; anything else (FAILED, IGNORED, NOT_FOUND, partly indexed, or its metadata,
+# which carries the tenant filter, not indexed) is not reliably served.
+_DOCUMENT_STATES: dict[str, DocumentState] = {
+    "INDEXED": "INDEXED",
+    "STARTING": "PENDING",
+    "PENDING": "PENDING",
+    "IN_PROGRESS": "PENDING",
+}
 
 
 class S3Client(Protocol):
@@ -44,6 +64,7 @@ class AgentClient(Protocol):
 
     def start_ingestion_job(self, **kwargs: Any) -> dict[str, Any]: ...
     def get_ingestion_job(self, **kwargs: Any) -> dict[str, Any]: ...
+    def get_knowledge_base_documents(self, **kwargs: Any) -> dict[str, Any]: ...
 
 
 class RuntimeClient(Protocol):
@@ -173,6 +194,43 @@ class BedrockKnowledgeBase:
             raise
         return self._job(response["ingestionJob"], fallback_start=None)
 
+    def document_states(self, keys: Sequence[str]) -> dict[str, DocumentState]:
+        """Each document's status in the data source, ten documents a call; a document
+        Bedrock does not report is FAILED (it is not in the index).
+
+        GetIngestionJob only counts failed documents; GetKnowledgeBaseDocuments names them:
+        https://docs.aws.amazon.com/bedrock/latest/userguide/kb-direct-ingestion-view.html
+        """
+        uris = {f"s3://{self._bucket}/{layout.object_key(key)}": key for key in keys}
+        states: dict[str, DocumentState] = dict.fromkeys(keys, "FAILED")
+        batch = list(uris)
+        for start in range(0, len(batch), MAX_DOCUMENTS_PER_CALL):
+            identifiers = [
+                {"dataSourceType": "S3", "s3": {"uri": uri}}
+                for uri in batch[start : start + MAX_DOCUMENTS_PER_CALL]
+            ]
+            with transient_errors("bedrock get_knowledge_base_documents"):
+                response = self._agent.get_knowledge_base_documents(
+                    knowledgeBaseId=self._kb_id,
+                    dataSourceId=self._ds_id,
+                    documentIdentifiers=identifiers,
+                )
+            for detail in response.get("documentDetails", []):
+                key = uris.get(((detail.get("identifier") or {}).get("s3") or {}).get("uri", ""))
+                if key is None:
+                    continue
+                states[key] = _DOCUMENT_STATES.get(detail.get("status", ""), "FAILED")
+                if states[key] == "FAILED":
+                    logger.warning(
+                        "kb document not indexed",
+                        extra={
+                            "key": key,
+                            "status": detail.get("status"),
+                            "reason": detail.get("statusReason"),
+                        },
+                    )
+        return states
+
     def retrieve(
         self,
         text: str,
@@ -218,4 +276,17 @@ class BedrockKnowledgeBase:
             started_at = fallback_start
         else:
             raise ValueError(f"ingestion job {job['ingestionJobId']!r} has no start time")
-        return IngestionJob(job_id=job["ingestionJobId"], status=status, started_at=started_at)
+        counts = job.get("statistics") or {}
+        statistics = IngestionStatistics(
+            scanned=int(counts.get("numberOfDocumentsScanned", 0)),
+            indexed=int(counts.get("numberOfNewDocumentsIndexed", 0))
+            + int(counts.get("numberOfModifiedDocumentsIndexed", 0)),
+            failed=int(counts.get("numberOfDocumentsFailed", 0)),
+        )
+        return IngestionJob(
+            job_id=job["ingestionJobId"],
+            status=status,
+            started_at=started_at,
+            statistics=statistics,
+            failure_reasons=tuple(job.get("failureReasons") or ()),
+        )

@@ -6,6 +6,7 @@ import logging
 import shutil
 import threading
 import uuid
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,7 +19,13 @@ from agent_memory.adapters.local.kb.lock import ingestion_lock
 from agent_memory.adapters.local.kb.snapshot import IndexSnapshot
 from agent_memory.adapters.local.kb.store import IndexStore, IndexUnreadable, Stamp
 from agent_memory.core.errors import NotFound
-from agent_memory.core.models import IngestionJob, KbDocument, KbHit
+from agent_memory.core.models import (
+    DocumentState,
+    IngestionJob,
+    IngestionStatistics,
+    KbDocument,
+    KbHit,
+)
 from agent_memory.core.ports import Embedder, FloatArray
 
 __all__ = ["LocalKnowledgeBase"]
@@ -74,11 +81,13 @@ class LocalKnowledgeBase:
             job = IngestionJob(job_id=uuid.uuid4().hex, status="IN_PROGRESS", started_at=now)
             self._jobs.record(job)
             try:
-                self._ingest()
+                statistics, failures = self._ingest()
             except BaseException:
                 self._jobs.record(replace(job, status="FAILED"))
                 raise
-            done = replace(job, status="COMPLETE")
+            # Like Bedrock, a job that could not index some documents still completes.
+            reasons = tuple(f"{key}: {why}" for key, why in failures.items())
+            done = replace(job, status="COMPLETE", statistics=statistics, failure_reasons=reasons)
             self._jobs.record(done)
             return done
 
@@ -88,6 +97,27 @@ class LocalKnowledgeBase:
         if job is None:
             raise NotFound(f"no ingestion job {job_id!r}")
         return job
+
+    def document_states(self, keys: Sequence[str]) -> dict[str, DocumentState]:
+        """INDEXED when the served index holds the document as it is on disk; FAILED when it
+        is missing or cannot be indexed; PENDING when the next ingestion will take it.
+        """
+        try:
+            snapshot = self._snapshot()
+        except IndexUnreadable:
+            snapshot = None
+        states: dict[str, DocumentState] = {}
+        for key in keys:
+            document = self._documents.inspect(key)
+            if isinstance(document, str):
+                states[key] = "FAILED"
+            elif (
+                snapshot is not None and snapshot.vector_of(key, document.content_hash) is not None
+            ):
+                states[key] = "INDEXED"
+            else:
+                states[key] = "PENDING"
+        return states
 
     def retrieve(
         self,
@@ -201,14 +231,28 @@ class LocalKnowledgeBase:
             return None
         return loaded[1]
 
-    def _ingest(self) -> None:
+    def _ingest(self) -> tuple[IngestionStatistics, dict[str, str]]:
+        """Index the documents on disk; the job's statistics and the documents that failed."""
         try:
             previous = self._snapshot()
         except IndexUnreadable:
             logger.warning("kb index unreadable; rebuilding it", exc_info=True)
             previous = None
+        failures: dict[str, str] = {}
+        documents = list(self._documents.scan(failures))
+        # Documents whose vectors ingestion reuses were indexed before: not counted again.
+        reusable = previous if previous and previous.model_id == self._embedder.model_id else None
+        kept = sum(
+            reusable is not None and reusable.vector_of(d.key, d.content_hash) is not None
+            for d in documents
+        )
+        statistics = IngestionStatistics(
+            scanned=len(documents) + len(failures),
+            indexed=len(documents) - kept,
+            failed=len(failures),
+        )
         snapshot = next_snapshot(
-            list(self._documents.scan()),
+            documents,
             previous,
             self._embedder,
             generation=self._store.next_generation(),
@@ -218,6 +262,7 @@ class LocalKnowledgeBase:
             stamp = self._store.write(snapshot)
             with self._cache_lock:
                 self._cached = (stamp, snapshot)
+        return statistics, failures
 
     def _snapshot(self) -> IndexSnapshot | None:
         """Return the newest published index, read from disk only when its pointer changed."""

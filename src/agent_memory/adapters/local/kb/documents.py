@@ -65,12 +65,24 @@ class DocumentFolder:
         prefix = f"tenants/{validate_segment(tenant_id, 'tenant id')}"
         return sorted(self._walk(self._root / prefix))
 
-    def scan(self) -> Iterator[IndexableDocument]:
-        """Every document that can be indexed, read from disk now, in key order."""
+    def scan(self, failures: dict[str, str] | None = None) -> Iterator[IndexableDocument]:
+        """Every document that can be indexed, read from disk now, in key order.
+
+        A document that cannot be indexed is skipped; ``failures`` collects its key and why.
+        """
         for key in sorted(self._walk(self._root)):
             document = self._read(key)
-            if document is not None:
+            if isinstance(document, str):
+                logger.warning("kb document skipped", extra={"key": key, "reason": document})
+                if failures is not None:
+                    failures[key] = document
+            elif document is not None:
                 yield document
+
+    def inspect(self, key: str) -> IndexableDocument | str:
+        """The document as the index would take it, or why it cannot be indexed."""
+        document = self._read(validate_key(key))
+        return "document not found" if document is None else document
 
     def _walk(self, top: Path) -> Iterator[str]:
         for directory, subdirs, names in os.walk(top):
@@ -82,7 +94,8 @@ class DocumentFolder:
                     continue
                 yield (base / name).as_posix()
 
-    def _read(self, key: str) -> IndexableDocument | None:
+    def _read(self, key: str) -> IndexableDocument | str | None:
+        """The document; None if it is gone (or half written); why it cannot be indexed."""
         path = self._path(key)
         try:
             body_bytes = path.read_bytes()
@@ -90,11 +103,12 @@ class DocumentFolder:
         except FileNotFoundError:
             # Deleted since the listing, or its sidecar is not written yet: not indexable now.
             return None
+        except OSError as error:
+            return f"unreadable: {error.strerror or error}"
         digest = hashlib.sha256(len(body_bytes).to_bytes(8, "big") + body_bytes + sidecar_bytes)
         parsed = _parse(key, body_bytes, sidecar_bytes)
         if isinstance(parsed, str):
-            logger.warning("kb document skipped", extra={"key": key, "reason": parsed})
-            return None
+            return parsed
         text, metadata, tenant_id, domain = parsed
         return IndexableDocument(key, digest.hexdigest(), text, metadata, tenant_id, domain)
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import cast, get_args
 
 from agent_memory.adapters.local.kb.files import write_atomic
-from agent_memory.core.models import IngestionJob, IngestionState
+from agent_memory.core.models import IngestionJob, IngestionState, IngestionStatistics
 
 _STATES: frozenset[str] = frozenset(get_args(IngestionState))
+MAX_REASONS = 20  # a job's failure reasons kept in the log (the count is always whole)
 
 
 class JobLog:
@@ -23,7 +25,12 @@ class JobLog:
         """Add or update a job, forgetting the oldest beyond ``keep``."""
         jobs = self._read()
         jobs.pop(job.job_id, None)  # re-inserted last: dict order is recency order
-        jobs[job.job_id] = {"status": job.status, "started_at": job.started_at}
+        jobs[job.job_id] = {
+            "status": job.status,
+            "started_at": job.started_at,
+            "statistics": asdict(job.statistics),
+            "failure_reasons": list(job.failure_reasons[:MAX_REASONS]),
+        }
         recent = dict(list(jobs.items())[-self._keep :])
         write_atomic(self._path, json.dumps(recent, indent=2).encode() + b"\n")
 
@@ -47,8 +54,17 @@ class JobLog:
         status, started_at = entry.get("status"), entry.get("started_at")
         if status not in _STATES or not isinstance(started_at, int | float):
             return None
+        statistics = entry.get("statistics")
+        counts = statistics if isinstance(statistics, dict) else {}
+        reasons = entry.get("failure_reasons")
         return IngestionJob(
-            job_id=job_id, status=cast(IngestionState, status), started_at=float(started_at)
+            job_id=job_id,
+            status=cast(IngestionState, status),
+            started_at=float(started_at),
+            statistics=IngestionStatistics(
+                **{f: int(counts.get(f, 0)) for f in ("scanned", "indexed", "failed")}
+            ),
+            failure_reasons=tuple(map(str, reasons)) if isinstance(reasons, list) else (),
         )
 
     def _read(self) -> dict[str, dict[str, object]]:
