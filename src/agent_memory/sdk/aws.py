@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from agent_memory.core.bootstrap import BootstrapRequest
+from agent_memory.core.tenant_identity import tenant_source
 from agent_memory.sdk.errors import (
     ConfigurationError,
     ConflictError,
+    ForbiddenError,
     InvalidInputError,
     MemoryClientError,
     NotFoundError,
@@ -67,12 +69,60 @@ class RetryPolicy:
         return self.jitter() * min(self.max_delay, self.base_delay * 2.0**attempt)
 
 
+class IdentityProofs:
+    """Signed identity proofs for a principal-tag deployment, each reused for 10 minutes.
+
+    STS accepts a proof for 15 minutes after signing; a fresh one is made well before, from the
+    session's current credentials (which boto3 refreshes itself).
+    """
+
+    REUSE_SECONDS = 600.0
+
+    def __init__(
+        self,
+        session: Any,
+        *,
+        audience: str,
+        region: str,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._session = session
+        self._audience = audience
+        self._region = region
+        self._clock = clock
+        self._proof: dict[str, Any] | None = None
+        self._made_at = 0.0
+
+    def current(self) -> dict[str, Any]:
+        """A proof of the caller's identity, naming the bootstrap function as its audience."""
+        from agent_memory.adapters.aws.caller_identity import identity_proof
+
+        now = self._clock()
+        if self._proof is None or now - self._made_at >= self.REUSE_SECONDS:
+            credentials = self._session.get_credentials()
+            if credentials is None:
+                raise ConfigurationError("principal-tag tenancy needs AWS credentials to sign with")
+            self._proof = identity_proof(credentials, audience=self._audience, region=self._region)
+            self._made_at = now
+        return self._proof
+
+
+def function_name_of(name_or_arn: str) -> str:
+    """A Lambda function's name from its name or ARN (what the function knows itself as)."""
+    return name_or_arn.split(":")[6] if name_or_arn.startswith("arn:") else name_or_arn
+
+
 def _boto3() -> Any:
     try:
         import boto3
     except ImportError:
         raise ConfigurationError("AWS mode needs boto3: pip install 'agent-memory[aws]'") from None
     return boto3
+
+
+def aws_session(region: str | None) -> Any:
+    """boto3's default session for ``region`` (credentials from the environment or profile)."""
+    return _boto3().Session(region_name=region)
 
 
 def aws_clients(region: str | None, session: Any | None) -> tuple[Any, Any]:
@@ -150,6 +200,7 @@ class AwsBackend:
         procedure_review_function_name: str | None,
         source: str,
         retry: RetryPolicy,
+        proofs: IdentityProofs | None = None,
     ) -> None:
         self.events = events
         self.lambda_ = lambda_
@@ -158,6 +209,8 @@ class AwsBackend:
         self.procedure_review_function_name = procedure_review_function_name
         self.source = source
         self.retry = retry
+        # Set under principal-tag tenancy: requests carry a proof, runs their tenant's source.
+        self.proofs = proofs
 
     def bootstrap(self, request: BootstrapRequest) -> BootstrapReply:
         """Invoke the bootstrap function and check the reply's shape."""
@@ -168,6 +221,8 @@ class AwsBackend:
             **({"task_type": request.task_type} if request.task_type else {}),
             **({"domain": request.domain} if request.domain else {}),
         }
+        if self.proofs is not None:
+            payload["caller_identity"] = self.proofs.current()
         reply = self._invoke(self.bootstrap_function_name, payload)
         missing = sorted(BOOTSTRAP_REPLY_KEYS - reply.keys())
         if missing:
@@ -178,7 +233,8 @@ class AwsBackend:
 
     def submit(self, detail: dict[str, Any]) -> RunHandle:
         """Put the event on the bus (retrying what is transient); a handle with the receipt."""
-        entry = put_events_entry(detail, bus=self.event_bus_name, source=self.source)
+        source = self.source if self.proofs is None else tenant_source(str(detail["tenant_id"]))
+        entry = put_events_entry(detail, bus=self.event_bus_name, source=source)
         event_id = self._put(entry)
         result: RunResult = {
             "status": "SUBMITTED",
@@ -274,4 +330,7 @@ def _function_error(function_name: str, reply: object) -> MemoryClientError:
         return NotFoundError(message)
     if error_type == "Conflict":
         return ConflictError(message)
+    if error_type == "Forbidden":
+        field_, sep, detail = message.partition(": ")
+        return ForbiddenError(field_, detail) if sep else ForbiddenError("request", message)
     return RemoteFunctionError(function_name, error_type, message)

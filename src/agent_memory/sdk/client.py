@@ -28,10 +28,14 @@ from agent_memory.core.errors import Conflict, InvalidInput
 from agent_memory.core.models import ProcedureStatus
 from agent_memory.core.policies import Policies
 from agent_memory.core.ports import ChatModel, Embedder, PiiDetector
+from agent_memory.core.tenant_identity import TenantIdentity
 from agent_memory.sdk.aws import (
     AwsBackend,
+    IdentityProofs,
     RetryPolicy,
     aws_clients,
+    aws_session,
+    function_name_of,
     settings_from_environment,
     settings_from_outputs,
     stack_outputs,
@@ -130,17 +134,33 @@ class MemoryClient:
         retry: RetryPolicy | None = None,
         events_client: Any | None = None,
         lambda_client: Any | None = None,
+        tenant_identity: str = "payload",
     ) -> MemoryClient:
         """A deployed stack: runs go to ``event_bus_name``, bootstrap to its function.
 
         Credentials and region come from ``session`` (a ``boto3.Session``) or boto3's defaults.
         ``source`` is the events' ``Source``; ``retry`` bounds PutEvents retries; pre-built
-        ``events_client``/``lambda_client`` replace the ones the SDK makes.
+        ``events_client``/``lambda_client`` replace the ones the SDK makes. For a stack
+        deployed with ``-c tenantIdentity=principal-tag``, pass ``tenant_identity=
+        "principal-tag"``: each bootstrap then carries a signed proof of the caller's identity,
+        and each run the source its tenant's tag allows (``source`` is not used).
         """
         if events_client is None or lambda_client is None:
             events, lambda_ = aws_clients(region, session)
             events_client = events_client or events
             lambda_client = lambda_client or lambda_
+        proofs = None
+        try:
+            mode = TenantIdentity.parse(tenant_identity)
+        except InvalidInput as error:
+            raise invalid(error) from None
+        if mode is TenantIdentity.PRINCIPAL_TAG:
+            signer = session or aws_session(region)
+            proofs = IdentityProofs(
+                signer,
+                audience=function_name_of(bootstrap_function_name),
+                region=region or lambda_client.meta.region_name,
+            )
         backend = AwsBackend(
             events=events_client,
             lambda_=lambda_client,
@@ -149,6 +169,7 @@ class MemoryClient:
             procedure_review_function_name=procedure_review_function_name,
             source=source,
             retry=retry or RetryPolicy(),
+            proofs=proofs,
         )
         return cls(backend, "aws")
 

@@ -7,7 +7,7 @@ the core keeps working.
 
 from __future__ import annotations
 
-from agent_memory.core.errors import Conflict, InvalidInput, MemoryError_, NotFound
+from agent_memory.core.errors import Conflict, Forbidden, InvalidInput, MemoryError_, NotFound
 
 
 class MemoryClientError(MemoryError_):
@@ -44,6 +44,13 @@ class NotFoundError(MemoryClientError, NotFound):
 
 class ConflictError(MemoryClientError, Conflict):
     """The record is not in a state the operation applies to (approving an approved procedure)."""
+
+
+class ForbiddenError(MemoryClientError, Forbidden):
+    """The deployment refused the caller: its proven tenant is not the one it asked for."""
+
+    def __init__(self, field: str, message: str) -> None:
+        Forbidden.__init__(self, field, message)
 
 
 class PublishError(MemoryClientError):
