@@ -306,6 +306,8 @@ class Functions(Construct):
             # Responses carry tenant text (extract's is not even scrubbed yet): keep it out of
             # trace metadata.
             "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
+            # The function's own timeout: its AWS clients' timeouts and retries fit inside it.
+            "FUNCTION_TIMEOUT_SECONDS": str(self._timeout(spec)),
         }
         if spec.tenant_scoped:
             env["TENANT_ROLE_ARN"] = self.tenant_data.role.role_arn
