@@ -1,6 +1,7 @@
 """The CDK app: ``npx cdk synth`` (which builds the layer first) or ``python app.py``.
 
-Both read ``cdk.json``'s context (feature flags, ``layerPath``, ``chatModelId``, ``logLevel``),
+Both read ``cdk.json``'s context (feature flags, ``layerPath``, ``chatModelId``, ``logLevel``,
+``stackName``),
 write to ``$CDK_OUTDIR`` (``cdk.out`` by default), run the cdk-nag AwsSolutions checks and so
 produce the same template. Offline, without credentials::
 
@@ -60,7 +61,10 @@ def build_app(**app_props: Any) -> cdk.App:
     app_props.setdefault("context", {**CLI_CONTEXT, **cdk_json_context()})
     app_props.setdefault("outdir", os.environ.get("CDK_OUTDIR", str(ROOT / "cdk.out")))
     app = cdk.App(**app_props)
-    MemoryStack(app, STACK_NAME, description="agent-memory: four-tier memory for LLM agents")
+    # -c stackName=... deploys a second, independent memory beside the first (no resource of
+    # the stack has a fixed physical name).
+    name = str(app.node.try_get_context("stackName") or STACK_NAME)
+    MemoryStack(app, name, description="agent-memory: four-tier memory for LLM agents")
     cdk.Validations.of(app).add_plugins(AwsSolutionsChecks(app, verbose=True))
     return app
 
