@@ -16,7 +16,7 @@ from agent_memory.adapters.aws.dynamodb_facts import DynamoDbFactStore
 from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
-from agent_memory.adapters.aws.tenant_credentials import TenantSessions
+from agent_memory.adapters.aws.tenant_credentials import DEFAULT_MAX_TENANTS, TenantSessions
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.episode_index import EpisodeIndexCache
 from agent_memory.core.errors import PiiDetectionFailed
@@ -49,9 +49,13 @@ class AwsRuntime:
     pseudonym_key: bytes | None = None
     # The reranker of ``settings.rerank_model_arn``, built on first use (or given).
     reranker: Reranker | None = None
-    _clients: dict[tuple[str, int], Any] = field(default_factory=dict)
+    # Tenant-scoped credentials and clients, built on first use (or given); at most
+    # ``tenant_cache_size`` tenants are kept, so a warm container's memory stays bounded.
+    tenants: TenantSessions | None = None
+    tenant_cache_size: int = DEFAULT_MAX_TENANTS
+    # The function's own-role clients, by service.
+    _clients: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _tenants: TenantSessions | None = None
     # The agents' search indexes, kept across invocations: a warm container serves a bootstrap
     # from memory unless the agent's episodes changed (EpisodeIndexCache).
     episode_index: EpisodeIndexCache = field(default_factory=EpisodeIndexCache)
@@ -59,29 +63,31 @@ class AwsRuntime:
     def client(self, service: str, tenant_id: str | None = None) -> Any:
         """A boto3 client, on credentials narrowed to the tenant when ``tenant_id`` is given.
 
-        Tenant sessions are refreshed before their credentials expire; clients are cached per
-        session, so a refreshed session gets fresh clients.
+        Every client is made from ``session``. A tenant's credentials are renewed before they
+        expire, and its clients with them; the least recently served tenants are forgotten.
         """
-        session = self._session_for(tenant_id)
-        key = (service, id(session))
+        if tenant_id is not None and self.settings.tenant_role_arn is not None:
+            return self._tenant_sessions(self.settings.tenant_role_arn).client(tenant_id, service)
         with self._lock:
-            if key not in self._clients:
-                self._clients[key] = session.client(service)
-            return self._clients[key]
+            if service not in self._clients:
+                self._clients[service] = self.session.client(service)
+            return self._clients[service]
 
-    def _session_for(self, tenant_id: str | None) -> Any:
-        if tenant_id is None or self.settings.tenant_role_arn is None:
-            return self.session
+    def _tenant_sessions(self, role_arn: str) -> TenantSessions:
         with self._lock:
-            if self._tenants is None:
-                self._tenants = TenantSessions(
-                    self.settings.tenant_role_arn,
+            if self.tenants is None:
+                self.tenants = TenantSessions(
+                    role_arn,
+                    session=self.session,
+                    # Clients of both roles come from one session, which is not thread-safe.
+                    session_lock=self._lock,
                     sts=self.session.client("sts"),
                     table_arns=self.settings.tenant_table_arns,
                     bucket=self.settings.kb_bucket,
                     knowledge_base_arn=self.settings.knowledge_base_arn,
+                    max_tenants=self.tenant_cache_size,
                 )
-        return self._tenants.session_for(tenant_id)
+            return self.tenants
 
     def ports(self, tenant_id: str | None) -> MemoryPorts:
         """The core's ports for one tenant's work (or for a cross-tenant job)."""

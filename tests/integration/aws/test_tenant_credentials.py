@@ -6,8 +6,10 @@ STS, not what AWS would then refuse.
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -167,25 +169,31 @@ def sessions(sts: Any, **options: Any) -> TenantSessions:
     )
 
 
-def assumed_policy(session: Any) -> str:
-    access_key = session.get_credentials().access_key
+def assumed_policy(access_key: str) -> str:
     role = sts_backends[ACCOUNT]["aws"].get_assumed_role_from_access_key(access_key)
     assert role is not None
     return str(role.policy)
 
 
-def test_session_acts_as_the_assumed_role(sts: Any) -> None:
-    session = sessions(sts).session_for("acme")
+def access_key(client: Any) -> str:
+    """The access key a boto3 client signs with."""
+    return str(client._request_signer._credentials.access_key)
 
-    identity = session.client("sts").get_caller_identity()
+
+def test_client_acts_as_the_assumed_role(sts: Any) -> None:
+    client = sessions(sts).client("acme", "sts")
+
+    identity = client.get_caller_identity()
 
     assert identity["Arn"] == f"arn:aws:sts::{ACCOUNT}:assumed-role/agent-memory-tenant/am-acme"
 
 
 def test_session_policy_is_passed_to_sts(sts: Any) -> None:
-    session = sessions(sts).session_for("acme")
+    credentials = sessions(sts).credentials("acme")
 
-    assert assumed_policy(session) == packed_policy(policy("acme", knowledge_base_arn=KB))
+    assert assumed_policy(credentials.access_key_id) == packed_policy(
+        policy("acme", knowledge_base_arn=KB)
+    )
 
 
 class RecordingSts:
@@ -207,7 +215,7 @@ class RecordingSts:
 def test_tenant_is_passed_as_a_session_tag_the_role_policy_keys_on(sts: Any) -> None:
     recording = RecordingSts(sts)
 
-    sessions(recording).session_for("acme")
+    sessions(recording).credentials("acme")
 
     assert recording.requests[0]["Tags"] == [{"Key": "tenant_id", "Value": "acme"}]
 
@@ -215,41 +223,91 @@ def test_tenant_is_passed_as_a_session_tag_the_role_policy_keys_on(sts: Any) -> 
 def test_session_tag_can_be_left_out(sts: Any) -> None:
     recording = RecordingSts(sts)
 
-    sessions(recording, tenant_tag=None).session_for("acme")
+    sessions(recording, tenant_tag=None).credentials("acme")
 
     assert "Tags" not in recording.requests[0]
 
 
 def test_longest_tenant_id_fits_the_role_session_name(sts: Any) -> None:
     # moto enforces STS's 64-character limit on role session names
-    session = sessions(sts).session_for("t" * 128)
+    client = sessions(sts).client("t" * 128, "sts")
 
-    assert "t" * 40 in session.client("sts").get_caller_identity()["Arn"]
+    assert "t" * 40 in client.get_caller_identity()["Arn"]
 
 
-def test_sessions_are_cached_per_tenant(sts: Any) -> None:
+def test_clients_are_cached_per_tenant_and_service(sts: Any) -> None:
     tenants = sessions(sts)
 
-    first, again, other = (tenants.session_for(t) for t in ("acme", "acme", "globex"))
+    first, again, other = (tenants.client(t, "dynamodb") for t in ("acme", "acme", "globex"))
+    s3 = tenants.client("acme", "s3")
 
     assert first is again
     assert other is not first
-    assert "globex#*" in assumed_policy(other)
+    assert access_key(s3) == access_key(first)
+    assert "globex#*" in assumed_policy(access_key(other))
 
 
-def test_session_is_renewed_shortly_before_it_expires(sts: Any) -> None:
+def test_credentials_are_renewed_shortly_before_they_expire(sts: Any) -> None:
     # Given a clock we can move: credentials last an hour, renewal starts 15 minutes before
     offset = [0.0]
     tenants = sessions(sts, clock=lambda: time.time() + offset[0])
-    first = tenants.session_for("acme")
+    first = tenants.client("acme", "dynamodb")
 
     offset[0] = 3600 - 900 - 60
-    still = tenants.session_for("acme")
+    still = tenants.client("acme", "dynamodb")
     offset[0] = 3600 - 900 + 60
-    renewed = tenants.session_for("acme")
+    renewed = tenants.client("acme", "dynamodb")
 
     assert still is first
     assert renewed is not first
+    assert access_key(renewed) != access_key(first)
+
+
+def test_renewed_credentials_replace_the_tenants_clients(sts: Any) -> None:
+    # Given a tenant with two clients on credentials about to be renewed
+    offset = [0.0]
+    tenants = sessions(sts, clock=lambda: time.time() + offset[0])
+    old = [tenants.client("acme", service) for service in ("dynamodb", "s3")]
+
+    # When its credentials are renewed and one client is asked for again
+    offset[0] = 3600
+    tenants.client("acme", "dynamodb")
+
+    # Then the old clients are no longer held, not even the one not yet asked for again
+    held = weakref.WeakSet(old)
+    del old
+    gc.collect()
+    assert len(held) == 0
+
+
+def test_least_recently_used_tenants_are_evicted_and_assume_the_role_again(sts: Any) -> None:
+    # Given room for two tenants, acme used after globex
+    recording = RecordingSts(sts)
+    tenants = sessions(recording, max_tenants=2)
+    tenants.client("globex", "dynamodb")
+    tenants.client("acme", "dynamodb")
+    tenants.client("globex", "dynamodb")
+
+    # When a third tenant is served
+    tenants.client("initech", "dynamodb")
+
+    # Then acme, the least recently used, is forgotten, and assumes the role on its next call
+    assert tenants.cached_tenants() == ["globex", "initech"]
+    tenants.client("acme", "dynamodb")
+    assert [r["RoleSessionName"] for r in recording.requests] == [
+        "am-globex",
+        "am-acme",
+        "am-initech",
+        "am-acme",
+    ]
+
+
+def test_tenant_clients_are_made_from_the_given_session(sts: Any) -> None:
+    # Clients share the session's loaded service models rather than loading their own.
+    base = boto3.Session(region_name=REGION)
+    client = sessions(sts, session=base).client("acme", "dynamodb")
+
+    assert client._loader is base._session.get_component("data_loader")
 
 
 def test_concurrent_first_calls_assume_the_role_once(sts: Any) -> None:
@@ -257,16 +315,20 @@ def test_concurrent_first_calls_assume_the_role_once(sts: Any) -> None:
     tenants = sessions(recording)
 
     with ThreadPoolExecutor(8) as pool:
-        results = list(pool.map(tenants.session_for, ["acme"] * 8))
+        results = list(pool.map(lambda tenant: tenants.client(tenant, "dynamodb"), ["acme"] * 8))
 
     assert len(recording.requests) == 1
-    assert all(session is results[0] for session in results)
+    assert all(client is results[0] for client in results)
 
 
-def test_invalid_tenant_never_reaches_sts() -> None:
+def test_invalid_tenant_never_reaches_sts_nor_the_cache() -> None:
     # The stub has no responses queued: any call would raise.
-    with Stubber(boto3.client("sts", region_name=REGION)) as stub, pytest.raises(InvalidInput):
-        sessions(stub.client).session_for("acme*")
+    with Stubber(boto3.client("sts", region_name=REGION)) as stub:
+        tenants = sessions(stub.client)
+        with pytest.raises(InvalidInput):
+            tenants.client("acme*", "dynamodb")
+
+    assert tenants.cached_tenants() == []
 
 
 def test_throttled_assume_role_is_transient() -> None:
@@ -274,4 +336,4 @@ def test_throttled_assume_role_is_transient() -> None:
         stub.add_client_error("assume_role", "Throttling", "Rate exceeded", 400)
 
         with pytest.raises(TransientError):
-            sessions(stub.client).session_for("acme")
+            sessions(stub.client).client("acme", "dynamodb")

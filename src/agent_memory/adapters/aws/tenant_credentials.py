@@ -1,5 +1,10 @@
 """Tenant-scoped credentials: the handler's role, assumed again with a session policy that only
 reaches one tenant's keys, so a bug in a query still cannot read another tenant (DESIGN §3).
+
+A warm container serves many tenants, so what it keeps per tenant is bounded: credentials and
+the few clients made from them, in a least-recently-used cache. Clients are made from the
+container's one ``boto3.Session``, whose loaded service models they share: a client costs about
+half a MiB and a few milliseconds, where a ``boto3.Session`` per tenant cost ~14 MiB and ~0.5 s.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ import json
 import re
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -17,7 +23,14 @@ import boto3  # type: ignore[import-untyped, unused-ignore]
 
 from agent_memory.adapters.aws._errors import require_identifier, transient_errors
 
-__all__ = ["MAX_POLICY_CHARS", "TenantSessions", "packed_policy", "tenant_session_policy"]
+__all__ = [
+    "DEFAULT_MAX_TENANTS",
+    "MAX_POLICY_CHARS",
+    "TenantCredentials",
+    "TenantSessions",
+    "packed_policy",
+    "tenant_session_policy",
+]
 
 # STS: "The plaintext that you use for both inline and managed session policies can't exceed
 # 2,048 characters" (AssumeRole, Policy parameter).
@@ -35,6 +48,10 @@ ITEM_ACTIONS = (
     "dynamodb:ConditionCheckItem",
 )
 OBJECT_ACTIONS = ("s3:GetObject", "s3:PutObject", "s3:DeleteObject")
+# Tenants whose credentials and clients a container keeps. A tenant holds two clients (DynamoDB
+# and S3, ~0.5 MiB together), so 64 cost some 32 MiB, a sixteenth of the smallest function's
+# 512 MB; a tenant evicted costs one AssumeRole and two clients on its next call.
+DEFAULT_MAX_TENANTS = 64
 
 _TABLE_ARN = re.compile(r"arn:(aws[a-z-]*):dynamodb:[a-z0-9-]+:\d{12}:table/[A-Za-z0-9_.-]{3,255}")
 _KB_ARN = re.compile(r"arn:aws[a-z-]*:bedrock:[a-z0-9-]+:\d{12}:knowledge-base/[0-9A-Za-z]{10}")
@@ -120,21 +137,47 @@ class StsClient(Protocol):
 
 
 @dataclass(frozen=True, slots=True)
-class _Cached:
-    session: Any
+class TenantCredentials:
+    """Temporary credentials of the role assumed for one tenant."""
+
+    access_key_id: str
+    secret_access_key: str
+    session_token: str
     expires_at: float
+
+    def client_arguments(self) -> dict[str, str]:
+        """The credentials as ``boto3.Session.client`` takes them."""
+        return {
+            "aws_access_key_id": self.access_key_id,
+            "aws_secret_access_key": self.secret_access_key,
+            "aws_session_token": self.session_token,
+        }
+
+
+class _Tenant:
+    """One tenant's cache entry: its credentials and the clients made from them."""
+
+    __slots__ = ("clients", "credentials", "lock")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.credentials: TenantCredentials | None = None
+        self.clients: dict[str, Any] = {}
 
 
 class TenantSessions:
-    """``boto3.Session``s scoped to one tenant each, cached until shortly before they expire.
+    """Clients scoped to one tenant each, on credentials cached until shortly before they expire.
 
     The role is assumed with the session policy and, unless ``tenant_tag`` is None, a session
     tag ``{tenant_tag: tenant_id}`` that the role's own policy can key on
     (``${aws:PrincipalTag/tenant_id}``; the role's trust policy must allow ``sts:TagSession``).
-    A session is handed out only while it has ``refresh_margin`` seconds left (15 minutes by
+    Credentials are used only while they have ``refresh_margin`` seconds left (15 minutes by
     default: Lambda's longest invocation), so a handler never holds credentials that expire
-    mid-call. Safe to share between threads; concurrent first calls for one tenant assume the
-    role once.
+    mid-call; renewed credentials replace the tenant's clients. Clients are made from
+    ``session`` (holding ``session_lock``, since a ``boto3.Session`` is not thread-safe), so they
+    share its loaded service models. At most ``max_tenants`` tenants are kept, the least
+    recently used evicted first: an evicted tenant's next call assumes the role again. Safe to
+    share between threads; concurrent first calls for one tenant assume the role once.
     """
 
     def __init__(
@@ -144,57 +187,105 @@ class TenantSessions:
         table_arns: Sequence[str],
         bucket: str,
         knowledge_base_arn: str | None = None,
+        session: Any | None = None,
+        session_lock: threading.Lock | None = None,
         sts: StsClient | None = None,
         region_name: str | None = None,
         tenant_tag: str | None = "tenant_id",
         duration_seconds: int = 3600,
         refresh_margin: float = 900.0,
+        max_tenants: int = DEFAULT_MAX_TENANTS,
         clock: Callable[[], float] = time.time,
     ) -> None:
         if duration_seconds <= refresh_margin:
             raise ValueError("duration_seconds must exceed refresh_margin")
+        if max_tenants < 1:
+            raise ValueError("max_tenants must be at least 1")
         self._role_arn = role_arn
         self._tables = tuple(table_arns)
         self._bucket = bucket
         self._kb_arn = knowledge_base_arn
-        self._sts = sts if sts is not None else boto3.client("sts", region_name=region_name)
+        self._session = session if session is not None else boto3.Session(region_name=region_name)
+        self._session_lock = session_lock if session_lock is not None else threading.Lock()
+        self._sts = sts if sts is not None else self._session.client("sts", region_name=region_name)
         self._region = region_name
         self._tag = tenant_tag
         self._duration = duration_seconds
         self._margin = refresh_margin
+        self._max_tenants = max_tenants
         self._clock = clock
-        self._cache: dict[str, _Cached] = {}
-        self._locks: dict[str, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
+        self._tenants: OrderedDict[str, _Tenant] = OrderedDict()
+        self._tenants_guard = threading.Lock()
 
-    def session_for(self, tenant_id: str) -> Any:
-        """A ``boto3.Session`` that can only reach ``tenant_id``'s data."""
+    @property
+    def max_tenants(self) -> int:
+        """How many tenants' credentials and clients are kept at most."""
+        return self._max_tenants
+
+    def cached_tenants(self) -> list[str]:
+        """The tenants held, least recently used first."""
+        with self._tenants_guard:
+            return list(self._tenants)
+
+    def client(self, tenant_id: str, service: str) -> Any:
+        """A ``service`` client that can only reach ``tenant_id``'s data."""
+        tenant = self._tenant(tenant_id)
+        with tenant.lock:
+            credentials = self._fresh_credentials(tenant_id, tenant)
+            client = tenant.clients.get(service)
+            if client is None:
+                with self._session_lock:
+                    client = self._session.client(
+                        service, region_name=self._region, **credentials.client_arguments()
+                    )
+                tenant.clients[service] = client
+            return client
+
+    def credentials(self, tenant_id: str) -> TenantCredentials:
+        """``tenant_id``'s current credentials, assuming the role if none are fresh enough."""
+        tenant = self._tenant(tenant_id)
+        with tenant.lock:
+            return self._fresh_credentials(tenant_id, tenant)
+
+    def _tenant(self, tenant_id: str) -> _Tenant:
+        # Checked before anything is cached: a "*" or "#" in it would widen the session policy.
+        require_identifier(tenant_id, "tenant_id")
+        with self._tenants_guard:
+            tenant = self._tenants.get(tenant_id)
+            if tenant is None:
+                tenant = self._tenants[tenant_id] = _Tenant()
+                while len(self._tenants) > self._max_tenants:
+                    self._tenants.popitem(last=False)
+            else:
+                self._tenants.move_to_end(tenant_id)
+            return tenant
+
+    def _fresh_credentials(self, tenant_id: str, tenant: _Tenant) -> TenantCredentials:
+        """The tenant's credentials, renewed (and its clients dropped) when too close to expiry;
+        the caller holds ``tenant.lock``.
+        """
+        current = tenant.credentials
+        if current is not None and current.expires_at - self._margin > self._clock():
+            return current
         policy = tenant_session_policy(
             tenant_id, table_arns=self._tables, bucket=self._bucket, knowledge_base_arn=self._kb_arn
         )
-        with self._locks_guard:
-            lock = self._locks.setdefault(tenant_id, threading.Lock())
-        with lock:
-            cached = self._cache.get(tenant_id)
-            if cached is not None and cached.expires_at - self._margin > self._clock():
-                return cached.session
-            request: dict[str, Any] = {
-                "RoleArn": self._role_arn,
-                "RoleSessionName": role_session_name(tenant_id),
-                "Policy": packed_policy(policy),
-                "DurationSeconds": self._duration,
-            }
-            if self._tag is not None:
-                request["Tags"] = [{"Key": self._tag, "Value": tenant_id}]
-            with transient_errors("sts assume_role"):
-                response = self._sts.assume_role(**request)
-            credentials = response["Credentials"]
-            session = boto3.Session(
-                aws_access_key_id=credentials["AccessKeyId"],
-                aws_secret_access_key=credentials["SecretAccessKey"],
-                aws_session_token=credentials["SessionToken"],
-                region_name=self._region,
-            )
-            expires_at = float(credentials["Expiration"].timestamp())
-            self._cache[tenant_id] = _Cached(session, expires_at)
-            return session
+        request: dict[str, Any] = {
+            "RoleArn": self._role_arn,
+            "RoleSessionName": role_session_name(tenant_id),
+            "Policy": packed_policy(policy),
+            "DurationSeconds": self._duration,
+        }
+        if self._tag is not None:
+            request["Tags"] = [{"Key": self._tag, "Value": tenant_id}]
+        with transient_errors("sts assume_role"):
+            response = self._sts.assume_role(**request)
+        issued = response["Credentials"]
+        tenant.credentials = TenantCredentials(
+            access_key_id=issued["AccessKeyId"],
+            secret_access_key=issued["SecretAccessKey"],
+            session_token=issued["SessionToken"],
+            expires_at=float(issued["Expiration"].timestamp()),
+        )
+        tenant.clients = {}
+        return tenant.credentials
