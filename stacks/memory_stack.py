@@ -8,6 +8,7 @@ from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from agent_memory.core.tenant_identity import TenantIdentity
+from stacks.agent_access import AgentAccess
 from stacks.caller_tenancy import CallerTenancy
 from stacks.config import MemoryConfig
 from stacks.consolidation import Consolidation
@@ -52,6 +53,9 @@ class MemoryStack(Stack):
                 bootstrap=self.functions["bootstrap"],
                 extract=self.functions["extract"],
             )
+        self.agent_access = AgentAccess(
+            self, "AgentAccess", bus=self.consolidation.bus, bootstrap=self.functions["bootstrap"]
+        )
         self.schedules = Schedules(
             self, "Schedules", decay=self.functions["decay"], ingest=self.functions["ingest"]
         )
@@ -78,6 +82,7 @@ class MemoryStack(Stack):
             "DeadLetterQueueUrl": self.storage.failed_runs.queue_url,
             "UndeliveredEventsQueueUrl": self.storage.undelivered_events.queue_url,
             "TenantRoleArn": self.functions.tenant_data.role.role_arn,
+            "AgentPolicyArn": self.agent_access.policy.managed_policy_arn,
             "AlarmTopicArn": self.observability.topic.topic_arn,
             "DashboardName": self.observability.dashboard.dashboard_name,
         }

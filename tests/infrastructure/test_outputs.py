@@ -18,6 +18,7 @@ OUTPUTS = {
     "DeadLetterQueueUrl",
     "UndeliveredEventsQueueUrl",
     "TenantRoleArn",
+    "AgentPolicyArn",
     "AlarmTopicArn",
     "DashboardName",
 }
