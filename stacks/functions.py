@@ -407,9 +407,31 @@ class Functions(Construct):
         )
 
     def _grant_ingestion(self, role: iam.Role) -> None:
+        # GetKnowledgeBaseDocuments names the documents a COMPLETE job failed to index (its
+        # statistics only count them); the ingest function then writes those documents again
+        # (the next sync only processes added or modified ones), under tenants/ only.
         role.add_to_policy(
             iam.PolicyStatement(
-                actions=["bedrock:StartIngestionJob", "bedrock:GetIngestionJob"],
+                actions=[
+                    "bedrock:StartIngestionJob",
+                    "bedrock:GetIngestionJob",
+                    "bedrock:GetKnowledgeBaseDocuments",
+                ],
                 resources=[self._kb.knowledge_base_arn],
             )
+        )
+        from stacks.nag import logical_id  # (kept local: this method is the ingest grant)
+
+        documents = self._storage.documents
+        role.add_to_policy(
+            iam.PolicyStatement(
+                actions=["s3:PutObject"], resources=[documents.arn_for_objects(f"{KB_PREFIX}*")]
+            )
+        )
+        acknowledge(
+            role,
+            "IAM5",
+            "The ingestion window rewrites the KB documents that failed to ingest, of any "
+            "tenant (it is the cross-tenant batch job), under the tenants/ prefix only.",
+            findings=[f"Resource::<{logical_id(documents)}.Arn>/{KB_PREFIX}*"],
         )

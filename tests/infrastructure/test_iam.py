@@ -212,7 +212,11 @@ def test_retrieve_and_ingestion_are_granted_on_the_kb_only_to_their_functions(
     expected = {
         "bootstrap": {"bedrock:Retrieve"},
         "confirm_facts": {"bedrock:Retrieve"},
-        "ingest": {"bedrock:StartIngestionJob", "bedrock:GetIngestionJob"},
+        "ingest": {
+            "bedrock:StartIngestionJob",
+            "bedrock:GetIngestionJob",
+            "bedrock:GetKnowledgeBaseDocuments",
+        },
     }
     for spec in SPECS:
         kb_actions = {

@@ -73,7 +73,8 @@ def run_ingestion(
     if previous is not None and previous["status"] in _RUNNING:
         job = kb.ingestion_job(previous["job_id"])
         if job.status in _RUNNING:
-            return IngestionReport("busy", job.job_id)
+            # The backlog is still reported: a long job must not read as an empty one.
+            return _report("busy", job.job_id, window, *_count_waiting(facts, attempts, page_size))
         ledger.put(JOB_KEY, _job_json(job), now=now, expires_at=None)
         _settle(facts, kb, job, attempts, window, now, page_size)
     waiting, stuck = _count_waiting(facts, attempts, page_size)

@@ -176,12 +176,24 @@ def ingest(_: Any) -> State:
     kb = _JobWatch(ports.knowledge_base)
     report = run_ingestion(ports.facts, kb, ports.ledger, now=ports.clock())
     _count("FactsIngested", report.facts_ingested)
+    # Gauges (one value a window): the backlog, and the facts whose documents keep failing.
     _count("FactsAwaitingIngestion", report.facts_waiting)
+    _count("FactsIngestionStuck", report.facts_stuck)
+    # Documents a COMPLETE job could not index: their facts stay on the fast path and retry.
+    _count("KbDocumentsFailed", report.documents_failed)
+    _count("KbDocumentsRetried", report.facts_retried)
     _count("IngestionBusy", int(report.status == "busy"))
     _count("IngestionJobsStarted", int(report.status not in ("busy", "idle")))
     _count("IngestionJobsFailed", len(kb.failed))
     if kb.failed:
         logger.warning("ingestion job failed", job_ids=sorted(kb.failed))
+    if report.documents_failed or report.facts_stuck:
+        logger.warning(
+            "kb documents failed to ingest",
+            documents_failed=report.documents_failed,
+            retried=report.facts_retried,
+            stuck=report.facts_stuck,
+        )
     logger.info("ingestion window", **to_json(report))
     return dict(to_json(report))
 

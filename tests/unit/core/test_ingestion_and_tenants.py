@@ -92,6 +92,17 @@ def test_a_running_job_is_polled_not_restarted(memory: Memory) -> None:
     assert (first.status, second.status, kb.started) == ("in_progress", "busy", 1)
 
 
+def test_a_window_that_finds_the_job_running_still_reports_the_backlog(memory: Memory) -> None:
+    # Given a job still running over one staged fact
+    confirm(memory)
+    kb = BusyKnowledgeBase(memory.ports.knowledge_base, running=True)
+    run_with(memory, kb)
+    # When the next window polls it
+    report = run_with(memory, kb)
+    # Then the backlog gauge (FactsAwaitingIngestion) is the real one, not zero
+    assert (report.status, report.facts_waiting) == ("busy", 1)
+
+
 def awaiting(memory: Memory) -> list[Fact]:
     return list(memory.ports.facts.awaiting_ingestion(limit=100).items)
 
