@@ -6,10 +6,17 @@ from typing import Any
 
 import pytest
 
+from tests.support.aws_calls import AwsCallsPlugin
+
 # Never reach a model hub or a public-suffix list from tests: everything must be local.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS", "")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Check every AWS call a Lambda handler makes against its role (tests/support/aws_calls)."""
+    config.pluginmanager.register(AwsCallsPlugin(), "aws-calls")
 
 
 @pytest.fixture(autouse=True, scope="session")
