@@ -10,6 +10,7 @@ from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sqs as sqs
 from aws_cdk import aws_stepfunctions as sfn
@@ -19,6 +20,18 @@ from stacks.consolidation import STEP_FUNCTIONS
 from stacks.functions import METRICS_NAMESPACE, SERVICE_NAME
 
 ALARM_PERIOD = Duration.minutes(5)
+# The ingest schedule runs one window every 5 minutes (stacks/schedules.py): six periods are
+# six windows in a row.
+INGESTION_WINDOWS = 6
+# Facts still waiting in every one of those windows before the backlog is an incident.
+BACKLOG_FACTS = 100
+# Bootstrap is on the agent's path: its p99 (Lambda's own Duration) over three periods.
+BOOTSTRAP_P99_MS = 3_000
+BOOTSTRAP_PERIODS = 3
+# What the Comprehend adapter logs when a call stays throttled after botocore's retries
+# (the agent_memory.adapters.aws.comprehend_pii module logs it; a test checks they agree).
+COMPREHEND_THROTTLED_LOG = "comprehend throttled"
+PII_FUNCTIONS = ("scrub", "bootstrap")
 GRAPH_PERIOD = Duration.minutes(5)
 # The store gauges are emitted once a night, by the decay function after its pass.
 GAUGE_PERIOD = Duration.days(1)
@@ -63,7 +76,9 @@ class Observability(Construct):
     failures) and the alarms that need a human, notifying an encrypted SNS topic.
 
     Alarms: a dead-letter queue holds messages (a failed run, or a RunFinished event never
-    delivered), a consolidation failed or timed out, a KB ingestion job failed, and errors or
+    delivered), a consolidation failed or timed out, a KB ingestion job failed, a COMPLETE job
+    failed documents (or they stay failed after every retry), the ingestion backlog or a busy
+    data source lasts, bootstrap's p99 is slow, Comprehend stays throttled, and errors or
     throttles of every function outside the state machine. Consolidation steps are left to the
     execution alarms: the state machine retries their transient errors, and any that survive
     end in a failed execution (and a dead-letter message).
@@ -89,6 +104,9 @@ class Observability(Construct):
         self.topic = self._build_topic()
         self.alarms: dict[str, cw.Alarm] = {}
         self._build_pipeline_alarms()
+        self._build_ingestion_alarms()
+        self._build_latency_alarm()
+        self._build_comprehend_alarm()
         self._build_function_alarms([n for n in functions if n not in consolidation_steps])
         self.dashboard = self._build_dashboard()
 
@@ -148,17 +166,28 @@ class Observability(Construct):
         )
         return topic
 
-    def _alarm(self, construct_id: str, metric: cw.IMetric, description: str) -> cw.Alarm:
-        """An alarm when ``metric`` exceeds zero in one period, notifying the topic both ways."""
+    def _alarm(
+        self,
+        construct_id: str,
+        metric: cw.IMetric,
+        description: str,
+        *,
+        threshold: float = 0,
+        periods: int = 1,
+    ) -> cw.Alarm:
+        """An alarm when ``metric`` exceeds ``threshold`` in ``periods`` periods in a row,
+        notifying the topic both ways.
+        """
         alarm = cw.Alarm(
             self,
             f"{construct_id}Alarm",
             alarm_name=f"{self._prefix}-{construct_id}",
             alarm_description=description,
             metric=metric,
-            threshold=0,
+            threshold=threshold,
             comparison_operator=cw.ComparisonOperator.GREATER_THAN_THRESHOLD,
-            evaluation_periods=1,
+            evaluation_periods=periods,
+            datapoints_to_alarm=periods,
             treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
         )
         action = cw_actions.SnsAction(self.topic)
@@ -198,6 +227,81 @@ class Observability(Construct):
             memory_metric("IngestionJobsFailed", period=ALARM_PERIOD),
             "A knowledge-base ingestion job failed: confirmed facts stay on the fast path "
             "until a later job succeeds.",
+        )
+
+    def _build_ingestion_alarms(self) -> None:
+        self._alarm(
+            "KbDocumentsFailed",
+            memory_metric("KbDocumentsFailed", period=ALARM_PERIOD),
+            "A COMPLETE ingestion job could not index some documents: their facts stay on the "
+            "fast path and their documents are written again for the next jobs. The ingest "
+            "function's log names each document and Bedrock's reason.",
+        )
+        self._alarm(
+            "KbDocumentsStuck",
+            memory_metric("FactsIngestionStuck", statistic="Maximum", period=ALARM_PERIOD),
+            "Documents failed to ingest after every retry: their facts are served from the "
+            "fast path only. Fix the cause (the ingest log names the documents), then ask for "
+            "an ingestion (agent-memory ingest).",
+        )
+        self._alarm(
+            "IngestionBacklog",
+            memory_metric("FactsAwaitingIngestion", statistic="Minimum", period=ALARM_PERIOD),
+            f"More than {BACKLOG_FACTS} facts have waited for the knowledge base in every "
+            f"ingestion window for {INGESTION_WINDOWS * 5} minutes: jobs fail, stay busy or "
+            "cannot keep up. They are served from the fast path meanwhile.",
+            threshold=BACKLOG_FACTS,
+            periods=INGESTION_WINDOWS,
+        )
+        self._alarm(
+            "IngestionBusy",
+            memory_metric("IngestionBusy", statistic="Minimum", period=ALARM_PERIOD),
+            f"Every ingestion window for {INGESTION_WINDOWS * 5} minutes found a job still "
+            "running (or another sync of the data source): check the job in the Bedrock "
+            "console.",
+            periods=INGESTION_WINDOWS,
+        )
+
+    def _build_latency_alarm(self) -> None:
+        bootstrap = self._functions.get("bootstrap")
+        if bootstrap is None:
+            return
+        self._alarm(
+            "BootstrapLatencyP99",
+            bootstrap.metric_duration(period=ALARM_PERIOD, statistic="p99"),
+            f"Bootstrap's p99 duration stayed above {BOOTSTRAP_P99_MS} ms for "
+            f"{BOOTSTRAP_PERIODS * 5} minutes: see the BootstrapLatency metrics per tier.",
+            threshold=BOOTSTRAP_P99_MS,
+            periods=BOOTSTRAP_PERIODS,
+        )
+
+    def _build_comprehend_alarm(self) -> None:
+        # Comprehend publishes no throttling metric for DetectPiiEntities: the adapter logs
+        # each call still throttled after botocore's retries, and a filter counts the lines.
+        for name in PII_FUNCTIONS:
+            function = self._functions.get(name)
+            if not isinstance(function, lambda_.Function):
+                continue
+            logs.MetricFilter(
+                self,
+                f"{_pascal(name)}ComprehendThrottled",
+                log_group=function.log_group,
+                metric_namespace=METRICS_NAMESPACE,
+                metric_name="ComprehendThrottled",
+                filter_pattern=logs.FilterPattern.any_term(COMPREHEND_THROTTLED_LOG),
+                metric_value="1",
+                default_value=0,
+            )
+        self._alarm(
+            "ComprehendThrottled",
+            cw.Metric(
+                namespace=METRICS_NAMESPACE,
+                metric_name="ComprehendThrottled",
+                statistic="Sum",
+                period=ALARM_PERIOD,
+            ),
+            "Comprehend DetectPiiEntities stayed throttled after retries: scrub steps retry "
+            "(or dead-letter) and bootstraps fail. Ask for a higher DetectPiiEntities quota.",
         )
 
     def _build_function_alarms(self, names: Sequence[str]) -> None:
@@ -322,13 +426,18 @@ class Observability(Construct):
                     memory_metric("IngestionJobsStarted"),
                     memory_metric("IngestionBusy"),
                     memory_metric("IngestionJobsFailed"),
+                    memory_metric("KbDocumentsFailed"),
+                    memory_metric("KbDocumentsRetried"),
                 ],
                 width=12,
             ),
             _graph(
-                "Facts ingested and waiting",
+                "Facts ingested, waiting and stuck",
                 [memory_metric("FactsIngested")],
-                right=[memory_metric("FactsAwaitingIngestion", statistic="Maximum")],
+                right=[
+                    memory_metric("FactsAwaitingIngestion", statistic="Maximum"),
+                    memory_metric("FactsIngestionStuck", statistic="Maximum"),
+                ],
                 width=12,
             ),
         ]

@@ -305,3 +305,102 @@ def test_decay_may_count_the_stores_and_no_request_path_may_scan_them(
     }
     assert "decay" in scanners
     assert not scanners & {s.name for s in SPECS if s.tenant_scoped}
+
+
+# --- ingestion, latency and Comprehend alarms (issue 15) -----------------------------------
+
+STEPS_SOURCE = (
+    __import__("pathlib").Path(__file__).resolve().parents[2]
+    / "src/agent_memory/serverless/steps.py"
+).read_text()
+
+
+def _consecutive(alarm: dict[str, Any], statistic: str, threshold: float, periods: int) -> None:
+    assert alarm.get("Statistic", alarm.get("ExtendedStatistic")) == statistic
+    assert alarm["Threshold"] == threshold
+    assert alarm["ComparisonOperator"] == "GreaterThanThreshold"
+    assert alarm["EvaluationPeriods"] == periods and alarm["DatapointsToAlarm"] == periods
+    assert alarm["Period"] == 300 and alarm["TreatMissingData"] == "notBreaching"
+
+
+@pytest.mark.parametrize(
+    ("metric", "statistic", "threshold", "periods"),
+    [
+        # Documents a COMPLETE job failed (GetIngestionJob's numberOfDocumentsFailed:
+        # https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_IngestionJobStatistics.html)
+        ("KbDocumentsFailed", "Sum", 0, 1),
+        ("FactsIngestionStuck", "Maximum", 0, 1),
+        # The backlog stayed above 100 facts in six windows in a row (the schedule's 5 minutes)
+        ("FactsAwaitingIngestion", "Minimum", 100, 6),
+        # Every window of half an hour found a job running
+        ("IngestionBusy", "Minimum", 0, 6),
+    ],
+)
+def test_ingestion_alarms_watch_what_the_ingest_function_emits(
+    resources: Resources, metric: str, statistic: str, threshold: float, periods: int
+):
+    # Given the alarm on the metric
+    alarm = _alarm_on(resources, "AgentMemory", metric, "agent-memory")
+    # Then it fires on that statistic and threshold, for that many periods
+    _consecutive(alarm, statistic, threshold, periods)
+    # And the ingest function emits the metric (grep-level; the ingest handler test on moto
+    # reads the same names from its EMF output)
+    assert f'_count("{metric}"' in STEPS_SOURCE
+    assert alarm["AlarmActions"] and alarm["OKActions"]
+
+
+def test_bootstrap_p99_duration_raises_an_alarm(stack: MemoryStack, resources: Resources):
+    # Given Lambda's Duration metric of the bootstrap function (emitted by Lambda itself:
+    # https://docs.aws.amazon.com/lambda/latest/dg/monitoring-metrics-types.html)
+    function = {"Ref": logical_id(stack.functions["bootstrap"])}
+    alarm = _alarm_on(resources, "AWS/Lambda", "Duration", function)
+    # Then its p99 above 3 s for 15 minutes is an alarm
+    _consecutive(alarm, "p99", 3000, 3)
+
+
+def test_comprehend_throttling_is_counted_from_the_adapters_log_and_alarmed(
+    stack: MemoryStack, resources: Resources
+):
+    from agent_memory.adapters.aws import comprehend_pii
+    from stacks.observability import COMPREHEND_THROTTLED_LOG
+
+    # Given the log line the Comprehend adapter writes when a call stays throttled
+    assert COMPREHEND_THROTTLED_LOG == comprehend_pii.THROTTLED_LOG
+    # Then a metric filter counts it in the log groups of both functions that detect PII
+    filters = [
+        r["Properties"] for r in resources.values() if r["Type"] == "AWS::Logs::MetricFilter"
+    ]
+    watched = {references(f["LogGroupName"]).pop() for f in filters}
+    assert watched == {logical_id(stack.functions[n].log_group) for n in ("scrub", "bootstrap")}
+    for f in filters:
+        assert COMPREHEND_THROTTLED_LOG in f["FilterPattern"]
+        [transform] = f["MetricTransformations"]
+        assert (transform["MetricNamespace"], transform["MetricName"]) == (
+            "AgentMemory",
+            "ComprehendThrottled",
+        )
+    # And any such line in a period raises the alarm
+    [alarm] = [
+        a for a in _alarms(resources).values() if a.get("MetricName") == "ComprehendThrottled"
+    ]
+    _consecutive(alarm, "Sum", 0, 1)
+
+
+def test_the_comprehend_adapter_logs_a_call_still_throttled(caplog: pytest.LogCaptureFixture):
+    import boto3
+    from botocore.stub import Stubber
+
+    from agent_memory.adapters.aws.comprehend_pii import THROTTLED_LOG, ComprehendPiiDetector
+    from agent_memory.core.errors import TransientError
+
+    # Given Comprehend answering ThrottlingException after botocore's retries
+    client = boto3.client(
+        "comprehend", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x"
+    )
+    with Stubber(client) as stub:
+        stub.add_client_error("detect_pii_entities", "ThrottlingException", "slow", 400)
+        # When the adapter detects PII
+        with pytest.raises(TransientError):
+            ComprehendPiiDetector(client).detect("Ana Lima called")
+    # Then it logs the line the stack's metric filter counts
+    assert THROTTLED_LOG in caplog.text

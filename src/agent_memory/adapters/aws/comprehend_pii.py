@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection
 from typing import Any, Protocol
 
-from agent_memory.adapters.aws._errors import transient_errors
+from botocore.exceptions import ClientError  # type: ignore[import-untyped, unused-ignore]
+
+from agent_memory.adapters.aws._errors import THROTTLING_CODES, error_code, transient_errors
 from agent_memory.core.ports import PiiEntity
 
 __all__ = ["DEFAULT_MIN_SCORE", "MAX_REQUEST_BYTES", "ComprehendPiiDetector"]
@@ -19,6 +22,11 @@ SAFE_CHUNK_CHARS = MAX_REQUEST_BYTES // 4
 # real card number at 0.57. Deployments that measure over-scrubbing can raise it.
 DEFAULT_MIN_SCORE = 0.0
 _OVERLAP = 256
+# Logged for each call still throttled after botocore's retries; Comprehend publishes no
+# throttling metric for DetectPiiEntities, so a log metric filter of the stack counts these.
+THROTTLED_LOG = "comprehend throttled"
+
+logger = logging.getLogger(__name__)
 
 
 class ComprehendClient(Protocol):
@@ -72,8 +80,14 @@ class ComprehendPiiDetector:
     def _detect_piece(self, piece: str) -> list[PiiEntity]:
         if not piece.strip():
             return []  # Comprehend rejects empty text, and blank text holds no PII.
-        with transient_errors("comprehend detect_pii_entities"):
-            response = self._client.detect_pii_entities(Text=piece, LanguageCode=self._language)
+        try:
+            with transient_errors("comprehend detect_pii_entities"):
+                response = self._client.detect_pii_entities(Text=piece, LanguageCode=self._language)
+        except Exception as error:
+            cause = error.__cause__
+            if isinstance(cause, ClientError) and error_code(cause) in THROTTLING_CODES:
+                logger.warning(THROTTLED_LOG, extra={"code": error_code(cause)})
+            raise
         entities = []
         for entity in response.get("Entities", []):
             score = float(entity.get("Score", 1.0))
