@@ -1,11 +1,16 @@
-"""Bedrock models through langchain-aws: Titan Text Embeddings v2 and a Claude chat model."""
+"""Bedrock models: Titan Text Embeddings v2 (its own JSON API) and a Claude chat model (through
+langchain-aws, imported only when a chat model is built: the read path never builds one).
+"""
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import boto3  # type: ignore[import-untyped, unused-ignore]
 import numpy as np
 import numpy.typing as npt
 from botocore.exceptions import ClientError  # type: ignore[import-untyped, unused-ignore]
@@ -64,17 +69,10 @@ class BedrockEmbedder:
         self._dimension = dimensions
         self._max_workers = max_workers
         self._piece_chars = piece_chars
-        # Imported here, not at module level: langchain_aws takes ~0.6 s to import, which a
-        # Lambda importing this module for something else should not pay at cold start.
-        from langchain_aws import BedrockEmbeddings
-
-        # "normalize" is Titan's own request field; vectors are normalised again after averaging.
-        self._embeddings = BedrockEmbeddings(
-            client=client,
-            model_id=model_id,
-            dimensions=dimensions,
-            model_kwargs={"normalize": True},
-            region_name=region_name,
+        self._client = (
+            client
+            if client is not None
+            else boto3.client("bedrock-runtime", region_name=region_name)
         )
 
     @property
@@ -117,7 +115,7 @@ class BedrockEmbedder:
     def _embed_piece(self, piece: str) -> npt.NDArray[np.float64]:
         try:
             with transient_errors("bedrock invoke_model"):
-                values = self._embeddings.embed_query(piece)
+                values = self._invoke(piece)
         except ClientError as error:
             if not _too_many_tokens(error) or len(piece) < 2:
                 raise
@@ -130,6 +128,27 @@ class BedrockEmbedder:
         if vector.shape != (self._dimension,):
             raise ValueError(f"{self._model_id} returned {vector.shape}, not ({self._dimension},)")
         return vector / max(float(np.linalg.norm(vector)), 1e-12)
+
+    def _invoke(self, text: str) -> list[float]:
+        """One InvokeModel call, the request langchain-aws's ``BedrockEmbeddings`` made, without
+        importing langchain-aws (~0.6 s and ~40 MiB at a cold start, for one JSON call).
+        """
+        # "normalize" is Titan's own request field; vectors are normalised again after averaging.
+        request = {
+            "inputText": text.replace(os.linesep, " "),
+            "dimensions": self._dimension,
+            "normalize": True,
+        }
+        response = self._client.invoke_model(
+            body=json.dumps(request),
+            modelId=self._model_id,
+            accept="application/json",
+            contentType="application/json",
+        )
+        embedding = json.loads(response["body"].read()).get("embedding")
+        if embedding is None:
+            raise ValueError(f"{self._model_id} returned no embedding")
+        return list(embedding)
 
 
 def split_evenly(text: str, size: int) -> list[str]:
