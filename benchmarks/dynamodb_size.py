@@ -1,6 +1,9 @@
 """DynamoDB item sizes as DynamoDB bills them, for comparing embedding encodings.
 
-Rules from "DynamoDB item sizes and formats" (Amazon DynamoDB Developer Guide,
+The sizing rules live in the adapter (:mod:`agent_memory.adapters.aws.dynamodb_codec`), which
+keeps every item under the 400 KB limit with them; this module re-exports them and adds the
+size of the reference design's embedding (a List of numbers). Rules from "DynamoDB item sizes
+and formats" (Amazon DynamoDB Developer Guide,
 https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html):
 
 - a string is (UTF-8 bytes of the attribute name) + (UTF-8 bytes of the value);
@@ -16,36 +19,28 @@ and left out.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from decimal import Decimal
 
+from agent_memory.adapters.aws.dynamodb_codec import (
+    binary_size,
+    item_size,
+    number_size,
+    significant_digits,
+    string_size,
+)
+
+__all__ = [
+    "binary_size",
+    "item_size",
+    "number_list_size",
+    "number_size",
+    "significant_digits",
+    "string_size",
+]
+
 LIST_OVERHEAD = 3
 ELEMENT_OVERHEAD = 1
-
-
-def significant_digits(value: Decimal) -> int:
-    """Significant digits of a number with leading and trailing zeroes trimmed (0 has one)."""
-    if value.is_zero():
-        return 1
-    digits = value.as_tuple().digits
-    text = "".join(str(d) for d in digits).strip("0")
-    return max(1, len(text))
-
-
-def number_size(value: Decimal, name: str = "") -> int:
-    """Bytes of a number attribute (or, with no name, of a number inside a list)."""
-    return len(name.encode()) + math.ceil(significant_digits(value) / 2) + 1
-
-
-def binary_size(value: bytes, name: str = "") -> int:
-    """Bytes of a binary attribute."""
-    return len(name.encode()) + len(value)
-
-
-def string_size(value: str, name: str = "") -> int:
-    """Bytes of a string attribute."""
-    return len(name.encode()) + len(value.encode())
 
 
 def number_list_size(values: Sequence[Decimal], name: str = "") -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from agent_memory.core.errors import InvalidInput
@@ -538,3 +540,116 @@ def test_changes_since_refuse_a_limit_below_one(episodes: EpisodeStore) -> None:
     token = episodes.version("acme", "agent-1")
     with pytest.raises(InvalidInput, match="limit"):
         episodes.changes_since("acme", "agent-1", token, now=NOW, limit=0)
+
+
+# --- episodes at the policy's bounds ---------------------------------------------------------
+# 1,024 dimensions (Titan Text Embeddings v2) stored as int8: 1,029 bytes per vector.
+_TITAN = "amazon.titan-embed-text-v2:0"
+_NEXT_MODEL = "cohere.embed-multilingual-v3"
+
+
+def _titan_vector(seed: int, model_id: str = _TITAN) -> StoredVector:
+    # A stored int8 vector: tag, float32 scale, then one byte per dimension.
+    body = bytes((seed * 31 + i * 7) % 251 for i in range(1_024))
+    return StoredVector(model_id, 1_024, bytes([1]) + bytes([0, 0, 128, 60]) + body)
+
+
+def _large_episode(count: int, chars: int, *, spare: bool = False, **overrides: object) -> Episode:
+    """An episode of ``count`` message units of ``chars`` characters (some 4-byte UTF-8), each
+    with a 1,024-dim vector and, with ``spare``, a second model's vector too."""
+    units = tuple(
+        EpisodeUnit(
+            "message",
+            i,
+            (f"{i:04d} 📨 " + "ü" * chars)[:chars],
+            "user" if i % 2 else "assistant",
+            _titan_vector(i),
+            _titan_vector(i + 1, _NEXT_MODEL) if spare else None,
+        )
+        for i in range(count)
+    )
+    return episode(units=units, embedding=_titan_vector(0), **overrides)
+
+
+@pytest.mark.parametrize(
+    ("count", "chars", "spare"),
+    [(280, 357, False), (100, 1_000, True), (200, 500, True)],
+    ids=["280x357", "100x1000-reembedding", "200x500-reembedding"],
+)
+def test_an_episode_within_the_policy_bounds_round_trips_through_every_read(
+    episodes: EpisodeStore, count: int, chars: int, spare: bool
+) -> None:
+    # Given an agent with one small episode, and a version token taken after it
+    small = episode(run_id="small", created_at=NOW - 3 * DAY)
+    episodes.add(small)
+    token = episodes.version("acme", "agent-1")
+    # When an episode the policy allows (EpisodicPolicy: 300 units of at most 1,000
+    # characters, 100,000 in all) whose item would pass DynamoDB's 400 KB is written
+    stored = _large_episode(count, chars, spare=spare)
+    assert episodes.add(stored) is True
+    # Then every read returns it whole
+    assert episodes.get("acme", "agent-1", "run-1", now=NOW) == stored
+    assert episodes.recent("acme", "agent-1", now=NOW, limit=5).items == (stored, small)
+    assert sorted(episodes.export("acme"), key=lambda e: e.run_id) == [stored, small]
+    assert set(episodes.list_all(now=NOW, limit=5).items) == {stored, small}
+    assert episodes.changes_since("acme", "agent-1", token, now=NOW, limit=5).added == [stored]
+    # And a redelivery writes nothing again
+    assert episodes.add(stored) is False
+    assert episodes.count_by_outcome(now=NOW) == {"COMPLETED": 2}
+
+
+def test_a_large_failed_episode_is_listed_for_decay_whole_and_deleted_whole(
+    episodes: EpisodeStore,
+) -> None:
+    # Given a FAILED episode at the policy's unit bounds, beside a small one
+    large = _large_episode(280, 357, outcome="FAILED")
+    episodes.add(large)
+    episodes.add(episode(run_id="small"))
+    # When decay lists it and deletes it
+    assert episodes.failed_before(NOW, now=NOW, limit=5).items == (large,)
+    assert episodes.delete("acme", "agent-1", "run-1") is True
+    # Then it is gone from every read, and the small one is untouched
+    assert episodes.get("acme", "agent-1", "run-1", now=NOW) is None
+    assert [e.run_id for e in episodes.export("acme")] == ["small"]
+    assert episodes.delete("acme", "agent-1", "run-1") is False
+
+
+def test_a_re_embedding_grows_and_shrinks_a_large_episode_without_loss(
+    episodes: EpisodeStore,
+) -> None:
+    # Given an episode of 200 units of 300 characters that fits one item (no spare vectors)
+    stored = _large_episode(200, 300)
+    episodes.add(stored)
+    token = episodes.version("acme", "agent-1")
+    # When a re-embedding gives every unit a spare vector (the item would pass 400 KB)
+    both = _large_episode(200, 300, spare=True)
+    assert episodes.set_vectors(both) is True
+    # Then the episode reads back with both vectors of every unit
+    assert episodes.get("acme", "agent-1", "run-1", now=NOW) == both
+    assert episodes.list_all(now=NOW, limit=5).items == (both,)
+    # And when the migration ends (new vectors only), it reads back with those alone
+    moved = replace(
+        both,
+        units=tuple(
+            replace(u, embedding=u.spare_embedding, spare_embedding=None) for u in both.units
+        ),
+    )
+    assert episodes.set_vectors(moved) is True
+    assert episodes.get("acme", "agent-1", "run-1", now=NOW) == moved
+    # And each rewrite told caches to read again
+    assert episodes.changes_since("acme", "agent-1", token, now=NOW, limit=5).added is None
+    # And other units never match
+    other = replace(moved, units=moved.units[:-1])
+    assert episodes.set_vectors(other) is False
+
+
+def test_forget_deletes_large_episodes_whole(episodes: EpisodeStore) -> None:
+    # Given a tenant with a large episode and a small one, and a lookalike tenant
+    episodes.add(_large_episode(200, 500, spare=True))
+    episodes.add(episode(run_id="small"))
+    episodes.add(_large_episode(200, 500, tenant_id="acme2"))
+    # When the tenant is forgotten
+    # Then both episodes are counted and gone, and the lookalike keeps its own
+    assert episodes.forget("acme") == 2
+    assert list(episodes.export("acme")) == []
+    assert episodes.get("acme2", "agent-1", "run-1", now=NOW) is not None

@@ -2,7 +2,8 @@
 
 Attribute values are built by hand for the low-level client, so every type is explicit: numbers
 travel as ``N`` strings made from ``Decimal(repr(x))`` (floats round-trip exactly), embeddings as
-``B``, run ids as ``SS``, ordered string lists as ``L`` of ``S``.
+``B``, run ids as ``SS``, ordered string lists as ``L`` of ``S``. :func:`item_size` measures an
+item as DynamoDB does, so a store can keep each item under the 400 KB limit by design.
 """
 
 from __future__ import annotations
@@ -256,6 +257,82 @@ def vector_update(attributes: Mapping[str, Any]) -> dict[str, Any]:
 def key_of(item: Mapping[str, Any], names: Sequence[str]) -> Item:
     """The attributes ``names`` of ``item``: a table key, or an index position."""
     return {name: item[name] for name in names}
+
+
+# --- item size --------------------------------------------------------------------------------
+# "DynamoDB item sizes and formats" (Amazon DynamoDB Developer Guide,
+# https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html)
+# and "Constraints in Amazon DynamoDB"
+# (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Constraints.html);
+# DynamoDB's KB is 1,024 bytes.
+
+ITEM_LIMIT_BYTES = 400 * 1024
+"""The largest item DynamoDB stores: attribute names and values together."""
+TRANSACTION_LIMIT_BYTES = 4 * 1024 * 1024
+"""The largest aggregate size of the items of one ``TransactWriteItems``."""
+TRANSACTION_ACTIONS = 100
+"""The most actions one ``TransactWriteItems`` may group."""
+
+_CONTAINER_OVERHEAD = 3
+_ELEMENT_OVERHEAD = 1
+
+
+def significant_digits(value: Decimal) -> int:
+    """Significant digits of a number with leading and trailing zeroes trimmed (0 has one)."""
+    if value.is_zero():
+        return 1
+    text = "".join(str(d) for d in value.as_tuple().digits).strip("0")
+    return max(1, len(text))
+
+
+def number_size(value: Decimal, name: str = "") -> int:
+    """Bytes of a number attribute (or, with no name, of a number inside a list)."""
+    return len(name.encode()) + math.ceil(significant_digits(value) / 2) + 1
+
+
+def binary_size(value: bytes, name: str = "") -> int:
+    """Bytes of a binary attribute (raw bytes; base64 on the wire is not counted)."""
+    return len(name.encode()) + len(value)
+
+
+def string_size(value: str, name: str = "") -> int:
+    """Bytes of a string attribute: UTF-8 bytes of the name and of the value."""
+    return len(name.encode()) + len(value.encode())
+
+
+def value_size(value: Mapping[str, Any]) -> int:
+    """Bytes of one attribute value in wire format (without its name).
+
+    Lists and maps cost 3 bytes plus 1 per element; the guide gives no rule for sets, so
+    they are counted as lists, which can only over-estimate.
+    """
+    ((kind, data),) = value.items()
+    if kind == "S":
+        return string_size(data)
+    if kind == "N":
+        return number_size(Decimal(data))
+    if kind == "B":
+        return binary_size(data)
+    if kind in ("NULL", "BOOL"):
+        return 1
+    if kind == "L":
+        elements = [value_size(v) for v in data]
+    elif kind == "M":
+        elements = [len(k.encode()) + value_size(v) for k, v in data.items()]
+    elif kind == "SS":
+        elements = [string_size(v) for v in data]
+    elif kind == "NS":
+        elements = [number_size(Decimal(v)) for v in data]
+    elif kind == "BS":
+        elements = [binary_size(v) for v in data]
+    else:
+        raise ValueError(f"unknown attribute type {kind!r}")
+    return _CONTAINER_OVERHEAD + sum(_ELEMENT_OVERHEAD + e for e in elements)
+
+
+def item_size(item: Mapping[str, Any]) -> int:
+    """Bytes of an item as DynamoDB counts them against :data:`ITEM_LIMIT_BYTES`."""
+    return sum(len(name.encode()) + value_size(value) for name, value in item.items())
 
 
 # --- cursors ----------------------------------------------------------------------------------

@@ -1,12 +1,24 @@
-"""Episodic memory in DynamoDB: one item per (``{tenant}#{agent}``, run_id), TTL on expires_at."""
+"""Episodic memory in DynamoDB: one item per (``{tenant}#{agent}``, run_id), TTL on expires_at.
+
+An episode within the product's bounds can outgrow DynamoDB's 400 KB item (300 units of 1,000
+characters with 1,024-dim vectors, twice that while re-embedding). Such an episode keeps its
+key, index and summary attributes in its item and moves its largest attributes (the units'
+vectors, then their texts, then the longest lists) into *part* items under the same partition,
+sort key ``{run_id}#part#{n}``: written in one transaction with the item, read back with it,
+deleted with it, and expiring with it (parts carry the same ``expires_at``). Parts carry none
+of the attributes an index or a listing selects on, so nothing lists them.
+"""
 
 from __future__ import annotations
 
+import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
 from agent_memory.adapters.aws.dynamodb_codec import (
+    ITEM_LIMIT_BYTES,
+    KEY_SEPARATOR,
     ConditionFailed,
     DynamoDbClient,
     Item,
@@ -18,6 +30,7 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     get_s,
     get_strings,
     get_vector,
+    item_size,
     n,
     partition_key,
     put_optional,
@@ -33,7 +46,6 @@ from agent_memory.adapters.aws.dynamodb_paging import (
     batch_delete,
     batch_get,
     count_values,
-    delete_all,
     read_all,
     read_page,
     scan_counts,
@@ -56,6 +68,7 @@ from agent_memory.adapters.unit_codec import (
     pack_units,
     unpack_units,
 )
+from agent_memory.core.errors import TransientError
 from agent_memory.core.models import Episode, Outcome
 from agent_memory.core.ports import EpisodeChanges, Page
 
@@ -75,6 +88,34 @@ _VECTOR_ATTRIBUTES = tuple(
 _VERSION = "#version"
 # How many of an agent's latest additions its version item logs (a few KB at most).
 LOGGED_ADDITIONS = 32
+
+# Overflow into part items. An item is split only above ITEM_BUDGET, which leaves room for the
+# bookkeeping attributes and a margin against any rounding in the documented size rules.
+ITEM_BUDGET = ITEM_LIMIT_BYTES - 8 * 1024
+PART_BYTES = 384 * 1024
+"""Payload bytes per part item (a part's key and bookkeeping take well under 1 KB more)."""
+_PART = "#part#"
+_PARTS = "parts"  # N: how many part items hold the moved attributes
+_MOVED = "moved"  # S: JSON [[name, type, bytes], ...] of the moved attributes, payload order
+_OVERFLOW_ID = "overflow_id"  # S: the same random id on the item and each of its parts
+_DATA = "data"  # B: a part's slice of the payload
+_OVERFLOW = (_PARTS, _MOVED, _OVERFLOW_ID)
+# What an oversized item moves out, first to last: the largest, and least often read, first.
+# Keys, index attributes, the summary, outcome and embeddings always stay in the item.
+_MOVABLE = (
+    "unit_spare_vectors",
+    "unit_vectors",
+    "units",
+    "reusable_patterns",
+    "tools_used",
+    "key_findings",
+    "approach_used",
+    "task",
+)
+# The condition that the item exists and holds all its attributes itself (``#parts``: _PARTS).
+_WHOLE_ITEM = "attribute_exists(pk) AND attribute_not_exists(#parts)"
+# Reading an episode whose parts change meanwhile (a re-embedding) tries again this often.
+_READ_ATTEMPTS = 5
 
 
 class DynamoDbEpisodeStore:
@@ -102,13 +143,24 @@ class DynamoDbEpisodeStore:
         # The version moves after the write, so a cache reading in between keeps the old token
         # and looks again. A retry whose first try wrote the episode but not the version still
         # moves it: a run's episode is never written without caches being told.
+        main, parts = split_item(_item(episode))
+        put = {
+            "TableName": self._table,
+            "Item": main,
+            "ConditionExpression": "attribute_not_exists(pk)",
+        }
         try:
             with translated():
-                self._client.put_item(
-                    TableName=self._table,
-                    Item=_item(episode),
-                    ConditionExpression="attribute_not_exists(pk)",
-                )
+                if parts:
+                    # All or nothing: an item is never visible without its parts.
+                    self._client.transact_write_items(
+                        TransactItems=[
+                            {"Put": put},
+                            *({"Put": {"TableName": self._table, "Item": p}} for p in parts),
+                        ]
+                    )
+                else:
+                    self._client.put_item(**put)
         except ConditionFailed:
             self._added(episode.tenant_id, episode.agent_id, episode.run_id)
             return False
@@ -126,7 +178,8 @@ class DynamoDbEpisodeStore:
         item = response.get("Item")
         if item is None or get_float(item, "expires_at") <= now:
             return None
-        return self._as_episode(item)
+        whole = self._whole([item])
+        return self._as_episode(whole[0]) if whole else None
 
     def recent(
         self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
@@ -144,7 +197,7 @@ class DynamoDbEpisodeStore:
             forward=False,
         )
         page = read_page(self._client, listing, limit=limit, cursor=cursor)
-        return Page(tuple(self._as_episode(i) for i in page.items), page.cursor)
+        return Page(tuple(self._as_episode(i) for i in self._whole(page.items)), page.cursor)
 
     def failed_before(
         self, cutoff: float, *, now: float, limit: int, cursor: str | None = None
@@ -165,23 +218,63 @@ class DynamoDbEpisodeStore:
             values={":cutoff": n(cutoff), ":now": n(now)},
         )
         page = read_page(self._client, listing, limit=limit, cursor=cursor)
-        return Page(tuple(self._as_episode(i) for i in page.items), page.cursor)
+        return Page(tuple(self._as_episode(i) for i in self._whole(page.items)), page.cursor)
 
     def delete(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
-        """Delete one episode, expired or not; True if it existed."""
-        try:
+        """Delete one episode (and its parts), expired or not; True if it existed."""
+        key = _key(tenant_id, agent_id, run_id)
+        deleted = False
+        for _ in range(_READ_ATTEMPTS):
+            with translated():
+                found = self._client.get_item(
+                    TableName=self._table,
+                    Key=key,
+                    ConsistentRead=True,
+                    ProjectionExpression="#parts, #id",
+                    ExpressionAttributeNames={"#parts": _PARTS, "#id": _OVERFLOW_ID},
+                ).get("Item")
+            if found is None:
+                break  # perhaps a retry of a delete that was done but whose version did not move
+            try:
+                self._delete_with_parts(key, found)
+            except ConditionFailed:
+                continue  # deleted or re-split meanwhile: look again
+            deleted = True
+            break
+        else:
+            raise TransientError("episode changed under every attempt to delete it")
+        self._rewritten(tenant_id, agent_id)
+        return deleted
+
+    def _delete_with_parts(self, key: Item, found: Item) -> None:
+        """Delete the item ``found`` (its key and overflow bookkeeping) and its parts at once."""
+        if _PARTS not in found:
             with translated():
                 self._client.delete_item(
                     TableName=self._table,
-                    Key=_key(tenant_id, agent_id, run_id),
-                    ConditionExpression="attribute_exists(pk)",
+                    Key=key,
+                    ConditionExpression=_WHOLE_ITEM,
+                    ExpressionAttributeNames={"#parts": _PARTS},
                 )
-        except ConditionFailed:
-            # Perhaps a retry of a delete that was done but whose version did not move.
-            self._rewritten(tenant_id, agent_id)
-            return False
-        self._rewritten(tenant_id, agent_id)
-        return True
+            return
+        with translated():
+            self._client.transact_write_items(
+                TransactItems=[
+                    {
+                        "Delete": {
+                            "TableName": self._table,
+                            "Key": key,
+                            "ConditionExpression": "#id = :id",
+                            "ExpressionAttributeNames": {"#id": _OVERFLOW_ID},
+                            "ExpressionAttributeValues": {":id": found[_OVERFLOW_ID]},
+                        }
+                    },
+                    *(
+                        {"Delete": {"TableName": self._table, "Key": k}}
+                        for k in _part_keys(key, get_int(found, _PARTS))
+                    ),
+                ]
+            )
 
     def count_by_outcome(self, *, now: float, tenant_id: str | None = None) -> dict[str, int]:
         """Unexpired episodes by outcome: the tenant's through ``tenant-index`` (read by key),
@@ -221,9 +314,8 @@ class DynamoDbEpisodeStore:
             return EpisodeChanges(current, None)
         keys = [_key(tenant_id, agent_id, r) for r in dict.fromkeys(run_ids)]
         found = batch_get(self._client, self._table, ("pk", "run_id"), keys)
-        episodes = [
-            self._as_episode(i) for i in found if i is not None and get_float(i, "expires_at") > now
-        ]
+        live = [i for i in found if i is not None and get_float(i, "expires_at") > now]
+        episodes = [self._as_episode(i) for i in self._whole(live)]
         episodes.sort(key=lambda e: (e.created_at, e.run_id), reverse=True)
         return EpisodeChanges(current, episodes)
 
@@ -307,31 +399,134 @@ class DynamoDbEpisodeStore:
             names={"#expires_at": "expires_at"},
             values={":now": n(now)},
         )
-        return Page(tuple(self._as_episode(i) for i in page.items), page.cursor)
+        return Page(tuple(self._as_episode(i) for i in self._whole(page.items)), page.cursor)
 
     def set_vectors(self, episode: Episode) -> bool:
-        """Replace the episode's vectors (both slots) if it exists with the same units."""
-        update = vector_update(_vector_attributes(episode))
-        update["ExpressionAttributeNames"]["#units"] = "units"
-        # An episode without units is stored without the attribute.
-        same_units = "attribute_not_exists(#units)"
-        if episode.units:
-            same_units = "#units = :units"
-            update["ExpressionAttributeValues"][":units"] = s(pack_units(episode.units)[0])
-        if not update["ExpressionAttributeValues"]:
-            del update["ExpressionAttributeValues"]
-        try:
+        """Replace the episode's vectors (both slots) if it exists with the same units.
+
+        An item that stays within one item is updated in place; one that is, or becomes,
+        split into parts (spare vectors make it grow) is rewritten with its parts at once.
+        """
+        key = _key(episode.tenant_id, episode.agent_id, episode.run_id)
+        vector_attributes = _vector_attributes(episode)
+        units = s(pack_units(episode.units)[0]) if episode.units else None
+        if not split_item(_item(episode))[1]:
+            update = vector_update(vector_attributes)
+            update["ExpressionAttributeNames"] |= {"#units": "units", "#parts": _PARTS}
+            # An episode without units is stored without the attribute.
+            same_units = "attribute_not_exists(#units)"
+            if units is not None:
+                same_units = "#units = :units"
+                update["ExpressionAttributeValues"][":units"] = units
+            if not update["ExpressionAttributeValues"]:
+                del update["ExpressionAttributeValues"]
+            try:
+                with translated():
+                    self._client.update_item(
+                        TableName=self._table,
+                        Key=key,
+                        ConditionExpression=f"{_WHOLE_ITEM} AND {same_units}",
+                        **update,
+                    )
+            except ConditionFailed:
+                pass  # absent, other units, or stored in parts: read it to know which
+            else:
+                self._rewritten(episode.tenant_id, episode.agent_id)
+                return True
+        for _ in range(_READ_ATTEMPTS):
+            found = self._read_split(key)
+            if found is None or found[1].get("units") != units:
+                return False
+            stored, whole = found
+            rewritten = {
+                name: value for name, value in whole.items() if name not in vector_attributes
+            } | {name: value for name, value in vector_attributes.items() if value is not None}
+            try:
+                self._replace(key, stored, rewritten)
+            except ConditionFailed:
+                continue  # rewritten or deleted meanwhile: read it again
+            self._rewritten(episode.tenant_id, episode.agent_id)
+            return True
+        raise TransientError("episode changed under every attempt to set its vectors")
+
+    def _replace(self, key: Item, stored: Item, item: Item) -> None:
+        """Write the whole ``item`` over ``stored`` (as stored: its overflow bookkeeping tells
+        its parts), parts included, if ``stored`` is still what is stored.
+        """
+        main, parts = split_item(item)
+        if _OVERFLOW_ID in stored:
+            condition: dict[str, Any] = {
+                "ConditionExpression": "#id = :id",
+                "ExpressionAttributeNames": {"#id": _OVERFLOW_ID},
+                "ExpressionAttributeValues": {":id": stored[_OVERFLOW_ID]},
+            }
+        else:
+            condition = {
+                "ConditionExpression": _WHOLE_ITEM,
+                "ExpressionAttributeNames": {"#parts": _PARTS},
+            }
+        put = {"TableName": self._table, "Item": main, **condition}
+        stale = _part_keys(key, get_int(stored, _PARTS) if _PARTS in stored else 0)[len(parts) :]
+        with translated():
+            if not parts and not stale:
+                self._client.put_item(**put)
+                return
+            self._client.transact_write_items(
+                TransactItems=[
+                    {"Put": put},
+                    *({"Put": {"TableName": self._table, "Item": p}} for p in parts),
+                    *({"Delete": {"TableName": self._table, "Key": k}} for k in stale),
+                ]
+            )
+
+    def _whole(self, items: Sequence[Item]) -> list[Item]:
+        """``items`` with the attributes their parts hold put back, in the same order.
+
+        Parts are read by key, consistently; an item whose parts no longer match it (an index
+        copy older than a rewrite) is read again by key, and left out if it is gone.
+        """
+        split = [item for item in items if _PARTS in item]
+        if not split:
+            return list(items)
+        keys = [k for item in split for k in _part_keys(_key_of(item), get_int(item, _PARTS))]
+        found = batch_get(self._client, self._table, EPISODES.key_names, keys)
+        parts = {get_s(p, "run_id"): p for p in found if p is not None}
+        whole: list[Item] = []
+        for item in items:
+            if _PARTS not in item:
+                whole.append(item)
+                continue
+            joined = join_item(
+                item,
+                [parts.get(get_s(k, "run_id")) for k in _part_keys(item, get_int(item, _PARTS))],
+            )
+            if joined is None:
+                joined = self._read_whole(_key_of(item))
+            if joined is not None:
+                whole.append(joined)
+        return whole
+
+    def _read_whole(self, key: Item) -> Item | None:
+        """The item with this key, its parts put back; None if there is none."""
+        found = self._read_split(key)
+        return found[1] if found is not None else None
+
+    def _read_split(self, key: Item) -> tuple[Item, Item] | None:
+        """``(item as stored, whole item)`` of this key; None if there is none."""
+        for _ in range(_READ_ATTEMPTS):
             with translated():
-                self._client.update_item(
-                    TableName=self._table,
-                    Key=_key(episode.tenant_id, episode.agent_id, episode.run_id),
-                    ConditionExpression=f"attribute_exists(pk) AND {same_units}",
-                    **update,
-                )
-        except ConditionFailed:
-            return False
-        self._rewritten(episode.tenant_id, episode.agent_id)
-        return True
+                item = self._client.get_item(
+                    TableName=self._table, Key=key, ConsistentRead=True
+                ).get("Item")
+            if item is None:
+                return None
+            if _PARTS not in item:
+                return item, item
+            keys = _part_keys(key, get_int(item, _PARTS))
+            joined = join_item(item, batch_get(self._client, self._table, EPISODES.key_names, keys))
+            if joined is not None:
+                return item, joined
+        raise TransientError("episode changed under every attempt to read it")
 
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Return 0: DynamoDB's TTL deletes expired episodes (reads already hide them)."""
@@ -341,18 +536,43 @@ class DynamoDbEpisodeStore:
     def export(self, tenant_id: str) -> Iterator[Episode]:
         """Every stored episode of the tenant, expired or not (``tenant-index``, read by key)."""
         listing = self._tenant_listing(tenant_id, hydrate=True)
-        return (self._as_episode(item) for item in read_all(self._client, listing))
+        for item in read_all(self._client, listing):
+            for whole in self._whole([item]):
+                yield self._as_episode(whole)
 
     def forget(self, tenant_id: str) -> int:
-        """Delete every episode of the tenant; the number of episodes found and deleted."""
+        """Delete every episode of the tenant; the number of episodes found and deleted.
+
+        The tenant index finds the tenant's agents; each agent's partition is then deleted
+        whole: its episodes, their parts and its version item.
+        """
         listing = self._tenant_listing(tenant_id, hydrate=False)
-        agents = {get_s(item, "pk") for item in read_all(self._client, listing)}
-        deleted = delete_all(self._client, listing)
-        # Version items carry no tenant index key; remove those of the agents just forgotten.
-        batch_delete(
-            self._client, self._table, [{"pk": s(pk), "run_id": s(_VERSION)} for pk in agents]
-        )
+        agents = sorted({get_s(item, "pk") for item in read_all(self._client, listing)})
+        deleted = 0
+        for pk in agents:
+            keys = list(self._partition_keys(pk))
+            # Parts and the version item have a '#' in their sort key; run ids never do.
+            deleted += sum(KEY_SEPARATOR not in get_s(k, "run_id") for k in keys)
+            batch_delete(self._client, self._table, keys)
         return deleted
+
+    def _partition_keys(self, pk: str) -> Iterator[Item]:
+        """The key of every item in one agent's partition."""
+        request: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "#pk = :pk",
+            "ProjectionExpression": "#pk, #rk",
+            "ExpressionAttributeNames": {"#pk": "pk", "#rk": "run_id"},
+            "ExpressionAttributeValues": {":pk": s(pk)},
+            "ConsistentRead": True,
+        }
+        while True:
+            with translated():
+                response = self._client.query(**request)
+            yield from response["Items"]
+            if "LastEvaluatedKey" not in response:
+                return
+            request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
 
     def _tenant_listing(self, tenant_id: str, *, hydrate: bool) -> Listing:
         return Listing(
@@ -396,6 +616,81 @@ def _item(episode: Episode) -> Item:
     if e.outcome == _FAILED:
         item[FAILED_SHARD] = s(shard_key(_FAILED, shard_of(pk, e.run_id)))
     return item
+
+
+def split_item(item: Item) -> tuple[Item, list[Item]]:
+    """``(item, parts)``: the item as written and the part items it needs (none if it fits).
+
+    Above :data:`ITEM_BUDGET` (DynamoDB's own size rules, :func:`item_size`), the attributes of
+    :data:`_MOVABLE` leave the item in that order until it fits; their values, concatenated,
+    are cut into parts of :data:`PART_BYTES`.
+    """
+    if item_size(item) <= ITEM_BUDGET:
+        return item, []
+    main = dict(item)
+    moved: list[tuple[str, str, bytes]] = []
+    for name in _MOVABLE:
+        if item_size(main) <= ITEM_BUDGET:
+            break
+        if name in main:
+            moved.append((name, *_encoded(main.pop(name))))
+    payload = b"".join(data for _, _, data in moved)
+    chunks = [payload[i : i + PART_BYTES] for i in range(0, len(payload), PART_BYTES)]
+    overflow_id = s(uuid.uuid4().hex)
+    main[_PARTS] = n(len(chunks))
+    main[_MOVED] = s(json.dumps([[name, kind, len(data)] for name, kind, data in moved]))
+    main[_OVERFLOW_ID] = overflow_id
+    key = _key_of(item)
+    parts = [
+        {**part_key, "expires_at": item["expires_at"], _OVERFLOW_ID: overflow_id, _DATA: b(chunk)}
+        for part_key, chunk in zip(_part_keys(key, len(chunks)), chunks, strict=True)
+    ]
+    return main, parts
+
+
+def join_item(item: Item, parts: Sequence[Item | None]) -> Item | None:
+    """Inverse of :func:`split_item`: the whole item, or None unless every part is there and
+    of this item's split (a rewrite gives the item and its parts a new overflow id).
+    """
+    if any(p is None or p.get(_OVERFLOW_ID) != item[_OVERFLOW_ID] for p in parts):
+        return None
+    payload = b"".join(bytes(p[_DATA]["B"]) for p in parts if p is not None)
+    whole = {name: value for name, value in item.items() if name not in _OVERFLOW}
+    offset = 0
+    for name, kind, length in json.loads(get_s(item, _MOVED)):
+        whole[name] = _decoded(kind, payload[offset : offset + length])
+        offset += length
+    return whole
+
+
+def _encoded(value: Item) -> tuple[str, bytes]:
+    """``(type, bytes)`` of a movable attribute value: a string, a binary or a string list."""
+    ((kind, data),) = value.items()
+    if kind == "S":
+        return kind, str(data).encode()
+    if kind == "B":
+        return kind, bytes(data)
+    if kind == "L":
+        return kind, json.dumps([v["S"] for v in data], ensure_ascii=False).encode()
+    raise ValueError(f"attribute type {kind} cannot move to a part")
+
+
+def _decoded(kind: str, data: bytes) -> Item:
+    if kind == "S":
+        return s(data.decode())
+    if kind == "B":
+        return b(data)
+    return strings(json.loads(data.decode()))
+
+
+def _key_of(item: Item) -> Item:
+    return {"pk": item["pk"], "run_id": item["run_id"]}
+
+
+def _part_keys(key: Item, count: int) -> list[Item]:
+    """Keys of an item's parts: ``{run_id}#part#{n}`` (a run id never holds '#')."""
+    run_id = get_s(key, "run_id")
+    return [{"pk": key["pk"], "run_id": s(f"{run_id}{_PART}{i}")} for i in range(count)]
 
 
 def _episode(item: Item) -> Episode:
