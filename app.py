@@ -64,7 +64,11 @@ def build_app(**app_props: Any) -> cdk.App:
     # -c stackName=... deploys a second, independent memory beside the first (no resource of
     # the stack has a fixed physical name).
     name = str(app.node.try_get_context("stackName") or STACK_NAME)
-    MemoryStack(app, name, description="agent-memory: four-tier memory for LLM agents")
+    # -c region=... binds the stack to a Region, checked against stacks/regions.py (without it
+    # the template stays env-agnostic).
+    region = app.node.try_get_context("region")
+    env = cdk.Environment(region=str(region)) if region else None
+    MemoryStack(app, name, description="agent-memory: four-tier memory for LLM agents", env=env)
     cdk.Validations.of(app).add_plugins(AwsSolutionsChecks(app, verbose=True))
     return app
 

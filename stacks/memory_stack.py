@@ -15,6 +15,7 @@ from stacks.consolidation import Consolidation
 from stacks.functions import Functions
 from stacks.knowledge_base import KnowledgeBase
 from stacks.observability import Observability
+from stacks.regions import require_supported_region
 from stacks.schedules import Schedules
 from stacks.storage import KB_PREFIX, Storage
 
@@ -26,6 +27,7 @@ class MemoryStack(Stack):
 
     def __init__(self, scope: Construct, construct_id: str, **kwargs: Any) -> None:
         super().__init__(scope, construct_id, **kwargs)
+        require_supported_region(self)
         config = MemoryConfig.from_context(self.node)
         self.storage = Storage(self, "Storage")
         self.knowledge_base = KnowledgeBase(
