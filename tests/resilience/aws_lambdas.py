@@ -26,7 +26,13 @@ from moto import mock_aws
 from agent_memory.core.ports import PiiDetector
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
-from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
+from tests.integration.aws.moto_dynamodb import (
+    FAKE_CREDENTIALS,
+    REGION,
+    create_tables,
+    tenant_access,
+)
+from tests.support.aws_calls import answer_on_client
 from tests.support.embedder import HashingEmbedder
 from tests.support.lambda_context import LambdaContext
 from tests.support.memory import HASHING_CALIBRATION
@@ -89,9 +95,20 @@ class FakeBedrockRuntime(wiring.AwsRuntime):
     bedrock: FakeBedrockKnowledgeBase
 
     def client(self, service: str, tenant_id: str | None = None) -> Any:
-        if service in {"bedrock-agent", "bedrock-agent-runtime"}:
-            return self.bedrock
-        return super().client(service, tenant_id)
+        client = super().client(service, tenant_id)
+        # A real client the fake answers on, so the session's IAM check sees the calls.
+        kb = service in {"bedrock-agent", "bedrock-agent-runtime"}
+        if kb and not getattr(client, "_kb_answered", False):
+            names = ("StartIngestionJob", "GetIngestionJob", "Retrieve")
+            answer_on_client(client, {n: _method(self.bedrock, n) for n in names})
+            client._kb_answered = True
+        return client
+
+
+def _method(fake: FakeBedrockKnowledgeBase, operation: str) -> Any:
+    """``fake``'s method for API ``operation`` (``StartIngestionJob`` -> start_ingestion_job)."""
+    method = getattr(fake, "".join(f"_{c.lower()}" if c.isupper() else c for c in operation)[1:])
+    return lambda params: method(**params)
 
 
 def eventbridge_event(detail: Any, detail_type: str = "RunFinished") -> dict[str, Any]:
@@ -177,6 +194,7 @@ def aws_memory(pii: PiiDetector) -> Iterator[AwsMemory]:
             kb_bucket=BUCKET,
             knowledge_base_id=KB_ID,
             kb_data_source_id=DS_ID,
+            **tenant_access(tables.values()),
         )
         runtime = FakeBedrockRuntime(
             settings,

@@ -48,7 +48,12 @@ from agent_memory.core.ports import MemoryPorts
 from agent_memory.serverless import wiring
 from agent_memory.serverless.observability import metrics
 from agent_memory.serverless.settings import AwsSettings
-from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
+from tests.integration.aws.moto_dynamodb import (
+    FAKE_CREDENTIALS,
+    REGION,
+    create_tables,
+    tenant_access,
+)
 from tests.resilience.helpers_delivery import Event, Outcome, StateMachineModel
 from tests.resilience.helpers_faults import FaultInjector, ok_response
 from tests.support.embedder import HashingEmbedder
@@ -464,6 +469,7 @@ def aws_harness(
             kb_bucket=f"{prefix}kb-docs",
             knowledge_base_id="KB12345678",
             kb_data_source_id="DS12345678",
+            **tenant_access(tables.values(), f"{prefix}tenant-data"),
         )
         runtime = ResilienceRuntime(
             settings, session=session, calibrations={HASHING_TITAN.model_family: HASHING_TITAN}

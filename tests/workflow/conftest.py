@@ -23,7 +23,13 @@ from moto.awslambda_simple.models import LambdaSimpleBackend
 
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
-from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
+from tests.integration.aws.moto_dynamodb import (
+    FAKE_CREDENTIALS,
+    REGION,
+    create_tables,
+    tenant_access,
+)
+from tests.support.aws_calls import answer_on_client
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.lambda_context import LambdaContext
@@ -51,9 +57,13 @@ class GuardedRuntime(wiring.AwsRuntime):
     kb_runtime = EmptyKnowledgeBaseRuntime()
 
     def client(self, service: str, tenant_id: str | None = None) -> Any:
-        if service == "bedrock-agent-runtime":
-            return self.kb_runtime
         client = super().client(service, tenant_id)
+        if service == "bedrock-agent-runtime":
+            # A real client the fake answers on, so the session's IAM check sees Retrieve.
+            if not getattr(client, "_kb_answered", False):
+                answer_on_client(client, {"Retrieve": lambda p: self.kb_runtime.retrieve(**p)})
+                client._kb_answered = True
+            return client
         if service == "dynamodb" and tenant_id is not None:
             return LeadingKeysGuard(client, tenant_id)
         return client
@@ -154,6 +164,7 @@ def workflow() -> Iterator[Workflow]:
             kb_bucket=BUCKET,
             knowledge_base_id="KB12345678",
             kb_data_source_id="DS12345678",
+            **tenant_access(tables.values()),
         )
         pii = FakePiiDetector()
         runtime = GuardedRuntime(

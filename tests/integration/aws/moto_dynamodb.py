@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from tests.support.fakes import FakePiiDetector
 from tests.support.memory import HASHING_CALIBRATION
 
 REGION = "us-east-1"
+ACCOUNT = "123456789012"  # moto's default account
 FAKE_CREDENTIALS = {
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",
@@ -101,6 +103,19 @@ def settings_for(tables: dict[str, str], **overrides: Any) -> AwsSettings:
         "kb_data_source_id": "DS12345678",
     }
     return AwsSettings(**{**fields, **overrides})
+
+
+def tenant_access(tables: Iterable[str], name: str = "agent-memory-tenant-data") -> dict[str, Any]:
+    """Settings for tenant-scoped credentials as deployed: a tenant role on moto's IAM, which
+    the runtime assumes per tenant with the session policy over ``tables``. moto evaluates no
+    policy; the session's check of every handler call (tests/support/aws_calls.py) does.
+    """
+    trust = {"Version": "2012-10-17", "Statement": []}
+    role = boto3.client("iam", region_name=REGION).create_role(
+        RoleName=name, AssumeRolePolicyDocument=json.dumps(trust)
+    )
+    arns = tuple(f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{table}" for table in tables)
+    return {"tenant_role_arn": role["Role"]["Arn"], "tenant_table_arns": arns}
 
 
 def fresh_runtime(settings: AwsSettings) -> AwsRuntime:

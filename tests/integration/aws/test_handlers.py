@@ -29,6 +29,7 @@ from tests.integration.aws.moto_dynamodb import (
     REGION,
     create_tables,
     settings_for,
+    tenant_access,
 )
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector, WordReranker
@@ -78,7 +79,11 @@ def aws() -> Iterator[Aws]:
         tables = create_tables(dynamodb)
         boto3.client("s3", region_name=REGION).create_bucket(Bucket=BUCKET)
         settings = settings_for(
-            tables, kb_bucket=BUCKET, knowledge_base_id=KB_ID, kb_data_source_id=DS_ID
+            tables,
+            kb_bucket=BUCKET,
+            knowledge_base_id=KB_ID,
+            kb_data_source_id=DS_ID,
+            **tenant_access(tables.values()),
         )
         agent = boto3.client("bedrock-agent", region_name=REGION)
         agent_runtime = boto3.client("bedrock-agent-runtime", region_name=REGION)
