@@ -165,7 +165,7 @@ class CallRecorder:
             (BaseClient, "_make_api_call", make_api_call),
             (ThreadPoolExecutor, "submit", submit),
         ]
-        BaseClient._make_api_call = recorded_call  # type: ignore[method-assign]
+        BaseClient._make_api_call = recorded_call
         ThreadPoolExecutor.submit = attributed_submit  # type: ignore[method-assign]
 
     def uninstall(self) -> None:
@@ -346,7 +346,16 @@ def _never_exercised(
 def _labelled_statements(template: Template, role_id: str) -> list[Any]:
     from agent_memory.serverless.settings import AwsSettings
 
-    placeholder = AwsSettings(*(f"unbound{i}" for i in range(8)))
+    placeholder = AwsSettings(
+        episodes_table="unbound-episodes",
+        facts_table="unbound-facts",
+        procedures_table="unbound-procedures",
+        ledger_table="unbound-ledger",
+        idempotency_table="unbound-idempotency",
+        kb_bucket="unbound-bucket",
+        knowledge_base_id="unbound-kb",
+        kb_data_source_id="unbound-ds",
+    )
     return list(template.role_policy(role_id, Deployment(placeholder, "us-east-1")).statements)
 
 

@@ -102,7 +102,8 @@ def requests_for(
     derive = _DERIVATIONS.get(service)
     if derive is None:
         raise Unsupported(f"{service}:{operation}: no IAM mapping for service {service!r}")
-    return derive(operation, params, _Where(region, account, tables))
+    found: list[Request] = derive(operation, params, _Where(region, account, tables))
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +141,7 @@ def _dynamodb(operation: str, params: Mapping[str, Any], where: _Where) -> list[
         name = where.tables.partition_key(table, index)
         return {"dynamodb:LeadingKeys": tuple(sorted({_scalar(k[name]) for k in keys}))}
 
-    table = params.get("TableName")
+    table = str(params.get("TableName", ""))
     if operation in {"GetItem", "UpdateItem", "DeleteItem"}:
         return [
             Request.of(f"dynamodb:{operation}", table_arn(table), leading(table, [params["Key"]]))
