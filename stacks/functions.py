@@ -157,10 +157,19 @@ SPECS = (
         # bedrock:InvokeModel on that one (functions/reembed/README.md).
         embeds=True,
         # Every tenant's records are read by a Scan and rewritten in place (UpdateItem); a
-        # rewritten episode moves its agent's version item (PutItem); the ledger holds the
-        # migration's position and the active model.
+        # rewritten episode moves its agent's version item (PutItem); an episode split into
+        # part items (over 400 KB) is read with its parts by key and rewritten with them in
+        # one transaction (Put and Delete); the ledger holds the migration's position and the
+        # active model.
         table_actions={
-            "episodes": ("dynamodb:Scan", "dynamodb:UpdateItem", "dynamodb:PutItem"),
+            "episodes": (
+                "dynamodb:Scan",
+                "dynamodb:GetItem",
+                "dynamodb:BatchGetItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:PutItem",
+                "dynamodb:DeleteItem",
+            ),
             "facts": ("dynamodb:Scan", "dynamodb:UpdateItem"),
             "ledger": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"),
         },

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import Fact, FactStatus
+from agent_memory.core.models import RUN_IDS_KEPT, Fact, FactStatus
 from agent_memory.core.ports import FactStore
 from tests.contract.builders import (
     AWKWARD_CONFIDENCE,
@@ -43,6 +43,7 @@ def test_first_observation_creates_a_pending_fact(facts: FactStore) -> None:
         run_ids=frozenset({"run-1"}),
         first_seen=NOW,
         last_seen=NOW,
+        sightings=1,
     )
 
 
@@ -77,6 +78,7 @@ def test_every_field_round_trips_exactly(facts: FactStore) -> None:
         staged_at=AWKWARD_TIME + 2,
         ingested_at=AWKWARD_TIME + 3,
         embedding=VECTOR,
+        sightings=1,
     )
 
 
@@ -520,3 +522,78 @@ def test_count_by_status_of_a_tenant_ignores_lookalike_tenants(facts: FactStore)
 def test_count_by_status_of_an_empty_store_counts_nothing(facts: FactStore) -> None:
     assert sum(facts.count_by_status().values()) == 0
     assert sum(facts.count_by_status(tenant_id="acme").values()) == 0
+
+
+# --- a common fact: more runs than its log names ---------------------------------------------
+
+
+def _run(number: int) -> str:
+    return f"run-{number:05d}"
+
+
+def test_runs_past_the_log_are_counted_once_each_and_the_log_stays_bounded(
+    facts: FactStore,
+) -> None:
+    # Given a fact seen by more distinct runs than its log names, each run delivered twice
+    # (a redelivery right away, and again after later runs)
+    total = RUN_IDS_KEPT + 30
+    for number in range(total):
+        facts.observe(observation(run_id=_run(number), seen_at=NOW + number))
+        facts.observe(observation(run_id=_run(number), seen_at=NOW + number))
+        if number >= 10:
+            facts.observe(observation(run_id=_run(number - 10), seen_at=NOW + number))
+    # When it is read
+    fact = facts.get("acme", "billing", "h-1")
+    # Then every distinct run counted exactly once, and the log names the first runs only
+    assert fact is not None
+    assert fact.sightings == fact.confirmations == total
+    assert fact.run_ids == frozenset(_run(i) for i in range(RUN_IDS_KEPT))
+    assert fact.last_seen == NOW + total - 1
+    # And a run past the log delivered once more changes nothing but last_seen
+    again = facts.observe(observation(run_id=_run(total - 1), seen_at=NOW + total))
+    assert again == replace(fact, last_seen=NOW + total)
+
+
+def test_a_run_past_the_log_raises_the_confidence_and_a_redelivery_does_not(
+    facts: FactStore,
+) -> None:
+    # Given a fact whose log is full
+    for number in range(RUN_IDS_KEPT):
+        facts.observe(observation(run_id=_run(number), confidence=0.7))
+    # When a new run sees it more confidently, and is delivered again
+    first = facts.observe(observation(run_id="late", confidence=0.9))
+    second = facts.observe(observation(run_id="late", confidence=0.95))
+    # Then the new run counts and raises the confidence; its redelivery does neither
+    assert (first.confirmations, first.confidence) == (RUN_IDS_KEPT + 1, 0.9)
+    assert (second.confirmations, second.confidence) == (RUN_IDS_KEPT + 1, 0.9)
+
+
+def test_concurrent_runs_past_the_log_count_exactly_once(facts: FactStore) -> None:
+    # Given a fact whose log is full
+    for number in range(RUN_IDS_KEPT):
+        facts.observe(observation(run_id=_run(number)))
+    # When new runs, each delivered twice, are observed at once
+    late = [f"late-{i}" for i in range(8)] * 2
+    in_threads(lambda run_id: facts.observe(observation(run_id=run_id)), late)
+    # Then each distinct run counted once
+    fact = facts.get("acme", "billing", "h-1")
+    assert fact is not None and fact.confirmations == RUN_IDS_KEPT + 8
+
+
+@pytest.mark.parametrize("removal", ["delete", "forget"])
+def test_a_removed_common_fact_seen_again_by_an_old_run_counts_from_one(
+    facts: FactStore, removal: str
+) -> None:
+    # Given a fact seen past its log, then deleted (or its tenant forgotten)
+    for number in range(RUN_IDS_KEPT + 3):
+        facts.observe(observation(run_id=_run(number)))
+    if removal == "delete":
+        assert facts.delete("acme", "billing", "h-1") is True
+    else:
+        assert facts.forget("acme") == 1
+    # When a run counted past the log sees the fact again
+    fact = facts.observe(observation(run_id=_run(RUN_IDS_KEPT + 1)))
+    # Then the fact starts a fresh log: nothing of the removed one is left to count against
+    assert (fact.confirmations, fact.run_ids) == (1, frozenset({_run(RUN_IDS_KEPT + 1)}))
+    assert [f.fact_hash for f in facts.export("acme")] == ["h-1"]
+    assert facts.count_by_status() == {"PENDING": 1}

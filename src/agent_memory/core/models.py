@@ -185,9 +185,18 @@ class Episode:
         return replace(self, embedding=embedding, spare_embedding=spare, units=units)
 
 
+RUN_IDS_KEPT = 100
+"""How many run ids a fact's log names: the first distinct runs that observed it. Later runs
+are still counted once each (``Fact.sightings``), so a common fact's record stays bounded."""
+
+
 @dataclass(frozen=True, slots=True)
 class Fact:
-    """A semantic fact and its confirmation log: the distinct runs that observed it."""
+    """A semantic fact and its confirmation log: the distinct runs that observed it.
+
+    ``run_ids`` holds the first :data:`RUN_IDS_KEPT` of them; ``sightings`` counts them all
+    (stores always set it; a record built without it counts its ``run_ids``).
+    """
 
     tenant_id: str
     domain: str
@@ -204,6 +213,12 @@ class Fact:
     embedding: StoredVector | None = None
     review_note: str | None = None
     spare_embedding: StoredVector | None = None
+    sightings: int = 0
+
+    @property
+    def confirmations(self) -> int:
+        """How many distinct runs observed the fact."""
+        return max(self.sightings, len(self.run_ids))
 
     def in_space(self, model_id: str) -> Fact:
         """The fact as searches in ``model_id``'s space see it (see :func:`in_space`)."""

@@ -89,8 +89,8 @@ def observe_facts(
 
     A fact that would be promoted but contradicts a confirmed fact of its domain is held back
     for a human instead (CONTESTED): the two are never served side by side. Safe to repeat for
-    the same run: the log holds run ids, so nothing counts twice, and the promotion is a
-    conditional write that only one caller wins.
+    the same run: the store counts each run once (``Fact.confirmations``), so nothing counts
+    twice, and the promotion is a conditional write that only one caller wins.
     """
     if not facts:
         return Confirmation((), (), ())
@@ -118,7 +118,7 @@ def observe_facts(
             confirmed.append(key)
         elif record.status is FactStatus.CONTESTED:
             contested.append(key)
-        elif len(record.run_ids) >= policy.confirmations:
+        elif record.confirmations >= policy.confirmations:
             conflict = find_conflict(
                 kb,
                 store,
@@ -194,7 +194,7 @@ def kb_document(fact: Fact) -> KbDocument:
             "domain": fact.domain,
             "confidence": round(fact.confidence, 4),
             "fact_hash": fact.fact_hash,
-            "confirmations": len(fact.run_ids),
+            "confirmations": fact.confirmations,
             "confirmed_at": fact.confirmed_at or fact.last_seen,
         },
     )

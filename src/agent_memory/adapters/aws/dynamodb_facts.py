@@ -1,4 +1,13 @@
-"""Semantic facts in DynamoDB: one item per (``{tenant}#{domain}``, fact_hash), run ids as a set."""
+"""Semantic facts in DynamoDB: one item per (``{tenant}#{domain}``, fact_hash), run ids as a set.
+
+The set names the first :data:`~agent_memory.core.models.RUN_IDS_KEPT` runs that saw a fact and
+``sightings`` counts every distinct run, so a common fact's item stays bounded (10,000 run ids
+of up to 128 characters would pass DynamoDB's 400 KB item). Each later run is remembered by a
+small marker item, ``{tenant}#{domain}#runs`` / ``{fact_hash}#{run_id}``, written in the same
+transaction that counts it: a redelivered run finds its marker and never counts twice. Markers
+carry none of a fact's index or listing attributes (their tenant index key is
+``{tenant}#runs``), so only ``delete`` and ``forget`` ever read them.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +18,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from agent_memory.adapters.aws.dynamodb_codec import (
+    KEY_SEPARATOR,
     ConditionFailed,
     DynamoDbClient,
     Item,
     get_float,
+    get_int,
     get_opt_float,
     get_opt_s,
     get_s,
@@ -51,7 +62,7 @@ from agent_memory.adapters.aws.dynamodb_schema import (
     shard_of,
 )
 from agent_memory.core.errors import TransientError
-from agent_memory.core.models import Fact, FactObservation, FactStatus
+from agent_memory.core.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
 from agent_memory.core.ports import Page
 
 _PENDING = FactStatus.PENDING.value
@@ -63,6 +74,8 @@ _SPARE = "spare_embedding"
 _VECTOR_ATTRIBUTES = tuple(
     f"{name}{suffix}" for name in ("embedding", _SPARE) for suffix in ("", "_model", "_dimension")
 )
+# Markers of the runs counted past the log: their partition and tenant index key end so.
+_RUNS = "runs"
 
 
 class DynamoDbFactStore:
@@ -92,14 +105,23 @@ class DynamoDbFactStore:
         """Atomically record that a run saw the fact (creating it PENDING); the fact after."""
         o = observation
         key = _key(o.tenant_id, o.domain, o.fact_hash)
+        # A run past the log whose marker turns out to exist was counted before.
+        counted = False
         for attempt in range(_OBSERVE_ATTEMPTS):
             current = self._read(key)
             try:
                 if current is None:
                     return self._create(o)
-                update = _sighting(current, o)
+                new_run = not counted and o.run_id not in get_set(current, "run_ids")
+                update = _sighting(current, o, new_run=new_run)
                 if update is None:
                     return self._as_fact(current)
+                if new_run and len(get_set(current, "run_ids")) >= RUN_IDS_KEPT:
+                    if self._count_past_log(key, o, update):
+                        # A transaction returns nothing: read the fact it left.
+                        return self._as_fact(self._read(key) or current)
+                    counted = True  # its marker exists: record it as a known run
+                    continue
                 with translated():
                     response = self._client.update_item(
                         TableName=self._table, Key=key, ReturnValues="ALL_NEW", **update
@@ -109,6 +131,36 @@ class DynamoDbFactStore:
                 # Another writer changed the fact since it was read: read it again.
                 time.sleep(random.uniform(0, min(0.001 * 2**attempt, 0.05)))
         raise TransientError("fact changed under every attempt to record a sighting")
+
+    def _count_past_log(self, key: Item, o: FactObservation, update: Item) -> bool:
+        """Count a run the full log cannot name: write its marker and apply ``update`` at
+        once. True when counted; False if its marker exists (the run was counted before);
+        ``ConditionFailed`` if the fact changed since it was read.
+        """
+        marker = {
+            "pk": s(_runs_partition(o.tenant_id, o.domain)),
+            "fact_hash": s(f"{o.fact_hash}{KEY_SEPARATOR}{o.run_id}"),
+            TENANT_KEY: s(f"{tenant_prefix(o.tenant_id)}{_RUNS}"),
+        }
+        try:
+            with translated():
+                self._client.transact_write_items(
+                    TransactItems=[
+                        {
+                            "Put": {
+                                "TableName": self._table,
+                                "Item": marker,
+                                "ConditionExpression": "attribute_not_exists(pk)",
+                            }
+                        },
+                        {"Update": {"TableName": self._table, "Key": key, **update}},
+                    ]
+                )
+        except ConditionFailed as failed:
+            if failed.reasons[:1] == ("ConditionalCheckFailed",):
+                return False
+            raise
+        return True
 
     def get(self, tenant_id: str, domain: str, fact_hash: str) -> Fact | None:
         """The fact, or None."""
@@ -253,6 +305,9 @@ class DynamoDbFactStore:
             kind="facts.list_all",
             limit=limit,
             cursor=cursor,
+            # Run markers carry no status.
+            filter="attribute_exists(#status)",
+            names=_STATUS,
         )
         return Page(tuple(self._as_fact(i) for i in page.items), page.cursor)
 
@@ -283,7 +338,7 @@ class DynamoDbFactStore:
         return True
 
     def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
-        """Delete one fact and its run log; True if it existed."""
+        """Delete one fact and its run log (markers included); True if it existed."""
         try:
             with translated():
                 self._client.delete_item(
@@ -292,8 +347,31 @@ class DynamoDbFactStore:
                     ConditionExpression="attribute_exists(pk)",
                 )
         except ConditionFailed:
-            return False
-        return True
+            existed = False
+        else:
+            existed = True
+        # After the fact: a marker left by a crash in between only keeps a run from counting
+        # twice for a fact of the same text seen again.
+        request: Item = {
+            "TableName": self._table,
+            "KeyConditionExpression": "#pk = :pk AND begins_with(#rk, :run)",
+            "ProjectionExpression": "#pk, #rk",
+            "ExpressionAttributeNames": {"#pk": "pk", "#rk": "fact_hash"},
+            "ExpressionAttributeValues": {
+                ":pk": s(_runs_partition(tenant_id, domain)),
+                ":run": s(f"{fact_hash}{KEY_SEPARATOR}"),
+            },
+            "ConsistentRead": True,
+        }
+        while True:
+            with translated():
+                response = self._client.query(**request)
+            for marker in response["Items"]:
+                with translated():
+                    self._client.delete_item(TableName=self._table, Key=marker)
+            if "LastEvaluatedKey" not in response:
+                return existed
+            request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
 
     def count_by_status(self, *, tenant_id: str | None = None) -> dict[str, int]:
         """Facts by status: the tenant's through ``tenant-index`` (read by key), every tenant's
@@ -312,15 +390,17 @@ class DynamoDbFactStore:
         return (self._as_fact(item) for item in read_all(self._client, listing))
 
     def forget(self, tenant_id: str) -> int:
-        """Delete every fact of the tenant; the number found and deleted."""
-        return delete_all(self._client, self._tenant_listing(tenant_id, hydrate=False))
+        """Delete every fact of the tenant and its markers; the number of facts deleted."""
+        deleted = delete_all(self._client, self._tenant_listing(tenant_id, hydrate=False))
+        delete_all(self._client, self._tenant_listing(tenant_id, hydrate=False, suffix=_RUNS))
+        return deleted
 
-    def _tenant_listing(self, tenant_id: str, *, hydrate: bool) -> Listing:
+    def _tenant_listing(self, tenant_id: str, *, hydrate: bool, suffix: str = "") -> Listing:
         return Listing(
             design=FACTS,
             table_name=self._table,
             kind="facts.tenant",
-            partitions=(tenant_prefix(tenant_id),),
+            partitions=(f"{tenant_prefix(tenant_id)}{suffix}",),
             index=FACTS.index(TENANT_INDEX),
             hydrate=hydrate,
         )
@@ -382,6 +462,7 @@ def _new_item(o: FactObservation) -> Item:
         "status": s(_PENDING),
         "confidence": n(o.confidence),
         "run_ids": ss([o.run_id]),
+        "sightings": n(1),
         "first_seen": n(o.seen_at),
         "last_seen": n(o.seen_at),
         "version": s(uuid.uuid4().hex),
@@ -391,18 +472,18 @@ def _new_item(o: FactObservation) -> Item:
     return item
 
 
-def _sighting(current: Item, o: FactObservation) -> Item | None:
+def _sighting(current: Item, o: FactObservation, *, new_run: bool) -> Item | None:
     """The conditional update recording ``o`` on ``current``, or None if it changes nothing.
 
-    A run already in the set only moves ``last_seen`` forward (redelivery never counts twice);
-    a new run is added, may raise the confidence, and may supply a missing embedding.
+    A run already counted only moves ``last_seen`` forward (redelivery never counts twice); a
+    new run is counted, named in the log while it has room, may raise the confidence, and
+    may supply a missing embedding.
     """
     sets: list[str] = []
     values: Item = {}
     if o.seen_at > get_float(current, "last_seen"):
         sets.append("last_seen = :seen")
         values[":seen"] = n(o.seen_at)
-    new_run = o.run_id not in get_set(current, "run_ids")
     if new_run and o.confidence > get_float(current, "confidence"):
         sets.append("confidence = :confidence")
         values[":confidence"] = n(o.confidence)
@@ -417,10 +498,15 @@ def _sighting(current: Item, o: FactObservation) -> Item | None:
         }
     if not sets and not new_run:
         return None
+    run_ids = get_set(current, "run_ids")
+    if new_run:
+        # Facts written before sightings were kept count their (then complete) log.
+        sets.append("sightings = if_not_exists(sightings, :logged) + :one")
+        values |= {":logged": n(len(run_ids)), ":one": n(1)}
     sets.append("version = :next")
     values |= {":next": s(uuid.uuid4().hex), ":read": current["version"]}
     expression = "SET " + ", ".join(sets)
-    if new_run:
+    if new_run and len(run_ids) < RUN_IDS_KEPT:
         expression += " ADD run_ids :run"
         values[":run"] = ss([o.run_id])
     return {
@@ -428,6 +514,11 @@ def _sighting(current: Item, o: FactObservation) -> Item | None:
         "ConditionExpression": "version = :read",
         "ExpressionAttributeValues": values,
     }
+
+
+def _runs_partition(tenant_id: str, domain: str) -> str:
+    """Partition of the run markers of a domain's facts (a domain never holds '#')."""
+    return f"{partition_key(tenant_id, domain)}{KEY_SEPARATOR}{_RUNS}"
 
 
 def _fact(item: Item) -> Fact:
@@ -447,4 +538,8 @@ def _fact(item: Item) -> Fact:
         embedding=get_vector(item),
         review_note=get_opt_s(item, "review_note"),
         spare_embedding=get_vector(item, _SPARE),
+        # Facts written before sightings were kept: their log was then complete.
+        sightings=get_int(item, "sightings")
+        if "sightings" in item
+        else len(get_set(item, "run_ids")),
     )

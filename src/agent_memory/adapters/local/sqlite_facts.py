@@ -17,12 +17,18 @@ from agent_memory.adapters.local.sqlite_codec import (
     vector_from,
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
-from agent_memory.core.models import Fact, FactObservation, FactStatus
+from agent_memory.core.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
 from agent_memory.core.ports import Page
 
+# A fact names its first RUN_IDS_KEPT runs (in the order they were recorded) and counts them
+# all, as the DynamoDB adapter does; the child table itself keeps every run, so a redelivered
+# run is recognised however many came after it.
 _SELECT = (
-    "SELECT f.*, (SELECT json_group_array(r.run_id) FROM fact_runs r "
-    "WHERE r.pk = f.pk AND r.fact_hash = f.fact_hash) AS run_ids FROM facts f"
+    "SELECT f.*, (SELECT json_group_array(k.run_id) FROM (SELECT r.run_id FROM fact_runs r "
+    "WHERE r.pk = f.pk AND r.fact_hash = f.fact_hash ORDER BY r.rowid "
+    f"LIMIT {RUN_IDS_KEPT}) k) AS run_ids, "
+    "(SELECT COUNT(*) FROM fact_runs r WHERE r.pk = f.pk AND r.fact_hash = f.fact_hash) "
+    "AS sightings FROM facts f"
 )
 
 
@@ -319,4 +325,5 @@ def _fact(row: sqlite3.Row) -> Fact:
         embedding=vector_from(row),
         review_note=row["review_note"],
         spare_embedding=vector_from(row, "spare_embedding"),
+        sightings=int(row["sightings"]),
     )
