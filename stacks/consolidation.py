@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import ArnFormat, Duration, RemovalPolicy, Stack
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
@@ -74,6 +74,7 @@ class Consolidation(Construct):
             definition, _substitutions(definition, functions, failed_runs)
         )
         self._grant_steps(steps, failed_runs)
+        self._grant_reading_executions(functions["record_failure"])
         self.bus = self._build_bus()
         self.archive = self._build_archive()
         self.rule = self._build_rule(undelivered_events)
@@ -121,6 +122,43 @@ class Consolidation(Construct):
             findings=["Resource::*"],
         )
 
+    def _grant_reading_executions(self, recorder: lambda_.IFunction) -> None:
+        """record_failure reads a failed run's event back from its execution (the state machine
+        sends it only the execution's ARN and the error, so its input stays small).
+
+        A policy of its own, not the role's default one: the function depends on that one, and
+        the state machine on the function, so naming the state machine there would be a cycle.
+        """
+        assert recorder.role is not None
+        executions = Stack.of(self).format_arn(
+            service="states",
+            resource="execution",
+            resource_name=f"{self.state_machine.state_machine_name}:*",
+            arn_format=ArnFormat.COLON_RESOURCE_NAME,
+        )
+        policy = iam.Policy(
+            self,
+            "RecordFailureReadsExecutions",
+            roles=[recorder.role],
+            statements=[
+                iam.PolicyStatement(actions=["states:DescribeExecution"], resources=[executions])
+            ],
+        )
+        acknowledge(
+            policy,
+            "IAM5",
+            "Executions of this state machine only: their names are not known in advance.",
+            findings=[
+                f"Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:"
+                f"execution:<{Stack.of(self).get_logical_id(self._cfn_machine())}.Name>:*"
+            ],
+        )
+
+    def _cfn_machine(self) -> sfn.CfnStateMachine:
+        cfn = self.state_machine.node.default_child
+        assert isinstance(cfn, sfn.CfnStateMachine)
+        return cfn
+
     def _build_bus(self) -> events.EventBus:
         # Named after the stack, so a second stack in the account and Region has its own bus;
         # callers read the name from the EventBusName output.
@@ -142,8 +180,9 @@ class Consolidation(Construct):
         return archive
 
     def _build_rule(self, undelivered_events: sqs.IQueue) -> events.Rule:
-        # The whole event is the input: Extract accepts it, and a failed run is recorded with
-        # its envelope (source, time, id) for replay.
+        # The detail alone is the input: PutEvents admitted it within 256 KB with its source
+        # and detail-type, so it fits Step Functions' 256 KiB input; the envelope would not
+        # (eb-putevent-size.html, limits-overview.html). Consolidation reads nothing else.
         return events.Rule(
             self,
             "RunFinishedRule",
@@ -153,6 +192,7 @@ class Consolidation(Construct):
             targets=[
                 targets.SfnStateMachine(
                     self.state_machine,
+                    input=events.RuleTargetInput.from_event_path("$.detail"),
                     dead_letter_queue=undelivered_events,
                     retry_attempts=185,
                     max_event_age=Duration.hours(24),

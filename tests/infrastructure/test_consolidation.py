@@ -103,19 +103,64 @@ def test_state_machine_invokes_exactly_the_steps_and_sends_only_to_the_dlq(
     ]
 
 
-def test_run_finished_events_start_the_state_machine_with_the_whole_event(
+def test_run_finished_events_start_the_state_machine_with_their_detail_alone(
     stack: MemoryStack, resources: Resources
 ):
+    """PutEvents admits an entry of up to 256 KB counting Source, DetailType and Detail
+    (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-putevent-size.html); the
+    envelope EventBridge adds around the detail could push it past Step Functions' 256 KiB
+    execution input (https://docs.aws.amazon.com/step-functions/latest/dg/limits-overview.html).
+    """
     rule = resources[logical_id(stack.consolidation.rule)]["Properties"]
     assert rule["EventPattern"] == {"detail-type": ["RunFinished"]}
     assert rule["EventBusName"] == {"Ref": logical_id(stack.consolidation.bus)}
     [target] = rule["Targets"]
     assert target["Arn"] == {"Ref": logical_id(stack.consolidation.state_machine)}
-    assert not {"Input", "InputPath", "InputTransformer"} & target.keys()
+    assert target["InputPath"] == "$.detail"
+    assert not {"Input", "InputTransformer"} & target.keys()
     assert target["DeadLetterConfig"] == {
         "Arn": {"Fn::GetAtt": [logical_id(stack.storage.undelivered_events), "Arn"]}
     }
     assert target["RetryPolicy"]["MaximumRetryAttempts"] > 0
+
+
+def test_the_failure_path_never_carries_the_runs_input():
+    """A state larger than 256 KiB fails with States.DataLimitExceeded, which no Catch
+    catches (https://docs.aws.amazon.com/step-functions/latest/dg/concepts-error-handling.html):
+    the failure path must stay small whatever the run's size.
+    """
+    # Given the ASL
+    states = json.loads(DEFINITION.read_text())["States"]
+    # Then no state reads the execution's input back, and every Catch to RecordFailedRun
+    # keeps the error alone (not the failed state's input beside it)
+    assert "$$.Execution.Input" not in DEFINITION.read_text()
+    catches = [c for s in states.values() for c in s.get("Catch", [])]
+    to_record = [c for c in catches if c["Next"] == "RecordFailedRun"]
+    assert len(to_record) == len(STEP_FUNCTIONS) - 1
+    assert all(c["ResultPath"] == "$" for c in to_record)
+
+
+def test_record_failure_reads_executions_of_this_state_machine_only(
+    stack: MemoryStack, resources: Resources
+):
+    # Given the record_failure role's statements on Step Functions
+    role = logical_id(stack.functions["record_failure"].role)
+    machine = logical_id(stack.consolidation.state_machine)
+    granted = [
+        s
+        for s in statements_of(resources, role)
+        if any(a.startswith("states:") for a in actions(s))
+    ]
+    # Then it may describe executions, of this state machine only
+    [statement] = granted
+    assert actions(statement) == ["states:DescribeExecution"]
+    assert references(statement["Resource"]) - {
+        "AWS::Partition",
+        "AWS::Region",
+        "AWS::AccountId",
+    } == {machine}
+    assert ":execution:" in json.dumps(statement["Resource"])
+    assert json.dumps(statement["Resource"]).endswith(':*"]]}')
 
 
 def test_the_bus_is_named_and_archived_for_replay(stack: MemoryStack, template: Template):

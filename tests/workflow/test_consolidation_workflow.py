@@ -173,9 +173,16 @@ def test_a_failing_run_lands_in_the_dead_letter_queue_and_replays(workflow: Work
     records = [v for k, v in ports.ledger.scan("wf-dlq#failed#")]
     assert [r["error"]["Error"] for r in records] == ["PiiDetectionFailed"]
     [letter] = workflow.dead_letters()
-    assert letter["event"] == event and letter["error"]["Error"] == "PiiDetectionFailed"
-    # When the dead letter is replayed with the detector back
-    replayed = workflow.run(letter["event"])
+    # The dead letter names the run and its execution, and carries no event
+    assert "event" not in letter["failure"]["record"]
+    assert event["detail"]["task"] not in json.dumps(letter)
+    assert letter["execution"] == execution["executionArn"]
+    record = letter["failure"]["record"]
+    assert (record["tenant_id"], record["run_id"]) == ("wf-dlq", "wf-dlq-1")
+    assert record["error"]["Error"] == "PiiDetectionFailed"
+    # When the run is replayed from its execution's input with the detector back
+    described = workflow.sfn.describe_execution(executionArn=letter["execution"])
+    replayed = workflow.run(json.loads(described["input"]))
     # Then the run is consolidated and its failure record cleared
     assert replayed["status"] == "SUCCEEDED"
     assert len(list(ports.episodes.export("wf-dlq"))) == 1
@@ -190,8 +197,8 @@ def test_an_invalid_event_is_dead_lettered_without_any_write(workflow: Workflow)
     retried = [e for e in workflow.history(execution["executionArn"]) if e["type"] == "TaskFailed"]
     assert len(retried) <= 1  # InvalidInput is not retried
     [letter] = workflow.dead_letters()
-    assert letter["error"]["Error"] == "InvalidInput"
-    assert "artifacts.facts[0].confidence" in letter["error"]["Cause"]
+    assert letter["failure"]["record"]["error"]["Error"] == "InvalidInput"
+    assert "artifacts.facts[0].confidence" in letter["failure"]["record"]["error"]["Cause"]
     assert list(workflow.runtime.ports("wf-bad").episodes.export("wf-bad")) == []
 
 

@@ -46,6 +46,12 @@ CONSOLIDATED = "consolidated_at"
 # after ``scrub``: an entity on the cut is scrubbed whole, never stored as a fragment the
 # detector could not recognise (a cut email's local part, a cut card's first digits).
 CUT_MARGIN = 256
+# Most UTF-8 bytes of JSON the state may hold as it leaves extract and scrub. Step Functions
+# caps every state and task result at 256 KiB; this leaves room for the Lambda result's wrapper
+# and what the later steps add (fact hashes, staged paths: about 20 KB at the contract's most).
+STATE_BUDGET_BYTES = 200 * 1024
+# Artifact lists trimmed, last items first, when the units alone do not make room.
+_TRIMMABLE = ("reusable_patterns", "tools_used", "key_findings")
 
 
 def run_key(tenant_id: str, run_id: str) -> str:
@@ -77,17 +83,59 @@ def extract_run(run: RunFinished, ports: MemoryPorts) -> State:
     else:
         artifacts, source = extract_deterministically(run), "deterministic"
     policy = ports.policies.episodic
-    return {
-        "run": run_to_state(run),
-        "artifacts": to_json(artifacts),
-        "units": message_units(
-            run.messages,
-            max_units=policy.max_units,
-            max_chars=policy.max_unit_chars + CUT_MARGIN,
-            max_total_chars=policy.max_unit_total_chars,
-        ),
-        "extracted_by": source,
-    }
+    return fit_state(
+        {
+            "run": run_to_state(run),
+            "artifacts": to_json(artifacts),
+            "units": message_units(
+                run.messages,
+                max_units=policy.max_units,
+                max_chars=policy.max_unit_chars + CUT_MARGIN,
+                max_total_chars=policy.max_unit_total_chars,
+            ),
+            "extracted_by": source,
+        }
+    )
+
+
+def json_bytes(value: Any) -> int:
+    """UTF-8 bytes of ``value`` as compact JSON (how Step Functions measures a state)."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def fit_state(state: State, budget: int = STATE_BUDGET_BYTES) -> State:
+    """``state`` within ``budget`` bytes of JSON: message units dropped, last first, then the
+    last items of the artifacts' longest lists; what was dropped is counted in ``trimmed``.
+
+    Units are search aids beside the episode's summary, and the trimmed lists are its
+    free-text detail: the run's identity, facts and procedure are always kept whole. An
+    event within the contract fits with its facts and procedure (they are at most ~100 KB).
+    """
+    if json_bytes(state) <= budget:
+        return state
+    units = list(state.get("units", []))
+    artifacts = dict(state["artifacts"])
+    trimmed = dict(state.get("trimmed", {}))
+    fixed = json_bytes({**state, "units": [], "artifacts": artifacts, "trimmed": trimmed}) + 64
+    # Keep the first units that fit beside everything else (each costs its JSON and a comma).
+    room, kept = budget - fixed, 0
+    for unit in units:
+        room -= json_bytes(unit) + 1
+        if room < 0:
+            break
+        kept += 1
+    trimmed["units"] = trimmed.get("units", 0) + len(units) - kept
+    units = units[:kept]
+    while (
+        json_bytes({**state, "units": units, "artifacts": artifacts, "trimmed": trimmed}) > budget
+    ):
+        lists = [f for f in _TRIMMABLE if artifacts.get(f)]
+        if not lists:
+            break
+        longest = max(lists, key=lambda f: json_bytes(artifacts[f]))
+        artifacts[longest] = list(artifacts[longest])[:-1]
+        trimmed[longest] = trimmed.get(longest, 0) + 1
+    return {**state, "units": units, "artifacts": artifacts, "trimmed": trimmed}
 
 
 def scrub(state: State, ports: MemoryPorts) -> State:
@@ -116,16 +164,20 @@ def scrub(state: State, ports: MemoryPorts) -> State:
         artifacts = replace(artifacts, task_summary=first_sentence(run.task))
     clean_units = clean[len(texts) :]
     cut = ports.policies.episodic.max_unit_chars
-    scrubbed = {
-        "run": run_to_state(run),
-        "artifacts": to_json(artifacts),
-        "units": [
-            {**u, "speaker": clean_units[2 * i] or None, "text": clean_units[2 * i + 1][:cut]}
-            for i, u in enumerate(units)
-        ],
-        "extracted_by": state.get("extracted_by", "event"),
-        "pii_entities": result.counts,
-    }
+    # Placeholders can be longer than what they replace: the scrubbed state is fitted again.
+    scrubbed = fit_state(
+        {
+            "run": run_to_state(run),
+            "artifacts": to_json(artifacts),
+            "units": [
+                {**u, "speaker": clean_units[2 * i] or None, "text": clean_units[2 * i + 1][:cut]}
+                for i, u in enumerate(units)
+            ],
+            "extracted_by": state.get("extracted_by", "event"),
+            "pii_entities": result.counts,
+            **({"trimmed": state["trimmed"]} if "trimmed" in state else {}),
+        }
+    )
     ports.ledger.add(
         key, {"state": scrubbed}, now=now, expires_at=math.ceil(now + RUN_RECORD_DAYS * DAY)
     )
@@ -263,6 +315,14 @@ def consolidate(event: State, ports: MemoryPorts) -> State:
 def failure_key(tenant_id: str, run_id: str) -> str:
     """Ledger key of a failed run awaiting replay."""
     return f"{tenant_id}#failed#{run_id}"
+
+
+def failure_identity(key: str) -> tuple[str, str]:
+    """(tenant_id, run_id) of a failed-run key (``_unroutable`` and a digest for an event too
+    broken to name them).
+    """
+    tenant_id, _, run_id = key.partition("#failed#")
+    return tenant_id, run_id
 
 
 def failed_runs(ledger: Ledger) -> list[State]:

@@ -14,6 +14,10 @@ DETAIL_TYPE = "RunFinished"
 DEFAULT_SOURCE = "agent-memory.sdk"
 # PutEvents' limit for one entry, counted as EventBridge counts it (see entry_size).
 MAX_ENTRY_BYTES = 256 * 1024
+# The detail is the consolidation's execution input, and Extract's task sends it on beside the
+# function's name: Step Functions caps both at 256 KiB of UTF-8 (its limits-overview page), so
+# a detail leaves 1 KiB of that for the task's parameters.
+MAX_DETAIL_BYTES = 256 * 1024 - 1024
 
 
 def run_finished(event: Mapping[str, Any] | None, fields: Mapping[str, Any]) -> dict[str, Any]:
@@ -50,7 +54,9 @@ def entry_size(entry: Mapping[str, Any]) -> int:
 
 
 def put_events_entry(detail: Mapping[str, Any], *, bus: str, source: str) -> dict[str, Any]:
-    """The PutEvents entry carrying ``detail``; :class:`EventTooLargeError` past 256 KB."""
+    """The PutEvents entry carrying ``detail``; :class:`EventTooLargeError` past 256 KB, or
+    a detail past :data:`MAX_DETAIL_BYTES` (which the state machine could not start with).
+    """
     entry = {
         "EventBusName": bus,
         "Source": source,
@@ -60,4 +66,7 @@ def put_events_entry(detail: Mapping[str, Any], *, bus: str, source: str) -> dic
     size = entry_size(entry)
     if size > MAX_ENTRY_BYTES:
         raise EventTooLargeError(size, MAX_ENTRY_BYTES)
+    detail_size = len(entry["Detail"].encode("utf-8"))
+    if detail_size > MAX_DETAIL_BYTES:
+        raise EventTooLargeError(detail_size, MAX_DETAIL_BYTES)
     return entry

@@ -8,6 +8,7 @@ dashboard and alarms of ``stacks/observability.py`` read them by these names.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
@@ -104,12 +105,48 @@ def propose_procedure(event: Any) -> State:
     return result
 
 
+# The dead-letter message carries this much of the error's cause (Step Functions allows 32,768
+# characters); the failed-run record keeps all of it.
+MAX_MESSAGE_CAUSE_CHARS = 4_096
+
+
 def record_failure(event: Any) -> State:
-    """Keep a failed run replayable and return the dead-letter message."""
-    record = consolidation.record_failure(event, runtime().ports(None))
+    """Keep a failed run replayable and return the (small) dead-letter message.
+
+    The state machine sends the error and the execution's ARN, never the run's event (which
+    may be near Step Functions' 256 KiB state limit already): the event is read back from the
+    execution itself. A payload that carries ``event`` (the local pipeline's form) is kept as
+    it is.
+    """
+    payload = dict(event) if isinstance(event, dict) else {"error": event}
+    if "event" not in payload and payload.get("execution"):
+        payload["event"] = _execution_input(str(payload["execution"]))
+    record = consolidation.record_failure(payload, runtime().ports(None))
     _count("ConsolidationFailures", 1)
     logger.warning("run failed", key=record["key"], error=record.get("error"))
-    return {"key": record["key"], "failures": record["failures"]}
+    return failure_message(record)
+
+
+def failure_message(record: State) -> State:
+    """What a dead-letter message says of a failed-run record: enough to find and replay it."""
+    error = dict(record.get("error") or {})
+    if isinstance(error.get("Cause"), str):
+        error["Cause"] = error["Cause"][:MAX_MESSAGE_CAUSE_CHARS]
+    tenant_id, run_id = consolidation.failure_identity(record["key"])
+    return {
+        "key": record["key"],
+        "tenant_id": tenant_id,
+        "run_id": run_id,
+        "failures": record["failures"],
+        "execution": record.get("execution"),
+        "error": error,
+    }
+
+
+def _execution_input(execution_arn: str) -> Any:
+    """The input of execution ``execution_arn`` (Standard workflows keep it 90 days)."""
+    described = runtime().client("stepfunctions").describe_execution(executionArn=execution_arn)
+    return json.loads(described["input"]) if described.get("input") else None
 
 
 def bootstrap_reply(event: Any) -> State:
