@@ -359,13 +359,14 @@ def _labelled_statements(template: Template, role_id: str) -> list[Any]:
     return list(template.role_policy(role_id, Deployment(placeholder, "us-east-1")).statements)
 
 
-AwsSettingsKey = tuple[str, str]
+AwsSettingsKey = tuple[str, str, str]
 
 
 def configuration(deployment: Deployment) -> AwsSettingsKey:
-    """The CDK context a deployment's settings imply: (chatModelId, rerankModelArn)."""
+    """The CDK context a deployment's settings imply: (chatModelId, rerankModelArn,
+    tenantIdentity)."""
     s = deployment.settings
-    return s.chat_model_id or "", s.rerank_model_arn or ""
+    return s.chat_model_id or "", s.rerank_model_arn or "", s.tenant_identity.value
 
 
 def synthesize(key: AwsSettingsKey) -> Template:
@@ -380,13 +381,14 @@ def synthesize(key: AwsSettingsKey) -> Template:
 
     from stacks.memory_stack import MemoryStack
 
-    chat, rerank = key
+    chat, rerank, tenant_identity = key
     with tempfile.TemporaryDirectory() as layer, tempfile.TemporaryDirectory() as out:
         context = {
             **cdk_json_context(),
             "layerPath": layer,
             "chatModelId": chat,
             "rerankModelArn": rerank,
+            "tenantIdentity": tenant_identity,
         }
         app = cdk.App(context=context, outdir=out, builtin_cloud_formation_validation=False)
         stack = MemoryStack(app, STACK_NAME)

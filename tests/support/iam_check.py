@@ -363,8 +363,19 @@ def _cloudwatch(operation: str, params: Mapping[str, Any], where: _Where) -> lis
     ]
 
 
+def _iam(operation: str, params: Mapping[str, Any], where: _Where) -> list[Request]:
+    # Roles and users are global: their ARNs name no Region.
+    kinds = {"ListRoleTags": ("role", "RoleName"), "ListUserTags": ("user", "UserName")}
+    if operation not in kinds:
+        raise _unknown("iam", operation)
+    kind, name = kinds[operation]
+    resource = f"arn:aws:iam::{where.account}:{kind}/{params[name]}"
+    return [Request.of(f"iam:{operation}", resource)]
+
+
 _DERIVATIONS = {
     "dynamodb": _dynamodb,
+    "iam": _iam,
     "s3": _s3,
     "sts": _sts,
     "bedrock-runtime": _bedrock_runtime,
