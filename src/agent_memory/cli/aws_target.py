@@ -7,15 +7,22 @@ the functions' roles stay without cross-tenant delete rights.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
+from agent_memory.core.consolidation import failed_runs
+from agent_memory.core.contracts import unwrap_event
 from agent_memory.core.ports import MemoryPorts
 
 # Commands that work on a deployed stack; the rest run on the local store (on AWS their
 # counterparts are the stack's functions and schedules).
-AWS_COMMANDS = frozenset({"export", "forget"})
+AWS_COMMANDS = frozenset({"export", "forget", "failed"})
+# Receives of the dead-letter queue one replay makes at most, looking for the run's letters.
+_MAX_RECEIVES = 50
 
 
 class AwsCommandFailed(Exception):
@@ -34,6 +41,107 @@ def stack_ports(stack_name: str, region: str | None) -> MemoryPorts:
         session = boto3.Session(region_name=region)
         outputs = stack_outputs(stack_name, region=region, session=session)
         return AwsRuntime(AwsSettings.from_stack_outputs(outputs), session=session).ports(None)
+
+
+@dataclass
+class StackFailures:
+    """The failed runs of a deployed stack: its ledger's records, replayed by starting the
+    state machine again with the run's event.
+
+    The operator's credentials need, beyond reading the ledger: ``states:DescribeExecution``
+    (a record without its event), ``states:StartExecution`` on the state machine, and
+    ``sqs:ReceiveMessage``, ``sqs:DeleteMessage`` and ``sqs:ChangeMessageVisibility`` on the
+    dead-letter queue.
+    """
+
+    ports: MemoryPorts
+    sfn: Any
+    sqs: Any
+    state_machine_arn: str
+    queue_url: str
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every failed run still to replay."""
+        return failed_runs(self.ports.ledger)
+
+    def replay(self, record: dict[str, Any]) -> str:
+        """Start the state machine on the run's event; the execution's ARN.
+
+        The execution is named after the record and its failure count, so replaying the same
+        failure twice starts one execution; every step is idempotent per run besides. The
+        run's dead letters are deleted; its record goes when the run completes.
+        """
+        event = record.get("event")
+        if event is None and record.get("execution"):
+            described = self.sfn.describe_execution(executionArn=record["execution"])
+            event = json.loads(described["input"])
+        if event is None:
+            raise AwsCommandFailed(
+                f"{record['key']}: neither the record nor its execution holds the run's event"
+            )
+        digest = hashlib.sha256(f"{record['key']}#{record.get('failures')}".encode()).hexdigest()
+        name = f"replay-{digest[:40]}"
+        try:
+            arn = str(
+                self.sfn.start_execution(
+                    stateMachineArn=self.state_machine_arn,
+                    name=name,
+                    input=json.dumps(unwrap_event(event), ensure_ascii=False),
+                )["executionArn"]
+            )
+        except self.sfn.exceptions.ExecutionAlreadyExists:
+            arn = f"{self.state_machine_arn.replace(':stateMachine:', ':execution:')}:{name}"
+        self._delete_letters(str(record["key"]))
+        return arn
+
+    def _delete_letters(self, key: str) -> None:
+        for _ in range(_MAX_RECEIVES):
+            messages = self.sqs.receive_message(
+                QueueUrl=self.queue_url, MaxNumberOfMessages=10, VisibilityTimeout=30
+            ).get("Messages", [])
+            if not messages:
+                return
+            for message in messages:
+                handle = message["ReceiptHandle"]
+                if letter_key(message["Body"]) == key:
+                    self.sqs.delete_message(QueueUrl=self.queue_url, ReceiptHandle=handle)
+                else:
+                    self.sqs.change_message_visibility(
+                        QueueUrl=self.queue_url, ReceiptHandle=handle, VisibilityTimeout=0
+                    )
+
+
+def letter_key(body: str) -> str | None:
+    """The failed-run key a dead-letter message names, if any."""
+    try:
+        letter = json.loads(body)
+        return str(letter["failure"]["record"]["key"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def stack_failures(stack_name: str, region: str | None) -> StackFailures:
+    """The failed runs of the stack ``stack_name``, on the caller's credentials."""
+    from agent_memory.sdk.aws import stack_outputs
+    from agent_memory.serverless.settings import AwsSettings
+    from agent_memory.serverless.wiring import AwsRuntime
+
+    with aws_errors():
+        import boto3
+
+        session = boto3.Session(region_name=region)
+        outputs = stack_outputs(stack_name, region=region, session=session)
+        for name in ("StateMachineArn", "DeadLetterQueueUrl"):
+            if not outputs.get(name):
+                raise AwsCommandFailed(f"stack {stack_name!r} has no {name} output")
+        runtime = AwsRuntime(AwsSettings.from_stack_outputs(outputs), session=session)
+        return StackFailures(
+            ports=runtime.ports(None),
+            sfn=session.client("stepfunctions"),
+            sqs=session.client("sqs"),
+            state_machine_arn=outputs["StateMachineArn"],
+            queue_url=outputs["DeadLetterQueueUrl"],
+        )
 
 
 @contextmanager

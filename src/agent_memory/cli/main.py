@@ -24,6 +24,7 @@ from agent_memory.cli.aws_target import (
     AWS_COMMANDS,
     AwsCommandFailed,
     aws_errors,
+    stack_failures,
     stack_ports,
 )
 from agent_memory.core import procedural, semantic
@@ -94,6 +95,8 @@ def _on_stack(args: argparse.Namespace, handler: Command) -> int:
         )
     if args.store:
         raise UsageError("--store and --aws-stack name two different memories: give one")
+    if args.command == "failed":
+        return _failed_on_stack(args, sys.stdout)
     ports = stack_ports(args.aws_stack, args.region)
     with aws_errors():
         return handler(args, ports, sys.stdout)
@@ -114,7 +117,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--aws-stack",
         metavar="NAME",
-        help="run export or forget on this deployed stack instead, with your AWS credentials",
+        help="run export, forget or failed on this deployed stack instead, with your AWS "
+        "credentials",
     )
     parser.add_argument("--region", help="the stack's AWS region (default: your AWS config)")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -479,6 +483,23 @@ def _failed_replay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) ->
             failures += 1
             out.write(f"replay of {key} failed again: {error}\n")
     return 1 if failures else 0
+
+
+def _failed_on_stack(args: argparse.Namespace, out: TextIO) -> int:
+    """``failed list|replay`` on a deployed stack: a replay starts the state machine again."""
+    failures = stack_failures(args.aws_stack, args.region)
+    with aws_errors():
+        if args.action == "list":
+            return _failed_list(args, failures.ports, out)
+        records = failures.records()
+        if args.key:
+            records = [r for r in records if r["key"] == args.key]
+            if not records:
+                raise AwsCommandFailed(f"no failed run {args.key!r}")
+        for record in records:
+            arn = failures.replay(record)
+            out.write(f"replaying {record['key']}: execution {arn}\n")
+    return 0
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ BUCKET = "kb-docs"
 @dataclass
 class Cli:
     capsys: pytest.CaptureFixture[str]
+    runtime: wiring.AwsRuntime
+    outputs: dict[str, str]
 
     def __call__(self, *argv: str) -> tuple[int, str, str]:
         code = main(["--aws-stack", STACK, "--region", REGION, *argv])
@@ -45,7 +47,12 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Iterator[Cli]:
     with mock.patch.dict(os.environ, FAKE_CREDENTIALS), mock_aws():
         tables = create_tables(boto3.client("dynamodb", region_name=REGION))
         boto3.client("s3", region_name=REGION).create_bucket(Bucket=BUCKET)
+        queue_url = boto3.client("sqs", region_name=REGION).create_queue(QueueName="dlq")[
+            "QueueUrl"
+        ]
         outputs = {
+            "StateMachineArn": _state_machine(),
+            "DeadLetterQueueUrl": queue_url,
             **{f"{name.title()}TableName": table for name, table in tables.items()},
             "IdempotencyTableName": "idempotency",
             "DocumentsBucketName": BUCKET,
@@ -66,7 +73,20 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Iterator[Cli]:
                 consolidation.consolidate(
                     run_event(run_id, tenant_id=tenant), runtime.ports(tenant)
                 )
-        yield Cli(capsys)
+        yield Cli(capsys, runtime, outputs)
+
+
+def _state_machine() -> str:
+    """A state machine on moto (not run here: a replay is a new execution of it)."""
+    role = boto3.client("iam", region_name=REGION).create_role(
+        RoleName="consolidation", AssumeRolePolicyDocument="{}"
+    )["Role"]["Arn"]
+    definition = {"StartAt": "Done", "States": {"Done": {"Type": "Succeed"}}}
+    return str(
+        boto3.client("stepfunctions", region_name=REGION).create_state_machine(
+            name="consolidation", definition=json.dumps(definition), roleArn=role
+        )["stateMachineArn"]
+    )
 
 
 def _deploy(outputs: dict[str, str]) -> None:
@@ -117,9 +137,44 @@ def test_a_stack_that_does_not_exist_is_one_clear_error(cli: Cli):
 def test_commands_of_the_local_store_are_refused_on_a_stack(cli: Cli):
     code, _, err = cli("decay")
     assert code == 2
-    assert "--aws-stack works with export, forget; decay runs on the local store" in err
+    assert "--aws-stack works with export, failed, forget; decay runs on the local store" in err
 
 
 def test_a_stack_without_a_table_output_is_named(cli: Cli):
     with pytest.raises(InvalidInput, match="EpisodesTableName"):
         AwsSettings.from_stack_outputs({"FactsTableName": "facts"})
+
+
+def _fail_a_run(cli: Cli, run_id: str) -> dict:
+    """A run recorded as failed by the stack (record_failure) and its dead letter."""
+    detail = run_event(run_id, tenant_id="acme")
+    record = consolidation.record_failure(
+        {"event": detail, "error": {"Error": "PiiDetectionFailed", "Cause": "down"}},
+        cli.runtime.ports(None),
+    )
+    letter = {"execution": "arn:x", "failure": {"record": {"key": record["key"]}}}
+    boto3.client("sqs", region_name=REGION).send_message(
+        QueueUrl=cli.outputs["DeadLetterQueueUrl"], MessageBody=json.dumps(letter)
+    )
+    return detail
+
+
+def test_failed_runs_are_listed_and_replayed_once_on_the_stack(cli: Cli):
+    # Given a run the stack recorded as failed, with its dead letter
+    detail = _fail_a_run(cli, "run-failed-1")
+    # When the operator lists the stack's failed runs
+    code, out, _ = cli("failed", "list")
+    # Then the run is there with its error
+    assert code == 0 and out.startswith("acme#failed#run-failed-1  failures=1  PiiDetectionFailed")
+    # When it is replayed twice
+    assert cli("failed", "replay")[0] == 0
+    assert cli("failed", "replay", "acme#failed#run-failed-1")[0] == 0
+    # Then the state machine was started once, with the run's event, and the letter is gone
+    sfn = boto3.client("stepfunctions", region_name=REGION)
+    executions = sfn.list_executions(stateMachineArn=cli.outputs["StateMachineArn"])
+    [execution] = executions["executions"]
+    started = sfn.describe_execution(executionArn=execution["executionArn"])
+    assert json.loads(started["input"]) == detail
+    queue = boto3.client("sqs", region_name=REGION)
+    left = queue.receive_message(QueueUrl=cli.outputs["DeadLetterQueueUrl"], WaitTimeSeconds=0)
+    assert left.get("Messages", []) == []
