@@ -166,10 +166,11 @@ def test_a_refreshed_tenant_replaces_its_clients_rather_than_adding_to_them(
         for tenant in few:
             runtime.ports(tenant).procedures.for_task_type(tenant, "triage")
 
-    # Then the container holds the clients of the latest credentials only
+    # Then the container holds the clients of the latest credentials only (one each: the
+    # DynamoDB client; S3's is made when the knowledge base first uses it)
     held = [signing_key(c) for c in live(BaseClient)]
     tenant_keys = sts.tenant_keys()
-    assert sorted(key for key in held if key in tenant_keys) == sorted(2 * list(sts.issued[-1]))
+    assert sorted(key for key in held if key in tenant_keys) == sorted(sts.issued[-1])
 
 
 def test_the_runtime_builds_its_tenant_cache_on_its_own_session_with_the_default_bound() -> None:
@@ -194,3 +195,24 @@ def test_the_runtime_builds_its_tenant_cache_on_its_own_session_with_the_default
         assert runtime.tenants is not None
         assert runtime.tenants.max_tenants == DEFAULT_MAX_TENANTS
         assert runtime.tenants.cached_tenants() == ["acme"]
+
+
+def test_a_tenant_holds_an_s3_client_only_once_its_knowledge_base_touches_s3(
+    container: Container,
+) -> None:
+    # Given a tenant served as bootstrap serves it: its ports built, its stores read
+    runtime, sts = container.runtime, container.sts
+    boto3.client("s3", region_name=REGION).create_bucket(Bucket=runtime.settings.kb_bucket)
+    ports = runtime.ports("acme")
+    ports.procedures.for_task_type("acme", "triage")
+
+    def tenant_services() -> list[str]:
+        keys = sts.tenant_keys()
+        return sorted(
+            c.meta.service_model.service_name for c in live(BaseClient) if signing_key(c) in keys
+        )
+
+    # Then it holds its DynamoDB client only, until its knowledge base lists its documents
+    assert tenant_services() == ["dynamodb"]
+    assert list(ports.knowledge_base.document_keys("acme")) == []
+    assert tenant_services() == ["dynamodb", "s3"]

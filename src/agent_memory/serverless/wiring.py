@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,21 @@ from agent_memory.serverless.settings import AwsSettings
 
 # An HMAC-SHA256 key should carry at least the hash's 256 bits.
 MIN_PSEUDONYM_KEY_BYTES = 32
+
+
+class OnFirstUse:
+    """A client made when one of its attributes is first used, by ``make`` (once)."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        with self._lock:
+            if self._client is None:
+                self._client = self._make()
+        return getattr(self._client, name)
 
 
 @dataclass
@@ -103,16 +119,18 @@ class AwsRuntime:
             facts=DynamoDbFactStore(dynamodb, s.facts_table, active_model=embedder.model_id),
             procedures=DynamoDbProcedureStore(dynamodb, s.procedures_table),
             ledger=DynamoDbLedger(dynamodb, s.ledger_table),
+            # Clients most steps never call are made on first use: each costs a few ms at a
+            # cold start, and a tenant's S3 client a quarter MiB for as long as it is cached.
             knowledge_base=BedrockKnowledgeBase(
-                s3=self.client("s3", tenant_id),
-                agent=self.client("bedrock-agent"),
-                agent_runtime=self.client("bedrock-agent-runtime"),
+                s3=OnFirstUse(lambda: self.client("s3", tenant_id)),
+                agent=OnFirstUse(lambda: self.client("bedrock-agent")),
+                agent_runtime=OnFirstUse(lambda: self.client("bedrock-agent-runtime")),
                 bucket=s.kb_bucket,
                 knowledge_base_id=s.knowledge_base_id,
                 data_source_id=s.kb_data_source_id,
             ),
             embedder=embedder,
-            pii=self.pii or ComprehendPiiDetector(self.client("comprehend")),
+            pii=self.pii or ComprehendPiiDetector(OnFirstUse(lambda: self.client("comprehend"))),
             chat=self._chat(),
             calibrations=self.calibrations,
             pseudonym_key=self._pseudonym_key(),
