@@ -214,7 +214,7 @@ class AwsBackend:
 
     def bootstrap(self, request: BootstrapRequest) -> BootstrapReply:
         """Invoke the bootstrap function and check the reply's shape."""
-        payload = {
+        payload: dict[str, Any] = {
             "tenant_id": request.tenant_id,
             "agent_id": request.agent_id,
             "task": request.task,
