@@ -3,8 +3,8 @@
 The set names the first :data:`~agent_memory.core.models.RUN_IDS_KEPT` runs that saw a fact and
 ``sightings`` counts every distinct run, so a common fact's item stays bounded (10,000 run ids
 of up to 128 characters would pass DynamoDB's 400 KB item). Each later run is remembered by a
-small marker item, ``{tenant}#{domain}#runs`` / ``{fact_hash}#{run_id}``, written in the same
-transaction that counts it: a redelivered run finds its marker and never counts twice. Markers
+small marker item, ``{tenant}#{domain}#runs`` / ``{fact_hash}#{run_id}``, written just before
+it is counted: a redelivered run finds its marker and never counts twice. Markers
 carry none of a fact's index or listing attributes (their tenant index key is
 ``{tenant}#runs``), so only ``delete`` and ``forget`` ever read them.
 """
@@ -105,23 +105,24 @@ class DynamoDbFactStore:
         """Atomically record that a run saw the fact (creating it PENDING); the fact after."""
         o = observation
         key = _key(o.tenant_id, o.domain, o.fact_hash)
-        # A run past the log whose marker turns out to exist was counted before.
-        counted = False
+        # A run past the log is counted only by the call that wrote its marker; one whose
+        # marker was already there was counted before.
+        counted = marked = False
         for attempt in range(_OBSERVE_ATTEMPTS):
             current = self._read(key)
             try:
                 if current is None:
                     return self._create(o)
                 new_run = not counted and o.run_id not in get_set(current, "run_ids")
+                past_log = len(get_set(current, "run_ids")) >= RUN_IDS_KEPT
+                if new_run and past_log and not marked:
+                    marked = self._mark(o)
+                    if not marked:
+                        counted = True
+                        continue  # record it as a known run
                 update = _sighting(current, o, new_run=new_run)
                 if update is None:
                     return self._as_fact(current)
-                if new_run and len(get_set(current, "run_ids")) >= RUN_IDS_KEPT:
-                    if self._count_past_log(key, o, update):
-                        # A transaction returns nothing: read the fact it left.
-                        return self._as_fact(self._read(key) or current)
-                    counted = True  # its marker exists: record it as a known run
-                    continue
                 with translated():
                     response = self._client.update_item(
                         TableName=self._table, Key=key, ReturnValues="ALL_NEW", **update
@@ -132,34 +133,26 @@ class DynamoDbFactStore:
                 time.sleep(random.uniform(0, min(0.001 * 2**attempt, 0.05)))
         raise TransientError("fact changed under every attempt to record a sighting")
 
-    def _count_past_log(self, key: Item, o: FactObservation, update: Item) -> bool:
-        """Count a run the full log cannot name: write its marker and apply ``update`` at
-        once. True when counted; False if its marker exists (the run was counted before);
-        ``ConditionFailed`` if the fact changed since it was read.
+    def _mark(self, o: FactObservation) -> bool:
+        """Write the marker of a run the full log cannot name; False if it exists already.
+
+        The marker goes first: a crash before the count then loses one sighting of a run
+        past the log (never a confirmation, which the log's runs decide), while a redelivery
+        can never count a run twice.
         """
-        marker = {
-            "pk": s(_runs_partition(o.tenant_id, o.domain)),
-            "fact_hash": s(f"{o.fact_hash}{KEY_SEPARATOR}{o.run_id}"),
-            TENANT_KEY: s(f"{tenant_prefix(o.tenant_id)}{_RUNS}"),
-        }
         try:
             with translated():
-                self._client.transact_write_items(
-                    TransactItems=[
-                        {
-                            "Put": {
-                                "TableName": self._table,
-                                "Item": marker,
-                                "ConditionExpression": "attribute_not_exists(pk)",
-                            }
-                        },
-                        {"Update": {"TableName": self._table, "Key": key, **update}},
-                    ]
+                self._client.put_item(
+                    TableName=self._table,
+                    Item={
+                        "pk": s(_runs_partition(o.tenant_id, o.domain)),
+                        "fact_hash": s(f"{o.fact_hash}{KEY_SEPARATOR}{o.run_id}"),
+                        TENANT_KEY: s(f"{tenant_prefix(o.tenant_id)}{_RUNS}"),
+                    },
+                    ConditionExpression="attribute_not_exists(pk)",
                 )
-        except ConditionFailed as failed:
-            if failed.reasons[:1] == ("ConditionalCheckFailed",):
-                return False
-            raise
+        except ConditionFailed:
+            return False
         return True
 
     def get(self, tenant_id: str, domain: str, fact_hash: str) -> Fact | None:

@@ -134,7 +134,9 @@ def _head(key: str) -> str:
 
 def _item(key: str, value: dict[str, Any], expires_at: float | None) -> Item:
     try:
-        text = json.dumps(value, allow_nan=False)
+        # Text as UTF-8, never \u-escaped: escapes would triple a 4-byte character and push a
+        # 256 KiB run record past DynamoDB's 400 KB item (tests/limits/test_dynamodb_limits.py).
+        text = json.dumps(value, allow_nan=False, ensure_ascii=False)
     except (TypeError, ValueError) as exc:
         raise InvalidInput("value", f"not storable as JSON: {exc}") from exc
     item: Item = {"key": s(key), "value": s(text)}
