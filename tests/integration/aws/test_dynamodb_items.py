@@ -34,7 +34,7 @@ from agent_memory.adapters.aws.dynamodb_schema import (
 )
 from agent_memory.core import vectors
 from agent_memory.core.errors import InvalidInput, TransientError
-from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.models import EpisodeUnit, ProcedureStatus
 from tests.contract.builders import AWKWARD_CONFIDENCE, DAY, NOW, VECTOR, episode, observation
 from tests.contract.builders import procedure as procedure_record
 from tests.integration.aws.moto_dynamodb import REGION, Tables, mocked_tables
@@ -442,3 +442,72 @@ def test_a_transaction_cancelled_by_a_counted_run_answers_false() -> None:
             store.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
             is False
         )
+
+
+# --- episodes over 400 KB ---------------------------------------------------------------------
+
+
+def _oversized_episode(**overrides: Any) -> Any:
+    # 280 units of 357 characters with 1,024-dim int8 vectors: ~410 KB in one item.
+    rng = np.random.default_rng(3)
+    units = tuple(
+        EpisodeUnit(
+            "message",
+            i,
+            (f"unit {i:04d} " + "x" * 357)[:357],
+            "user",
+            vectors.encode(rng.standard_normal(1_024).astype(np.float32), "titan"),
+        )
+        for i in range(280)
+    )
+    return episode(units=units, embedding=VECTOR, **overrides)
+
+
+def test_an_oversized_episode_keeps_its_index_attributes_and_moves_the_rest_to_parts(
+    aws: Aws,
+) -> None:
+    # Given an episode whose single item would pass 400 KB
+    stored = _oversized_episode(outcome="FAILED")
+    # When it is written
+    aws.episodes.add(stored)
+    items = {i["run_id"]["S"]: i for i in aws.items(EPISODES)}
+    main = items.pop("run-1")
+    parts = {k: v for k, v in items.items() if k.startswith("run-1#part#")}
+    # Then the item keeps every key, index, summary and embedding attribute, and the unit
+    # vectors live in parts under the same partition, each under 400 KB by DynamoDB's rules
+    assert {"tenant_key", "failed_shard", "created_at", "task_summary", "embedding"} <= main.keys()
+    assert "unit_vectors" not in main and parts
+    assert all(p["pk"] == main["pk"] for p in parts.values())
+    assert max(map(_item_size, [main, *parts.values()])) <= ITEM_LIMIT_BYTES
+    # And parts expire with it and carry nothing an index or a listing selects on
+    for part in parts.values():
+        assert part["expires_at"] == main["expires_at"]
+        assert {"tenant_key", "failed_shard", "created_at", "tenant_id", "outcome"}.isdisjoint(part)
+    # And it is written in one transaction with its parts
+    (transaction,) = [r for op, r in aws.client.calls if op == "transact_write_items"]
+    assert len(transaction["TransactItems"]) == 1 + len(parts)
+    # And counts, decay listings and scans see one episode
+    assert aws.episodes.count_by_outcome(now=NOW) == {"FAILED": 1}
+    assert aws.episodes.count_by_outcome(now=NOW, tenant_id="acme") == {"FAILED": 1}
+    assert [e.run_id for e in aws.episodes.list_all(now=NOW, limit=10).items] == ["run-1"]
+
+
+@pytest.mark.parametrize("removal", ["delete", "forget"])
+def test_removing_an_oversized_episode_leaves_none_of_its_parts(aws: Aws, removal: str) -> None:
+    # Given an oversized episode beside a small one of another agent
+    aws.episodes.add(_oversized_episode())
+    aws.episodes.add(episode(agent_id="agent-2"))
+    # When it is deleted, or its tenant forgotten
+    if removal == "delete":
+        assert aws.episodes.delete("acme", "agent-1", "run-1") is True
+    else:
+        assert aws.episodes.forget("acme") == 2
+    # Then no part of it is left (only version items, and the other agent's episode if kept)
+    left = {(i["pk"]["S"], i["run_id"]["S"]) for i in aws.items(EPISODES)}
+    assert not any("#part#" in run_id for _, run_id in left)
+    expected = {("acme#agent-1", "#version")}
+    if removal == "delete":
+        expected |= {("acme#agent-2", "run-1"), ("acme#agent-2", "#version")}
+    else:
+        expected = set()
+    assert left == expected
