@@ -207,8 +207,21 @@ def export(ref: str, into: Path) -> Path:
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True
     ).stdout
+    into.mkdir(parents=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
+
+
+def resolved(ref: str | None) -> str | None:
+    """A git ref as its short commit hash (a directory, or None, as given)."""
+    if ref is None or Path(ref).is_dir():
+        return ref
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", ref],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
 
 
 def run_child(tree: Path, mode: list[str]) -> dict[str, Any]:
@@ -253,7 +266,7 @@ def median(results: list[dict[str, Any]], key: str) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--baseline", default=None, help="git ref to compare with")
+    parser.add_argument("--baseline", default=None, help="git ref (or directory) to compare with")
     parser.add_argument("--current", default=None, help="git ref instead of this checkout")
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--tenants", type=int, default=30, help="0: skip the tenants mode")
@@ -269,14 +282,17 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as scratch:
         trees: dict[str, Path] = {}
-        if args.baseline:
+        if args.baseline and Path(args.baseline).is_dir():
+            trees["baseline"] = Path(args.baseline).resolve()
+        elif args.baseline:
             trees["baseline"] = export(args.baseline, Path(scratch, "baseline").resolve())
         current = export(args.current, Path(scratch, "current")) if args.current else ROOT
         trees["current"] = current
-        for tree in trees.values():
-            tree.mkdir(exist_ok=True)
         report = measure(trees, args)
-    report["refs"] = {"baseline": args.baseline, "current": args.current or "working tree"}
+    report["refs"] = {
+        "baseline": resolved(args.baseline),
+        "current": resolved(args.current) if args.current else "working tree",
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=2) + "\n")
     args.out.with_suffix(".md").write_text(markdown(report))
@@ -358,8 +374,8 @@ def markdown(report: dict[str, Any]) -> str:
         lines.append(f"| {label} | " + " | ".join(cells + ratio) + " |")
     if "ratios" in summary:
         cold = [f"{summary[n]['import_ms'] + summary[n]['first_call_ms']:.0f}" for n in names]
-        ratio = f"{summary['ratios']['cold_ms']:.2f}×"
-        lines.append("| import + first call | " + " | ".join([*cold, ratio]) + " |")
+        ratio = [f"{summary['ratios']['cold_ms']:.2f}×"]
+        lines.append("| import + first call | " + " | ".join(cold + ratio) + " |")
     cells = [f"{summary[n]['rss_after_import_mib']:.0f}" for n in names]
     lines.append("| RSS after the import, MiB | " + " | ".join(cells) + " |")
     lines.append("")
