@@ -404,10 +404,18 @@ class AwsHarness:
             if pause:
                 time.sleep(pause)
             with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(run, [letter["event"] for letter in letters]))
+                list(pool.map(run, [self._letter_event(letter) for letter in letters]))
             replays += len(letters)
             letters = self.drain_dead_letters()
         return replays, letters
+
+    def _letter_event(self, letter: Event) -> Event:
+        """The run a dead letter is for: the ASL's letter names its execution, whose input
+        is the event; the model's carries the event itself."""
+        if "event" in letter:
+            return dict(letter["event"])
+        described = self.sfn.describe_execution(executionArn=letter["execution"])
+        return dict(json.loads(described["input"]))
 
     @property
     def in_progress_expiry(self) -> float:
@@ -587,6 +595,7 @@ def _caught_error(history: list[dict[str, Any]]) -> dict[str, str] | None:
     for event in history:
         entered = event.get("stateEnteredEventDetails", {})
         if entered.get("name") == "RecordFailedRun":
-            caught: dict[str, str] = json.loads(entered["input"])["error"]
+            # The Catch hands RecordFailedRun the error alone (ResultPath "$").
+            caught: dict[str, str] = json.loads(entered["input"])
             return caught
     return None
