@@ -131,7 +131,7 @@ class BedrockEmbedder:
 
     def _invoke(self, text: str) -> list[float]:
         """One InvokeModel call, the request langchain-aws's ``BedrockEmbeddings`` made, without
-        importing langchain-aws (~0.6 s and ~40 MiB at a cold start, for one JSON call).
+        importing langchain-aws (~0.6 s and ~30 MiB at a cold start, for one JSON call).
         """
         # "normalize" is Titan's own request field; vectors are normalised again after averaging.
         request = {
