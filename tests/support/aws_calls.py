@@ -242,8 +242,11 @@ def _deployment(client: Any) -> Deployment:
     runtime = wiring._current
     if runtime is None:
         raise Unsupported("a handler called AWS with no runtime wired (wiring._current)")
+    from tests.support.moto_workflow import DEPLOYED_MACHINES
+
     region = runtime.session.region_name or client.meta.region_name
-    return Deployment(runtime.settings, region)
+    machine = DEPLOYED_MACHINES[-1] if DEPLOYED_MACHINES else None
+    return Deployment(runtime.settings, region, state_machine_name=machine)
 
 
 # --- the end-of-session check ----------------------------------------------------------
@@ -408,6 +411,7 @@ def template_of(stack: Any, resources: dict[str, Any]) -> Template:
         pseudonym_key=logical_id(functions.pseudonym_key),
         tenant_role=logical_id(functions.tenant_data.role),
         function_roles={name: logical_id(role) for name, role in functions.roles.items()},
+        state_machine=logical_id(stack.consolidation.state_machine),
     )
     return Template(resources, ids)
 

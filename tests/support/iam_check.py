@@ -577,6 +577,7 @@ class LogicalIds:
     pseudonym_key: str
     tenant_role: str
     function_roles: Mapping[str, str]
+    state_machine: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -586,6 +587,9 @@ class Deployment:
     settings: AwsSettings
     region: str
     account: str = ACCOUNT
+    # The consolidation state machine the harness deployed, if any (its executions' names
+    # are what record_failure may describe).
+    state_machine_name: str | None = None
 
     def bindings(self, ids: LogicalIds) -> dict[str, dict[str, str]]:
         """Logical id -> {attribute or "Ref": physical value} for every bound resource."""
@@ -616,6 +620,10 @@ class Deployment:
             }
         for role in ids.function_roles.values():
             bound[role] = {"Arn": self.function_role_arn(role), "Ref": role}
+        if self.state_machine_name:
+            arn = f"arn:aws:states:{self.region}:{self.account}:stateMachine:"
+            arn += self.state_machine_name
+            bound[ids.state_machine] = {"Ref": arn, "Arn": arn, "Name": self.state_machine_name}
         return bound
 
     def function_role_arn(self, logical_id: str) -> str:

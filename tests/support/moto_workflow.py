@@ -33,6 +33,11 @@ TASK_FUNCTIONS = {
 }
 
 
+# Names of the state machines deployed, latest last: the call check binds the template's
+# state machine to the one a handler's calls belong to.
+DEPLOYED_MACHINES: list[str] = []
+
+
 def deploy_consolidation(queue_url: str, *, prefix: str = "") -> tuple[Any, str]:
     """The state machine on moto, every placeholder substituted: its client and ARN."""
     iam = boto3.client("iam", region_name=REGION)
@@ -57,6 +62,7 @@ def deploy_consolidation(queue_url: str, *, prefix: str = "") -> tuple[Any, str]
     machine = sfn.create_state_machine(
         name=f"{prefix}consolidation", definition=definition, roleArn=role
     )
+    DEPLOYED_MACHINES.append(f"{prefix}consolidation")
     return sfn, str(machine["stateMachineArn"])
 
 
