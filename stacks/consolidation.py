@@ -67,8 +67,10 @@ class Consolidation(Construct):
         failed_runs: sqs.IQueue,
         undelivered_events: sqs.IQueue,
         definition: Path = DEFINITION,
+        with_source: bool = False,
     ) -> None:
         super().__init__(scope, construct_id)
+        self._with_source = with_source
         steps = [functions[name] for name in STEP_FUNCTIONS]
         self.state_machine = self._build_state_machine(
             definition, _substitutions(definition, functions, failed_runs)
@@ -179,6 +181,17 @@ class Consolidation(Construct):
             cfn.add_property_deletion_override("KmsKeyIdentifier")
         return archive
 
+    def _rule_input(self) -> events.RuleTargetInput:
+        """The detail; with ``with_source`` (principal-tag tenancy), the detail and its source,
+        which the bus policy bound to the caller's tenant tag and extract checks (a few bytes
+        within the SDK's 1 KiB margin).
+        """
+        if not self._with_source:
+            return events.RuleTargetInput.from_event_path("$.detail")
+        return events.RuleTargetInput.from_object(
+            {"source": events.EventField.source, "detail": events.EventField.from_path("$.detail")}
+        )
+
     def _build_rule(self, undelivered_events: sqs.IQueue) -> events.Rule:
         # The detail alone is the input: PutEvents admitted it within 256 KB with its source
         # and detail-type, so it fits Step Functions' 256 KiB input; the envelope would not
@@ -192,7 +205,7 @@ class Consolidation(Construct):
             targets=[
                 targets.SfnStateMachine(
                     self.state_machine,
-                    input=events.RuleTargetInput.from_event_path("$.detail"),
+                    input=self._rule_input(),
                     dead_letter_queue=undelivered_events,
                     retry_attempts=185,
                     max_event_age=Duration.hours(24),

@@ -46,6 +46,7 @@ class MemoryStack(Stack):
             functions=self.functions.functions,
             failed_runs=self.storage.failed_runs,
             undelivered_events=self.storage.undelivered_events,
+            with_source=config.tenant_identity is TenantIdentity.PRINCIPAL_TAG,
         )
         if config.tenant_identity is TenantIdentity.PRINCIPAL_TAG:
             CallerTenancy(

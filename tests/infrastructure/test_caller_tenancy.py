@@ -4,6 +4,7 @@ may read callers' tags, and the default deployment has none of it.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import aws_cdk as cdk
@@ -72,6 +73,20 @@ def test_bootstrap_and_extract_are_told_the_mode(
     assert _environment(tagged, tagged_resources, "bootstrap")["CALLER_ACCOUNT"] == {
         "Ref": "AWS::AccountId"
     }
+
+
+def test_the_rule_hands_over_the_detail_with_its_source(
+    tagged: MemoryStack, tagged_resources: Resources
+) -> None:
+    # Given the RunFinished rule of the tagged stack
+    rule = tagged_resources[logical_id(tagged.consolidation.rule)]
+    [target] = rule["Properties"]["Targets"]
+    # Then the state machine receives the detail and the source the bus policy checked
+    transformer = target["InputTransformer"]
+    assert transformer["InputPathsMap"] == {"source": "$.source", "detail": "$.detail"}
+    assert json.loads(
+        transformer["InputTemplate"].replace("<source>", '"s"').replace("<detail>", "{}")
+    ) == {"source": "s", "detail": {}}
 
 
 def test_only_bootstrap_may_read_callers_tags(

@@ -256,11 +256,20 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
     )
 
 
+# What the RunFinished rule hands the state machine under principal-tag tenancy: the detail
+# and the source the bus policy checked.
+SOURCED_KEYS = frozenset({"source", "detail"})
+
+
 def unwrap_event(document: object) -> object:
-    """The RunFinished detail of a full EventBridge event, or the document itself."""
+    """The RunFinished detail of a full EventBridge event (or of a ``{source, detail}``
+    pair), or the document itself.
+    """
     if isinstance(document, dict) and "detail" in document and "detail-type" in document:
         if document["detail-type"] != "RunFinished":
             raise InvalidInput("detail-type", "must be 'RunFinished'")
+        return document["detail"]
+    if isinstance(document, dict) and document.keys() == SOURCED_KEYS:
         return document["detail"]
     return document
 

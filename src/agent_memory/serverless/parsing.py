@@ -7,7 +7,12 @@ from typing import Any, TypeVar, cast
 from aws_lambda_powertools.utilities.parser import envelopes, parse
 from pydantic import BaseModel, ValidationError
 
-from agent_memory.core.contracts import RunFinishedEvent, field_path, run_from_model
+from agent_memory.core.contracts import (
+    SOURCED_KEYS,
+    RunFinishedEvent,
+    field_path,
+    run_from_model,
+)
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.models import RunFinished
 
@@ -23,13 +28,17 @@ def parse_model(event: Any, model: type[M]) -> M:
 
 
 def parse_run_finished_event(event: Any) -> RunFinished:
-    """A RunFinished event as EventBridge delivers it (or its bare detail), validated."""
+    """A RunFinished event as EventBridge delivers it (its envelope, its detail with its
+    source, or its bare detail), validated.
+    """
     try:
         if isinstance(event, dict) and "detail-type" in event:
             if event["detail-type"] != "RunFinished":
                 raise InvalidInput("detail-type", "must be 'RunFinished'")
             envelope = envelopes.EventBridgeEnvelope
             model = parse(event=event, model=RunFinishedEvent, envelope=envelope)
+        elif isinstance(event, dict) and event.keys() == SOURCED_KEYS:
+            model = parse(event=event["detail"], model=RunFinishedEvent)
         else:
             model = parse(event=event, model=RunFinishedEvent)
     except ValidationError as error:

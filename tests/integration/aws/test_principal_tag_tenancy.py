@@ -115,9 +115,9 @@ def test_a_caller_reads_its_own_tenant_with_its_proof(aws: Aws, callers: Callers
 
 
 def test_a_run_sent_with_another_tenants_source_is_not_written(aws: Aws, callers: Callers) -> None:
-    # Given an event for globex put with acme's source (the bus policy would refuse it first)
-    event = eventbridge_event(run_event("g1", tenant_id="globex"))
-    event["source"] = tenant_source("acme")
+    # Given an event for globex put with acme's source (the bus policy would refuse it first),
+    # as the rule hands it over: the detail and its source
+    event = {"source": tenant_source("acme"), "detail": run_event("g1", tenant_id="globex")}
     # When extract receives it, then it is refused before anything is read or written
     with pytest.raises(Forbidden, match="source"):
         handler("extract")(event, Context())
@@ -125,10 +125,19 @@ def test_a_run_sent_with_another_tenants_source_is_not_written(aws: Aws, callers
 
 
 def test_a_run_with_its_tenants_source_is_consolidated(aws: Aws, callers: Callers) -> None:
-    event = eventbridge_event(run_event("a1", tenant_id="acme"))
-    event["source"] = tenant_source("acme")
+    event = {"source": tenant_source("acme"), "detail": run_event("a1", tenant_id="acme")}
     state = handler("extract")(event, Context())
     assert state["run"]["tenant_id"] == "acme"
+
+
+def test_a_whole_envelope_with_its_tenants_source_is_consolidated(
+    aws: Aws, callers: Callers
+) -> None:
+    # Given the full EventBridge event (a replay of an archived event, say)
+    event = eventbridge_event(run_event("a2", tenant_id="acme"))
+    event["source"] = tenant_source("acme")
+    state = handler("extract")(event, Context())
+    assert state["run"]["run_id"] == "a2"
 
 
 def test_a_bare_detail_proves_no_tenant(aws: Aws, callers: Callers) -> None:
