@@ -5,6 +5,7 @@ UTF-8 characters. Each test names the documentation page of its limit.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 from typing import Any
@@ -149,22 +150,12 @@ def _table_arns(stack: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "tenant_chars",
-    [
-        8,
-        pytest.param(
-            128,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="open (tenant_credentials.py, another helper's file): at a 128-character "
-                "tenant id the packed session policy over the four tables is 2,057-2,143 "
-                "characters, so every tenant-scoped call of such a tenant raises before "
-                "AssumeRole",
-            ),
-        ),
-    ],
+    ("tenant_chars", "stack"),
+    [(8, "AgentMemory"), (128, "AgentMemory"), (128, "AgentMemory-Staging-" + "s" * 100)],
 )
-def test_the_tenant_session_policy_fits_sts_at_the_longest_tenant_id(tenant_chars: int) -> None:
+def test_the_tenant_session_policy_fits_sts_at_the_longest_tenant_id(
+    tenant_chars: int, stack: str
+) -> None:
     # AssumeRole Policy: "The plaintext that you use for both inline and managed session
     # policies can't exceed 2,048 characters"
     # (https://docs.aws.amazon.com/STS/latest/APIReference/API_AssumeRole.html)
@@ -172,12 +163,21 @@ def test_the_tenant_session_policy_fits_sts_at_the_longest_tenant_id(tenant_char
     # longest bucket name and the knowledge base
     policy = tenant_session_policy(
         "t" * tenant_chars,
-        table_arns=_table_arns("AgentMemory"),
+        table_arns=_table_arns(stack),
         bucket=LONGEST_BUCKET,
         knowledge_base_arn="arn:aws:bedrock:ap-southeast-5:123456789012:knowledge-base/ABCDEFGHIJ",
     )
     # Then the packed policy fits
     assert len(packed_policy(policy)) <= MAX_POLICY_CHARS == 2_048
+    # And it still reaches every table and index, only where the keys are the tenant's
+    [dynamodb] = [s for s in policy["Statement"] if "dynamodb:Query" in s["Action"]]
+    resources = [dynamodb["Resource"]] if isinstance(dynamodb["Resource"], str) else None
+    for arn in _table_arns(stack):
+        for wanted in (arn, f"{arn}/index/agent-time-index"):
+            patterns = resources or dynamodb["Resource"]
+            assert any(fnmatch.fnmatchcase(wanted, p) for p in patterns), wanted
+    leading = dynamodb["Condition"]["ForAllValues:StringLike"]["dynamodb:LeadingKeys"]
+    assert leading == ["t" * tenant_chars + "#*"]
 
 
 def test_the_pseudonym_key_is_read_whole_up_to_the_secrets_manager_maximum() -> None:

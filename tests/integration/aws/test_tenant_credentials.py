@@ -141,8 +141,21 @@ def test_largest_tenant_policy_fits_the_session_policy_limit() -> None:
     assert len(packed) <= MAX_POLICY_CHARS
 
 
-def test_policy_over_the_limit_is_refused() -> None:
+def test_a_policy_past_the_limit_names_the_tables_by_their_common_prefix() -> None:
+    # Given eight long table names of one stack
     tables = [f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{'t' * 100}-{i}" for i in range(8)]
+    # When the policy is built, then it fits by naming their common prefix
+    narrowed = policy(table_arns=tables)
+    assert len(packed_policy(narrowed)) <= MAX_POLICY_CHARS
+    assert narrowed["Statement"][0]["Resource"] == (
+        f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{'t' * 100}-*"
+    )
+
+
+def test_a_policy_that_cannot_fit_is_refused() -> None:
+    # Given tables in eight Regions: no common prefix names them
+    regions = [f"xx-test-{i}" for i in range(8)]
+    tables = [f"arn:aws:dynamodb:{r}:{ACCOUNT}:table/{'t' * 150}" for r in regions]
 
     with pytest.raises(ValueError, match="2048"):
         policy(table_arns=tables)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import threading
 import time
@@ -73,6 +74,11 @@ def tenant_session_policy(
     that prefix. Bedrock: ``Retrieve`` on the knowledge base, which IAM cannot narrow by tenant:
     the adapter's mandatory ``tenant_id`` metadata filter does that. The tenant id is checked
     against the RunFinished id pattern first, since a ``*`` or ``#`` in it would widen the grant.
+
+    The tables are named one by one while the policy fits STS's 2,048 characters; past that (a
+    long tenant id, long table names) they are named by their common ARN prefix. That widens no
+    grant: a session's permissions are the intersection with the tenant role's, which names
+    the exact tables.
     """
     tenant = require_identifier(tenant_id, "tenant_id")
     if not table_arns:
@@ -105,9 +111,21 @@ def tenant_session_policy(
             {"Effect": "Allow", "Action": "bedrock:Retrieve", "Resource": knowledge_base_arn}
         )
     policy = {"Version": "2012-10-17", "Statement": statements}
+    prefix = _common_prefix(table_arns)
+    if len(packed_policy(policy)) > MAX_POLICY_CHARS and prefix is not None:
+        statements[0]["Resource"] = f"{prefix}*"
     if len(packed_policy(policy)) > MAX_POLICY_CHARS:
         raise ValueError(f"session policy exceeds {MAX_POLICY_CHARS} characters: fewer tables")
     return policy
+
+
+def _common_prefix(table_arns: Sequence[str]) -> str | None:
+    """The tables' longest common ARN prefix, if it names their Region and account (it ends
+    in ``:table/`` or later); else None.
+    """
+    # Character by character on purpose: table names are not paths.
+    prefix = os.path.commonprefix(list(table_arns))  # noqa: RUF071
+    return prefix if ":table/" in prefix else None
 
 
 def packed_policy(policy: dict[str, Any]) -> str:
