@@ -22,14 +22,7 @@ from tests.sdk.conftest import (
     invoke_reply,
     run_event,
 )
-
-REPLY: dict[str, Any] = {
-    "context": "[MEMORY CONTEXT - retrieved from prior runs and domain knowledge]\n...",
-    "episodes": [],
-    "facts": [],
-    "procedure": None,
-    "timings_ms": {"total": 3.0},
-}
+from tests.sdk.test_aws_client import REPLY
 
 
 def tagged_client(events: Any, lambda_: Any) -> MemoryClient:
