@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from agent_memory.core.errors import Conflict, InvalidInput
-from agent_memory.core.models import Procedure, ProcedureStatus
+from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import ProcedureStore
 from tests.contract.builders import AWKWARD_TIME, DAY, NOW, all_pages, in_threads, procedure
 
@@ -47,7 +47,7 @@ def test_every_field_round_trips_exactly(procedures: ProcedureStore) -> None:
     procedures.propose(given, "run-1")
 
     assert _stored(procedures) == replace(
-        given, source_run_ids=frozenset({"run-0", "run-9", "run-1"})
+        given, source_run_ids=frozenset({"run-0", "run-9", "run-1"}), proposals=3
     )
 
 
@@ -55,6 +55,7 @@ def test_propose_returns_true_and_records_the_proposing_run(procedures: Procedur
     assert procedures.propose(procedure(), "run-1") is True
 
     assert _stored(procedures).source_run_ids == {"run-1"}
+    assert _stored(procedures).proposed_by == 1
 
 
 def test_propose_of_an_existing_id_returns_false(procedures: ProcedureStore) -> None:
@@ -72,7 +73,9 @@ def test_propose_of_an_existing_id_only_adds_the_run(procedures: ProcedureStore)
         "run-2",
     )
 
-    assert _stored(procedures) == replace(first, source_run_ids=frozenset({"run-1", "run-2"}))
+    assert _stored(procedures) == replace(
+        first, source_run_ids=frozenset({"run-1", "run-2"}), proposals=2
+    )
 
 
 def test_a_run_proposing_twice_is_recorded_once(procedures: ProcedureStore) -> None:
@@ -80,6 +83,7 @@ def test_a_run_proposing_twice_is_recorded_once(procedures: ProcedureStore) -> N
     procedures.propose(procedure(), "run-1")
 
     assert _stored(procedures).source_run_ids == {"run-1"}
+    assert _stored(procedures).proposals == 1
 
 
 def test_concurrent_proposals_of_one_id_create_it_once_and_record_every_run(
@@ -89,6 +93,7 @@ def test_concurrent_proposals_of_one_id_create_it_once_and_record_every_run(
 
     assert results.count(True) == 1
     assert _stored(procedures).source_run_ids == {f"run-{i}" for i in range(16)}
+    assert _stored(procedures).proposals == 16
 
 
 def test_proposing_an_id_held_by_another_tenant_never_touches_that_tenants_record(
@@ -465,9 +470,85 @@ def test_a_forgotten_procedure_proposed_again_starts_a_fresh_record(
 
     stored = _stored(procedures)
     assert counted is True
-    assert (stored.source_run_ids, stored.times_applied) == (frozenset({"run-2"}), 1)
+    assert (stored.source_run_ids, stored.proposals, stored.times_applied) == (
+        frozenset({"run-2"}),
+        1,
+        1,
+    )
 
 
 def test_a_task_type_containing_the_separator_is_refused(procedures: ProcedureStore) -> None:
     with pytest.raises(InvalidInput):
         procedures.propose(procedure(task_type="report#x"), "run-1")
+
+
+# --- a common procedure: more proposing runs than its log names ------------------------------
+
+
+def _run(number: int) -> str:
+    return f"run-{number:05d}"
+
+
+def test_runs_past_the_log_are_counted_once_each_and_the_log_stays_bounded(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a procedure proposed by more distinct runs than its log names, each run delivered
+    # twice (a redelivery right away, and again after later runs)
+    total = SOURCE_RUN_IDS_KEPT + 30
+    for number in range(total):
+        procedures.propose(procedure(), _run(number))
+        procedures.propose(procedure(), _run(number))
+        if number >= 10:
+            procedures.propose(procedure(), _run(number - 10))
+    # When it is read
+    stored = _stored(procedures)
+    # Then every distinct run counted exactly once, and the log names the first runs only
+    assert stored.proposals == stored.proposed_by == total
+    assert stored.source_run_ids == frozenset(_run(i) for i in range(SOURCE_RUN_IDS_KEPT))
+    # And a run past the log proposing once more changes nothing
+    assert procedures.propose(procedure(), _run(total - 1)) is False
+    assert _stored(procedures) == stored
+
+
+def test_concurrent_proposals_past_the_log_count_exactly_once(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a procedure whose log is nearly full
+    for number in range(SOURCE_RUN_IDS_KEPT - 4):
+        procedures.propose(procedure(), _run(number))
+    # When new runs, each delivered twice, propose it at once (filling the log on the way)
+    late = [f"late-{i}" for i in range(12)] * 2
+    in_threads(lambda run_id: procedures.propose(procedure(), run_id), late)
+    # Then each distinct run counted once, and the log is full but no fuller
+    stored = _stored(procedures)
+    assert stored.proposals == SOURCE_RUN_IDS_KEPT - 4 + 12
+    assert len(stored.source_run_ids) == SOURCE_RUN_IDS_KEPT
+
+
+def test_a_forgotten_common_procedure_proposed_by_an_old_run_counts_from_one(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a procedure proposed past its log, then its tenant forgotten
+    for number in range(SOURCE_RUN_IDS_KEPT + 3):
+        procedures.propose(procedure(), _run(number))
+    assert procedures.forget("acme") == 1
+    # When a run counted past the log proposes it again
+    assert procedures.propose(procedure(), _run(SOURCE_RUN_IDS_KEPT + 1)) is True
+    # Then the procedure starts a fresh log: nothing of the forgotten one is left to count
+    stored = _stored(procedures)
+    assert (stored.proposals, stored.source_run_ids) == (
+        1,
+        frozenset({_run(SOURCE_RUN_IDS_KEPT + 1)}),
+    )
+    assert [p.procedure_id for p in procedures.export("acme")] == ["proc-1"]
+
+
+def test_a_proposal_naming_more_runs_than_a_log_keeps_is_refused(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a proposal that names SOURCE_RUN_IDS_KEPT sources besides its proposing run
+    crowded = procedure(source_run_ids=frozenset(_run(i) for i in range(SOURCE_RUN_IDS_KEPT)))
+    # When it is proposed, Then it is refused and nothing is stored
+    with pytest.raises(InvalidInput):
+        procedures.propose(crowded, "run-new")
+    assert procedures.get("proc-1") is None

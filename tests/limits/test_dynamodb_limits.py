@@ -36,7 +36,13 @@ from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.dynamodb_schema import EPISODES, FACTS, LEDGER, PROCEDURES
 from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
-from agent_memory.core.models import RUN_IDS_KEPT, Episode, EpisodeUnit, StoredVector
+from agent_memory.core.models import (
+    RUN_IDS_KEPT,
+    SOURCE_RUN_IDS_KEPT,
+    Episode,
+    EpisodeUnit,
+    StoredVector,
+)
 from agent_memory.core.policies import EpisodicPolicy
 from tests.contract.builders import DAY, NOW, observation, procedure
 from tests.integration.aws.moto_dynamodb import Tables, mocked_tables
@@ -171,9 +177,17 @@ def test_the_largest_episode_is_stored_whole_in_items_under_400_kb(
     assert [i["run_id"]["S"] for i in raw_items(tables, tables.name(EPISODES))] == ["#version"]
 
 
-def test_a_fact_seen_by_ten_thousand_runs_stays_under_400_kb_and_counts_each_once(
+def _long_run(number: int) -> str:
+    """A run id of the longest length ``ID_PATTERN`` allows (128 characters)."""
+    return f"{number:05d}".ljust(128, "r")
+
+
+def test_a_fact_seen_by_ever_more_runs_stops_growing_under_400_kb_and_counts_each_once(
     tables: Tables,
 ) -> None:
+    """Past RUN_IDS_KEPT runs the fact's item no longer grows, so no number of runs can take
+    it over the 400 KB of an item ("Constraints in Amazon DynamoDB",
+    https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Constraints.html)."""
     # Given a fact of the longest content, with both vectors, in the longest tenant and domain
     store = DynamoDbFactStore(tables.client, tables.name(FACTS))
     sighting = observation(
@@ -182,22 +196,32 @@ def test_a_fact_seen_by_ten_thousand_runs_stays_under_400_kb_and_counts_each_onc
         content=wide(MAX_ITEM_CHARS),
         embedding=titan_vector(1),
     )
-    # When 10,050 distinct runs of 128-character ids see it, some delivered twice
-    runs = [f"{i:05d}".ljust(128, "r") for i in range(10_050)]
-    for number, run_id in enumerate(runs):
-        store.observe(replace(sighting, run_id=run_id, seen_at=NOW + number))
-        if number % 1_000 == 0:
-            store.observe(replace(sighting, run_id=run_id, seen_at=NOW + number))
+    past = 100  # runs past the log in each round: the counts keep their number of digits
+
+    def see(runs: range) -> int:
+        for number in runs:
+            store.observe(replace(sighting, run_id=_long_run(number), seen_at=NOW + number))
+            if number % 50 == 0:  # a redelivery, right away and after later runs
+                store.observe(replace(sighting, run_id=_long_run(number), seen_at=NOW + number))
+                store.observe(replace(sighting, run_id=_long_run(number // 2), seen_at=NOW))
+        (item,) = [i for i in raw_items(tables, tables.name(FACTS)) if "status" in i]
+        return item_size(item)
+
+    # When RUN_IDS_KEPT + 100 distinct runs of 128-character ids see it, then 100 more, some
+    # of them delivered more than once
+    first = see(range(RUN_IDS_KEPT + past))
+    second = see(range(RUN_IDS_KEPT + past, RUN_IDS_KEPT + 2 * past))
+    # Then its item stopped growing at the log's bound, far under 400 KB by DynamoDB's rules
+    assert second == first < 32 * 1024 < ITEM_LIMIT_BYTES
+    # And it counts every distinct run once and names the first RUN_IDS_KEPT
     fact = store.get(LONGEST_ID, LONGEST_ID, "h-1")
-    # Then it counts every run once and names the first RUN_IDS_KEPT
     assert fact is not None
-    assert fact.confirmations == len(runs)
-    assert fact.run_ids == frozenset(runs[:RUN_IDS_KEPT])
-    # And its item is far under 400 KB by DynamoDB's rules, as is every marker
-    items = raw_items(tables, tables.name(FACTS))
-    (fact_item,) = [i for i in items if "status" in i]
-    assert item_size(fact_item) < 32 * 1024 < ITEM_LIMIT_BYTES
-    assert max(item_size(i) for i in items) < ITEM_LIMIT_BYTES
+    assert fact.confirmations == RUN_IDS_KEPT + 2 * past
+    assert fact.run_ids == frozenset(_long_run(i) for i in range(RUN_IDS_KEPT))
+    # And each run past the log left one small marker
+    markers = [i for i in raw_items(tables, tables.name(FACTS)) if "status" not in i]
+    assert len(markers) == 2 * past
+    assert max(item_size(i) for i in markers) < 1024
 
 
 def test_the_largest_procedure_is_under_400_kb(tables: Tables) -> None:
@@ -219,20 +243,76 @@ def test_the_largest_procedure_is_under_400_kb(tables: Tables) -> None:
     assert item_size(item) <= ITEM_LIMIT_BYTES
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: a procedure's source_run_ids grows by one 128-character id per proposing run "
-    "(dynamodb_procedures.propose ADDs each), so some 3,000 runs pass 400 KB",
-)
-def test_a_procedure_proposed_by_many_runs_stays_under_400_kb(tables: Tables) -> None:
-    # Given a procedure proposed again by 3,200 runs of 128-character ids
+def test_a_procedure_proposed_by_ever_more_runs_stops_growing_under_400_kb(
+    tables: Tables,
+) -> None:
+    """Past SOURCE_RUN_IDS_KEPT proposing runs the procedure's item no longer grows: 3,200 run
+    ids of 128 characters would pass the 400 KB of an item ("Constraints in Amazon DynamoDB",
+    https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Constraints.html) and
+    every later proposal would fail."""
+    # Given the largest procedure, for the longest tenant and task type
     store = DynamoDbProcedureStore(tables.client, tables.name(PROCEDURES))
-    proposal = procedure(tenant_id=LONGEST_ID, task_type=LONGEST_ID, procedure_id=LONGEST_ID)
-    for number in range(3_200):
-        store.propose(proposal, f"{number:05d}".ljust(128, "r"))
-    # Then its item is still under 400 KB
-    (item,) = raw_items(tables, tables.name(PROCEDURES))
-    assert item_size(item) <= ITEM_LIMIT_BYTES
+    proposal = procedure(
+        tenant_id=LONGEST_ID,
+        task_type=LONGEST_ID,
+        procedure_id=LONGEST_ID,
+        title=wide(200),
+        steps=tuple(wide(MAX_ITEM_CHARS) for _ in range(MAX_LIST_ITEMS)),
+    )
+    past = 30  # runs past the log in each round: the count keeps its number of digits
+
+    def propose(runs: range) -> int:
+        for number in runs:
+            store.propose(proposal, _long_run(number))
+            if number % 10 == 0:  # a redelivery, right away and after later runs
+                store.propose(proposal, _long_run(number))
+                store.propose(proposal, _long_run(number // 2))
+        (item,) = [i for i in raw_items(tables, tables.name(PROCEDURES)) if "status" in i]
+        return item_size(item)
+
+    # When SOURCE_RUN_IDS_KEPT + 30 distinct runs of 128-character ids propose it, then 30 more,
+    # some of them delivered more than once
+    first = propose(range(SOURCE_RUN_IDS_KEPT + past))
+    second = propose(range(SOURCE_RUN_IDS_KEPT + past, SOURCE_RUN_IDS_KEPT + 2 * past))
+    # Then its item stopped growing at the log's bound, under 400 KB by DynamoDB's rules
+    assert second == first <= ITEM_LIMIT_BYTES
+    # And it counts every distinct run once and names the first SOURCE_RUN_IDS_KEPT
+    stored = store.get(LONGEST_ID, tenant_id=LONGEST_ID)
+    assert stored is not None
+    assert stored.proposed_by == SOURCE_RUN_IDS_KEPT + 2 * past
+    assert stored.source_run_ids == frozenset(_long_run(i) for i in range(SOURCE_RUN_IDS_KEPT))
+    # And each run past the log left one small marker, which forgetting the tenant removes
+    markers = [i for i in raw_items(tables, tables.name(PROCEDURES)) if "status" not in i]
+    assert len(markers) == 2 * past
+    assert max(item_size(i) for i in markers) < 1024
+    assert store.forget(LONGEST_ID) == 1
+    assert raw_items(tables, tables.name(PROCEDURES)) == []
+
+
+@pytest.mark.parametrize("logged", [5, SOURCE_RUN_IDS_KEPT], ids=["log-with-room", "full-log"])
+def test_a_procedure_stored_before_its_count_was_kept_counts_its_log(
+    tables: Tables, logged: int
+) -> None:
+    # Given a procedure item as written before ``proposals`` existed: its log was complete
+    store = DynamoDbProcedureStore(tables.client, tables.name(PROCEDURES))
+    for number in range(logged):
+        store.propose(procedure(), f"run-{number}")
+    key = {"pk": {"S": "acme#report"}, "sk": {"S": "proc-1"}}
+    tables.client.update_item(
+        TableName=tables.name(PROCEDURES), Key=key, UpdateExpression="REMOVE proposals"
+    )
+    legacy = store.get("proc-1")
+    assert legacy is not None and legacy.proposed_by == logged
+    # When a new run proposes it, and is delivered again
+    store.propose(procedure(), "late")
+    store.propose(procedure(), "late")
+    # Then the count starts from the log it had, and the run counts once
+    stored = store.get("proc-1")
+    assert stored is not None
+    assert (stored.proposals, len(stored.source_run_ids)) == (
+        logged + 1,
+        min(logged + 1, SOURCE_RUN_IDS_KEPT),
+    )
 
 
 def _largest_run_state() -> dict[str, Any]:

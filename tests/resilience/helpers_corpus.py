@@ -16,7 +16,7 @@ from typing import Any
 
 from agent_memory.core import procedural
 from agent_memory.core.consolidation import run_key
-from agent_memory.core.models import FactStatus
+from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, FactStatus
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.procedural import normalize_step, procedure_id
 from agent_memory.core.semantic import document_key, fact_hash
@@ -309,9 +309,16 @@ def procedure_problems(ports: MemoryPorts, expected: Expected) -> list[str]:
             stored[procedure.procedure_id] = procedure
             pid = procedure.procedure_id
             want = expected.procedure_sources.get(pid, set())
-            if set(procedure.source_run_ids) != want:
+            # The log names the first SOURCE_RUN_IDS_KEPT runs; the count covers them all.
+            logged = set(procedure.source_run_ids)
+            if (
+                procedure.proposed_by != len(want)
+                or not logged <= want
+                or len(logged) != min(len(want), SOURCE_RUN_IDS_KEPT)
+            ):
                 problems.append(
-                    f"procedure {pid}: runs {sorted(procedure.source_run_ids)} != {sorted(want)}"
+                    f"procedure {pid}: {procedure.proposed_by} runs {sorted(logged)} != "
+                    f"{sorted(want)}"
                 )
             outcomes = expected.feedback.get(pid, [])
             counters = (procedure.times_applied, procedure.times_succeeded)
@@ -375,7 +382,7 @@ def tally(ports: MemoryPorts, expected: Expected) -> dict[str, int]:
 
     episodes: dict[tuple[str, str, str], int] = defaultdict(int)
     sightings: dict[tuple[str, str, str], set[str]] = {}
-    sources: dict[str, set[str]] = {}
+    sources: dict[str, int] = {}
     applied: dict[str, int] = {}
     for tenant in expected.tenants:
         for e in ports.episodes.export(tenant):
@@ -383,14 +390,14 @@ def tally(ports: MemoryPorts, expected: Expected) -> dict[str, int]:
         for f in ports.facts.export(tenant):
             sightings[(tenant, f.domain, f.fact_hash)] = set(f.run_ids)
         for p in ports.procedures.export(tenant):
-            sources[p.procedure_id] = set(p.source_run_ids)
+            sources[p.procedure_id] = p.proposed_by
             applied[p.procedure_id] = p.times_applied
     for key in expected.episodes | set(episodes):
         numbers(int(key in expected.episodes), episodes.get(key, 0))
     for fact in set(expected.facts) | set(sightings):
         sets(expected.facts.get(fact, set()), sightings.get(fact, set()))
     for pid in set(expected.procedure_sources) | set(sources):
-        sets(expected.procedure_sources.get(pid, set()), sources.get(pid, set()))
+        numbers(len(expected.procedure_sources.get(pid, set())), sources.get(pid, 0))
     for pid in set(expected.feedback) | set(applied):
         numbers(len(expected.feedback.get(pid, [])), applied.get(pid, 0))
     for tenant, run_id in expected.runs:

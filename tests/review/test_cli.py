@@ -6,10 +6,18 @@ import signal
 import subprocess
 import sys
 import urllib.request
+from dataclasses import replace
 
 import pytest
 
 from agent_memory.cli.main import main
+from agent_memory.core.models import (
+    RUN_IDS_KEPT,
+    SOURCE_RUN_IDS_KEPT,
+    FactObservation,
+    Procedure,
+    ProcedureStatus,
+)
 from agent_memory.review.server import ReviewServer
 from tests.review.scenario import Scenario
 from tests.support.memory import Memory
@@ -138,3 +146,53 @@ def test_review_serves_the_page_until_interrupted(memory: Memory, scenario: Scen
         process.kill()
     assert process.returncode == 0, err
     assert out == "stopped\n"
+
+
+def test_procedures_list_and_show_count_every_proposing_run(
+    memory: Memory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a procedure proposed by more distinct runs than the store names
+    total = SOURCE_RUN_IDS_KEPT + 7
+    common = Procedure(
+        tenant_id="acme",
+        task_type="contract_review",
+        procedure_id="proc-common",
+        title="Common approach",
+        steps=("Read it", "Check it"),
+        status=ProcedureStatus.PENDING,
+        created_at=0.0,
+        updated_at=0.0,
+    )
+    for number in range(total):
+        memory.ports.procedures.propose(common, f"many-{number:03d}")
+    # When a reviewer lists and shows it
+    _, listed, _ = run(memory, capsys, "procedures", "list", "--tenant", "acme")
+    _, shown, _ = run(memory, capsys, "procedures", "show", "proc-common")
+    # Then both count every run, and the listing of names says how many it leaves out
+    assert f"runs={total} " in listed
+    assert f"proposed by {total} runs: " in shown
+    assert shown.rstrip().endswith(" and 7 more")
+
+
+def test_contested_facts_count_every_run_that_saw_them(
+    memory: Memory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a contested fact seen by more distinct runs than its log names
+    total = RUN_IDS_KEPT + 5
+    sighting = FactObservation(
+        tenant_id="acme",
+        domain="billing",
+        fact_hash="h-1",
+        content="Invoices are issued on the first business day",
+        confidence=0.8,
+        run_id="run-0",
+        seen_at=0.0,
+    )
+    for number in range(total):
+        memory.ports.facts.observe(replace(sighting, run_id=f"run-{number:03d}"))
+    assert memory.ports.facts.contest("acme", "billing", "h-1", now=0.0, reason="clash")
+    # When they are listed as JSON
+    code, out, _ = run(memory, capsys, "facts", "contested", "--tenant", "acme", "--json")
+    # Then the fact's runs count every one of them
+    assert code == 0
+    assert [f["runs"] for f in json.loads(out)] == [total]

@@ -2,8 +2,8 @@
 
 from agent_memory.core.consolidation import run_key
 from agent_memory.core.decay import decay
-from agent_memory.core.models import ProcedureStatus
-from agent_memory.review.dossier import RunFinder, review_queue
+from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.review.dossier import MAX_RUNS_SHOWN, RunFinder, review_item, review_queue
 from tests.review.scenario import Scenario, consolidate_run
 from tests.support.memory import Memory
 
@@ -104,3 +104,29 @@ def test_a_tenant_s_queue_holds_only_its_own_procedures(memory: Memory, scenario
     acme = {i.procedure.procedure_id for i in review_queue(memory.ports, tenant_id="acme")}
     assert everyone == {scenario.proposed_id, other}
     assert acme == {scenario.proposed_id}
+
+
+def test_a_procedure_proposed_by_more_runs_than_its_log_names_counts_them_all(
+    memory: Memory, scenario: Scenario
+) -> None:
+    # Given a procedure proposed by more distinct runs than the store names
+    total = SOURCE_RUN_IDS_KEPT + 15
+    common = Procedure(
+        tenant_id="acme",
+        task_type="contract_review",
+        procedure_id="proc-common",
+        title="Common approach",
+        steps=("Read it", "Check it"),
+        status=ProcedureStatus.PENDING,
+        created_at=0.0,
+        updated_at=0.0,
+    )
+    for number in range(total):
+        memory.ports.procedures.propose(common, f"many-{number:03d}")
+    stored = memory.ports.procedures.get("proc-common")
+    assert stored is not None
+    # When its review item is built
+    item = review_item(memory.ports, stored)
+    # Then it shows the first runs and counts every other one as not shown
+    assert len(item.runs) == min(MAX_RUNS_SHOWN, SOURCE_RUN_IDS_KEPT)
+    assert len(item.runs) + item.runs_not_shown == total

@@ -308,7 +308,7 @@ def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
         rate = "-" if p.success_rate is None else f"{p.success_rate:.0%}"
         out.write(
             f"{p.procedure_id}  {p.status.value:<12} {p.tenant_id}/{p.task_type}  "
-            f"{p.title!r}  steps={len(p.steps)} runs={len(p.source_run_ids)} "
+            f"{p.title!r}  steps={len(p.steps)} runs={p.proposed_by} "
             f"applied={p.times_applied} success={rate}\n"
         )
     return 0
@@ -327,7 +327,12 @@ def _procedures_show(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
     )
     out.write(f"{data['title']}\n")
     out.writelines(f"  {i}. {step}\n" for i, step in enumerate(found.steps, 1))
-    out.write(f"proposed by runs: {', '.join(data['proposed_by_runs'])}\n")
+    # The store names the first runs only: the count says how many proposed it.
+    named = ", ".join(data["proposed_by_runs"])
+    more = found.proposed_by - len(data["proposed_by_runs"])
+    out.write(
+        f"proposed by {found.proposed_by} runs: {named}{f' and {more} more' if more else ''}\n"
+    )
     return 0
 
 
@@ -365,7 +370,8 @@ def _facts_contested(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
                     "fact_hash": f.fact_hash,
                     "domain": f.domain,
                     "content": f.content,
-                    "runs": len(f.run_ids),
+                    # The log names its first runs only; the count covers every one.
+                    "runs": f.confirmations,
                     "reason": f.review_note,
                 }
                 for f in found

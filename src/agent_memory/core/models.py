@@ -242,9 +242,21 @@ class FactObservation:
     embedding: StoredVector | None = None
 
 
+SOURCE_RUN_IDS_KEPT = 20
+"""How many run ids a procedure's log names: the first distinct runs that proposed it. Later
+runs are still counted once each (``Procedure.proposals``). Fewer than a fact's: the largest
+procedure (50 steps of 2,000 four-byte characters, some 391 KiB) leaves room under DynamoDB's
+400 KB item for about 60 ids of 128 characters, and a reviewer is shown 20."""
+
+
 @dataclass(frozen=True, slots=True)
 class Procedure:
-    """A step list for a task type, gated by human review, with its track record."""
+    """A step list for a task type, gated by human review, with its track record.
+
+    ``source_run_ids`` names the first :data:`SOURCE_RUN_IDS_KEPT` distinct runs that proposed it;
+    ``proposals`` counts them all, so a procedure every run proposes keeps a bounded record
+    (stores always set it; a record built without it counts its ``source_run_ids``).
+    """
 
     tenant_id: str
     task_type: str
@@ -261,6 +273,12 @@ class Procedure:
     reviewer: str | None = None
     reviewed_at: float | None = None
     review_note: str | None = None
+    proposals: int = 0
+
+    @property
+    def proposed_by(self) -> int:
+        """How many distinct runs proposed the procedure."""
+        return max(self.proposals, len(self.source_run_ids))
 
     @property
     def success_rate(self) -> float | None:

@@ -212,7 +212,9 @@ def procedure_view(
         "times_applied": procedure.times_applied,
         "times_succeeded": procedure.times_succeeded,
         "success_rate": procedure.success_rate,
+        # The first runs that proposed it (the store names a bounded few) and how many did.
         "proposed_by_runs": sorted(procedure.source_run_ids),
+        "proposals": procedure.proposed_by,
         "reviewer": procedure.reviewer,
         "reviewed_at": procedure.reviewed_at,
         "review_note": procedure.review_note,

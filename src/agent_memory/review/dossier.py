@@ -90,15 +90,16 @@ def review_item(
 ) -> ReviewItem:
     """The procedure with its source runs, trial state, and diff against the served one."""
     finder = runs or RunFinder(ports)
-    run_ids = sorted(procedure.source_run_ids)
+    # The store names a procedure's first runs only; its count says how many proposed it.
+    shown = sorted(procedure.source_run_ids)[:MAX_RUNS_SHOWN]
     served = served_procedure(ports.procedures, procedure, ports.policies.procedural)
     return ReviewItem(
         procedure=procedure,
         trial=is_trial(procedure, ports.policies.procedural),
         served=served,
         diff=diff_procedures(served, procedure),
-        runs=finder.find(procedure.tenant_id, run_ids[:MAX_RUNS_SHOWN]),
-        runs_not_shown=max(0, len(run_ids) - MAX_RUNS_SHOWN),
+        runs=finder.find(procedure.tenant_id, shown),
+        runs_not_shown=max(0, procedure.proposed_by - len(shown)),
         served_trial=served is not None and is_trial(served, ports.policies.procedural),
         flagged_because=flag_reason(procedure, ports.policies.decay),
     )

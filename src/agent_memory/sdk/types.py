@@ -55,7 +55,10 @@ class ProcedureView(TypedDict):
     times_applied: int
     times_succeeded: int
     success_rate: float | None
+    # The first runs that proposed it; ``proposals`` counts them all (not sent by a function
+    # deployed before the count was kept).
     proposed_by_runs: list[str]
+    proposals: NotRequired[int]
     reviewer: str | None
     reviewed_at: float | None
     review_note: str | None

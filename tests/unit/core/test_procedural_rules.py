@@ -1,9 +1,12 @@
+from dataclasses import replace
+
 from agent_memory.core.models import Procedure, ProcedureStatus
 from agent_memory.core.procedural import (
     format_procedure,
     is_trial,
     normalize_step,
     procedure_id,
+    procedure_view,
     select_procedure,
     wilson_lower_bound,
 )
@@ -88,3 +91,18 @@ def test_success_rate_is_computed_at_read() -> None:
     assert procedure("p", ProcedureStatus.VALIDATED).success_rate is None
     text = format_procedure(procedure("p", ProcedureStatus.VALIDATED, 4, 3))
     assert "Success rate: 75% over 4 uses" in text
+
+
+def test_a_procedure_s_view_counts_every_proposing_run_beyond_those_it_names() -> None:
+    # Given a procedure that names two runs and counted 40 (the store names its first few)
+    common = replace(
+        procedure("p", ProcedureStatus.PENDING),
+        source_run_ids=frozenset({"run-b", "run-a"}),
+        proposals=40,
+    )
+    # When it is shown
+    view = procedure_view(common)
+    # Then the view names the runs it has and counts them all
+    assert (view["proposed_by_runs"], view["proposals"]) == (["run-a", "run-b"], 40)
+    # And a record built without the count counts the runs it names
+    assert procedure_view(replace(common, proposals=0))["proposals"] == 2

@@ -1,10 +1,23 @@
-"""Procedural memory in DynamoDB: items keyed (``{tenant}#{task_type}``, procedure_id)."""
+"""Procedural memory in DynamoDB: items keyed (``{tenant}#{task_type}``, procedure_id).
+
+A procedure's ``source_run_ids`` names its first
+:data:`~agent_memory.core.models.SOURCE_RUN_IDS_KEPT` proposing runs and ``proposals`` counts
+every distinct one, so a procedure every run proposes keeps a bounded item (3,200 run ids of
+128 characters would pass DynamoDB's 400 KB). Each later run is remembered by a small marker
+item, ``{tenant}#{task_type}#runs#{id}`` / ``{run_id}``, put in the same transaction that
+counts it: a redelivered run finds its marker and never counts twice. Markers carry none of a
+procedure's index attributes (their tenant index key is ``{tenant}#runs``), so only
+``forget`` reads them.
+"""
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Iterator, Sequence
 
 from agent_memory.adapters.aws.dynamodb_codec import (
+    KEY_SEPARATOR,
     ConditionFailed,
     DynamoDbClient,
     Item,
@@ -37,12 +50,14 @@ from agent_memory.adapters.aws.dynamodb_schema import (
     shard_key,
     shard_of,
 )
-from agent_memory.core.errors import Conflict, TransientError
-from agent_memory.core.models import Procedure, ProcedureStatus
+from agent_memory.core.errors import Conflict, InvalidInput, TransientError
+from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import Page
 
 _FEEDBACK = "feedback"
-_PROPOSE_ATTEMPTS = 5
+# Markers of the proposing runs counted past the log: their partition and tenant key say so.
+_RUNS = "runs"
+_PROPOSE_ATTEMPTS = 20
 _STATUS = {"#status": "status"}
 
 
@@ -62,40 +77,94 @@ class DynamoDbProcedureStore:
         self._table = table_name
 
     def propose(self, procedure: Procedure, run_id: str) -> bool:
-        """Store a PENDING proposal unless its id exists (then only add ``run_id`` to its
-        sources); True if this call created it.
+        """Store a PENDING proposal unless its id exists (then only count ``run_id`` among its
+        sources, once); True if this call created it.
         """
         p = procedure
+        _check_sources(p, run_id)
         pk = partition_key(p.tenant_id, p.task_type)
         # Checked within the tenant only: a tenant-scoped caller cannot (and must not) see other
         # tenants' keys; ids embed a hash of the tenant, so they do not collide across tenants.
         if any(other != pk for other in self._locate(p.procedure_id, p.tenant_id)):
             raise Conflict(f"procedure {p.procedure_id} belongs to another task type")
-        for _ in range(_PROPOSE_ATTEMPTS):
+        for attempt in range(_PROPOSE_ATTEMPTS):
+            current = self._read(pk, p.procedure_id)
             try:
-                with translated():
-                    self._client.put_item(
-                        TableName=self._table,
-                        Item=_item(p, run_id),
-                        ConditionExpression="attribute_not_exists(pk)",
-                    )
-                return True
-            except ConditionFailed:
-                pass
-            try:
-                with translated():
-                    self._client.update_item(
-                        TableName=self._table,
-                        Key=_key(pk, p.procedure_id),
-                        UpdateExpression="ADD source_run_ids :run",
-                        ConditionExpression="attribute_exists(pk)",
-                        ExpressionAttributeValues={":run": ss([run_id])},
-                    )
+                if current is None:
+                    with translated():
+                        self._client.put_item(
+                            TableName=self._table,
+                            Item=_item(p, run_id),
+                            ConditionExpression="attribute_not_exists(pk)",
+                        )
+                    return True
+                logged = get_set(current, "source_run_ids")
+                if run_id not in logged:
+                    self._count_source(p, run_id, len(logged))
                 return False
             except ConditionFailed:
-                # Deleted between the two writes: try creating it again.
-                continue
-        raise TransientError(f"procedure {p.procedure_id} kept appearing and disappearing")
+                # It appeared, vanished or gained a source since it was read: read it again.
+                time.sleep(random.uniform(0, min(0.001 * 2**attempt, 0.05)))
+        raise TransientError(f"procedure {p.procedure_id} changed under every attempt to propose")
+
+    def _count_source(self, p: Procedure, run_id: str, logged: int) -> None:
+        """Count a run not in the log of ``logged`` ids: named in the log while it has room,
+        else by a marker put with the count. ``ConditionFailed`` if the procedure changed since
+        it was read; nothing if the run's marker exists (it was counted before).
+        """
+        # Procedures stored before ``proposals`` was kept count their (then complete) log.
+        values: Item = {":logged": n(logged), ":one": n(1)}
+        counter = "SET proposals = if_not_exists(proposals, :logged) + :one"
+        pk = partition_key(p.tenant_id, p.task_type)
+        key = _key(pk, p.procedure_id)
+        if logged < SOURCE_RUN_IDS_KEPT:
+            # Concurrent proposals may all add themselves while the log has room (a log
+            # without its count must still be the size read); one that filled it in between,
+            # or the same run's, makes this one read again.
+            with translated():
+                self._client.update_item(
+                    TableName=self._table,
+                    Key=key,
+                    UpdateExpression=f"{counter} ADD source_run_ids :run",
+                    ConditionExpression=(
+                        "attribute_exists(pk) AND NOT contains(source_run_ids, :id) "
+                        "AND size(source_run_ids) < :kept "
+                        "AND (attribute_exists(proposals) OR size(source_run_ids) = :logged)"
+                    ),
+                    ExpressionAttributeValues=values
+                    | {":run": ss([run_id]), ":id": s(run_id), ":kept": n(SOURCE_RUN_IDS_KEPT)},
+                )
+            return
+        marker: Item = {
+            "pk": s(f"{pk}{KEY_SEPARATOR}{_RUNS}{KEY_SEPARATOR}{p.procedure_id}"),
+            "sk": s(run_id),
+            TENANT_KEY: s(f"{tenant_prefix(p.tenant_id)}{_RUNS}"),
+        }
+        try:
+            with translated():
+                self._client.transact_write_items(
+                    TransactItems=[
+                        {
+                            "Put": {
+                                "TableName": self._table,
+                                "Item": marker,
+                                "ConditionExpression": "attribute_not_exists(pk)",
+                            }
+                        },
+                        {
+                            "Update": {
+                                "TableName": self._table,
+                                "Key": key,
+                                "UpdateExpression": counter,
+                                "ConditionExpression": "attribute_exists(pk)",
+                                "ExpressionAttributeValues": values,
+                            }
+                        },
+                    ]
+                )
+        except ConditionFailed as failed:
+            if failed.reasons[:1] != ("ConditionalCheckFailed",):
+                raise
 
     def get(self, procedure_id: str, *, tenant_id: str | None = None) -> Procedure | None:
         """The procedure with this id (restricted to ``tenant_id`` when given)."""
@@ -256,10 +325,13 @@ class DynamoDbProcedureStore:
         return (_procedure(item) for item in read_all(self._client, listing))
 
     def forget(self, tenant_id: str) -> int:
-        """Delete every procedure of the tenant and its feedback markers; procedures deleted."""
+        """Delete every procedure of the tenant, its feedback and run markers; procedures
+        deleted.
+        """
         prefix = tenant_prefix(tenant_id)
         deleted = delete_all(self._client, self._tenant_listing(prefix))
-        delete_all(self._client, self._tenant_listing(f"{prefix}{_FEEDBACK}"))
+        for markers in (_FEEDBACK, _RUNS):
+            delete_all(self._client, self._tenant_listing(f"{prefix}{markers}"))
         return deleted
 
     def _tenant_listing(self, tenant_key: str) -> Listing:
@@ -315,9 +387,16 @@ def _key(pk: str, procedure_id: str) -> Item:
     return {"pk": s(pk), "sk": s(procedure_id)}
 
 
+def _check_sources(p: Procedure, run_id: str) -> None:
+    """A proposal names at most SOURCE_RUN_IDS_KEPT sources: past those, runs are only counted."""
+    if len({*p.source_run_ids, run_id}) > SOURCE_RUN_IDS_KEPT:
+        raise InvalidInput("source_run_ids", f"a proposal names at most {SOURCE_RUN_IDS_KEPT} runs")
+
+
 def _item(p: Procedure, run_id: str) -> Item:
     pk = partition_key(p.tenant_id, p.task_type)
     status = ProcedureStatus(p.status)
+    sources = {*p.source_run_ids, run_id}
     item: Item = {
         "pk": s(pk),
         "sk": s(p.procedure_id),
@@ -331,7 +410,8 @@ def _item(p: Procedure, run_id: str) -> Item:
         STATUS_SHARD: s(shard_key(status, shard_of(pk, p.procedure_id))),
         "created_at": n(p.created_at),
         "updated_at": n(p.updated_at),
-        "source_run_ids": ss({*p.source_run_ids, run_id}),
+        "source_run_ids": ss(sources),
+        "proposals": n(len(sources)),
         "times_applied": n(p.times_applied),
         "times_succeeded": n(p.times_succeeded),
     }
@@ -359,4 +439,8 @@ def _procedure(item: Item) -> Procedure:
         reviewer=get_opt_s(item, "reviewer"),
         reviewed_at=get_opt_float(item, "reviewed_at"),
         review_note=get_opt_s(item, "review_note"),
+        # Procedures stored before proposals were kept: their log was then complete.
+        proposals=get_int(item, "proposals")
+        if "proposals" in item
+        else len(get_set(item, "source_run_ids")),
     )

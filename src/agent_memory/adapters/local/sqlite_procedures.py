@@ -17,13 +17,18 @@ from agent_memory.adapters.local.sqlite_codec import (
     tenant_key_range,
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
-from agent_memory.core.errors import Conflict
-from agent_memory.core.models import Procedure, ProcedureStatus
+from agent_memory.core.errors import Conflict, InvalidInput
+from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import Page
 
+# A procedure names its first SOURCE_RUN_IDS_KEPT proposing runs (in the order they were recorded)
+# and counts them all, as the DynamoDB adapter does; the child table itself keeps every run, so
+# a redelivered run is recognised however many came after it.
 _SELECT = (
-    "SELECT p.*, (SELECT json_group_array(s.run_id) FROM procedure_sources s "
-    "WHERE s.procedure_id = p.procedure_id) AS source_run_ids FROM procedures p"
+    "SELECT p.*, (SELECT json_group_array(k.run_id) FROM (SELECT s.run_id "
+    "FROM procedure_sources s WHERE s.procedure_id = p.procedure_id ORDER BY s.rowid "
+    f"LIMIT {SOURCE_RUN_IDS_KEPT}) k) AS source_run_ids, (SELECT COUNT(*) FROM procedure_sources s "
+    "WHERE s.procedure_id = p.procedure_id) AS proposals FROM procedures p"
 )
 
 
@@ -41,9 +46,14 @@ class SqliteProcedureStore:
     def propose(self, procedure: Procedure, run_id: str) -> bool:
         """Store the proposal as given unless its id exists; True if this call created it.
 
-        When the id exists under the same key, only ``run_id`` is added to its sources.
+        When the id exists under the same key, only ``run_id`` is counted among its sources,
+        once. A proposal names at most SOURCE_RUN_IDS_KEPT sources (``InvalidInput``).
         """
         p = procedure
+        if len({*p.source_run_ids, run_id}) > SOURCE_RUN_IDS_KEPT:
+            raise InvalidInput(
+                "source_run_ids", f"a proposal names at most {SOURCE_RUN_IDS_KEPT} runs"
+            )
         pk = partition_key(p.tenant_id, p.task_type)
         with self._db.write() as conn:
             existing = conn.execute(
@@ -246,4 +256,5 @@ def _procedure(row: sqlite3.Row) -> Procedure:
         reviewer=row["reviewer"],
         reviewed_at=row["reviewed_at"],
         review_note=row["review_note"],
+        proposals=int(row["proposals"]),
     )
