@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, TypeVar
 
 from pydantic import StringConstraints
@@ -26,6 +28,11 @@ from agent_memory.core.ports import FloatArray, MemoryPorts
 from agent_memory.core.scrubbing import query_form
 
 T = TypeVar("T")
+
+# What the reply holds besides its content (ranker, timings, what was trimmed), at most.
+_RESERVED_BYTES = 1_024
+# A text still too long once every lower-ranked piece is gone is cut to this many characters.
+_SHORTEST_TEXT = 200
 
 _shared_pool: ThreadPoolExecutor | None = None
 
@@ -76,7 +83,8 @@ def bootstrap(
 
     The procedural lookup needs no embedding, so it starts at once; the episodic and semantic
     lookups start as soon as the task is embedded. The reply carries the context block, what
-    each tier found, and how long each took (milliseconds).
+    each tier found, how long each took (milliseconds), and what was trimmed to keep it within
+    ``max_reply_bytes`` (:func:`fit_reply`; empty when nothing was).
     """
     pool = executor or _pool()
     started = time.perf_counter()
@@ -98,29 +106,15 @@ def bootstrap(
     episodes = list(found.episodes)
     facts, semantic_ms = facts_job.result()
     procedure, procedural_ms = procedure_job.result()
-    sections = [
-        episodic.format_episodes(episodes),
-        semantic.format_facts(facts),
-        procedural.format_procedure(procedure, ports.policies.procedural) if procedure else "",
-    ]
-    body = [s for s in sections if s]
-    context = "\n\n".join([CONTEXT_START, *body, CONTEXT_END]) if body else ""
+    served, truncated = fit_reply(
+        Found(tuple(episodes), tuple(facts), procedure),
+        lambda draft: _content(draft, ports),
+        ports.policies.max_reply_bytes,
+    )
     return {
-        "context": context,
-        "episodes": [_episode_json(e) for e in episodes],
+        **_content(served, ports),
         "episodes_ranked_by": found.ranked_by,
-        "facts": [
-            {
-                "content": f.content,
-                "score": round(f.score, 4),
-                "source": f.source,
-                "fact_hash": f.fact_hash,
-            }
-            for f in facts
-        ],
-        "procedure": (
-            procedural.procedure_view(procedure, ports.policies.procedural) if procedure else None
-        ),
+        "truncated": truncated,
         "timings_ms": {
             "query": query_ms,
             "embed": embed_ms,
@@ -130,6 +124,159 @@ def bootstrap(
             "procedural": procedural_ms,
             "total": round((time.perf_counter() - started) * 1000, 3),
         },
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What the tiers found, best first, as the reply will show it."""
+
+    episodes: tuple[EpisodeHit, ...]
+    facts: tuple[semantic.ScoredFact, ...]
+    procedure: Procedure | None
+
+
+def reply_bytes(reply: dict[str, Any]) -> int:
+    """The reply's size as JSON with non-ASCII escaped: the larger of the two forms a runtime
+    may send (a 4-byte character takes 12 bytes as a surrogate pair's escapes).
+    """
+    return len(json.dumps(reply))
+
+
+def fit_reply(
+    found: Found, render: Callable[[Found], dict[str, Any]], budget: int
+) -> tuple[Found, dict[str, int]]:
+    """``found`` trimmed, lowest-ranked content first, until ``render`` of it plus what a reply
+    holds besides is at most ``budget`` bytes of JSON (:func:`reply_bytes`); with how many
+    pieces of each kind were trimmed (empty when none was).
+
+    Lambda refuses a synchronous response over 6 MB, and the longest memories the product
+    accepts reach that: so the lower-ranked episodes and facts go first, then the best
+    episode's moments, patterns, findings and approach, then the procedure's last steps, then
+    every long text is cut short. Each tier keeps its best entry, so the block keeps every
+    section (and marker) it had; a budget under some 64 KiB may not be reached.
+    """
+    limit = budget - _RESERVED_BYTES
+    size = reply_bytes(render(found))
+    trimmed: Counter[str] = Counter()
+    estimated = 0  # bytes saved (by estimate) since the size was last measured
+    for kind, smaller, saving in _trims(found):
+        if size - estimated <= limit:
+            break
+        found, estimated = smaller, estimated + saving
+        trimmed[kind] += 1
+        if size - estimated <= limit:
+            size, estimated = reply_bytes(render(found)), 0
+    return found, dict(trimmed)
+
+
+def _trims(found: Found) -> Iterator[tuple[str, Found, int]]:
+    """Ever smaller versions of ``found``, one piece fewer each: (kind, version, bytes saved
+    by estimate: the piece as escaped JSON, once in the lists and once in the context).
+    """
+    f = found
+    while len(f.episodes) > 1:
+        f = replace(f, episodes=f.episodes[:-1])
+        yield "episodes", f, _episode_bytes(found.episodes[len(f.episodes)])
+    while len(f.facts) > 1:
+        f = replace(f, facts=f.facts[:-1])
+        yield "facts", f, 2 * _escaped(found.facts[len(f.facts)].content) + 100
+    if f.episodes:
+        hit = f.episodes[0]
+        while hit.units:
+            text = hit.units[-1].unit.text
+            hit = replace(hit, units=hit.units[:-1])
+            f = replace(f, episodes=(hit,))
+            yield "episode_parts", f, _escaped(text) + _escaped(text[:300]) + 100
+        for name in ("reusable_patterns", "key_findings"):
+            while items := getattr(hit.episode, name):
+                hit = replace(hit, episode=replace(hit.episode, **{name: items[:-1]}))
+                f = replace(f, episodes=(hit,))
+                yield "episode_parts", f, 2 * _escaped(items[-1]) + 10
+        if hit.episode.approach_used:
+            saving = _escaped(hit.episode.approach_used)
+            hit = replace(hit, episode=replace(hit.episode, approach_used=""))
+            f = replace(f, episodes=(hit,))
+            yield "episode_parts", f, saving
+    while f.procedure is not None and len(f.procedure.steps) > 1:
+        step = f.procedure.steps[-1]
+        f = replace(f, procedure=replace(f.procedure, steps=f.procedure.steps[:-1]))
+        yield "procedure_steps", f, 2 * _escaped(step) + 10
+    yield from _cut_texts(f)
+
+
+def _cut_texts(f: Found) -> Iterator[tuple[str, Found, int]]:
+    """``f`` with each text still long cut to :data:`_SHORTEST_TEXT` characters, one by one."""
+    if f.episodes:
+        e = f.episodes[0].episode
+        # The block shows the task only for want of a summary (the lists show the summary).
+        text, weight = (e.task_summary, 2) if e.task_summary else (e.task, 1)
+        if len(text) > _SHORTEST_TEXT:
+            shorter = (
+                replace(e, task_summary=_cut(text))
+                if e.task_summary
+                else replace(e, task=_cut(text))
+            )
+            f = replace(f, episodes=(replace(f.episodes[0], episode=shorter),))
+            yield "texts", f, weight * (_escaped(text) - _escaped(_cut(text)))
+    if f.facts and len(f.facts[0].content) > _SHORTEST_TEXT:
+        text = f.facts[0].content
+        f = replace(f, facts=(replace(f.facts[0], content=_cut(text)),))
+        yield "texts", f, 2 * (_escaped(text) - _escaped(_cut(text)))
+    if f.procedure is not None and len(f.procedure.title) > _SHORTEST_TEXT:
+        title = f.procedure.title
+        f = replace(f, procedure=replace(f.procedure, title=_cut(title)))
+        yield "texts", f, 2 * (_escaped(title) - _escaped(_cut(title)))
+    if f.procedure is not None and len((f.procedure.steps or ("",))[0]) > _SHORTEST_TEXT:
+        step = f.procedure.steps[0]
+        f = replace(f, procedure=replace(f.procedure, steps=(_cut(step), *f.procedure.steps[1:])))
+        yield "texts", f, 2 * (_escaped(step) - _escaped(_cut(step)))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _SHORTEST_TEXT else text[: _SHORTEST_TEXT - 3] + "..."
+
+
+def _escaped(text: str) -> int:
+    """Bytes of ``text`` in escaped JSON (without its quotes)."""
+    return len(json.dumps(text)) - 2
+
+
+def _episode_bytes(hit: EpisodeHit) -> int:
+    """A whole episode's bytes in the reply, by estimate: its lists' view and its section."""
+    e = hit.episode
+    texts = [*e.key_findings, *e.reusable_patterns]
+    listed = _escaped(e.task_summary) + sum(_escaped(text) for text in texts)
+    shown = _escaped(e.task_summary or e.task) + _escaped(e.approach_used or "")
+    shown += sum(_escaped(text) for text in texts)
+    units = sum(_escaped(u.unit.text) + _escaped(u.unit.text[:300]) for u in hit.units)
+    return listed + shown + units + 300
+
+
+def _content(found: Found, ports: MemoryPorts) -> dict[str, Any]:
+    """The reply's context block and per-tier views of ``found``."""
+    procedure = found.procedure
+    sections = [
+        episodic.format_episodes(found.episodes),
+        semantic.format_facts(list(found.facts)),
+        procedural.format_procedure(procedure, ports.policies.procedural) if procedure else "",
+    ]
+    body = [s for s in sections if s]
+    return {
+        "context": "\n\n".join([CONTEXT_START, *body, CONTEXT_END]) if body else "",
+        "episodes": [_episode_json(e) for e in found.episodes],
+        "facts": [
+            {
+                "content": f.content,
+                "score": round(f.score, 4),
+                "source": f.source,
+                "fact_hash": f.fact_hash,
+            }
+            for f in found.facts
+        ],
+        "procedure": (
+            procedural.procedure_view(procedure, ports.policies.procedural) if procedure else None
+        ),
     }
 
 

@@ -80,3 +80,7 @@ class Policies:
     semantic: SemanticPolicy = field(default_factory=SemanticPolicy)
     procedural: ProceduralPolicy = field(default_factory=ProceduralPolicy)
     decay: DecayPolicy = field(default_factory=DecayPolicy)
+    # Bootstrap's reply is trimmed, lowest-ranked content first, to this many bytes of JSON
+    # (non-ASCII escaped: the larger form). Lambda refuses a synchronous response over 6 MB,
+    # which the longest memories the product accepts would pass; at least 64 KiB.
+    max_reply_bytes: int = 1_048_576

@@ -80,6 +80,10 @@ class BootstrapReply(TypedDict):
     episodes_ranked_by: NotRequired[str | None]
     facts: list[FactView]
     procedure: ProcedureView | None
+    # What was trimmed to keep the reply within the deployment's byte budget, by kind
+    # ("episodes", "facts", "episode_parts", "procedure_steps", "texts"); empty when nothing.
+    # Not required: a function deployed before the budget existed does not send it.
+    truncated: NotRequired[dict[str, int]]
     timings_ms: dict[str, float]
 
 
