@@ -35,7 +35,9 @@ from agent_memory.adapters.aws.dynamodb_facts import DynamoDbFactStore
 from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.dynamodb_schema import EPISODES, FACTS, LEDGER, PROCEDURES
+from agent_memory.core import procedural
 from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
+from agent_memory.core.errors import InvalidInput
 from agent_memory.core.models import (
     RUN_IDS_KEPT,
     SOURCE_RUN_IDS_KEPT,
@@ -241,6 +243,45 @@ def test_the_largest_procedure_is_under_400_kb(tables: Tables) -> None:
     # Then its item is under 400 KB by DynamoDB's rules
     (item,) = raw_items(tables, tables.name(PROCEDURES))
     assert item_size(item) <= ITEM_LIMIT_BYTES
+
+
+def test_the_largest_procedure_rejected_with_the_longest_reason_is_under_400_kb(
+    tables: Tables,
+) -> None:
+    # Given the largest procedure, its log of source runs full of 128-character run ids
+    store = DynamoDbProcedureStore(tables.client, tables.name(PROCEDURES))
+    largest = procedure(
+        tenant_id=LONGEST_ID,
+        task_type=LONGEST_ID,
+        procedure_id=LONGEST_ID,
+        title=wide(200),
+        steps=tuple(wide(MAX_ITEM_CHARS) for _ in range(MAX_LIST_ITEMS)),
+    )
+    for number in range(SOURCE_RUN_IDS_KEPT):
+        store.propose(largest, _long_run(number))
+    (item,) = [i for i in raw_items(tables, tables.name(PROCEDURES)) if "status" in i]
+    # When the longest reviewer rejects it with the longest reason the review accepts, the item
+    # gains these attributes (sized by DynamoDB's rules: moto refuses items past 405,000
+    # bytes, short of DynamoDB's 400 KB, so the update itself is not replayed here)
+    reviewed = {
+        **item,
+        "status": {"S": "REJECTED"},
+        "reviewer": {"S": wide(128)},
+        "review_note": {"S": wide(procedural.MAX_REVIEW_NOTE)},
+        "reviewed_at": {"N": str(NOW)},
+    }
+    # Then the item stays under 400 KB, and a longer reason is refused before any write
+    assert item_size(reviewed) <= ITEM_LIMIT_BYTES
+    with pytest.raises(InvalidInput, match="reason"):
+        procedural.review(
+            store,
+            LONGEST_ID,
+            approve=False,
+            reviewer="ana",
+            note=wide(procedural.MAX_REVIEW_NOTE + 1),
+            now=NOW,
+            tenant_id=LONGEST_ID,
+        )
 
 
 def test_a_procedure_proposed_by_ever_more_runs_stops_growing_under_400_kb(

@@ -17,6 +17,9 @@ from agent_memory.core.ports import ProcedureStore
 
 _NUMBERING = re.compile(r"^\s*(?:step\s*)?(?:\d+|[a-z])\s*[.):-]\s*|^\s*[-*\u2022]\s*", re.I)
 _MAX_REVIEWER = 128
+# A reason is stored on the procedure's item, which the largest procedure nearly fills
+# (DynamoDB's 400 KB): 1,000 characters of 4-byte text fit in the ~5 KB it leaves.
+MAX_REVIEW_NOTE = 1_000
 
 APPROVABLE_FROM = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW, ProcedureStatus.REJECTED)
 REJECTABLE_FROM = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW, ProcedureStatus.VALIDATED)
@@ -87,6 +90,8 @@ def review(
         raise InvalidInput("reviewer", f"must be 1-{_MAX_REVIEWER} characters")
     if not approve and not (note and note.strip()):
         raise InvalidInput("reason", "a rejection needs a reason")
+    if note is not None and len(note) > MAX_REVIEW_NOTE:
+        raise InvalidInput("reason", f"must be at most {MAX_REVIEW_NOTE} characters")
     current = store.get(procedure_id_, tenant_id=tenant_id)
     if current is None:
         raise NotFound(f"no procedure {procedure_id_!r}")
