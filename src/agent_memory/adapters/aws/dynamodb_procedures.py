@@ -140,28 +140,15 @@ class DynamoDbProcedureStore:
             "sk": s(run_id),
             TENANT_KEY: s(f"{tenant_prefix(p.tenant_id)}{_RUNS}"),
         }
+        update = {
+            "TableName": self._table,
+            "Key": key,
+            "UpdateExpression": counter,
+            "ConditionExpression": "attribute_exists(pk)",
+            "ExpressionAttributeValues": values,
+        }
         try:
-            with translated():
-                self._client.transact_write_items(
-                    TransactItems=[
-                        {
-                            "Put": {
-                                "TableName": self._table,
-                                "Item": marker,
-                                "ConditionExpression": "attribute_not_exists(pk)",
-                            }
-                        },
-                        {
-                            "Update": {
-                                "TableName": self._table,
-                                "Key": key,
-                                "UpdateExpression": counter,
-                                "ConditionExpression": "attribute_exists(pk)",
-                                "ExpressionAttributeValues": values,
-                            }
-                        },
-                    ]
-                )
+            self._count_once(marker, update)
         except ConditionFailed as failed:
             if failed.reasons[:1] != ("ConditionalCheckFailed",):
                 raise
@@ -302,22 +289,28 @@ class DynamoDbProcedureStore:
             "ExpressionAttributeValues": {":one": n(1), ":won": n(int(succeeded)), ":now": n(now)},
         }
         try:
-            with translated():
-                self._client.transact_write_items(
-                    TransactItems=[
-                        {
-                            "Put": {
-                                "TableName": self._table,
-                                "Item": marker,
-                                "ConditionExpression": "attribute_not_exists(pk)",
-                            }
-                        },
-                        {"Update": counters},
-                    ]
-                )
+            self._count_once(marker, counters)
         except ConditionFailed:
             return False
         return True
+
+    def _count_once(self, marker: Item, update: Item) -> None:
+        """Put the run's ``marker`` and apply ``update`` in one transaction: a run already
+        marked (or a missing record) fails the whole with ``ConditionFailed``.
+        """
+        with translated():
+            self._client.transact_write_items(
+                TransactItems=[
+                    {
+                        "Put": {
+                            "TableName": self._table,
+                            "Item": marker,
+                            "ConditionExpression": "attribute_not_exists(pk)",
+                        }
+                    },
+                    {"Update": update},
+                ]
+            )
 
     def export(self, tenant_id: str) -> Iterator[Procedure]:
         """Every procedure of the tenant (its ``tenant-index`` partition)."""
