@@ -56,3 +56,19 @@ def text(value: Any) -> str:
     if isinstance(value, dict) and "Fn::Join" in value:
         return "".join(text(part) for part in value["Fn::Join"][1])
     return ""
+
+
+def invoked_functions(states: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The ASL's Lambda tasks by the ``${...FunctionArn}`` placeholder each invokes: through
+    ``lambda:invoke`` (its ``FunctionName``) or by the function's ARN as its ``Resource``.
+    """
+    found: dict[str, dict[str, Any]] = {}
+    for state in states.values():
+        if state.get("Type") != "Task":
+            continue
+        resource = state.get("Resource", "")
+        if resource == "arn:aws:states:::lambda:invoke":
+            found[state["Parameters"]["FunctionName"]] = state
+        elif resource.startswith("${") and resource.endswith("FunctionArn}"):
+            found[resource] = state
+    return found

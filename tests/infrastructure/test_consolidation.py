@@ -177,7 +177,7 @@ def test_the_bus_is_named_and_archived_for_replay(stack: MemoryStack, template: 
 
 def test_a_placeholder_without_a_value_fails_synthesis(tmp_path: Path):
     asl = json.loads(DEFINITION.read_text())
-    asl["States"]["Extract"]["Parameters"]["FunctionName"] = "${UnknownFunctionArn}"
+    asl["States"]["Extract"]["Resource"] = "${UnknownFunctionArn}"
     definition = tmp_path / "broken.asl.json"
     definition.write_text(json.dumps(asl))
     stack = Stack(App(), "Broken")

@@ -8,7 +8,7 @@ from stacks.consolidation import DEFINITION, substitution_name
 from stacks.functions import SPECS
 from stacks.memory_stack import MemoryStack
 from stacks.runtime import PYTHON_VERSION
-from tests.infrastructure.helpers import Resources, logical_id
+from tests.infrastructure.helpers import Resources, invoked_functions, logical_id
 
 HANDLERS = {
     "bootstrap",
@@ -110,14 +110,10 @@ def test_consolidation_steps_time_out_before_their_task_does(
     stack: MemoryStack, resources: Resources
 ):
     by_placeholder = {f"${{{substitution_name(name)}}}": name for name in HANDLERS}
-    tasks = [
-        state
-        for state in json.loads(DEFINITION.read_text())["States"].values()
-        if state["Type"] == "Task" and state["Resource"] == "arn:aws:states:::lambda:invoke"
-    ]
+    tasks = invoked_functions(json.loads(DEFINITION.read_text())["States"])
     assert tasks
-    for task in tasks:
-        name = by_placeholder[task["Parameters"]["FunctionName"]]
+    for placeholder, task in tasks.items():
+        name = by_placeholder[placeholder]
         timeout = _function(stack, resources, name)["Timeout"]
         assert timeout < task.get("TimeoutSeconds", 900), name
 

@@ -28,7 +28,7 @@ from agent_memory.serverless.client_config import max_backoff
 from stacks.consolidation import STEP_FUNCTIONS, substitution_name
 from stacks.functions import LLM_EXTRACT_TIMEOUT_SECONDS, SPECS
 from stacks.memory_stack import MemoryStack
-from tests.infrastructure.helpers import Resources, logical_id
+from tests.infrastructure.helpers import Resources, invoked_functions, logical_id
 
 # Every service a function's runtime makes a client for.
 SERVICES = (
@@ -139,11 +139,7 @@ def test_every_lambda_ends_inside_its_task(
     machine = resources[logical_id(chosen.consolidation.state_machine)]["Properties"]
     states = json.loads(machine["DefinitionString"])["States"]
     by_placeholder = {f"${{{substitution_name(n)}}}": n for n in STEP_FUNCTIONS}
-    tasks = {
-        by_placeholder[s["Parameters"]["FunctionName"]]: s
-        for s in states.values()
-        if s.get("Resource") == "arn:aws:states:::lambda:invoke"
-    }
+    tasks = {by_placeholder[p]: s for p, s in invoked_functions(states).items()}
     # Then every step has its task, and each task waits longer than its function may run
     assert set(tasks) == set(STEP_FUNCTIONS)
     for name, task in tasks.items():
@@ -159,7 +155,7 @@ def test_a_timed_out_function_is_retried_by_every_lambda_task(stack: MemoryStack
     # Given every Lambda task of the ASL
     definition = Path(__file__).parents[2] / "statemachines" / "consolidation.asl.json"
     states = json.loads(definition.read_text())["States"]
-    tasks = [s for s in states.values() if s.get("Resource") == "arn:aws:states:::lambda:invoke"]
+    tasks = list(invoked_functions(states).values())
     assert len(tasks) == len(STEP_FUNCTIONS)
     for task in tasks:
         # Then its retrier of Lambda's own errors also retries a timed-out function

@@ -35,15 +35,24 @@ def _utf8(text: str) -> int:
 
 
 def data_sizes(flow: Workflow, execution_arn: str) -> list[tuple[str, str, int]]:
-    """(event type, field, UTF-8 bytes) of every piece of state data in the history."""
+    """(event type, field, UTF-8 bytes) of every piece of state data in the history, as
+    compact JSON (moto re-serialises with spaces; the data itself is what counts).
+    """
     sizes = []
     for event in flow.history(execution_arn):
         for key, details in event.items():
             if key.endswith("EventDetails") and isinstance(details, dict):
                 for field in _DATA_FIELDS:
                     if isinstance(details.get(field), str):
-                        sizes.append((event["type"], field, _utf8(details[field])))
+                        sizes.append((event["type"], field, _utf8(_as_data(details[field]))))
     return sizes
+
+
+def _as_data(text: str) -> str:
+    try:
+        return _compact(json.loads(text))
+    except ValueError:
+        return text
 
 
 def _grow(detail: dict[str, Any], add: Callable[[dict[str, Any], int], None]) -> dict[str, Any]:
@@ -155,3 +164,34 @@ def test_a_failing_largest_run_is_recorded_and_its_dead_letter_is_small(
     assert letter["execution"] == execution["executionArn"]
     assert letter["failure"]["record"]["key"] == "limits#failed#limits-fail-1"
     assert letter["failure"]["record"]["run_id"] == "limits-fail-1"
+
+
+def test_an_event_as_large_as_eventbridge_admits_reaches_extract_within_the_limit(
+    workflow: Workflow,  # noqa: F811
+) -> None:
+    """A producer without the SDK may send a detail up to the entry limit less its source and
+    detail-type. Extract invokes its function by ARN, with no Parameters, so the task's input
+    is the detail itself: a ``lambda:invoke`` wrapper (FunctionName, Payload) would push it
+    past 256 KiB, and that ``States.DataLimitExceeded`` would leave no failure record.
+    """
+    # Given a detail of exactly what EventBridge admits beside a one-letter source
+    source = "x"
+    detail = run_event("limits-raw-1", tenant_id="limits")
+    detail["messages"] = [{"role": "human", "content": ""}]
+    room = MAX_ENTRY_BYTES - _utf8(source) - _utf8("RunFinished") - _utf8(_compact(detail))
+    detail["messages"] = [
+        {"role": "human", "content": "a" * min(100_000, room - i * 100_000)}
+        for i in range(0, room // 100_000 + 1)
+    ]
+    detail["messages"] = [m for m in detail["messages"] if m["content"]]
+    # (each further message adds its own JSON around its content)
+    while _utf8(_compact(detail)) > MAX_ENTRY_BYTES - _utf8(source) - _utf8("RunFinished"):
+        detail["messages"][-1]["content"] = detail["messages"][-1]["content"][:-1]
+    assert MAX_ENTRY_BYTES - _utf8(_compact(detail)) - 12 < 8
+    # When the rule starts the state machine with it
+    execution = _start(workflow, detail)
+    # Then it is consolidated, and no state's data, Extract's task input included, reached
+    # 256 KiB
+    assert execution["status"] == "SUCCEEDED", execution
+    sizes = data_sizes(workflow, execution["executionArn"])
+    assert max(size for *_, size in sizes) < STATE_LIMIT_BYTES, max(sizes, key=lambda s: s[2])
