@@ -48,7 +48,7 @@ def run_demo(store: str | None, out: TextIO) -> int:
     )
     for fact in ports.facts.fast_path(story.TENANT, story.DOMAIN):
         say(
-            f"   fact confirmed by {len(fact.run_ids)} distinct runs "
+            f"   fact confirmed by {fact.confirmations} distinct runs "
             f"({', '.join(sorted(fact.run_ids))}): {fact.content[:60]}..."
         )
 
@@ -72,7 +72,7 @@ def run_demo(store: str | None, out: TextIO) -> int:
     for proposal in pending:
         say(
             f"   {proposal.procedure_id} {proposal.title!r}: {proposal.status.value}, proposed "
-            f"by {len(proposal.source_run_ids)} runs ({', '.join(sorted(proposal.source_run_ids))})"
+            f"by {proposal.proposed_by} runs ({', '.join(sorted(proposal.source_run_ids))})"
         )
     say(f"   served before review: {before['procedure'] is not None}")
     for proposal in pending:
