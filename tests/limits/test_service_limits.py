@@ -17,6 +17,7 @@ from botocore.validate import validate_parameters
 from moto import mock_aws
 
 from agent_memory.adapters.aws import _kb_documents as layout
+from agent_memory.adapters.aws.caller_identity import identity_proof
 from agent_memory.adapters.aws.comprehend_pii import (
     MAX_REQUEST_BYTES,
     SAFE_CHUNK_CHARS,
@@ -27,9 +28,11 @@ from agent_memory.adapters.aws.tenant_credentials import (
     packed_policy,
     tenant_session_policy,
 )
-from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_MESSAGE_CHARS
+from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_MESSAGE_CHARS, MAX_TASK_CHARS
 from agent_memory.core.models import Fact, FactStatus
 from agent_memory.core.semantic import kb_document
+from agent_memory.core.tenant_identity import tenant_source
+from agent_memory.sdk.events import MAX_DETAIL_BYTES, put_events_entry
 from agent_memory.serverless.settings import AwsSettings
 from agent_memory.serverless.wiring import AwsRuntime
 from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION
@@ -205,3 +208,55 @@ def test_the_pseudonym_key_is_read_whole_up_to_the_secrets_manager_maximum() -> 
         key = runtime._pseudonym_key()
         # Then it holds the whole value
         assert key == value.encode()
+
+
+# --- principal-tag tenancy: the source, the rule's input and the identity proof ----------
+EVENTBRIDGE_MAX_SOURCE = 256
+STEP_FUNCTIONS_MAX_INPUT = 256 * 1024
+LAMBDA_MAX_REQUEST = 6 * 1024 * 1024
+
+
+def test_a_tenants_source_fits_eventbridge_at_the_longest_tenant_id() -> None:
+    # PutEventsRequestEntry Source: "Maximum length of 256"
+    # (https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_PutEventsRequestEntry.html)
+    assert len(tenant_source(LONGEST_ID)) <= EVENTBRIDGE_MAX_SOURCE
+
+
+def test_the_largest_sdk_run_with_its_source_fits_the_state_machines_input() -> None:
+    # Under principal-tag tenancy the rule hands the state machine {"source", "detail"}; an
+    # execution's input is at most 256 KiB
+    # (https://docs.aws.amazon.com/step-functions/latest/dg/limits-overview.html).
+    # Given a detail of exactly the SDK's largest, sent with the longest tenant's source
+    detail: dict[str, Any] = {"tenant_id": LONGEST_ID, "messages": [{"content": ""}]}
+    padding = MAX_DETAIL_BYTES - len(_compact(detail).encode())
+    detail["messages"][0]["content"] = "a" * padding
+    entry = put_events_entry(detail, bus="bus", source=tenant_source(LONGEST_ID))
+    assert len(entry["Detail"].encode()) == MAX_DETAIL_BYTES
+    # Then the rule's input for it is within the limit
+    sourced = {"source": entry["Source"], "detail": detail}
+    assert len(_compact(sourced).encode()) < STEP_FUNCTIONS_MAX_INPUT
+
+
+def test_a_bootstrap_request_with_its_identity_proof_fits_lambdas_request_limit() -> None:
+    # Synchronous invocation request payload: 6 MB
+    # (https://docs.aws.amazon.com/lambda/latest/dg/gettingstarted-limits.html)
+    session = boto3.Session(
+        aws_access_key_id="ASIA" + "A" * 16,
+        aws_secret_access_key="s" * 40,
+        aws_session_token="t" * 2_048,
+        region_name=REGION,
+    )
+    proof = identity_proof(session.get_credentials(), audience="f" * 64, region=REGION)
+    request = {
+        "tenant_id": LONGEST_ID,
+        "agent_id": LONGEST_ID,
+        "task": "\U0001f600" * MAX_TASK_CHARS,
+        "task_type": LONGEST_ID,
+        "domain": LONGEST_ID,
+        "caller_identity": proof,
+    }
+    assert len(json.dumps(request).encode()) < LAMBDA_MAX_REQUEST
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -22,7 +22,9 @@ from agent_memory.serverless.wiring import AwsRuntime
 
 PROOF_FIELD = "caller_identity"
 
-_verifiers: dict[int, CallerTenants] = {}
+# The container's runtime and its verifier: compared by identity, so a runtime built later
+# (another container's settings, a test's) never inherits an earlier one's caches.
+_current: tuple[AwsRuntime, CallerTenants] | None = None
 _lock = threading.Lock()
 
 
@@ -51,22 +53,23 @@ def check_source(runtime: AwsRuntime, event: Any, tenant_id: str) -> None:
 
 def use_verifier(runtime: AwsRuntime, verifier: CallerTenants) -> None:
     """Check ``runtime``'s callers with ``verifier`` (one built elsewhere, as in tests)."""
+    global _current
     with _lock:
-        _verifiers.clear()
-        _verifiers[id(runtime)] = verifier
+        _current = (runtime, verifier)
 
 
 def _verifier(runtime: AwsRuntime) -> CallerTenants:
     """The container's verifier: its caches outlive invocations, as the runtime does."""
+    global _current
     with _lock:
-        verifier = _verifiers.get(id(runtime))
-        if verifier is None:
-            settings = runtime.settings
-            verifier = CallerTenants(
-                runtime.client("iam"),
-                audience=settings.function_name or "",
-                account=settings.caller_account,
-            )
-            _verifiers.clear()
-            _verifiers[id(runtime)] = verifier
+        if _current is not None and _current[0] is runtime:
+            return _current[1]
+        settings = runtime.settings
+        if not settings.function_name:
+            # Without it every proof would have to name an empty audience: fail closed.
+            raise ValueError("principal-tag tenancy needs AWS_LAMBDA_FUNCTION_NAME (the audience)")
+        verifier = CallerTenants(
+            runtime.client("iam"), audience=settings.function_name, account=settings.caller_account
+        )
+        _current = (runtime, verifier)
         return verifier

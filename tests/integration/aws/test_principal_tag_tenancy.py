@@ -151,3 +151,13 @@ def test_payload_mode_ignores_a_proof(aws: Aws) -> None:
     expect_retrieve(aws, "acme", None, [])
     reply = handler("bootstrap")(request("acme", {"url": "x"}), Context())
     assert reply["episodes"] == []
+
+
+def test_a_runtime_without_its_function_name_refuses_every_proof(aws: Aws) -> None:
+    # Given principal-tag tenancy on a runtime that does not know its own name (the audience)
+    aws.runtime.settings = dataclasses.replace(
+        aws.runtime.settings, tenant_identity=TenantIdentity.PRINCIPAL_TAG, function_name=None
+    )
+    # When a request arrives, then no proof can be checked: it fails closed
+    with pytest.raises(ValueError, match="AWS_LAMBDA_FUNCTION_NAME"):
+        handler("bootstrap")(request("acme", {"url": "x"}), Context())
