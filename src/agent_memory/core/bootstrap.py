@@ -106,13 +106,13 @@ def bootstrap(
     episodes = list(found.episodes)
     facts, semantic_ms = facts_job.result()
     procedure, procedural_ms = procedure_job.result()
-    served, truncated = fit_reply(
+    content, truncated = fit_reply(
         Found(tuple(episodes), tuple(facts), procedure),
         lambda draft: _content(draft, ports),
         ports.policies.max_reply_bytes,
     )
     return {
-        **_content(served, ports),
+        **content,
         "episodes_ranked_by": found.ranked_by,
         "truncated": truncated,
         "timings_ms": {
@@ -145,10 +145,11 @@ def reply_bytes(reply: dict[str, Any]) -> int:
 
 def fit_reply(
     found: Found, render: Callable[[Found], dict[str, Any]], budget: int
-) -> tuple[Found, dict[str, int]]:
-    """``found`` trimmed, lowest-ranked content first, until ``render`` of it plus what a reply
+) -> tuple[dict[str, Any], dict[str, int]]:
+    """``render`` of ``found`` trimmed, lowest-ranked content first, until it plus what a reply
     holds besides is at most ``budget`` bytes of JSON (:func:`reply_bytes`); with how many
-    pieces of each kind were trimmed (empty when none was).
+    pieces of each kind were trimmed (empty when none was). ``found`` is rendered once when
+    it fits, and once per measurement when it does not.
 
     Lambda refuses a synchronous response over 6 MB, and the longest memories the product
     accepts reach that: so the lower-ranked episodes and facts go first, then the best
@@ -157,7 +158,8 @@ def fit_reply(
     section (and marker) it had; a budget under some 64 KiB may not be reached.
     """
     limit = budget - _RESERVED_BYTES
-    size = reply_bytes(render(found))
+    content = render(found)
+    size = reply_bytes(content)
     trimmed: Counter[str] = Counter()
     estimated = 0  # bytes saved (by estimate) since the size was last measured
     for kind, smaller, saving in _trims(found):
@@ -166,8 +168,11 @@ def fit_reply(
         found, estimated = smaller, estimated + saving
         trimmed[kind] += 1
         if size - estimated <= limit:
-            size, estimated = reply_bytes(render(found)), 0
-    return found, dict(trimmed)
+            content = render(found)
+            size, estimated = reply_bytes(content), 0
+    if estimated:  # trimmed past the last measurement (every trim spent)
+        content = render(found)
+    return content, dict(trimmed)
 
 
 def _trims(found: Found) -> Iterator[tuple[str, Found, int]]:

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from botocore.exceptions import ClientError  # type: ignore[import-untyped, unused-ignore]
 
 from agent_memory.adapters.aws._errors import THROTTLING_CODES, error_code, transient_errors
+from agent_memory.core.errors import TransientError
 from agent_memory.core.ports import PiiEntity
 
 __all__ = ["DEFAULT_MIN_SCORE", "MAX_REQUEST_BYTES", "ComprehendPiiDetector"]
@@ -83,7 +84,7 @@ class ComprehendPiiDetector:
         try:
             with transient_errors("comprehend detect_pii_entities"):
                 response = self._client.detect_pii_entities(Text=piece, LanguageCode=self._language)
-        except Exception as error:
+        except TransientError as error:
             cause = error.__cause__
             if isinstance(cause, ClientError) and error_code(cause) in THROTTLING_CODES:
                 logger.warning(THROTTLED_LOG, extra={"code": error_code(cause)})
