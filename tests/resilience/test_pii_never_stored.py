@@ -90,9 +90,9 @@ SEEDS = (
     Seed("EMAIL", "k.watanabe+legal@mail.example.co.jp", ("k.watanabe",)),
     Seed("EMAIL", "JOHN_SMITH@EXAMPLE.ORG", ("JOHN_SMITH",)),
     Seed("EMAIL", "jürgen.müller@bücher.example", ("jürgen.müller",)),
-    Seed(
-        "EMAIL", "ｍａｒｉｏ＠ｅｘａｍｐｌｅ．ｃｏｍ", gap="full-width forms are not folded first"
-    ),
+    Seed("EMAIL", "ｍａｒｉｏ＠ｅｘａｍｐｌｅ．ｃｏｍ", ("mario@example.com",)),
+    Seed("EMAIL", "jane.doe\u200b@example.com", ("jane.doe@example.com",)),
+    Seed("EMAIL", "ravi\u00ad.kumar@example.net", ("ravi.kumar@example.net", "kumar@example")),
     Seed("EMAIL", "dana[at]example[dot]org", ("dana[at]",), gap="spelled-out @ and dots"),
     Seed("PHONE", "(415) 555-0132", ("555-0132",)),
     Seed("PHONE", "415-555-0198", ("555-0198",)),
@@ -104,16 +104,21 @@ SEEDS = (
     Seed("SSN", "078-05-1120"),
     Seed("SSN", "219 09 9999"),
     Seed("SSN", "536901234", gap="bare nine digits without 'SSN' before them"),
-    Seed("SSN", "123\u201345\u20136789", gap="en dashes are not separators to it"),
+    Seed("SSN", "123\u201345\u20136789", ("123-45-6789",)),
+    Seed("SSN", "536-90-\u200b4399", ("536-90-4399",)),
+    Seed("SSN", "５３６－９０－４３１１", ("536-90-4311",)),
+    Seed("SSN", "536-91-43\u00ad22", ("536-91-4322",)),
     Seed("CREDIT_DEBIT_NUMBER", "4111 1111 1111 1111"),
     Seed("CREDIT_DEBIT_NUMBER", "5500-0000-0000-0004"),
     Seed("CREDIT_DEBIT_NUMBER", "378282246310005"),
     Seed("CREDIT_DEBIT_NUMBER", "6011000990139424"),
+    Seed("CREDIT_DEBIT_NUMBER", "4012\u00a08888\u00a08888\u00a01881", ("4012 8888 8888 1881",)),
     Seed(
         "CREDIT_DEBIT_NUMBER",
-        "4012\u00a08888\u00a08888\u00a01881",
-        gap="non-breaking spaces are not group separators to it",
+        "4111\u200b1111\u200b1111\u200b1111",
+        ("4111111111111111", "4111 1111 1111 1111"),
     ),
+    Seed("CREDIT_DEBIT_NUMBER", "5105\u202f1051\u202f0510\u202f5100", ("5105 1051 0510 5100",)),
     Seed("IP_ADDRESS", "192.168.14.27"),
     Seed("IP_ADDRESS", "10.0.0.254"),
     Seed("IP_ADDRESS", "2001:db8:85a3::8a2e:370:7334"),
@@ -221,7 +226,11 @@ def seeded_event(number: int, messages: int = 100) -> dict[str, Any]:
             ],
             "procedure": {
                 "title": f"Review for {TITLES[(number - 1) % len(TITLES)]}",
-                "steps": [f"Check {s.value}" for s in SEEDS] + [f"Close run {number}"],
+                "steps": [
+                    " ".join(f"Check {s.value}." for s in SEEDS[i : i + 2])
+                    for i in range(0, len(SEEDS), 2)
+                ]
+                + [f"Close run {number}"],
             },
         },
     }

@@ -27,7 +27,6 @@ from agent_memory.core.extraction import (
     first_sentence,
     message_units,
 )
-from agent_memory.core.markers import neutralize
 from agent_memory.core.models import FactCandidate, ProcedureDraft, RunArtifacts, RunFinished
 from agent_memory.core.periods import calendar_day
 from agent_memory.core.policies import DAY
@@ -139,10 +138,13 @@ def fit_state(state: State, budget: int = STATE_BUDGET_BYTES) -> State:
 
 
 def scrub(state: State, ports: MemoryPorts) -> State:
-    """Remove PII from every text field and defang forged memory markers, before any write.
+    """Remove PII from every text field, before any write.
 
-    The whole of every text is checked (in chunks); if the detector fails, this step fails and
-    nothing is written. The scrubbed result is recorded per run, so every later delivery of the
+    The whole of every text is checked (in chunks), as a reader sees it
+    (:mod:`~agent_memory.core.reading_form`); if the detector fails, this step fails and
+    nothing is written. Nothing transforms the texts after the scrub: what was scrubbed is
+    what is stored (stored text cannot forge the memory context, however it is spelled: the
+    block quotes it, :mod:`~agent_memory.core.markers`). The scrubbed result is recorded per run, so every later delivery of the
     same run sees the same artifacts.
     """
     run = run_from_state(state["run"])
@@ -158,7 +160,7 @@ def scrub(state: State, ports: MemoryPorts) -> State:
     # A summary cut from the task is cut again from the scrubbed task, for the same reason.
     summary_from_task = artifacts.task_summary == first_sentence(run.task)
     result = scrub_texts([*texts, *unit_texts], ports.pii, ports.pseudonyms(run.tenant_id))
-    clean = [neutralize(text) for text in result.texts]
+    clean = list(result.texts)
     run, artifacts = _with_texts(run, artifacts, clean[: len(texts)])
     if summary_from_task:
         artifacts = replace(artifacts, task_summary=first_sentence(run.task))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from agent_memory.core.errors import PiiDetectionFailed, TransientError
 from agent_memory.core.ports import PiiDetector, PiiEntity
+from agent_memory.core.reading_form import reading_form, stored_form
 
 # Joins fields into one detector call; a paragraph separator no entity should span.
 _FIELD_SEPARATOR = "\n\u2029\n"
@@ -107,8 +108,12 @@ def scrub_texts(
     with many short fields costs a few detector calls, not one per field.
     """
     # U+2029 only ever appears as our separator, so fields split apart again exactly.
-    joined = _FIELD_SEPARATOR.join(text.replace("\u2029", "\n") for text in texts)
-    entities = detect_all(joined, detector)
+    joined = _FIELD_SEPARATOR.join(stored_form(text).replace("\u2029", "\n") for text in texts)
+    # The detector reads the text as a person would (invisible characters gone, look-alike
+    # digits, dashes and spaces plain); what it finds is replaced in the text as stored.
+    form = reading_form(joined)
+    found = detect_all(form.view, detector)
+    entities = _merge([PiiEntity(e.type, *form.span(e.begin, e.end), e.score) for e in found])
     counts: Counter[str] = Counter()
     pieces: list[str] = []
     cursor = 0
@@ -118,7 +123,8 @@ def scrub_texts(
         # Keep field separators inside a span so the fields can be split apart again.
         kept = _FIELD_SEPARATOR * span.count(_FIELD_SEPARATOR)
         if pseudonyms is not None and not kept:
-            label = pseudonyms.label(entity.type, span)
+            # Named as read, so an invisible character cannot make the same name a new one.
+            label = pseudonyms.label(entity.type, reading_form(span).view)
         else:
             label = f"[{entity.type}]"
         pieces.append(f"{label}{kept}")
