@@ -8,10 +8,17 @@ that forgot its session policy still cannot reach another tenant:
   (``dynamodb:LeadingKeys``; ``Null: false`` because ``ForAllValues`` holds for a request that
   names no key at all, so Scan and PartiQL are also left out);
 - S3 objects under ``tenants/${aws:PrincipalTag/tenant_id}/``, and listing that prefix only.
+
+Both rest on the tag being a tenant id (``ID_PATTERN`` of ``agent_memory.core.contracts``):
+``_decay`` would reach the ledger's ``_decay#progress``, ``acm*`` (if a substituted ``*`` is
+a wildcard) every tenant starting ``acm``. The trust (``aws:RequestTag``) and the role's own
+policy (``aws:PrincipalTag``, by explicit Deny) both refuse any other value, as far as
+``StringLike`` can say it: see :data:`TENANT_ID_SHAPES` and :data:`NOT_IN_TENANT_IDS`.
 """
 
 from __future__ import annotations
 
+import string
 from collections.abc import Iterable, Sequence
 
 from aws_cdk import Duration
@@ -25,6 +32,28 @@ from stacks.nag import acknowledge, logical_id
 
 TENANT_TAG = "tenant_id"
 TENANT = f"${{aws:PrincipalTag/{TENANT_TAG}}}"
+
+# A tenant id matches ID_PATTERN, ^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$. IAM's StringLike, with
+# only "*" and "?", says it so:
+# - it starts with an ASCII letter or digit: never empty, never "_" (system keys such as
+#   "_decay#progress", "_FAILED#0"), never a space or a non-ASCII character;
+TENANT_ID_SHAPES = tuple(f"{c}*" for c in string.ascii_letters + string.digits)
+# - it holds no printable ASCII character outside [A-Za-z0-9._-], anywhere: no "#" (the key
+#   separator), no "/" (S3's), no space, no "*", "?" or "$" (written ${*}, ${?}, ${$}, IAM's
+#   names for the characters themselves); and it has at most 128 characters.
+TENANT_ID_MAX_CHARS = 128
+_ID_CHARS = string.ascii_letters + string.digits + "._-"
+NOT_IN_TENANT_IDS = (
+    *(
+        f"*{'${' + c + '}' if c in '*?$' else c}*"
+        for c in map(chr, range(0x20, 0x7F))
+        if c not in _ID_CHARS
+    ),
+    "?" * (TENANT_ID_MAX_CHARS + 1) + "*",
+)
+# What IAM cannot name is a non-ASCII letter, digit or space after the first character (STS
+# admits any \p{L}, \p{Z}, \p{N} in a tag; a policy holds only U+0020-U+00FF): "acme\u3000"
+# passes, and reaches only keys of a tenant "acme\u3000", which cannot exist.
 ITEM_ACTIONS = (
     "dynamodb:GetItem",
     "dynamodb:BatchGetItem",
@@ -61,6 +90,7 @@ class TenantDataAccess(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         self.role = self._build_role(principals)
+        self._deny_other_tags()
         self._grant_items(list(tables))
         self._grant_objects(bucket, prefix)
         self._allow(principals)
@@ -68,10 +98,11 @@ class TenantDataAccess(Construct):
     def _build_role(self, principals: Sequence[iam.IRole]) -> iam.Role:
         if not principals:
             raise ValueError("the tenant data role needs at least one principal")
+        tag = f"aws:RequestTag/{TENANT_TAG}"
         conditions = {
-            # The tag must be set, must be the only one, and must not open a path ('/').
-            "StringLike": {f"aws:RequestTag/{TENANT_TAG}": "?*"},
-            "StringNotLike": {f"aws:RequestTag/{TENANT_TAG}": "*/*"},
+            # The tag must be set, must be the only one, and must be a tenant id.
+            "StringLike": {tag: list(TENANT_ID_SHAPES)},
+            "StringNotLike": {tag: list(NOT_IN_TENANT_IDS)},
             "ForAllValues:StringEquals": {"aws:TagKeys": [TENANT_TAG]},
         }
         trusted = [
@@ -84,6 +115,26 @@ class TenantDataAccess(Construct):
             assumed_by=iam.CompositePrincipal(*trusted),
             max_session_duration=Duration.hours(1),
         )
+
+    def _deny_other_tags(self) -> None:
+        # Again in the role's own policy, so a trust that someday admits more (or a tag set
+        # some other way) still reaches nothing: Deny wins over every Allow below. Two
+        # statements, since one statement's conditions must all hold (AND).
+        tag = f"aws:PrincipalTag/{TENANT_TAG}"
+        refusals = {
+            "OnlyTenantIdsStartTheTag": {"StringNotLike": {tag: list(TENANT_ID_SHAPES)}},
+            "NoTagHoldsWhatTenantIdsCannot": {"StringLike": {tag: list(NOT_IN_TENANT_IDS)}},
+        }
+        for sid, condition in refusals.items():
+            self.role.add_to_policy(
+                iam.PolicyStatement(
+                    sid=sid,
+                    effect=iam.Effect.DENY,
+                    actions=["*"],
+                    resources=["*"],
+                    conditions=condition,
+                )
+            )
 
     def _allow(self, principals: Sequence[iam.IRole]) -> None:
         for principal in principals:

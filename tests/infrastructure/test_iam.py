@@ -9,6 +9,7 @@ from agent_memory.adapters.aws import dynamodb_schema as schema
 from stacks.bedrock_models import invoke_statements
 from stacks.functions import SPECS
 from stacks.memory_stack import MemoryStack
+from stacks.tenant_access import NOT_IN_TENANT_IDS, TENANT_ID_SHAPES
 from tests.infrastructure.helpers import (
     Resources,
     actions,
@@ -76,9 +77,10 @@ def test_only_tenant_scoped_functions_are_trusted_and_only_with_one_tenant_tag(
     assert trust["Action"] == ["sts:AssumeRole", "sts:TagSession"]
     trusted = {ref["Fn::GetAtt"][0] for ref in trust["Principal"]["AWS"]}
     assert trusted == {logical_id(stack.functions.roles[n]) for n in TENANT_SCOPED}
+    # (what the shapes let through: tests/infrastructure/test_tenant_tags.py)
     assert trust["Condition"] == {
-        "StringLike": {"aws:RequestTag/tenant_id": "?*"},
-        "StringNotLike": {"aws:RequestTag/tenant_id": "*/*"},
+        "StringLike": {"aws:RequestTag/tenant_id": list(TENANT_ID_SHAPES)},
+        "StringNotLike": {"aws:RequestTag/tenant_id": list(NOT_IN_TENANT_IDS)},
         "ForAllValues:StringEquals": {"aws:TagKeys": ["tenant_id"]},
     }
 

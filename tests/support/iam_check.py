@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from agent_memory.adapters.aws import dynamodb_schema as schema
 from agent_memory.serverless.settings import AwsSettings
+from tests.support.iam_strings import Pattern, parse
 
 ACCOUNT = "123456789012"  # moto's default account
 # Powertools' idempotency table is keyed by "id" (DynamoDBPersistenceLayer's default key_attr).
@@ -395,34 +395,19 @@ _DERIVATIONS = {
 
 # --- policies --------------------------------------------------------------------------
 
-_VARIABLE = re.compile(r"\$\{([^}]+)\}")
-
-
-@cache
-def _glob(pattern: str, ignore_case: bool) -> re.Pattern[str]:
-    parts = (".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
-    return re.compile("".join(parts), re.IGNORECASE if ignore_case else 0)
-
 
 def matches(pattern: str, value: str, *, ignore_case: bool = False) -> bool:
     """IAM's wildcard match: ``*`` any run of characters, ``?`` one."""
-    return _glob(pattern, ignore_case).fullmatch(value) is not None
+    parsed = substitute(pattern, {})
+    return parsed is not None and parsed.like(value, ignore_case=ignore_case)
 
 
-def substitute(text: str, variables: Mapping[str, str]) -> str | None:
-    """``text`` with ``${aws:...}`` policy variables filled in; None if one is unknown (IAM
-    then matches nothing)."""
-    missing = False
-
-    def fill(found: re.Match[str]) -> str:
-        nonlocal missing
-        if found.group(1) not in variables:
-            missing = True
-            return ""
-        return variables[found.group(1)]
-
-    filled = _VARIABLE.sub(fill, text)
-    return None if missing else filled
+def substitute(text: str, variables: Mapping[str, str]) -> Pattern | None:
+    """``text`` with its policy variables filled in (``${*}``, ``${?}``, ``${$}`` literal);
+    None if one has no value (IAM then matches nothing). A ``*`` in a substituted value is
+    read as the character: the tenant-tag tests show no value the trust accepts holds one.
+    """
+    return parse(text, variables, live_values=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,7 +426,7 @@ class Statement:
             return None
         for resource, label in zip(self.resources, self.labels, strict=True):
             pattern = substitute(resource, variables)
-            if pattern is not None and matches(pattern, request.resource):
+            if pattern is not None and pattern.like(request.resource):
                 return label if self._conditions_hold(request.keys, variables) else None
         return None
 
@@ -493,17 +478,17 @@ def condition(
     return one(context[key][0])
 
 
-def _arn_like(pattern: str, value: str) -> bool:
+def _arn_like(pattern: Pattern, value: str) -> bool:
     # ArnLike matches each of the six ARN segments on its own.
     wanted, got = pattern.split(":", 5), value.split(":", 5)
-    return len(wanted) == len(got) == 6 and all(map(matches, wanted, got))
+    return len(wanted) == len(got) == 6 and all(w.like(g) for w, g in zip(wanted, got, strict=True))
 
 
-_COMPARISONS = {
-    "StringEquals": lambda p, v: p == v,
-    "Equals": lambda p, v: p == v,  # StringNotEquals
-    "StringLike": matches,
-    "Like": matches,  # StringNotLike
+_COMPARISONS: dict[str, Callable[[Pattern, str], bool]] = {
+    "StringEquals": Pattern.equals,
+    "Equals": Pattern.equals,  # StringNotEquals
+    "StringLike": Pattern.like,
+    "Like": Pattern.like,  # StringNotLike
     "ArnLike": _arn_like,
     "ArnEquals": _arn_like,  # IAM: ArnEquals behaves as ArnLike
 }
@@ -805,8 +790,11 @@ class Checker:
         if assumed.role_arn != deployment.settings.tenant_role_arn:
             raise Unsupported(f"credentials of {assumed.role_arn}, not the tenant role")
         variables = {f"aws:PrincipalTag/{k}": v for k, v in assumed.tags}
+        # A session's tags are also condition keys of its requests (aws:PrincipalTag/<key>).
+        tags = {k: (v,) for k, v in variables.items()}
+        tagged = Request.of(request.action, request.resource, {**request.keys, **tags})
         refused = []
-        tenant_allowed, label = self.policy(ids.tenant_role, deployment).decide(request, variables)
+        tenant_allowed, label = self.policy(ids.tenant_role, deployment).decide(tagged, variables)
         if not tenant_allowed:
             refused.append("tenant role")
         if assumed.session_policy is not None:
@@ -814,7 +802,7 @@ class Checker:
             if session is None:
                 session = Policy.from_document(json.loads(assumed.session_policy))
                 self._sessions[assumed.session_policy] = session
-            if not session.decide(request, variables)[0]:
+            if not session.decide(tagged, variables)[0]:
                 refused.append("session policy")
         granted = None if label is None else f"tenant role: {label}"
         return Verdict(function, request, " and ".join(refused) or None, granted_by=granted)
