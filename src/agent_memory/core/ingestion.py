@@ -100,6 +100,17 @@ def request_ingestion(ledger: Ledger, *, now: float) -> None:
     ledger.put(DIRTY_KEY, {"at": now}, now=now, expires_at=None)
 
 
+def forget_retries(ledger: Ledger, tenant_id: str, *, now: float) -> int:
+    """Drop the tenant's documents from the retry record (their keys name the tenant); how
+    many were dropped.
+    """
+    prefix = f"tenants/{tenant_id}/"
+    saved = _attempts(ledger, now)
+    kept = {key: tries for key, tries in saved.items() if not key.startswith(prefix)}
+    _save_attempts(ledger, saved, kept, now)
+    return len(saved) - len(kept)
+
+
 def _report(
     status: str, job_id: str | None, window: _Window, waiting: int, stuck: int
 ) -> IngestionReport:

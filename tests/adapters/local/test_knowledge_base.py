@@ -613,3 +613,174 @@ def test_document_states_name_what_the_index_serves(tmp_path: Path, kb: LocalKno
     kb.put_document(fact("acme", "d", "bad", "gamma delta"))
     assert kb.start_ingestion(now=NOW + 1).statistics.failed == 0
     assert kb.document_states(keys[1:2]) == {keys[1]: "INDEXED"}
+
+
+# --- deleting and erasing leave no copy -------------------------------------------------------
+
+
+def files_naming(root: Path, needle: str) -> list[str]:
+    """Every path under ``root`` whose name or bytes contain ``needle``."""
+    return [
+        p.relative_to(root).as_posix()
+        for p in sorted(root.rglob("*"))
+        if needle in p.name or (p.is_file() and needle.encode() in p.read_bytes())
+    ]
+
+
+def test_deleting_a_document_removes_the_folders_it_left_empty(
+    tmp_path: Path, kb: LocalKnowledgeBase
+) -> None:
+    # Given two documents of one tenant in two domains
+    kb.put_document(fact("acme", "contracts", "f1", "alpha"))
+    kb.put_document(fact("acme", "privacy", "f2", "beta"))
+    # When the one in contracts is deleted
+    kb.delete_document("tenants/acme/domains/contracts/f1.txt")
+    # Then its domain's folder went, the tenant's stayed (it holds privacy)
+    documents = tmp_path / "documents/tenants/acme/domains"
+    assert sorted(p.name for p in documents.iterdir()) == ["privacy"]
+    # And when the last one goes, so does every folder naming the tenant
+    kb.delete_document("tenants/acme/domains/privacy/f2.txt")
+    assert files_naming(tmp_path, "acme") == []
+    # And a document written there again makes its folders anew
+    kb.put_document(fact("acme", "privacy", "f3", "gamma"))
+    assert kb.document_keys("acme") == ["tenants/acme/domains/privacy/f3.txt"]
+
+
+def test_an_ingestion_that_drops_a_document_keeps_no_generation_holding_its_text(
+    tmp_path: Path, kb: LocalKnowledgeBase
+) -> None:
+    # Given an ingested document, deleted afterwards
+    kb.put_document(fact("acme", "d", "f1", "the quetzal clause"))
+    kb.put_document(fact("acme", "d", "f2", "alpha beta"))
+    kb.start_ingestion(now=NOW)
+    kb.delete_document("tenants/acme/domains/d/f1.txt")
+    # When the next ingestion drops it from the index
+    kb.start_ingestion(now=NOW + 1)
+    # Then no file keeps its text: the generation before, which held it, is gone too
+    assert files_naming(tmp_path, "quetzal") == []
+    assert texts(kb, "alpha beta") == ["alpha beta"]
+
+
+def test_an_ingestion_that_only_adds_keeps_the_previous_generation_for_readers(
+    tmp_path: Path, kb: LocalKnowledgeBase
+) -> None:
+    # Given an index, and a document added after it
+    kb.put_document(fact("acme", "d", "f1", "alpha"))
+    kb.start_ingestion(now=NOW)
+    kb.put_document(fact("acme", "d", "f2", "beta"))
+    # When the next ingestion publishes
+    kb.start_ingestion(now=NOW + 1)
+    # Then the previous generation stays (everything in it is in the new one)
+    assert sorted(p.name for p in (tmp_path / "index").glob("gen-*")) == [
+        "gen-00000001",
+        "gen-00000002",
+    ]
+
+
+def test_erasing_a_tenant_drops_it_from_the_index_at_once_without_embedding(
+    tmp_path: Path, kb: LocalKnowledgeBase, embedder: RecordingEmbedder
+) -> None:
+    # Given two tenants ingested twice (so the index has a previous generation)
+    kb.put_document(fact("acme", "d", "f1", "the quetzal clause"))
+    kb.start_ingestion(now=NOW)
+    kb.put_document(fact("globex", "d", "f2", "the okapi clause"))
+    kb.start_ingestion(now=NOW + 1)
+    embedded = len(embedder.embedded)
+    # When acme is erased (no ingestion after it)
+    erasure = kb.erase_tenant("acme")
+    # Then no file names acme or holds its text, and globex is served as before
+    assert files_naming(tmp_path, "acme") == files_naming(tmp_path, "quetzal") == []
+    assert texts(kb, "okapi clause", tenant="globex") == ["the okapi clause"]
+    assert texts(kb, "quetzal clause", tenant="acme") == []
+    # And nothing was embedded again
+    assert len(embedder.embedded) == embedded
+    # And the erasure says what it did: one document (text and sidecar), its three folders,
+    # one generation written, the two before it removed
+    assert (erasure.documents, erasure.files_removed, erasure.folders_removed) == (1, 2, 3)
+    assert (erasure.index_generations_rewritten, erasure.index_generations_removed) == (1, 2)
+
+
+def test_a_new_instance_serves_the_erased_index(tmp_path: Path, kb: LocalKnowledgeBase) -> None:
+    kb.put_document(fact("acme", "d", "f1", "alpha"))
+    kb.put_document(fact("globex", "d", "f2", "alpha"))
+    kb.start_ingestion(now=NOW)
+    kb.erase_tenant("acme")
+    fresh = LocalKnowledgeBase(tmp_path, HashingEmbedder())
+    assert texts(fresh, "alpha", tenant="acme") == []
+    assert texts(fresh, "alpha", tenant="globex") == ["alpha"]
+
+
+def test_erasing_a_tenant_drops_it_from_an_index_prepared_for_a_new_model(
+    tmp_path: Path, kb: LocalKnowledgeBase
+) -> None:
+    # Given an index prepared in a new model's space, holding both tenants
+    kb.put_document(fact("acme", "d", "f1", "the quetzal clause"))
+    kb.put_document(fact("globex", "d", "f2", "the okapi clause"))
+    kb.start_ingestion(now=NOW)
+    new_model = HashingEmbedder(model_id="test-hashing-next")
+    assert kb.prepare_index(new_model) == 2
+    # When acme is erased
+    erasure = kb.erase_tenant("acme")
+    # Then neither index holds it, and the prepared one is published without it
+    assert files_naming(tmp_path, "quetzal") == []
+    assert erasure.index_generations_rewritten == 2
+    kb.publish_index(new_model)
+    moved = LocalKnowledgeBase(tmp_path, new_model)
+    assert texts(moved, "okapi clause", tenant="globex") == ["the okapi clause"]
+    assert texts(moved, "quetzal clause", tenant="acme") == []
+
+
+def test_erasing_a_tenant_drops_the_failure_reasons_naming_its_documents(
+    tmp_path: Path, kb: LocalKnowledgeBase
+) -> None:
+    # Given a job that could not index one of acme's documents, and one of globex's
+    kb.put_document(fact("acme", "d", "bad", "alpha"))
+    kb.put_document(fact("globex", "d", "bad", "beta"))
+    for tenant in ("acme", "globex"):
+        (tmp_path / f"documents/tenants/{tenant}/domains/d/bad.txt").write_bytes(b"\xff")
+    job = kb.start_ingestion(now=NOW)
+    # When acme is erased
+    kb.erase_tenant("acme")
+    # Then the job log no longer names acme's document, still names globex's, and still counts
+    # both failures
+    assert files_naming(tmp_path, "acme") == []
+    recorded = kb.ingestion_job(job.job_id)
+    assert recorded.failure_reasons == ("tenants/globex/domains/d/bad.txt: text is not UTF-8",)
+    assert recorded.statistics.failed == 2
+
+
+def test_erasing_waits_for_a_running_ingestion_then_reports_busy_having_changed_nothing(
+    tmp_path: Path,
+) -> None:
+    # Given an ingestion stuck in embedding, and an erasure that waits 0.2 s for it
+    blocking = BlockingEmbedder()
+    running = LocalKnowledgeBase(tmp_path, blocking)
+    running.put_document(fact("acme", "d", "f1", "alpha"))
+    runner = threading.Thread(target=running.start_ingestion, kwargs={"now": NOW})
+    runner.start()
+    try:
+        assert blocking.entered.wait(timeout=10)
+        erasing = LocalKnowledgeBase(tmp_path, HashingEmbedder(), erase_wait=0.2)
+        # When acme is erased / Then it is told the index is busy, and the document is still there
+        with pytest.raises(IngestionBusy):
+            erasing.erase_tenant("acme")
+        assert erasing.document_keys("acme") == ["tenants/acme/domains/d/f1.txt"]
+    finally:
+        blocking.release.set()
+        runner.join(timeout=10)
+
+
+def test_erasing_after_a_running_ingestion_ends_waits_for_it_and_erases(tmp_path: Path) -> None:
+    # Given an ingestion stuck in embedding, released 0.3 s later
+    blocking = BlockingEmbedder()
+    running = LocalKnowledgeBase(tmp_path, blocking)
+    running.put_document(fact("acme", "d", "f1", "the quetzal clause"))
+    runner = threading.Thread(target=running.start_ingestion, kwargs={"now": NOW})
+    runner.start()
+    assert blocking.entered.wait(timeout=10)
+    threading.Timer(0.3, blocking.release.set).start()
+    # When acme is erased meanwhile / Then the erasure waited for the job and removed its rows
+    erasure = LocalKnowledgeBase(tmp_path, HashingEmbedder(), erase_wait=10).erase_tenant("acme")
+    runner.join(timeout=10)
+    assert erasure.index_generations_rewritten == 1
+    assert files_naming(tmp_path, "quetzal") == []

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from agent_memory.adapters.local.kb.documents import DocumentFolder
+from agent_memory.adapters.local.kb.documents import DocumentFolder, Removed
 from agent_memory.adapters.local.kb.ingest import next_snapshot
 from agent_memory.adapters.local.kb.jobs import JobLog
+from agent_memory.adapters.local.kb.keys import validate_segment
 from agent_memory.adapters.local.kb.lock import ingestion_lock
 from agent_memory.adapters.local.kb.snapshot import IndexSnapshot
 from agent_memory.adapters.local.kb.store import IndexStore, IndexUnreadable, Stamp
@@ -27,10 +28,15 @@ from agent_memory.core.models import (
     KbHit,
 )
 from agent_memory.core.ports import Embedder, FloatArray
+from agent_memory.core.tenants import KbErasure
 
 __all__ = ["LocalKnowledgeBase"]
 
 logger = logging.getLogger(__name__)
+
+# How long erasing a tenant waits for a running ingestion (forget is rare; an ingestion of a
+# large batch on a CPU model can take this long).
+ERASE_WAIT_SECONDS = 120.0
 
 
 class LocalKnowledgeBase:
@@ -43,13 +49,24 @@ class LocalKnowledgeBase:
     It is also a ``ReindexableKnowledgeBase``: ahead of a change of embedding model,
     ``root/index-next/`` holds the new model's index, built while the old one is served and
     swapped in as the next generation of ``root/index/`` when the store switches.
+
+    And it is an ``ErasingKnowledgeBase``: ``erase_tenant`` drops a tenant from the documents
+    and from both indexes at once, so no file keeps a byte of it.
     """
 
-    def __init__(self, root: Path, embedder: Embedder, *, batch_size: int = 64) -> None:
+    def __init__(
+        self,
+        root: Path,
+        embedder: Embedder,
+        *,
+        batch_size: int = 64,
+        erase_wait: float = ERASE_WAIT_SECONDS,
+    ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         self._embedder = embedder
         self._batch_size = batch_size
+        self._erase_wait = erase_wait
         self._documents = DocumentFolder(root / "documents")
         self._store = IndexStore(root / "index")
         self._prepared = IndexStore(root / "index-next")
@@ -63,12 +80,70 @@ class LocalKnowledgeBase:
         self._documents.put(document)
 
     def delete_document(self, key: str) -> None:
-        """Remove the document and its sidecar; the index drops it at the next ingestion."""
+        """Remove the document, its sidecar and any folder left empty; the index drops it at
+        the next ingestion.
+        """
         self._documents.delete(key)
 
     def document_keys(self, tenant_id: str) -> list[str]:
         """Keys of every document under ``tenants/{tenant_id}/``, sorted."""
         return self._documents.keys(tenant_id)
+
+    def erase_tenant(self, tenant_id: str) -> KbErasure:
+        """Delete the tenant's documents, and its rows from the served and the prepared index
+        now (each rewritten as a new generation, older generations removed), and the failure
+        reasons naming its documents in the job log; no vector is computed.
+
+        Waits for a running ingestion up to ``erase_wait`` seconds, then raises
+        ``IngestionBusy`` having changed nothing.
+        """
+        prefix = f"tenants/{validate_segment(tenant_id, 'tenant id')}/"
+        with ingestion_lock(self._lock_path, wait=self._erase_wait):
+            keys = self._documents.keys(tenant_id)
+            removed = Removed()
+            for key in keys:
+                done = self._documents.delete(key)
+                removed.files += done.files
+                removed.folders += done.folders
+            rewritten, pruned, rebuild = 0, 0, False
+            for store in (self._store, self._prepared):
+                before, written = store.generations(), 0
+                try:
+                    written = self._erase_from(store, tenant_id)
+                except IndexUnreadable:
+                    # It cannot be filtered, so it goes: the served index is rebuilt by the
+                    # next ingestion, the prepared one by the next prepare or publish.
+                    if store is self._store:
+                        store.clear()
+                        rebuild = True
+                    else:
+                        _remove(store.directory)
+                rewritten += written
+                pruned += before + written - store.generations()
+            self._jobs.drop_reasons(prefix)
+        return KbErasure(
+            documents=len(keys),
+            files_removed=removed.files,
+            folders_removed=removed.folders,
+            index_generations_rewritten=rewritten,
+            index_generations_removed=pruned,
+            index_rebuild_needed=rebuild,
+        )
+
+    def _erase_from(self, store: IndexStore, tenant_id: str) -> int:
+        """Publish the index in ``store`` without the tenant's rows, if it has any, and remove
+        every older generation; how many generations were written.
+        """
+        loaded = store.load()
+        if loaded is None or not loaded[1].holds_tenant(tenant_id):
+            store.prune()
+            return 0
+        snapshot = loaded[1].without_tenant(tenant_id, generation=store.next_generation())
+        stamp = store.write(snapshot, keep_previous=False)
+        if store is self._store:
+            with self._cache_lock:
+                self._cached = (stamp, snapshot)
+        return 1
 
     def start_ingestion(self, *, now: float) -> IngestionJob:
         """Index the documents as they are now and return the finished job.
@@ -259,7 +334,9 @@ class LocalKnowledgeBase:
             batch_size=self._batch_size,
         )
         if snapshot is not None:
-            stamp = self._store.write(snapshot)
+            # The previous generation stays for readers only if it holds no deleted document.
+            keep = previous is None or snapshot.holds_all_of(previous)
+            stamp = self._store.write(snapshot, keep_previous=keep)
             with self._cache_lock:
                 self._cached = (stamp, snapshot)
         return statistics, failures

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import threading
 import weakref
@@ -16,6 +17,7 @@ from agent_memory.core.errors import TransientError
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
+_DELETE = re.compile(r"\s*DELETE\b", re.IGNORECASE)
 
 
 def is_lock_error(exc: sqlite3.Error) -> bool:
@@ -38,7 +40,25 @@ def _lock_errors_are_transient() -> Iterator[None]:
 
 
 class _ThreadConnection(sqlite3.Connection):
-    """A connection that can be weakly referenced, so a finished thread's one is released."""
+    """A connection that can be weakly referenced, so a finished thread's one is released.
+
+    It also notes when a statement deleted rows (``deleted``), so the write transaction that
+    ran it can fold the log into the file afterwards (see :meth:`SqliteDatabase.write`).
+    """
+
+    deleted = False
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        cursor = super().execute(sql, parameters)
+        if cursor.rowcount > 0 and _DELETE.match(sql):
+            self.deleted = True
+        return cursor
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        cursor = super().executemany(sql, parameters)
+        if cursor.rowcount > 0 and _DELETE.match(sql):
+            self.deleted = True
+        return cursor
 
 
 class SqliteDatabase:
@@ -138,11 +158,18 @@ class SqliteDatabase:
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        """Open a transaction holding the write lock from its start; commit unless it raises."""
+        """Open a transaction holding the write lock from its start; commit unless it raises.
+
+        A transaction that deleted rows is followed by a checkpoint: ``secure_delete`` zeroes
+        them only in the new versions of their pages, written to the log, while the database
+        file (and older log frames) keep the old versions until the log is folded back.
+        """
         conn = self.connection()
         if conn.in_transaction:
             raise RuntimeError("write transactions do not nest")
         with _lock_errors_are_transient():
+            if isinstance(conn, _ThreadConnection):
+                conn.deleted = False
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
@@ -151,6 +178,9 @@ class SqliteDatabase:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
+        if isinstance(conn, _ThreadConnection) and conn.deleted:
+            conn.deleted = False
+            self.checkpoint()
 
     def schema_version(self) -> int:
         """Return the schema version recorded in the file."""
@@ -190,7 +220,7 @@ class SqliteDatabase:
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = OFF")
             # Deleted records (forgotten tenants, replayed raw events) are zeroed, not left in
-            # free pages.
+            # free pages; write() then checkpoints so the file holds the zeroed pages.
             conn.execute("PRAGMA secure_delete = ON")
         return conn
 

@@ -35,6 +35,14 @@ class IndexableDocument:
     domain: str | None
 
 
+@dataclass(slots=True)
+class Removed:
+    """How many files and folders a deletion removed."""
+
+    files: int = 0
+    folders: int = 0
+
+
 class DocumentFolder:
     """Documents at ``root/<key>`` with their metadata at ``root/<key>.metadata.json``."""
 
@@ -53,12 +61,25 @@ class DocumentFolder:
         write_atomic(path, document.text.encode())
         write_atomic(_sidecar(path), sidecar.encode() + b"\n")
 
-    def delete(self, key: str) -> None:
-        """Remove the document and its sidecar; absent files are fine."""
+    def delete(self, key: str) -> Removed:
+        """Remove the document and its sidecar, then the folders that left empty (their names
+        hold the tenant and domain); absent files are fine.
+        """
         path = self._path(validate_key(key))
+        removed = Removed()
         for target in (path, _sidecar(path)):
             with contextlib.suppress(FileNotFoundError):
                 target.unlink()
+                removed.files += 1
+        folder = path.parent
+        while folder != self._root and folder.is_relative_to(self._root):
+            try:
+                folder.rmdir()  # only ever removes an empty folder, atomically
+            except OSError:  # not empty (or already gone): the folders above are in use too
+                break
+            removed.folders += 1
+            folder = folder.parent
+        return removed
 
     def keys(self, tenant_id: str) -> list[str]:
         """Keys of the tenant's documents, sorted."""

@@ -46,6 +46,22 @@ class JobLog:
                 jobs[job_id] = {**jobs[job_id], "status": "FAILED"}
             write_atomic(self._path, json.dumps(jobs, indent=2).encode() + b"\n")
 
+    def drop_reasons(self, key_prefix: str) -> int:
+        """Remove the failure reasons that name a document under ``key_prefix`` (a forgotten
+        tenant's); the counts stay. Call only while holding the ingestion lock.
+        """
+        jobs = self._read()
+        dropped = 0
+        for entry in jobs.values():
+            reasons = entry.get("failure_reasons")
+            if isinstance(reasons, list):
+                kept = [r for r in reasons if not str(r).startswith(key_prefix)]
+                dropped += len(reasons) - len(kept)
+                entry["failure_reasons"] = kept
+        if dropped:
+            write_atomic(self._path, json.dumps(jobs, indent=2).encode() + b"\n")
+        return dropped
+
     def get(self, job_id: str) -> IngestionJob | None:
         """Return the job, or None if unknown (or long forgotten)."""
         entry = self._read().get(job_id)

@@ -79,6 +79,27 @@ class IndexSnapshot:
             self.vector_of(d.key, d.content_hash) is not None for d in documents
         )
 
+    def holds_all_of(self, other: IndexSnapshot) -> bool:
+        """Tell whether every row of ``other`` is in this index with the same content."""
+        return all(self.vector_of(row.key, row.content_hash) is not None for row in other.rows)
+
+    def holds_tenant(self, tenant_id: str) -> bool:
+        """Tell whether any row is the tenant's."""
+        return tenant_id in self._tenants
+
+    def without_tenant(self, tenant_id: str, *, generation: int) -> IndexSnapshot:
+        """Return the index as generation ``generation`` less every row of the tenant; no
+        vector is computed again (the tenant's rows are one block of the matrix, cut out).
+        """
+        start, stop = self._tenants.get(tenant_id, (0, 0))
+        return IndexSnapshot(
+            generation=generation,
+            model_id=self.model_id,
+            dimension=self.dimension,
+            rows=self.rows[:start] + self.rows[stop:],
+            matrix=np.concatenate((self.matrix[:start], self.matrix[stop:])),
+        )
+
     def search(
         self, query: FloatArray, *, tenant_id: str, domain: str | None, limit: int
     ) -> list[KbHit]:

@@ -9,8 +9,10 @@ Layout under the index folder::
 
 A writer (holding the ingestion lock) fills a hidden folder, renames it to its generation and
 then replaces ``CURRENT``; readers follow ``CURRENT``, so they see one whole generation or the
-next one. The previous generation is kept so a reader in another process that has just read
-``CURRENT`` can still open it.
+next one. The previous generation is kept, so a reader in another process that has just read
+``CURRENT`` can still open it, only when it holds nothing the new one lacks: a document deleted
+(a forgotten tenant's, a decayed fact's) leaves no copy of its text on disk once the index
+dropped it. A reader that finds its generation gone reads ``CURRENT`` again.
 """
 
 from __future__ import annotations
@@ -82,10 +84,12 @@ class IndexStore:
                 continue  # pruned by two newer ingestions since we read the pointer
         raise IndexUnreadable(f"index generation in {self.directory} kept vanishing while read")
 
-    def write(self, snapshot: IndexSnapshot) -> Stamp:
-        """Publish ``snapshot`` as the next generation; the caller holds the ingestion lock."""
+    def write(self, snapshot: IndexSnapshot, *, keep_previous: bool = True) -> Stamp:
+        """Publish ``snapshot`` as the next generation and prune older ones (all of them unless
+        ``keep_previous``); the caller holds the ingestion lock.
+        """
         self.directory.mkdir(parents=True, exist_ok=True)
-        previous = self._current_directory()
+        previous = self._current_directory() if keep_previous else None
         building = Path(tempfile.mkdtemp(dir=self.directory, prefix=".building-"))
         _write_generation(building, snapshot)
         name = f"{_PREFIX}{snapshot.generation:08d}"
@@ -94,6 +98,22 @@ class IndexStore:
         write_atomic(self.directory / _POINTER, json.dumps(pointer).encode())
         self._prune(keep=(name,) if previous is None else (name, previous))
         return _stamp(os.stat(self.directory / _POINTER))
+
+    def prune(self) -> None:
+        """Remove every generation but the current one (all of them without a readable
+        pointer, since none can be served).
+        """
+        current = self._current_directory()
+        self._prune(keep=() if current is None else (current,))
+
+    def clear(self) -> None:
+        """Remove the pointer and every generation: no index until the next write."""
+        (self.directory / _POINTER).unlink(missing_ok=True)
+        self._prune(keep=())
+
+    def generations(self) -> int:
+        """How many generation folders are on disk."""
+        return sum(e.is_dir() and e.name.startswith(_PREFIX) for e in _entries(self.directory))
 
     def next_generation(self) -> int:
         """One more than any generation on disk, referenced or not."""
