@@ -13,6 +13,7 @@ from aws_cdk import aws_logs as logs
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
 
+from agent_memory.adapters.aws import dynamodb_schema as schema
 from stacks.bedrock_models import (
     EMBEDDING_MODEL_ID,
     foundation_model_arn,
@@ -32,8 +33,6 @@ ARCHITECTURE = lambda_.Architecture.ARM_64
 SERVICE_NAME = "agent-memory"
 METRICS_NAMESPACE = "AgentMemory"
 
-# What the cross-tenant jobs' adapter calls need (get/query and hydrate keys-only indexes).
-_READ = ("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query")
 _IDEMPOTENCY_ACTIONS = (
     "dynamodb:GetItem",
     "dynamodb:PutItem",
@@ -47,7 +46,10 @@ class FunctionSpec:
     """One handler under ``functions/<name>/`` and what it needs.
 
     ``tenant_scoped`` functions reach tenant data only through the tenant data role;
-    ``table_actions`` are the direct grants of the cross-tenant jobs, per table design.
+    ``table_actions`` are the direct grants of the cross-tenant jobs on a table itself (item
+    actions, and Query or Scan of the table), per table design; ``index_queries`` the indexes of
+    each table they Query. Each is what the job's code calls, nothing more (the session's call
+    check, tests/support/aws_calls.py, reports a call without its grant).
     ``scrubs_pii`` functions call the PII detector and read the name-pseudonym key: the
     consolidation step that scrubs, and bootstrap, which puts queries in the stored form.
     """
@@ -62,6 +64,7 @@ class FunctionSpec:
     idempotent: bool = False
     scrubs_pii: bool = False
     table_actions: Mapping[str, tuple[str, ...]] | None = None
+    index_queries: Mapping[str, tuple[str, ...]] | None = None
 
     @property
     def construct_id(self) -> str:
@@ -118,6 +121,7 @@ SPECS = (
         "record_failure",
         "Consolidation: keep a failed run replayable",
         tenant_scoped=False,
+        # The failure record by key (states:DescribeExecution is granted with the machine).
         table_actions={"ledger": ("dynamodb:GetItem", "dynamodb:PutItem")},
     ),
     FunctionSpec(
@@ -125,10 +129,13 @@ SPECS = (
         "Batched knowledge-base ingestion window",
         tenant_scoped=False,
         timeout_seconds=60,
+        # Staged facts from awaiting-index (full items), marked ingested or staged again by
+        # key; the ledger holds the job, the dirty mark and the retry counts.
         table_actions={
-            "facts": (*_READ, "dynamodb:UpdateItem"),
+            "facts": ("dynamodb:UpdateItem",),
             "ledger": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"),
         },
+        index_queries={"facts": (schema.AWAITING_INDEX,)},
     ),
     FunctionSpec(
         "decay",
@@ -136,15 +143,37 @@ SPECS = (
         tenant_scoped=False,
         timeout_seconds=900,
         memory_mb=1024,
-        # Expired episodes and ledger records are TTL's work, not decay's. A delete rewrites
-        # the agent's version item (PutItem); the ledger keeps the pass's resume point. After
+        # Expired episodes and ledger records are TTL's work, not decay's. FAILED episodes come
+        # from failed-time-index, their parts (split items) by key, and are deleted by key
+        # with their parts; a delete rewrites the agent's version item (PutItem). Stale
+        # PENDING facts come from pending-index (keys only, read back by key) and are deleted
+        # with their run markers (a Query of the fact's marker partition). VALIDATED
+        # procedures come from status-index and are flagged by key once found in their
+        # tenant's tenant-index partition. The ledger keeps the pass's resume point. After
         # the pass, the memory gauges count episodes and facts by status with a Scan (no index
-        # holds every status; this role already reads every item of both tables by key).
+        # holds every status), procedures from status-index and the ingestion backlog from
+        # awaiting-index.
         table_actions={
-            "episodes": (*_READ, "dynamodb:Scan", "dynamodb:DeleteItem", "dynamodb:PutItem"),
-            "facts": (*_READ, "dynamodb:Scan", "dynamodb:DeleteItem"),
-            "procedures": (*_READ, "dynamodb:UpdateItem"),
+            "episodes": (
+                "dynamodb:GetItem",
+                "dynamodb:BatchGetItem",
+                "dynamodb:Scan",
+                "dynamodb:DeleteItem",
+                "dynamodb:PutItem",
+            ),
+            "facts": (
+                "dynamodb:BatchGetItem",
+                "dynamodb:Query",
+                "dynamodb:Scan",
+                "dynamodb:DeleteItem",
+            ),
+            "procedures": ("dynamodb:UpdateItem",),
             "ledger": ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:DeleteItem"),
+        },
+        index_queries={
+            "episodes": (schema.FAILED_TIME_INDEX,),
+            "facts": (schema.PENDING_INDEX, schema.AWAITING_INDEX),
+            "procedures": (schema.STATUS_INDEX, schema.TENANT_INDEX),
         },
     ),
     FunctionSpec(
@@ -351,6 +380,8 @@ class Functions(Construct):
             )
         for table_name, actions in (spec.table_actions or {}).items():
             self._grant_table(role, table_name, actions)
+        for table_name, indexes in (spec.index_queries or {}).items():
+            self._grant_index_queries(role, table_name, indexes)
         if spec.scrubs_pii:
             self._grant_pii_detection(role)
             self.pseudonym_key.grant_read(role)
@@ -368,12 +399,21 @@ class Functions(Construct):
             self._grant_reranker(role)
 
     def _grant_table(self, role: iam.Role, logical_name: str, actions: tuple[str, ...]) -> None:
+        # The table only: item actions are authorized on it, never on an index.
         table = self._storage.tables[logical_name]
-        indexes = [i.name for i in self._storage.designs[logical_name].indexes]
+        role.add_to_policy(iam.PolicyStatement(actions=list(actions), resources=[table.table_arn]))
+
+    def _grant_index_queries(
+        self, role: iam.Role, logical_name: str, indexes: tuple[str, ...]
+    ) -> None:
+        table = self._storage.tables[logical_name]
+        design = self._storage.designs[logical_name]
+        for name in indexes:
+            design.index(name)  # KeyError for an index the table does not have
         role.add_to_policy(
             iam.PolicyStatement(
-                actions=list(actions),
-                resources=[table.table_arn, *(f"{table.table_arn}/index/{n}" for n in indexes)],
+                actions=["dynamodb:Query"],
+                resources=[f"{table.table_arn}/index/{n}" for n in indexes],
             )
         )
 

@@ -139,6 +139,8 @@ def test_cross_tenant_jobs_have_only_their_direct_grants(stack: MemoryStack, res
             for table in references(statement["Resource"]) & tables.keys():
                 granted.setdefault(tables[table], set()).update(actions(statement))
         expected = {n: set(a) for n, a in (spec.table_actions or {}).items()}
+        for name in spec.index_queries or {}:
+            expected.setdefault(name, set()).add("dynamodb:Query")
         assert granted == expected, spec.name
     assert {s.name for s in SPECS if s.table_actions} == CROSS_TENANT
 
