@@ -42,7 +42,7 @@ from agent_memory.core.ingestion import request_ingestion, run_ingestion
 from agent_memory.core.models import Procedure, ProcedureStatus
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.records import to_json
-from agent_memory.core.tenants import export_tenant, forget_tenant, json_lines
+from agent_memory.core.tenants import Retention, TenantExport, forget_tenant
 from agent_memory.settings import LocalSettings
 
 PROG = "agent-memory"
@@ -183,11 +183,15 @@ def _parser() -> argparse.ArgumentParser:
     decay_.add_argument("--json", action="store_true")
     decay_.set_defaults(handler=_decay)
 
-    export = commands.add_parser("export", help="every record of a tenant as JSON lines")
+    export = commands.add_parser(
+        "export", help="every record of a tenant as JSON lines (its receipt on stderr)"
+    )
     export.add_argument("--tenant", required=True)
     export.set_defaults(handler=_export)
 
-    forget = commands.add_parser("forget", help="delete every record of a tenant")
+    forget = commands.add_parser(
+        "forget", help="delete every record of a tenant; prints a JSON receipt"
+    )
     forget.add_argument("--tenant", required=True)
     forget.set_defaults(handler=_forget)
 
@@ -443,18 +447,22 @@ def _tenant(tenant: str) -> str:
 
 
 def _export(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    for line in json_lines(export_tenant(ports, _tenant(args.tenant))):
+    export = TenantExport(ports, _tenant(args.tenant))
+    for line in export:
         out.write(line + "\n")
+    # The records are the output; the receipt goes beside them, where a terminal shows it.
+    _print_json(export.receipt.as_json(), sys.stderr)
     return 0
 
 
 def _forget(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    report = forget_tenant(ports, _tenant(args.tenant))
-    out.write(
-        f"forgot tenant {args.tenant}: {report.episodes} episode(s), {report.facts} fact(s), "
-        f"{report.procedures} procedure(s), {report.kb_documents} KB document(s), "
-        f"{report.ledger_records} run record(s)\n"
-    )
+    retained: tuple[Retention, ...] = ()
+    if args.aws_stack:
+        from agent_memory.adapters.aws.retention import AWS_RETENTION
+
+        retained = AWS_RETENTION
+    receipt = forget_tenant(ports, _tenant(args.tenant), retained=retained)
+    _print_json(receipt.as_json(), out)
     return 0
 
 

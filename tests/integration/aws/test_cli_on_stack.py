@@ -6,16 +6,19 @@ real stack's outputs do; the CLI reads them and works with the caller's credenti
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from unittest import mock
 
 import boto3
 import pytest
 from moto import mock_aws
 
+from agent_memory.adapters.aws.retention import AWS_RETENTION
 from agent_memory.cli.main import main
 from agent_memory.core import consolidation
 from agent_memory.core.errors import InvalidInput
@@ -115,15 +118,45 @@ def test_export_prints_every_record_of_the_tenant_and_none_of_another(cli: Cli):
     assert {r["record"]["tenant_id"] for r in records if "tenant_id" in r["record"]} == {"acme"}
 
 
-def test_forget_erases_one_tenant_on_the_stack_and_keeps_the_other(cli: Cli):
+def test_forget_erases_one_tenant_on_the_stack_and_keeps_the_other(cli: Cli) -> None:
     _, before, _ = cli("export", "--tenant", "globex")
     # When acme is forgotten on the stack
     code, out, _ = cli("forget", "--tenant", "acme")
     # Then its episodes, fact and procedure are gone, and globex is exactly as it was
     assert code == 0
-    assert out.startswith("forgot tenant acme: 2 episode(s), 1 fact(s), 1 procedure(s)")
+    receipt = json.loads(out)
+    assert (receipt["episodes"], receipt["facts"], receipt["procedures"]) == (2, 1, 1)
     assert cli("export", "--tenant", "acme")[1] == ""
     assert cli("export", "--tenant", "globex")[1] == before
+
+
+def test_forget_on_the_stack_receipts_what_it_cannot_reach_and_until_when(cli: Cli) -> None:
+    # When acme is forgotten on the stack
+    _, out, _ = cli("forget", "--tenant", "acme")
+    receipt = json.loads(out)
+    # Then the receipt names the tenant, the time, and what it deleted in each store
+    assert (receipt["operation"], receipt["tenant_id"]) == ("forget", "acme")
+    assert receipt["ledger_records"] == 2  # the two runs' records
+    assert (receipt["kb_documents"], receipt["kb_index"]) == (0, "untouched")
+    # And every copy the stack keeps beyond forget's reach, with the day it expires
+    at = datetime.fromisoformat(receipt["at"])
+    remains = {r["where"]: datetime.fromisoformat(r["until"]) - at for r in receipt["remains"]}
+    assert remains == {r.where: timedelta(days=r.days) for r in AWS_RETENTION}
+    assert remains["DynamoDB point-in-time recovery (every table)"] == timedelta(days=35)
+    pitr = [r for r in receipt["remains"] if r["where"].startswith("DynamoDB")]
+    assert "restorable" in pitr[0]["what"]
+
+
+def test_export_on_the_stack_receipts_what_it_wrote(cli: Cli) -> None:
+    code, out, err = cli("export", "--tenant", "acme")
+    receipt = json.loads(err)
+    assert code == 0
+    assert (receipt["operation"], receipt["tenant_id"], receipt["episodes"]) == (
+        "export",
+        "acme",
+        2,
+    )
+    assert receipt["sha256"] == hashlib.sha256(out.encode()).hexdigest()
 
 
 def test_a_stack_that_does_not_exist_is_one_clear_error(cli: Cli):
