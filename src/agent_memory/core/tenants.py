@@ -178,9 +178,10 @@ class Remains:
 class ForgetReceipt:
     """What ``forget`` deleted in each store, and what it could not reach, until when.
 
-    ``kb_index`` says how the KB index dropped the documents: ``erased`` (rewritten now, the
-    local KB), ``ingestion complete``, ``ingestion started`` or ``ingestion busy`` (Bedrock:
-    dropped when a job completes; see ``remains``), or ``untouched`` (no documents).
+    ``kb_index`` says how the KB index dropped the documents: ``erased`` (rewritten now, by
+    the local KB), ``ingestion <status>`` with the status of the ingestion window forget ran
+    (``complete``; else ``remains`` says until when the index holds them), or ``untouched``
+    (the tenant had no documents).
     """
 
     tenant_id: str
