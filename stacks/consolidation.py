@@ -1,7 +1,10 @@
-"""Consolidation: the RunFinished bus (archived), its rule, and the state machine it starts."""
+"""Consolidation: the RunFinished bus (archived), its rule, the state machine it starts, and the
+rule that records the executions which end without running their Catch.
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -16,6 +19,7 @@ from aws_cdk import aws_sqs as sqs
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
+from agent_memory.core.consolidation import INCOMPLETE_AFTER_SECONDS
 from stacks.config import ROOT
 from stacks.nag import acknowledge
 
@@ -36,6 +40,15 @@ DEAD_LETTER_QUEUE_URL = "DeadLetterQueueUrl"
 # (which still hold unscrubbed text) longer would outlive their purpose.
 ARCHIVE_RETENTION = Duration.days(14)
 _PLACEHOLDER = re.compile(r"\$\{([^}]*)\}")
+# A whole execution's bound is the ASL's own TimeoutSeconds (CDK drops the construct's
+# ``timeout`` for a definition given as a string). The core lists a run started longer ago
+# and not consolidated as incomplete: by then no execution can still be working on it.
+WORKFLOW_TIMEOUT_SECONDS = INCOMPLETE_AFTER_SECONDS
+# Step Functions' event for an execution's end, on the account's default bus
+# (eb-integration-events.html in the Step Functions guide). These three end an execution that
+# may not have run its Catch: a timeout or an abort never does.
+EXECUTION_STATUS_CHANGE = "Step Functions Execution Status Change"
+UNFINISHED_STATUSES = ("TIMED_OUT", "ABORTED", "FAILED")
 
 
 def bus_name(stack_name: str) -> str:
@@ -80,6 +93,9 @@ class Consolidation(Construct):
         self.bus = self._build_bus()
         self.archive = self._build_archive()
         self.rule = self._build_rule(undelivered_events)
+        self.unfinished_rule = self._build_unfinished_rule(
+            functions["record_failure"], undelivered_events
+        )
 
     def _build_state_machine(
         self, definition: Path, substitutions: dict[str, str]
@@ -91,7 +107,6 @@ class Consolidation(Construct):
             definition_body=sfn.DefinitionBody.from_string(definition.read_text()),
             definition_substitutions=substitutions,
             state_machine_type=sfn.StateMachineType.STANDARD,
-            timeout=Duration.minutes(30),
             tracing_enabled=True,
             logs=sfn.LogOptions(
                 destination=logs.LogGroup(
@@ -213,6 +228,45 @@ class Consolidation(Construct):
             ],
         )
 
+    def _build_unfinished_rule(
+        self, recorder: lambda_.IFunction, undelivered_events: sqs.IQueue
+    ) -> events.Rule:
+        """Executions of this state machine that timed out, were aborted, or failed are
+        recorded as failed runs by ``record_failure``, which reads the run's event back from
+        the execution (``states:DescribeExecution``, granted above). One its Catch already
+        recorded counts once: the record names its execution.
+        """
+        return events.Rule(
+            self,
+            "UnfinishedExecutionsRule",
+            description="Record consolidations that ended without their Catch (timeout, abort)",
+            event_pattern=events.EventPattern(
+                source=["aws.states"],
+                detail_type=[EXECUTION_STATUS_CHANGE],
+                detail={
+                    "stateMachineArn": [self.state_machine.state_machine_arn],
+                    "status": list(UNFINISHED_STATUSES),
+                },
+            ),
+            targets=[
+                targets.LambdaFunction(
+                    recorder,
+                    event=events.RuleTargetInput.from_object(
+                        {
+                            "execution": events.EventField.from_path("$.detail.executionArn"),
+                            "error": {
+                                "Error": events.EventField.from_path("$.detail.status"),
+                                "Cause": "the execution ended before its last step",
+                            },
+                        }
+                    ),
+                    dead_letter_queue=undelivered_events,
+                    retry_attempts=185,
+                    max_event_age=Duration.hours(24),
+                )
+            ],
+        )
+
 
 def _substitutions(
     definition: Path, functions: Mapping[str, lambda_.IFunction], dlq: sqs.IQueue
@@ -220,6 +274,12 @@ def _substitutions(
     """A value for every ``${…}`` of the ASL, and no value without its placeholder."""
     values = {substitution_name(name): functions[name].function_arn for name in STEP_FUNCTIONS}
     values[DEAD_LETTER_QUEUE_URL] = dlq.queue_url
+    timeout = json.loads(definition.read_text()).get("TimeoutSeconds")
+    if timeout != WORKFLOW_TIMEOUT_SECONDS:
+        raise ValueError(
+            f"{definition.name}: TimeoutSeconds is {timeout}, not the {WORKFLOW_TIMEOUT_SECONDS} "
+            "after which the core lists a run as incomplete"
+        )
     found = placeholders(definition.read_text())
     missing, unused = found - values.keys(), values.keys() - found
     if missing or unused:

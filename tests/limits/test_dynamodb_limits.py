@@ -36,6 +36,7 @@ from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.dynamodb_schema import EPISODES, FACTS, LEDGER, PROCEDURES
 from agent_memory.core import procedural
+from agent_memory.core.consolidation import run_key
 from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.models import (
@@ -382,8 +383,8 @@ def test_ledger_records_of_a_256_kib_run_are_under_400_kb(tables: Tables, record
         value = {"event": value["state"], "error": {"Error": "States.TaskFailed"}}
     assert len(json.dumps(value, ensure_ascii=False).encode()) <= 256 * 1024
     # When it is recorded
-    ledger.put(f"{LONGEST_ID}#run#{LONGEST_ID}", value, now=NOW, expires_at=NOW + DAY)
+    ledger.put(run_key(LONGEST_ID, LONGEST_ID, LONGEST_ID), value, now=NOW, expires_at=NOW + DAY)
     # Then its item is under 400 KB by DynamoDB's rules, and it reads back as written
     (item,) = raw_items(tables, tables.name(LEDGER))
     assert item_size(item) <= ITEM_LIMIT_BYTES
-    assert ledger.get(f"{LONGEST_ID}#run#{LONGEST_ID}", now=NOW) == value
+    assert ledger.get(run_key(LONGEST_ID, LONGEST_ID, LONGEST_ID), now=NOW) == value

@@ -155,14 +155,14 @@ def test_a_failing_largest_run_is_recorded_and_its_dead_letter_is_small(
     sizes = data_sizes(workflow, execution["executionArn"])
     assert max(size for *_, size in sizes) < STATE_LIMIT_BYTES
     ports = workflow.runtime.ports("limits")
-    [record] = [v for _, v in ports.ledger.scan("limits#failed#limits-fail-1")]
+    [record] = [v for _, v in ports.ledger.scan("limits#failed#reviewer/limits-fail-1")]
     assert record["error"]["Error"] == "PiiDetectionFailed"
     assert record["event"] == event["detail"]  # read back from the execution, whole
     # And the dead letter names the run and its execution, in a few KB, not the event
     [letter] = workflow.dead_letters()
     assert _utf8(json.dumps(letter)) < 8 * 1024
     assert letter["execution"] == execution["executionArn"]
-    assert letter["failure"]["record"]["key"] == "limits#failed#limits-fail-1"
+    assert letter["failure"]["record"]["key"] == "limits#failed#reviewer/limits-fail-1"
     assert letter["failure"]["record"]["run_id"] == "limits-fail-1"
 
 

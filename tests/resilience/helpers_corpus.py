@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_memory.core import procedural
-from agent_memory.core.consolidation import run_key
+from agent_memory.core.consolidation import run_key, run_marker
 from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, FactStatus
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.procedural import normalize_step, procedure_id
@@ -239,11 +239,12 @@ def expected_state(events: Iterable[Event]) -> Expected:
         for fact in artifacts.get("facts", []) if completed else []:
             if fact["confidence"] >= MIN_CONFIDENCE:
                 key = (tenant, event["domain"], fact_hash(fact["content"]))
-                expected.facts[key].add(run_id)
+                expected.facts[key].add(run_marker(event["agent_id"], run_id))
         draft = artifacts.get("procedure")
         if completed and draft and event.get("task_type"):
             steps = tuple(normalize_step(s) for s in draft["steps"])
-            expected.procedure_sources[procedure_id(tenant, event["task_type"], steps)].add(run_id)
+            pid = procedure_id(tenant, event["task_type"], steps)
+            expected.procedure_sources[pid].add(run_marker(event["agent_id"], run_id))
         feedback = event.get("procedure_feedback")
         # The corpus reports only on the seeded procedures, approved before any report.
         if feedback:
@@ -343,10 +344,10 @@ def ledger_problems(ports: MemoryPorts, expected: Expected) -> list[str]:
             # A failure another delivery made moot is kept only until it expires (at once).
             if not value.get("resolved") or ports.ledger.get(key, now=now) is not None:
                 problems.append(f"failure record left: {key}")
-        for (run_tenant, run_id), _ in expected.runs.items():
+        for (run_tenant, run_id), event in expected.runs.items():
             if run_tenant != tenant:
                 continue
-            record = ports.ledger.get(run_key(tenant, run_id), now=now)
+            record = ports.ledger.get(run_key(tenant, event["agent_id"], run_id), now=now)
             if record is None:
                 problems.append(f"no scrubbed-artifacts record for {tenant}/{run_id}")
                 continue
@@ -400,6 +401,7 @@ def tally(ports: MemoryPorts, expected: Expected) -> dict[str, int]:
         numbers(len(expected.procedure_sources.get(pid, set())), sources.get(pid, 0))
     for pid in set(expected.feedback) | set(applied):
         numbers(len(expected.feedback.get(pid, [])), applied.get(pid, 0))
-    for tenant, run_id in expected.runs:
-        numbers(1, int(ports.ledger.get(run_key(tenant, run_id), now=now) is not None))
+    for (tenant, run_id), event in expected.runs.items():
+        recorded = ports.ledger.get(run_key(tenant, event["agent_id"], run_id), now=now)
+        numbers(1, int(recorded is not None))
     return counts

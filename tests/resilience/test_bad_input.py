@@ -35,6 +35,7 @@ from agent_memory.core.contracts import (
     MAX_TASK_CHARS,
 )
 from agent_memory.core.errors import InvalidInput
+from agent_memory.core.json_input import MAX_EVENT_BYTES
 from agent_memory.wiring import DATABASE_FILE
 from tests.resilience.aws_lambdas import AwsMemory, LambdaContext, aws_memory, eventbridge_event
 from tests.support.fakes import FakePiiDetector
@@ -326,7 +327,8 @@ def test_any_valid_event_consolidates_and_writes_its_episode(
     assert result["episode"] == "written"
     stored = memory.ports.episodes.get(tenant, event["agent_id"], run_id, now=memory.clock())
     assert stored is not None
-    assert memory.ports.ledger.get(run_key(tenant, run_id), now=memory.clock()) is not None
+    recorded = run_key(tenant, event["agent_id"], run_id)
+    assert memory.ports.ledger.get(recorded, now=memory.clock()) is not None
 
 
 # --- refused, naming the field, with nothing written -----------------------------------------
@@ -363,10 +365,9 @@ WRONG_FOR: dict[str, Callable[[Any], bool]] = {
     # bool is an int to Python, not a number to the contract
     "number": lambda v: isinstance(v, bool) or not isinstance(v, int | float),
     "boolean": lambda v: not isinstance(v, bool),
-    # date-times come as ISO strings or epoch numbers (and a boolean is neither)
-    "date-time": lambda v: (
-        isinstance(v, bool) or (v is not None and not isinstance(v, str | int | float))
-    ),
+    # date-times come as RFC 3339 strings only: an epoch number is refused, as the published
+    # schema refuses it
+    "date-time": lambda v: v is not None and not isinstance(v, str),
 }
 OPTIONAL_LEAVES = {
     "task_type",
@@ -408,12 +409,14 @@ def test_a_text_over_its_stated_limit_is_refused_naming_its_field(
 
 
 @pytest.mark.parametrize("path", ["task", "messages[0].content", "artifacts.approach_used"])
-def test_a_10_mb_text_is_refused_by_its_limit_not_processed(memory: Memory, path: str) -> None:
+def test_a_10_mb_text_is_refused_by_the_event_bound_before_validation(
+    memory: Memory, path: str
+) -> None:
     # Given a complete event whose field holds 10 MB
     event = put(complete_example(), path, "x" * TEN_MB)
-    # Then the contract refuses it (200,000 characters for a message, 8,000 for the others)
-    refused = assert_refused(memory, event, path, tenant_id="acme")
-    assert f"at most {TEXT_LIMITS[path]} characters" in refused.message
+    # Then the event's 256 KiB bound refuses it whole, before any field is validated
+    refused = assert_refused(memory, event, "event", tenant_id="acme")
+    assert f"at most {MAX_EVENT_BYTES:,} bytes" in refused.message
 
 
 @HOSTILE
@@ -476,7 +479,7 @@ def test_a_lone_surrogate_in_any_string_is_refused_naming_its_field(
     cut = int(len(value) * where)
     broken = put(event, path, value[:cut] + surrogate + value[cut:])
     refused = assert_refused(memory, broken, path, tenant_id=event["tenant_id"])
-    assert "unicode" in refused.message
+    assert "unicode" in refused.message.lower()
 
 
 @HOSTILE
@@ -543,7 +546,8 @@ def test_a_confidence_that_is_not_a_number_in_0_1_is_refused(
 def test_a_finish_time_outside_the_representable_years_is_refused(
     memory: Memory, finished_at: str
 ) -> None:
-    # Valid ISO 8601, but year 0 or 10000 in UTC: refused at once, not a failed write later
+    # Valid ISO 8601, but year 0 or 10000 in UTC: refused at once (finish times are years
+    # 1000 to 2999), not a failed write later
     event = put(complete_example(), "finished_at", finished_at)
     assert_refused(memory, event, "finished_at", tenant_id="acme")
 
@@ -608,16 +612,21 @@ def test_a_message_at_its_limit_is_accepted_and_kept_to_1000_characters(memory: 
 
 
 def test_every_list_at_its_limit_is_accepted_and_messages_are_bounded(memory: Memory) -> None:
-    # Given 2,000 messages, and 50 facts, steps, findings, tools and patterns of 2,000 chars
+    # Given 2,000 messages, and 50 facts, steps, findings, tools and patterns, as long as the
+    # event's 256 KiB allow (each list at its limit of 2,000-character items would not fit)
     event = complete_example()
-    event["messages"] = [{"role": "human", "content": f"turn {i} " * 40} for i in range(2_000)]
-    long = "y" * (MAX_ITEM_CHARS - 10)
+    event["messages"] = [
+        {"role": "human", "content": f"turn {i:04} " + "w" * 44} for i in range(2_000)
+    ]
+    long = "y" * 300
     for path in ("key_findings", "tools_used", "reusable_patterns"):
         event["artifacts"][path] = [f"{i} {long}" for i in range(MAX_LIST_ITEMS)]
     event["artifacts"]["facts"] = [
         {"content": f"{i} {long}", "confidence": 0.9} for i in range(MAX_LIST_ITEMS)
     ]
     event["artifacts"]["procedure"]["steps"] = [f"{i} {long}" for i in range(MAX_LIST_ITEMS)]
+    size = len(json.dumps(event, separators=(",", ":")).encode())
+    assert MAX_EVENT_BYTES - 20_000 < size <= MAX_EVENT_BYTES
     # When consolidated
     result = summary(consolidate(event, memory.ports))
     # Then everything fits, and the episode keeps at most the units and characters allowed
@@ -677,19 +686,36 @@ CLI_CASES = {
     ),
     "a 10 MB message": (
         raw_event(messages=json.dumps([{"role": "human", "content": "x" * TEN_MB}])),
-        "messages[0].content: String should have at most 200000 characters",
+        f"is more than {MAX_EVENT_BYTES:,} bytes of JSON",
+    ),
+    "a tenant named twice": (
+        b'{"tenant_id": "victim", "tenant_id": "acme", "agent_id": "a", "run_id": "r1", '
+        b'"task": "t"}',
+        "tenant_id: is given twice in one object",
+    ),
+    "a numeric finish time": (
+        raw_event(finished_at="1796032800"),
+        "finished_at: Value error, must be an RFC 3339 date-time string",
+    ),
+    "a confidence of 1e-400": (
+        raw_event(artifacts='{"facts": [{"content": "c", "confidence": 1e-400}]}'),
+        "artifacts.facts[0].confidence: is not zero but reads as zero",
+    ),
+    "a confidence of 1e400": (
+        raw_event(artifacts='{"facts": [{"content": "c", "confidence": 1e400}]}'),
+        "artifacts.facts[0].confidence: is beyond the range of a 64-bit float",
     ),
     "a 5,000-digit number": (
         raw_event(artifacts='{"facts": [{"content": "c", "confidence": ' + "9" * 5_000 + "}]}"),
-        "holds a number too long to read",
+        "artifacts.facts[0].confidence: is beyond the range of a 64-bit float",
     ),
     "an escaped lone surrogate": (
         raw_event(task='"caf\\ud800e"'),
-        "task: Input should be a valid string",
+        "task: is not Unicode text: it holds a lone surrogate (U+D800)",
     ),
     "a NaN confidence": (
         raw_event(artifacts='{"facts": [{"content": "c", "confidence": NaN}]}'),
-        "artifacts.facts[0].confidence: Value error, must be a finite number",
+        "artifacts.facts[0].confidence: must be a finite number",
     ),
     "a tenant with a path": (
         raw_event(tenant_id='"../globex"'),
@@ -733,6 +759,53 @@ def test_the_command_refuses_a_hostile_file_in_one_line_and_writes_nothing(
     assert_nothing_written(make_memory(tmp_path / "store"), "acme")
 
 
+# Built when used: each is megabytes of text.
+LARGE_INPUTS: dict[str, Callable[[], bytes]] = {
+    "a 50 MB event": lambda: raw_event(
+        messages=json.dumps([{"role": "human", "content": "x" * 199_000}] * 250)
+    ),
+    "a million unknown keys": lambda: raw_event(**{f"k{i}": "0" for i in range(1_000_000)}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LARGE_INPUTS))
+def test_the_command_refuses_a_huge_event_on_stdin_before_reading_it_whole(
+    tmp_path: Path, case: str
+) -> None:
+    # Given megabytes on stdin (the red team's 50 MB event took 1.28 GB to consolidate)
+    content = LARGE_INPUTS[case]()
+    assert len(content) > 10 * 1024 * 1024
+    # When `agent-memory consolidate -` reads it
+    env = {k: v for k, v in os.environ.items() if k != "AGENT_MEMORY_LLM"}
+    command = [sys.executable, "-m", "agent_memory.cli", "--store", str(tmp_path / "store")]
+    child = subprocess.Popen(
+        [*command, "consolidate", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert child.stdin is not None and child.stderr is not None
+    try:
+        child.stdin.write(content)
+    except BrokenPipeError:
+        pass  # it stopped reading, as it should
+    finally:
+        child.stdin.close()
+    stderr = child.stderr.read().decode()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    # Then it is refused by the size bound, in one line, exit 2, having read ~256 KiB: the
+    # process stays small (the command's own imports are ~80 MB) and nothing is written
+    assert child.returncode == 2, stderr
+    assert stderr == (
+        f"agent-memory: error: stdin is more than {MAX_EVENT_BYTES:,} bytes of JSON; an event "
+        f"is at most {MAX_EVENT_BYTES:,} bytes (EventBridge's limit for one event)\n"
+    )
+    assert usage.ru_maxrss * 1024 < 200 * 1024 * 1024
+    assert_nothing_written(make_memory(tmp_path / "store"), "acme")
+
+
 def test_the_command_refuses_invalid_utf8_on_stdin(tmp_path: Path) -> None:
     content, message = CLI_CASES["invalid UTF-8 bytes"]
     done = agent_memory(tmp_path / "store", "consolidate", "-", stdin=content)
@@ -745,10 +818,7 @@ def test_the_command_refuses_invalid_utf8_on_stdin(tmp_path: Path) -> None:
 LAMBDA_CASES: dict[str, tuple[Callable[[Event], Event], str]] = {
     "10,000 nested lists in the task": (lambda e: put(e, "task", nested(DEPTH, False)), "task"),
     "10,000 nested objects, unknown field": (lambda e: {**e, "x": nested(DEPTH, True)}, "x"),
-    "a 10 MB message": (
-        lambda e: put(e, "messages[0].content", "x" * TEN_MB),
-        "messages[0].content",
-    ),
+    "a 10 MB message": (lambda e: put(e, "messages[0].content", "x" * TEN_MB), "event"),
     "a tenant with a path": (lambda e: put(e, "tenant_id", "../globex"), "tenant_id"),
     "a tenant with a NUL": (lambda e: put(e, "tenant_id", "acme\x00"), "tenant_id"),
     "a full-width # in the agent": (lambda e: put(e, "agent_id", "a\uff03b"), "agent_id"),
@@ -769,6 +839,19 @@ LAMBDA_CASES: dict[str, tuple[Callable[[Event], Event], str]] = {
         "artifacts.procedure.steps[0]",
     ),
     "no task": (lambda e: {k: v for k, v in e.items() if k != "task"}, "task"),
+    "a numeric finish time": (lambda e: put(e, "finished_at", 1796032800), "finished_at"),
+    "a million unknown keys": (
+        lambda e: {**e, **{f"k{i}": 0 for i in range(1_000_000)}},
+        "event",
+    ),
+    "a million unknown keys in a fact": (
+        lambda e: put(e, "artifacts.facts[0]", {f"k{i}": 0 for i in range(1_000_000)}),
+        "artifacts.facts[0]",
+    ),
+    "an infinite confidence": (
+        lambda e: put(e, "artifacts.facts[0].confidence", math.inf),
+        "artifacts.facts[0].confidence",
+    ),
     "51 facts": (
         lambda e: put(e, "artifacts.facts", [{"content": "f", "confidence": 0.9}] * 51),
         "artifacts.facts",

@@ -510,7 +510,8 @@ def test_a_failing_detector_writes_nothing_and_records_the_run_for_replay(
     assert list(ports.facts.export(TENANT)) == []
     assert list(ports.procedures.export(TENANT)) == []
     assert ports.knowledge_base.document_keys(TENANT) == []
-    assert [key for key, _ in ports.ledger.scan("")] == [failure_key(TENANT, event["run_id"])]
+    recorded = failure_key(TENANT, AGENT, event["run_id"])
+    assert [key for key, _ in ports.ledger.scan("")] == [recorded]
     assert [r["event"] for r in failed_runs(ports.ledger)] == [event]
 
 
@@ -521,7 +522,7 @@ def test_a_replayed_run_leaves_no_raw_pii_in_the_database_file(memory: Memory) -
         consolidate_or_record(seeded_event(1), broken)
     # When it is replayed with the detector back, which deletes the failure record
     working = replace(memory.ports, pii=LocalPiiDetector())
-    replay(failure_key(TENANT, "pii-run-1"), working)
+    replay(failure_key(TENANT, AGENT, "pii-run-1"), working)
     # Then the database files hold none of the caught seeds any more
     files = b"".join(p.read_bytes() for p in memory.root.glob(f"{DATABASE_FILE}*"))
     assert [s.value for s in CAUGHT if s.value.encode() in files] == []

@@ -41,8 +41,8 @@ def test_a_run_whose_episode_is_gone_is_shown_from_its_run_record(
 ) -> None:
     # Given the episode of run-002 deleted, its ledger record kept
     assert memory.ports.episodes.delete("acme", "reviewer", "run-002")
-    # When the run is looked up
-    (run,) = RunFinder(memory.ports).find("acme", ["run-002"])
+    # When the run is looked up by its marker, as the procedure logs it
+    (run,) = RunFinder(memory.ports).find("acme", ["reviewer/run-002"])
     # Then the record's scrubbed summary and outcome stand in for it
     assert (run.found_in, run.agent_id, run.summary, run.outcome) == (
         "run record",
@@ -56,8 +56,8 @@ def test_a_run_without_a_record_is_found_among_the_tenant_s_episodes(
     memory: Memory, scenario: Scenario
 ) -> None:
     # Given run-003's ledger record expired (it names the agent, whom the episode key needs)
-    memory.ports.ledger.delete(run_key("acme", "run-003"))
-    # When the run is looked up
+    memory.ports.ledger.delete(run_key("acme", "checker", "run-003"))
+    # When the run is looked up by its bare id (as procedures logged runs before markers)
     (run,) = RunFinder(memory.ports).find("acme", ["run-003"])
     # Then the tenant's episodes are searched for it
     assert (run.found_in, run.agent_id, run.summary) == (
@@ -68,9 +68,9 @@ def test_a_run_without_a_record_is_found_among_the_tenant_s_episodes(
 
 
 def test_a_run_memory_no_longer_holds_is_still_listed(memory: Memory, scenario: Scenario) -> None:
-    memory.ports.ledger.delete(run_key("acme", "run-002"))
+    memory.ports.ledger.delete(run_key("acme", "reviewer", "run-002"))
     memory.ports.episodes.delete("acme", "reviewer", "run-002")
-    (run,) = RunFinder(memory.ports).find("acme", ["run-002"])
+    (run,) = RunFinder(memory.ports).find("acme", ["reviewer/run-002"])
     assert (run.run_id, run.found_in, run.summary) == ("run-002", "not stored", None)
 
 

@@ -162,8 +162,8 @@ def test_failed_step_is_raised_by_wait_and_recorded_for_replay(tmp_path: Path) -
 
     # Then the error names the step, and the run waits for replay under its key
     assert failed.value.step == "scrub"
-    assert failed.value.replay_key == "acme#failed#run-1"
-    assert [r["key"] for r in failed_runs(memory.ports().ledger)] == ["acme#failed#run-1"]
+    assert failed.value.replay_key == "acme#failed#reviewer/run-1"
+    assert [r["key"] for r in failed_runs(memory.ports().ledger)] == [failed.value.replay_key]
 
 
 def test_failed_extraction_is_recorded_for_replay_too(tmp_path: Path) -> None:

@@ -69,7 +69,7 @@ def test_a_redelivered_event_writes_nothing_twice(workflow: Workflow) -> None:
     assert first["status"] == second["status"] == "SUCCEEDED"
     ports = workflow.runtime.ports("wf-dup")
     [fact] = list(ports.facts.export("wf-dup"))
-    assert fact.run_ids == {"wf-dup-1"}
+    assert fact.run_ids == {"reviewer/wf-dup-1"}
     assert len(list(ports.episodes.export("wf-dup"))) == 1
 
 

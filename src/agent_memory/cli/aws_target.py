@@ -14,7 +14,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from agent_memory.core.consolidation import failed_runs
+from agent_memory.core.consolidation import (
+    INCOMPLETE_AFTER_SECONDS,
+    redelivery_event,
+    runs_to_replay,
+)
 from agent_memory.core.contracts import unwrap_event
 from agent_memory.core.ports import MemoryPorts
 
@@ -60,26 +64,29 @@ class StackFailures:
     state_machine_arn: str
     queue_url: str
 
-    def records(self) -> list[dict[str, Any]]:
-        """Every failed run still to replay."""
-        return failed_runs(self.ports.ledger)
+    def records(
+        self, *, incomplete_after: float = INCOMPLETE_AFTER_SECONDS
+    ) -> list[dict[str, Any]]:
+        """Every run still to replay: the failed ones, then the incomplete ones."""
+        runs = runs_to_replay(
+            self.ports.ledger, now=self.ports.clock(), incomplete_after=incomplete_after
+        )
+        return [*runs.failed, *runs.incomplete]
 
     def replay(self, record: dict[str, Any]) -> str:
         """Start the state machine on the run's event; the execution's ARN.
 
-        The execution is named after the record and its failure count, so replaying the same
-        failure twice starts one execution; every step is idempotent per run besides. The
-        run's dead letters are deleted; its record goes when the run completes.
+        The execution is named after the record and its failure count (an incomplete run's,
+        after its start), so replaying the same failure twice starts one execution; every
+        step is idempotent per run besides. An incomplete run is redelivered by its identity:
+        extract answers it from the run's record. The run's dead letters are deleted; its
+        record goes when the run completes.
         """
-        event = record.get("event")
-        if event is None and record.get("execution"):
-            described = self.sfn.describe_execution(executionArn=record["execution"])
-            event = json.loads(described["input"])
-        if event is None:
-            raise AwsCommandFailed(
-                f"{record['key']}: neither the record nor its execution holds the run's event"
-            )
-        digest = hashlib.sha256(f"{record['key']}#{record.get('failures')}".encode()).hexdigest()
+        if record.get("incomplete"):
+            event, attempt = self._redelivery(record), record.get("scrubbed_at")
+        else:
+            event, attempt = self._event(record), record.get("failures")
+        digest = hashlib.sha256(f"{record['key']}#{attempt}".encode()).hexdigest()
         name = f"replay-{digest[:40]}"
         try:
             arn = str(
@@ -93,6 +100,23 @@ class StackFailures:
             arn = f"{self.state_machine_arn.replace(':stateMachine:', ':execution:')}:{name}"
         self._delete_letters(str(record["key"]))
         return arn
+
+    def _event(self, record: dict[str, Any]) -> Any:
+        event = record.get("event")
+        if event is None and record.get("execution"):
+            described = self.sfn.describe_execution(executionArn=record["execution"])
+            event = json.loads(described["input"])
+        if event is None:
+            raise AwsCommandFailed(
+                f"{record['key']}: neither the record nor its execution holds the run's event"
+            )
+        return event
+
+    def _redelivery(self, entry: dict[str, Any]) -> dict[str, Any]:
+        run = self.ports.ledger.get(entry["key"], now=self.ports.clock())
+        if run is None:
+            raise AwsCommandFailed(f"{entry['key']}: the run's record is gone (expired?)")
+        return redelivery_event(run)
 
     def _delete_letters(self, key: str) -> None:
         for _ in range(_MAX_RECEIVES):

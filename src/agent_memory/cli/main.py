@@ -16,7 +16,7 @@ import os
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -30,10 +30,12 @@ from agent_memory.cli.aws_target import (
 from agent_memory.core import procedural, semantic
 from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
 from agent_memory.core.consolidation import (
+    INCOMPLETE_AFTER_SECONDS,
+    RunsToReplay,
     StepFailed,
     consolidate_or_record,
-    failed_runs,
     replay,
+    runs_to_replay,
     summary,
 )
 from agent_memory.core.decay import decay
@@ -195,13 +197,26 @@ def _parser() -> argparse.ArgumentParser:
     forget.add_argument("--tenant", required=True)
     forget.set_defaults(handler=_forget)
 
-    failed = commands.add_parser("failed", help="runs whose consolidation failed")
+    failed = commands.add_parser(
+        "failed", help="runs whose consolidation failed or never finished (a crash)"
+    )
     failed_actions = failed.add_subparsers(dest="action", required=True, metavar="ACTION")
-    failed_list = failed_actions.add_parser("list", help="list failed runs")
+    failed_list = failed_actions.add_parser("list", help="list failed and incomplete runs")
     failed_list.add_argument("--json", action="store_true")
     failed_list.set_defaults(handler=_failed_list)
-    failed_replay = failed_actions.add_parser("replay", help="consolidate failed runs again")
-    failed_replay.add_argument("key", nargs="?", help="one failed run's key (default: all)")
+    failed_replay = failed_actions.add_parser(
+        "replay", help="consolidate failed runs again and complete incomplete ones"
+    )
+    failed_replay.add_argument("key", nargs="?", help="one run's key, as listed (default: all)")
+    for action in (failed_list, failed_replay):
+        action.add_argument(
+            "--incomplete-after",
+            type=float,
+            metavar="MINUTES",
+            default=INCOMPLETE_AFTER_SECONDS / 60,
+            help="a run started this long ago and not consolidated is incomplete "
+            f"(default: {INCOMPLETE_AFTER_SECONDS // 60}, the state machine's timeout)",
+        )
     failed_replay.set_defaults(handler=_failed_replay)
     groups = {"procedures": actions, "facts": fact_actions, "failed": failed_actions}
     for module in _command_modules():
@@ -466,18 +481,29 @@ def _forget(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     return 0
 
 
-def _failed_records(ports: MemoryPorts) -> list[dict[str, Any]]:
-    return failed_runs(ports.ledger)
+def _awaiting_replay(args: argparse.Namespace, ports: MemoryPorts) -> RunsToReplay:
+    return runs_to_replay(
+        ports.ledger, now=ports.clock(), incomplete_after=args.incomplete_after * 60
+    )
 
 
 def _failed_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    records = _failed_records(ports)
+    runs = _awaiting_replay(args, ports)
     if args.json:
-        _print_json([{k: v for k, v in r.items() if k != "event"} for r in records], out)
+        failed = [{k: v for k, v in r.items() if k != "event"} for r in runs.failed]
+        _print_json([*failed, *runs.incomplete], out)
         return 0
-    if not records:
+    if not runs.failed:
         out.write("no failed runs\n")
-    for record in records:
+    if runs.incomplete:
+        out.write(
+            f"incomplete runs (started, not consolidated after {args.incomplete_after:g} "
+            "min; replay completes them):\n"
+        )
+    for entry in runs.incomplete:
+        started = datetime.fromtimestamp(entry["scrubbed_at"], UTC).isoformat(timespec="seconds")
+        out.write(f"{entry['key']}  started={started}\n")
+    for record in runs.failed:
         error = record.get("error") or {}
         out.write(
             f"{record['key']}  failures={record['failures']}  {error.get('Error')}: "
@@ -487,7 +513,11 @@ def _failed_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
 
 
 def _failed_replay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    keys = [args.key] if args.key else [r["key"] for r in _failed_records(ports)]
+    if args.key:
+        keys = [args.key]
+    else:
+        runs = _awaiting_replay(args, ports)
+        keys = [r["key"] for r in (*runs.failed, *runs.incomplete)]
     failures = 0
     for key in keys:
         try:
@@ -505,11 +535,11 @@ def _failed_on_stack(args: argparse.Namespace, out: TextIO) -> int:
     with aws_errors():
         if args.action == "list":
             return _failed_list(args, failures.ports, out)
-        records = failures.records()
+        records = failures.records(incomplete_after=args.incomplete_after * 60)
         if args.key:
             records = [r for r in records if r["key"] == args.key]
             if not records:
-                raise AwsCommandFailed(f"no failed run {args.key!r}")
+                raise AwsCommandFailed(f"no failed or incomplete run {args.key!r}")
         for record in records:
             arn = failures.replay(record)
             out.write(f"replaying {record['key']}: execution {arn}\n")

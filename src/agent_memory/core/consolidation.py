@@ -2,12 +2,14 @@
 
 Each step is a function of (step input, ports) returning the step output, a JSON object, so the
 same functions run as Lambda tasks of ``statemachines/consolidation.asl.json`` and in-process
-locally (:func:`consolidate`, in the ASL's order). Every step is idempotent per run id: a
-redelivered event or a replayed execution changes nothing that was already written.
+locally (:func:`consolidate`, in the ASL's order). Every step is idempotent per run, and a
+run is (tenant, agent, run id): a redelivered event or a replayed execution changes nothing that
+was already written, and two agents' runs of the same id are two runs.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -39,8 +41,16 @@ Step = Callable[[State, MemoryPorts], State]
 
 # How long a run's scrubbed artifacts are kept to answer redeliveries identically.
 RUN_RECORD_DAYS = 90.0
+# The longest identifier (tenant, agent, run) ID_PATTERN admits.
+MAX_ID_CHARS = 128
+# Set in a run's record by scrub, which writes it: the run has started writing.
+SCRUBBED = "scrubbed_at"
 # Set in a run's record by its last step: the run is complete, nothing of it needs replaying.
 CONSOLIDATED = "consolidated_at"
+# A run scrubbed this long ago and not consolidated is incomplete (a crash, a timed-out or
+# aborted execution): listed beside the failed runs and completed by replay. It is the state
+# machine's own timeout (stacks/consolidation.py), so no execution can still be working on it.
+INCOMPLETE_AFTER_SECONDS = 30 * 60
 # Message units leave ``extract`` this much longer than they are kept and are cut to length only
 # after ``scrub``: an entity on the cut is scrubbed whole, never stored as a fragment the
 # detector could not recognise (a cut email's local part, a cut card's first digits).
@@ -49,13 +59,94 @@ CUT_MARGIN = 256
 # caps every state and task result at 256 KiB; this leaves room for the Lambda result's wrapper
 # and what the later steps add (fact hashes, staged paths: about 20 KB at the contract's most).
 STATE_BUDGET_BYTES = 200 * 1024
+# What confirm_facts reports of a run's facts (each a list of fact hashes).
+FACT_RESULTS = ("observed", "confirmed", "newly_confirmed", "contested")
 # Artifact lists trimmed, last items first, when the units alone do not make room.
 _TRIMMABLE = ("reusable_patterns", "tools_used", "key_findings")
 
 
-def run_key(tenant_id: str, run_id: str) -> str:
+def run_name(agent_id: str, run_id: str) -> str:
+    """A run's name within its tenant, ``agent/run`` (identifiers never hold ``/``): the tail
+    of its ledger keys.
+    """
+    return f"{agent_id}/{run_id}"
+
+
+def run_marker(agent_id: str, run_id: str) -> str:
+    """What facts and procedures log and count a run by: its :func:`run_name`, or, for a name
+    longer than a run id may be, a shortened name and a digest of the whole (``~`` is in no
+    identifier). Stores size their items for run ids, so a marker is never longer.
+    """
+    name = run_name(agent_id, run_id)
+    if len(name) <= MAX_ID_CHARS:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:32]
+    return f"{agent_id[:40]}/{run_id[:40]}~{digest}"
+
+
+def parse_run_marker(marker: str) -> tuple[str | None, str]:
+    """(agent_id, run_id) of a run marker or name. A bare run id (logged before runs named
+    their agent) has no agent, and neither has a digest marker (it is its own run id here).
+    """
+    agent_id, slash, run_id = marker.rpartition("/")
+    return (agent_id, run_id) if slash and "~" not in marker else (None, marker)
+
+
+def run_key(tenant_id: str, agent_id: str, run_id: str) -> str:
     """Ledger key of a run's scrubbed artifacts (tenant first, like every tenant-owned key)."""
-    return f"{tenant_id}#run#{run_id}"
+    return f"{tenant_id}#run#{run_name(agent_id, run_id)}"
+
+
+def run_prefix(tenant_id: str) -> str:
+    """The prefix of every run record of the tenant."""
+    return f"{tenant_id}#run#"
+
+
+def legacy_run_key(tenant_id: str, run_id: str) -> str:
+    """Where a run's record was kept before run keys named the agent (read, never written)."""
+    return f"{run_prefix(tenant_id)}{run_id}"
+
+
+def run_record(
+    ledger: Ledger, tenant_id: str, agent_id: str, run_id: str, *, now: float
+) -> tuple[str, State] | None:
+    """(key, record) of the run's scrubbed-artifacts record, or None.
+
+    A record written before keys named the agent is this run's only if it names this agent:
+    another agent's run of the same id is another run.
+    """
+    key = run_key(tenant_id, agent_id, run_id)
+    record = ledger.get(key, now=now)
+    if record is not None:
+        return key, record
+    key = legacy_run_key(tenant_id, run_id)
+    record = ledger.get(key, now=now)
+    if record is not None and record.get("state", {}).get("run", {}).get("agent_id") == agent_id:
+        return key, record
+    return None
+
+
+def _ids(run: RunFinished) -> tuple[str, str, str]:
+    return run.tenant_id, run.agent_id, run.run_id
+
+
+def _recorded(ports: MemoryPorts, run: RunFinished) -> tuple[str, State] | None:
+    return run_record(ports.ledger, *_ids(run), now=ports.clock())
+
+
+def _counted_run_id(ports: MemoryPorts, run: RunFinished) -> str:
+    """What the stores count ``run`` by (:func:`_counted_as`), from the run's record."""
+    recorded = _recorded(ports, run)
+    return _counted_as(run, recorded[0] if recorded else None)
+
+
+def _counted_as(run: RunFinished, record_key: str | None) -> str:
+    """The run id the stores count this run by: its marker, or its bare id for a run that was
+    counted before runs named their agent (so a redelivery of it never counts twice).
+    """
+    if record_key == legacy_run_key(run.tenant_id, run.run_id):
+        return run.run_id
+    return run_marker(run.agent_id, run.run_id)
 
 
 def extract(event: State, ports: MemoryPorts) -> State:
@@ -71,9 +162,9 @@ def extract(event: State, ports: MemoryPorts) -> State:
 
 def extract_run(run: RunFinished, ports: MemoryPorts) -> State:
     """:func:`extract` for an event already validated (e.g. by a Lambda's parser)."""
-    cached = ports.ledger.get(run_key(run.tenant_id, run.run_id), now=ports.clock())
-    if cached is not None:
-        return {**cached["state"], "extracted_by": "ledger"}
+    recorded = _recorded(ports, run)
+    if recorded is not None:
+        return {**recorded[1]["state"], "extracted_by": "ledger"}
     if run.artifacts is not None:
         artifacts, source = complete_artifacts(run, run.artifacts), "event"
     elif ports.chat is not None and run.messages:
@@ -148,11 +239,11 @@ def scrub(state: State, ports: MemoryPorts) -> State:
     same run sees the same artifacts.
     """
     run = run_from_state(state["run"])
-    key = run_key(run.tenant_id, run.run_id)
+    key = run_key(run.tenant_id, run.agent_id, run.run_id)
     now = ports.clock()
-    cached = ports.ledger.get(key, now=now)
+    cached = _recorded(ports, run)
     if cached is not None:
-        return {**cached["state"], "extracted_by": state.get("extracted_by", "ledger")}
+        return {**cached[1]["state"], "extracted_by": state.get("extracted_by", "ledger")}
     artifacts = artifacts_from_json(state["artifacts"])
     units = state.get("units", [])
     unit_texts = [text for u in units for text in (u["speaker"] or "", u["text"])]
@@ -180,17 +271,43 @@ def scrub(state: State, ports: MemoryPorts) -> State:
             **({"trimmed": state["trimmed"]} if "trimmed" in state else {}),
         }
     )
+    # The record is also the run's start: a crash from here on leaves it incomplete, and
+    # incomplete_runs finds it.
     ports.ledger.add(
-        key, {"state": scrubbed}, now=now, expires_at=math.ceil(now + RUN_RECORD_DAYS * DAY)
+        key,
+        {"state": scrubbed, SCRUBBED: now},
+        now=now,
+        expires_at=math.ceil(now + RUN_RECORD_DAYS * DAY),
     )
     # A concurrent delivery may have won the race: continue with whatever was recorded first.
     recorded = ports.ledger.get(key, now=now)
     return dict(recorded["state"]) if recorded else scrubbed
 
 
+def _calls_a_model(done: Callable[[State], State]) -> Callable[[Step], Step]:
+    """A step that calls a model answers ``done(state)`` instead, calling nothing, for a run
+    already consolidated: a redelivery costs a ledger read, not a model call per unit.
+    """
+
+    def decorate(step: Step) -> Step:
+        @functools.wraps(step)
+        def once(state: State, ports: MemoryPorts) -> State:
+            run = run_from_state(state["run"])
+            if _is_consolidated(ports.ledger, *_ids(run), now=ports.clock()):
+                return done(state)
+            return step(state, ports)
+
+        return once
+
+    return decorate
+
+
+@_calls_a_model(lambda state: {**state, "episode": {"written": False}})
 def write_episode(state: State, ports: MemoryPorts) -> State:
-    """Store the episode once per run id (a redelivery finds it present)."""
+    """Store the episode once per run (a redelivery finds it present before embedding)."""
     run = run_from_state(state["run"])
+    if ports.episodes.get(run.tenant_id, run.agent_id, run.run_id, now=ports.clock()) is not None:
+        return {**state, "episode": {"written": False}}
     artifacts = artifacts_from_json(state["artifacts"])
     units = episodic.units_from_state(state.get("units", []), artifacts)
     # Units are embedded as the index matches them: with their run's calendar day.
@@ -210,6 +327,7 @@ def write_episode(state: State, ports: MemoryPorts) -> State:
     return {**state, "episode": {"written": written}}
 
 
+@_calls_a_model(lambda state: {**state, "facts": {key: [] for key in FACT_RESULTS}})
 def confirm_facts(state: State, ports: MemoryPorts) -> State:
     """Log the run's confident facts and promote those seen by enough distinct runs."""
     run = run_from_state(state["run"])
@@ -221,7 +339,7 @@ def confirm_facts(state: State, ports: MemoryPorts) -> State:
         ports.knowledge_base,
         tenant_id=run.tenant_id,
         domain=run.domain or policy.default_domain,
-        run_id=run.run_id,
+        run_id=_counted_run_id(ports, run),
         facts=semantic.facts_worth_keeping(artifacts, policy),
         now=ports.clock(),
         policy=policy,
@@ -256,14 +374,18 @@ def propose_procedure(state: State, ports: MemoryPorts) -> State:
     run = run_from_state(state["run"])
     artifacts = artifacts_from_json(state["artifacts"])
     now = ports.clock()
-    proposed, created = procedural.propose(ports.procedures, run, artifacts, now=now)
-    feedback = procedural.record_feedback(ports.procedures, run, now=now)
+    recorded = run_record(ports.ledger, *_ids(run), now=now)
+    # Procedures count the run by its marker: two agents' runs of one id are two runs.
+    counted = replace(run, run_id=_counted_as(run, recorded[0] if recorded else None))
+    proposed, created = procedural.propose(ports.procedures, counted, artifacts, now=now)
+    feedback = procedural.record_feedback(ports.procedures, counted, now=now)
     # The last step closes the run: it is marked complete, then a failure recorded by an
     # earlier attempt is resolved. record_failure looks for the mark after writing, so a
     # failure recorded meanwhile (a redelivery, whose later steps may answer from their
     # idempotency records and never reach this line) is resolved there instead.
-    _mark_consolidated(run, ports, now)
-    ports.ledger.delete(failure_key(run.tenant_id, run.run_id))
+    if recorded is not None:
+        _mark_consolidated(*recorded, ports, now)
+    ports.ledger.delete(failure_key(run.tenant_id, run.agent_id, run.run_id))
     return {
         **state,
         "procedure": {
@@ -303,8 +425,11 @@ def consolidate(event: State, ports: MemoryPorts) -> State:
     Raises :class:`StepFailed` naming the step; invalid input surfaces as ``InvalidInput`` from
     the first step, before anything is written (it is refused, not recorded for replay).
     """
-    state = event
-    for name, step in STEPS.items():
+    return _run_steps(event, ports, STEPS)
+
+
+def _run_steps(state: State, ports: MemoryPorts, steps: dict[str, Step]) -> State:
+    for name, step in steps.items():
         try:
             state = step(state, ports)
         except InvalidInput:
@@ -314,24 +439,108 @@ def consolidate(event: State, ports: MemoryPorts) -> State:
     return state
 
 
-def failure_key(tenant_id: str, run_id: str) -> str:
+# The steps that follow scrub: they read only the run's recorded (scrubbed) state.
+AFTER_SCRUB = tuple(STEPS)[2:]
+_FAILED = "failed"
+_RUN = "run"
+# Failed runs whose event is too broken to name its tenant, agent and run are kept here.
+UNROUTABLE = "_unroutable"
+
+
+def failure_key(tenant_id: str, agent_id: str, run_id: str) -> str:
     """Ledger key of a failed run awaiting replay."""
-    return f"{tenant_id}#failed#{run_id}"
+    return f"{failure_prefix(tenant_id)}{run_name(agent_id, run_id)}"
 
 
-def failure_identity(key: str) -> tuple[str, str]:
-    """(tenant_id, run_id) of a failed-run key (``_unroutable`` and a digest for an event too
-    broken to name them).
+def failure_prefix(tenant_id: str) -> str:
+    """The prefix of every failed-run key of the tenant."""
+    return f"{tenant_id}#{_FAILED}#"
+
+
+def failure_identity(key: str) -> tuple[str, str | None, str]:
+    """(tenant_id, agent_id, run_id) of a failed-run key.
+
+    The agent is None for a key written before keys named it, and for an event too broken to
+    name its run (tenant ``_unroutable``, run a digest of the event).
     """
-    tenant_id, _, run_id = key.partition("#failed#")
-    return tenant_id, run_id
+    tenant_id, _, marker = key.partition(f"#{_FAILED}#")
+    agent_id, run_id = parse_run_marker(marker)
+    return tenant_id, agent_id, run_id
+
+
+def _kind(key: str) -> str:
+    """``run`` or ``failed`` for a run's ledger keys (the part after the tenant)."""
+    parts = key.split("#", 2)
+    return parts[1] if len(parts) == 3 else ""
 
 
 def failed_runs(ledger: Ledger) -> list[State]:
     """Every recorded failed run still to replay, of every tenant (an operator's view)."""
     return [
-        value for key, value in ledger.scan("") if "#failed#" in key and not value.get("resolved")
+        value
+        for key, value in ledger.scan("")
+        if _kind(key) == _FAILED and not value.get("resolved")
     ]
+
+
+@dataclass(frozen=True, slots=True)
+class RunsToReplay:
+    """Runs awaiting replay: ``failed`` ones (a step raised; their failure records) and
+    ``incomplete`` ones (scrubbed, then not consolidated within the bound: a crash, a
+    timed-out or aborted execution), each ``{key, tenant_id, agent_id, run_id, scrubbed_at,
+    incomplete: True}``.
+    """
+
+    failed: list[State]
+    incomplete: list[State]
+
+
+def runs_to_replay(
+    ledger: Ledger, *, now: float, incomplete_after: float = INCOMPLETE_AFTER_SECONDS
+) -> RunsToReplay:
+    """Every run of every tenant awaiting replay, found in one pass over the ledger.
+
+    A run with a failure record is listed as failed only. A run's record written before
+    records noted their start is never listed as incomplete.
+    """
+    failed: list[State] = []
+    started: list[State] = []
+    for key, value in ledger.scan(""):
+        kind = _kind(key)
+        if kind == _FAILED and not value.get("resolved"):
+            failed.append(value)
+        elif kind == _RUN and CONSOLIDATED not in value:
+            scrubbed_at = value.get(SCRUBBED)
+            if isinstance(scrubbed_at, int | float) and now - scrubbed_at >= incomplete_after:
+                started.append(_incomplete(key, value))
+    named = {failure_identity(str(record["key"])) for record in failed}
+    incomplete = [
+        entry
+        for entry in started
+        if (entry["tenant_id"], entry["agent_id"], entry["run_id"]) not in named
+        and (entry["tenant_id"], None, entry["run_id"]) not in named
+    ]
+    return RunsToReplay(failed, incomplete)
+
+
+def _incomplete(key: str, record: State) -> State:
+    run = record["state"]["run"]
+    return {
+        "key": key,
+        "tenant_id": run["tenant_id"],
+        "agent_id": run["agent_id"],
+        "run_id": run["run_id"],
+        "scrubbed_at": record[SCRUBBED],
+        "incomplete": True,
+    }
+
+
+def redelivery_event(record: State) -> State:
+    """A RunFinished detail that completes an incomplete run's record: its identity and
+    (scrubbed) task. Delivered, extract answers it from the run's record, never from this.
+    """
+    run = record["state"]["run"]
+    return {key: run[key] for key in ("tenant_id", "agent_id", "run_id", "task")}
 
 
 def record_failure(payload: State, ports: MemoryPorts) -> State:
@@ -339,28 +548,35 @@ def record_failure(payload: State, ports: MemoryPorts) -> State:
 
     ``payload`` holds the original ``event``, the ``error`` and optionally the ``execution``.
     The record is kept until the run is replayed or its tenant forgotten. An event too broken
-    to name its tenant and run is still kept, under a digest of its content. If another
+    to name its tenant, agent and run is still kept, under a digest of its content. One
+    execution reported twice (its Catch, then its status-change event) counts one failure:
+    the second report returns the record ``repeated`` and changes nothing. If another
     delivery has completed the run, the record is returned ``resolved`` and left to expire.
     """
     event = payload.get("event")
     detail = unwrap_event(event) if isinstance(event, dict) else event
-    tenant_id, run_id = _identity(detail)
-    if tenant_id is None or run_id is None:
+    identity = _identity(detail)
+    if identity is None:
         digest = hashlib.sha256(json.dumps(event, sort_keys=True, default=str).encode()).hexdigest()
-        tenant_id, run_id = "_unroutable", digest[:24]
+        key = f"{failure_prefix(UNROUTABLE)}{digest[:24]}"
+    else:
+        key = failure_key(*identity)
     now = ports.clock()
-    key = failure_key(tenant_id, run_id)
     previous = ports.ledger.get(key, now=now)
-    record = {
-        "key": key,
-        "event": event,
-        "error": payload.get("error"),
-        "execution": payload.get("execution"),
-        "failed_at": now,
-        "failures": (previous or {}).get("failures", 0) + 1,
-    }
-    ports.ledger.put(key, record, now=now, expires_at=None)
-    if _is_consolidated(ports.ledger, tenant_id, run_id, now):
+    execution = payload.get("execution")
+    if previous is not None and execution is not None and previous.get("execution") == execution:
+        return {**previous, "repeated": True}
+    else:
+        record = {
+            "key": key,
+            "event": event,
+            "error": payload.get("error"),
+            "execution": execution,
+            "failed_at": now,
+            "failures": (previous or {}).get("failures", 0) + 1,
+        }
+        ports.ledger.put(key, record, now=now, expires_at=None)
+    if identity is not None and _is_consolidated(ports.ledger, *identity, now=now):
         # Nothing is left to replay. Resolved rather than deleted: the failure path may only
         # read and write the ledger.
         record = {**record, "resolved": True}
@@ -368,27 +584,26 @@ def record_failure(payload: State, ports: MemoryPorts) -> State:
     return record
 
 
-def _mark_consolidated(run: RunFinished, ports: MemoryPorts, now: float) -> None:
-    key = run_key(run.tenant_id, run.run_id)
-    record = ports.ledger.get(key, now=now)
-    if record is not None and CONSOLIDATED not in record:
+def _mark_consolidated(key: str, record: State, ports: MemoryPorts, now: float) -> None:
+    if CONSOLIDATED not in record:
         expires_at = math.ceil(now + RUN_RECORD_DAYS * DAY)
         ports.ledger.put(key, {**record, CONSOLIDATED: now}, now=now, expires_at=expires_at)
 
 
-def _is_consolidated(ledger: Ledger, tenant_id: str, run_id: str, now: float) -> bool:
-    record = ledger.get(run_key(tenant_id, run_id), now=now)
-    return record is not None and CONSOLIDATED in record
+def _is_consolidated(
+    ledger: Ledger, tenant_id: str, agent_id: str, run_id: str, *, now: float
+) -> bool:
+    found = run_record(ledger, tenant_id, agent_id, run_id, now=now)
+    return found is not None and CONSOLIDATED in found[1]
 
 
-def _identity(detail: object) -> tuple[str | None, str | None]:
+def _identity(detail: object) -> tuple[str, str, str] | None:
     if not isinstance(detail, dict):
-        return None, None
-    tenant, run = detail.get("tenant_id"), detail.get("run_id")
-    valid = [isinstance(v, str) and re.fullmatch(ID_PATTERN, v) for v in (tenant, run)]
-    if all(valid):
-        return str(tenant), str(run)
-    return None, None
+        return None
+    ids = tuple(detail.get(field) for field in ("tenant_id", "agent_id", "run_id"))
+    if all(isinstance(v, str) and re.fullmatch(ID_PATTERN, v) for v in ids):
+        return str(ids[0]), str(ids[1]), str(ids[2])
+    return None
 
 
 def consolidate_or_record(event: State, ports: MemoryPorts) -> State:
@@ -415,10 +630,18 @@ def consolidate_or_record(event: State, ports: MemoryPorts) -> State:
 
 
 def replay(key: str, ports: MemoryPorts) -> State:
-    """Consolidate a recorded failed run again; its record is removed once it succeeds."""
+    """Complete a run awaiting replay, by the key :func:`runs_to_replay` lists it under.
+
+    A failed run's event is consolidated again, and its record removed once that succeeds.
+    An incomplete run's steps after scrub run on its recorded state (each is idempotent per
+    run: what was written is not written again); if one fails, the run stays incomplete.
+    """
     record = ports.ledger.get(key, now=ports.clock())
     if record is None:
-        raise NotFound(f"no failed run {key!r}")
+        raise NotFound(f"no failed or incomplete run {key!r}")
+    if _kind(key) == _RUN:
+        steps = {name: STEPS[name] for name in AFTER_SCRUB}
+        return _run_steps({**record["state"], "extracted_by": "ledger"}, ports, steps)
     state = consolidate_or_record(record["event"], ports)
     ports.ledger.delete(key)
     return state
@@ -428,6 +651,7 @@ def summary(state: State) -> State:
     """What one consolidation did, for people and scripts."""
     return {
         "run_id": state["run"]["run_id"],
+        "agent_id": state["run"]["agent_id"],
         "tenant_id": state["run"]["tenant_id"],
         "outcome": state["artifacts"]["outcome"],
         "extracted_by": state.get("extracted_by"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from agent_memory.core.consolidation import failed_runs, failure_key
+from agent_memory.core.consolidation import failed_runs, failure_prefix
 from agent_memory.core.models import OUTCOMES, FactStatus, ProcedureStatus
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.procedural import is_trial
@@ -118,7 +118,7 @@ def _awaiting_ingestion(ports: MemoryPorts, tenant_id: str | None) -> int:
 def _failed_runs(ports: MemoryPorts, tenant_id: str | None) -> int:
     if tenant_id is None:
         return len(failed_runs(ports.ledger))
-    records = ports.ledger.scan(failure_key(tenant_id, ""))
+    records = ports.ledger.scan(failure_prefix(tenant_id))
     return sum(1 for _, record in records if not record.get("resolved"))
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from agent_memory.core.consolidation import run_key
+from agent_memory.core.consolidation import legacy_run_key, parse_run_marker, run_key
 from agent_memory.core.models import Episode, Procedure, ProcedureStatus
 from agent_memory.core.policies import DecayPolicy, ProceduralPolicy
 from agent_memory.core.ports import MemoryPorts, ProcedureStore
@@ -91,7 +91,9 @@ def review_item(
     """The procedure with its source runs, trial state, and diff against the served one."""
     finder = runs or RunFinder(ports)
     # The store names a procedure's first runs only; its count says how many proposed it.
-    shown = sorted(procedure.source_run_ids)[:MAX_RUNS_SHOWN]
+    # In run-id order (a marker names its agent first).
+    shown = sorted(procedure.source_run_ids, key=lambda m: (parse_run_marker(m)[1], m))
+    shown = shown[:MAX_RUNS_SHOWN]
     served = served_procedure(ports.procedures, procedure, ports.policies.procedural)
     return ReviewItem(
         procedure=procedure,
@@ -141,13 +143,21 @@ class RunFinder:
 
     def _one(self, tenant_id: str, run_id: str) -> SourceRun:
         now = self._ports.clock()
-        record = _run_record(self._ports.ledger.get(run_key(tenant_id, run_id), now=now))
+        # Procedures name a run by its marker (agent/run); one counted before markers, by id.
+        agent, bare = parse_run_marker(run_id)
+        key = run_key(tenant_id, agent, bare) if agent else legacy_run_key(tenant_id, bare)
+        record = _run_record(self._ports.ledger.get(key, now=now))
         if record is not None:
             agent_id, summary, outcome = record
-            episode = self._ports.episodes.get(tenant_id, agent_id, run_id, now=now)
+            episode = self._ports.episodes.get(tenant_id, agent_id, bare, now=now)
             if episode is not None:
                 return _from_episode(episode, now)
-            return SourceRun(run_id, "run record", agent_id, summary, outcome)
+            return SourceRun(bare, "run record", agent_id, summary, outcome)
+        if agent is not None:
+            episode = self._ports.episodes.get(tenant_id, agent, bare, now=now)
+            if episode is not None:
+                return _from_episode(episode, now)
+            return SourceRun(bare, "not stored", agent)
         scan = self._scans.setdefault(
             tenant_id, _EpisodeScan(self._ports.episodes.export(tenant_id), self._max_scanned)
         )

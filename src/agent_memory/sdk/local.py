@@ -87,7 +87,7 @@ class LocalBackend:
         self._pool.shutdown(wait=wait)
 
     def _consolidate(self, detail: dict[str, Any]) -> RunResult:
-        run_id, tenant_id = detail["run_id"], detail["tenant_id"]
+        run_id, tenant_id, agent_id = detail["run_id"], detail["tenant_id"], detail["agent_id"]
         attempt = 0
         while True:
             try:
@@ -114,7 +114,7 @@ class LocalBackend:
                     )
             if not self._retryable(error, attempt):
                 raise ConsolidationError(
-                    run_id, step, error, failure_key(tenant_id, run_id)
+                    run_id, step, error, failure_key(tenant_id, agent_id, run_id)
                 ) from error
             attempt += 1
             time.sleep(self._retry_delay * attempt)

@@ -1,4 +1,4 @@
-"""Powertools Idempotency for the write steps: one result per (function, tenant, run id).
+"""Powertools Idempotency for the write steps: one result per (function, tenant, agent, run id).
 
 The core's writes are idempotent already (conditional puts, run-id sets); this short-circuits a
 redelivered or replayed step so it returns its first result without touching the stores again.
@@ -48,7 +48,9 @@ def once_per_run(handler: H) -> H:
         table_name=runtime().settings.idempotency_table, boto3_client=runtime().client("dynamodb")
     )
     config = IdempotencyConfig(
-        event_key_jmespath="[run.tenant_id, run.run_id]",
+        # A run is (tenant, agent, run id): two agents' runs of one id are two runs. Records
+        # keyed by (tenant, run id) before this only lapse: the core's writes stay idempotent.
+        event_key_jmespath="[run.tenant_id, run.agent_id, run.run_id]",
         raise_on_no_idempotency_key=True,
         expires_after_seconds=RUN_IDEMPOTENCY_SECONDS,
     )

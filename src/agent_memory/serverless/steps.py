@@ -115,15 +115,17 @@ def record_failure(event: Any) -> State:
 
     The state machine sends the error and the execution's ARN, never the run's event (which
     may be near Step Functions' 256 KiB state limit already): the event is read back from the
-    execution itself. A payload that carries ``event`` (the local pipeline's form) is kept as
-    it is.
+    execution itself. So does the rule for executions that ended without their Catch
+    (timed out, aborted, failed); an execution already recorded counts once. A payload that
+    carries ``event`` (the local pipeline's form) is kept as it is.
     """
     payload = dict(event) if isinstance(event, dict) else {"error": event}
     if "event" not in payload and payload.get("execution"):
         payload["event"] = _execution_input(str(payload["execution"]))
     record = consolidation.record_failure(payload, runtime().ports(None))
-    _count("ConsolidationFailures", 1)
-    logger.warning("run failed", key=record["key"], error=record.get("error"))
+    if not record.get("repeated"):
+        _count("ConsolidationFailures", 1)
+        logger.warning("run failed", key=record["key"], error=record.get("error"))
     return failure_message(record)
 
 
@@ -132,10 +134,11 @@ def failure_message(record: State) -> State:
     error = dict(record.get("error") or {})
     if isinstance(error.get("Cause"), str):
         error["Cause"] = error["Cause"][:MAX_MESSAGE_CAUSE_CHARS]
-    tenant_id, run_id = consolidation.failure_identity(record["key"])
+    tenant_id, agent_id, run_id = consolidation.failure_identity(record["key"])
     return {
         "key": record["key"],
         "tenant_id": tenant_id,
+        "agent_id": agent_id,
         "run_id": run_id,
         "failures": record["failures"],
         "execution": record.get("execution"),

@@ -198,10 +198,11 @@ def test_failed_runs_are_listed_and_replayed_once_on_the_stack(cli: Cli):
     # When the operator lists the stack's failed runs
     code, out, _ = cli("failed", "list")
     # Then the run is there with its error
-    assert code == 0 and out.startswith("acme#failed#run-failed-1  failures=1  PiiDetectionFailed")
+    key = "acme#failed#reviewer/run-failed-1"
+    assert code == 0 and out.startswith(f"{key}  failures=1  PiiDetectionFailed")
     # When it is replayed twice
     assert cli("failed", "replay")[0] == 0
-    assert cli("failed", "replay", "acme#failed#run-failed-1")[0] == 0
+    assert cli("failed", "replay", key)[0] == 0
     # Then the state machine was started once, with the run's event, and the letter is gone
     sfn = boto3.client("stepfunctions", region_name=REGION)
     executions = sfn.list_executions(stateMachineArn=cli.outputs["StateMachineArn"])

@@ -118,7 +118,7 @@ def test_the_same_steps_proposed_again_make_no_duplicate(memory: Memory) -> None
     renumbered["artifacts"]["procedure"]["steps"] = ["1. Read clause 7.3", "2. Compare the cap"]
     consolidate(renumbered, memory.ports)
     [procedure] = memory.ports.procedures.for_task_type("acme", "contract_review")
-    assert procedure.source_run_ids == {"r1", "r2"}
+    assert procedure.source_run_ids == {"reviewer/r1", "reviewer/r2"}
 
 
 def test_procedure_feedback_counts_once_per_run(memory: Memory) -> None:
@@ -195,10 +195,10 @@ def test_detector_failure_writes_nothing_and_records_the_run(memory: Memory) -> 
     assert failed.value.step == "scrub"
     assert list(memory.ports.episodes.export("acme")) == []
     assert list(memory.ports.facts.export("acme")) == []
-    assert [r["key"] for r in failed_runs(memory.ports.ledger)] == ["acme#failed#r1"]
+    assert [r["key"] for r in failed_runs(memory.ports.ledger)] == ["acme#failed#reviewer/r1"]
     # And once the detector is back, replaying completes the run and clears the record
     memory.pii.fail = False
-    replay("acme#failed#r1", memory.ports)
+    replay("acme#failed#reviewer/r1", memory.ports)
     assert memory.ports.episodes.get("acme", "reviewer", "r1", now=memory.clock()) is not None
     assert failed_runs(memory.ports.ledger) == []
 

@@ -118,7 +118,7 @@ def test_a_failed_run_is_counted_until_it_is_replayed(memory: Memory) -> None:
     assert stats(memory, "acme").failed_runs == 1
     # When it is replayed once the detector is back
     memory.pii.fail = False
-    replay(failure_key("acme", "r1"), memory.ports)
+    replay(failure_key("acme", "reviewer", "r1"), memory.ports)
     # Then nothing awaits replay
     assert stats(memory).failed_runs == 0
 

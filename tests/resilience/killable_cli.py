@@ -1,0 +1,61 @@
+"""``agent-memory`` in a process a test can kill mid-consolidation.
+
+The command runs as a user runs it, with one fake at the model boundary: a word-hashing
+embedder, which can hold one of its calls so the process is known to be inside a step when it
+is killed. Usage (the store is ``$AGENT_MEMORY_HOME``)::
+
+    python -m tests.resilience.killable_cli HOLD_AT READY_FILE [agent-memory arguments...]
+
+``HOLD_AT`` is which ``embed_documents`` call holds (1: write_episode's, 2: confirm_facts'; 0:
+none); on reaching it, the process writes ``READY_FILE`` and sleeps until it is killed.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from agent_memory import wiring
+from agent_memory.cli.main import main
+from tests.support.embedder import HashingEmbedder
+from tests.support.memory import HASHING_CALIBRATION
+
+
+class HoldingEmbedder(HashingEmbedder):
+    """A :class:`HashingEmbedder` whose ``hold_at``-th ``embed_documents`` call never returns."""
+
+    def __init__(self, hold_at: int, ready: Path) -> None:
+        super().__init__()
+        self.hold_at, self.ready = hold_at, ready
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        if self.calls + 1 == self.hold_at:
+            self.ready.write_text("holding")
+            while True:
+                time.sleep(60)
+        return super().embed_documents(texts)
+
+
+def _ports(original: Any, embedder: HashingEmbedder, *args: Any, **kwargs: Any) -> Any:
+    ports = original(*args, **{**kwargs, "embedder": embedder})
+    return replace(ports, calibrations={**ports.calibrations, "test-hashing": HASHING_CALIBRATION})
+
+
+def run(argv: list[str]) -> int:
+    """Run ``agent-memory`` with ``argv[2:]``, its embedder holding at call ``argv[0]``."""
+    hold_at, ready, *args = argv
+    embedder = HoldingEmbedder(int(hold_at), Path(ready))
+    wiring.local_ports = functools.partial(_ports, wiring.local_ports, embedder)
+    return main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(run(sys.argv[1:]))

@@ -1,0 +1,126 @@
+"""A run is (tenant, agent, run id): two agents' runs of one id are two runs, and records kept
+before run keys named the agent still answer their own run's redeliveries.
+"""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_memory.core import consolidation
+from agent_memory.core.consolidation import (
+    StepFailed,
+    consolidate,
+    consolidate_or_record,
+    failed_runs,
+    failure_identity,
+    legacy_run_key,
+    parse_run_marker,
+    run_key,
+    run_marker,
+    summary,
+)
+from agent_memory.core.semantic import fact_hash
+from tests.support.memory import Memory, make_memory, run_event
+
+FACT = "Liability caps below 1x fees are a red flag"
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Memory:
+    return make_memory(tmp_path)
+
+
+def test_two_agents_runs_of_the_same_id_are_both_consolidated(memory: Memory) -> None:
+    # Given the reviewer's run r1, consolidated
+    consolidate(run_event("r1"), memory.ports)
+    # When another agent of the tenant finishes a run it also calls r1
+    other = summary(consolidate(run_event("r1", agent_id="drafter"), memory.ports))
+    # Then it is a run of its own: its episode is written, not found "already present"
+    assert other["episode"] == "written" and other["extracted_by"] == "event"
+    now = memory.clock()
+    for agent in ("reviewer", "drafter"):
+        assert memory.ports.episodes.get("acme", agent, "r1", now=now) is not None
+        assert memory.ports.ledger.get(run_key("acme", agent, "r1"), now=now) is not None
+
+
+def test_two_agents_runs_of_the_same_id_each_count_for_a_fact_and_a_procedure(
+    memory: Memory,
+) -> None:
+    # Given two agents whose runs share an id, and see the same fact and the same steps
+    first = summary(consolidate(run_event("r1"), memory.ports))
+    consolidate(run_event("r1", agent_id="drafter"), memory.ports)
+    # Then the fact's log and the procedure's proposals count both runs
+    fact = memory.ports.facts.get("acme", "contracts", fact_hash(FACT))
+    assert fact is not None and fact.run_ids == {"reviewer/r1", "drafter/r1"}
+    procedure = memory.ports.procedures.get(first["procedure_proposed"])
+    assert procedure is not None and procedure.proposed_by == 2
+
+
+def test_two_agents_failed_runs_of_the_same_id_are_two_records(memory: Memory) -> None:
+    # Given a detector that is down
+    memory.pii.fail = True
+    # When two agents' runs of one id fail
+    for agent in ("reviewer", "drafter"):
+        with pytest.raises(StepFailed):
+            consolidate_or_record(run_event("r1", agent_id=agent), memory.ports)
+    # Then each waits for replay under its own key, which names its agent
+    keys = sorted(r["key"] for r in failed_runs(memory.ports.ledger))
+    assert keys == ["acme#failed#drafter/r1", "acme#failed#reviewer/r1"]
+    assert failure_identity(keys[0]) == ("acme", "drafter", "r1")
+
+
+def test_a_failure_key_written_before_keys_named_the_agent_is_still_read() -> None:
+    assert failure_identity("acme#failed#r1") == ("acme", None, "r1")
+
+
+def consolidate_as_before(
+    event: dict[str, Any], memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Consolidate as the code did before run keys named the agent: the run's record under
+    ``{tenant}#run#{run_id}``, and the stores counting the run by its bare id.
+    """
+    with monkeypatch.context() as patched:
+        patched.setattr(consolidation, "run_key", lambda t, a, r: legacy_run_key(t, r))
+        consolidate(event, memory.ports)
+
+
+def test_a_run_recorded_before_keys_named_the_agent_is_not_counted_again(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a run consolidated before run keys named the agent
+    consolidate_as_before(run_event("r1"), memory, monkeypatch)
+    assert memory.ports.ledger.get("acme#run#r1", now=memory.clock()) is not None
+    # When it is redelivered after the upgrade
+    again = summary(consolidate(run_event("r1"), memory.ports))
+    # Then its old record answers it, and nothing counts it a second time
+    assert again["extracted_by"] == "ledger" and again["episode"] == "already present"
+    fact = memory.ports.facts.get("acme", "contracts", fact_hash(FACT))
+    assert fact is not None and fact.run_ids == {"r1"}
+    procedure = memory.ports.procedures.get(again["procedure_proposed"])
+    assert procedure is not None and procedure.proposed_by == 1
+    assert memory.ports.ledger.get(run_key("acme", "reviewer", "r1"), now=memory.clock()) is None
+
+
+def test_another_agents_run_is_not_answered_by_an_old_record_of_the_same_id(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the reviewer's run r1, recorded before run keys named the agent
+    consolidate_as_before(run_event("r1"), memory, monkeypatch)
+    # When another agent's run r1 arrives
+    other = summary(consolidate(run_event("r1", agent_id="drafter"), memory.ports))
+    # Then it is consolidated as the new run it is
+    assert other["episode"] == "written" and other["extracted_by"] == "event"
+    assert memory.ports.episodes.get("acme", "drafter", "r1", now=memory.clock()) is not None
+
+
+def test_a_run_is_counted_by_a_marker_no_longer_than_a_run_id() -> None:
+    # Given the longest agent and run ids, differing only in their last character
+    agent, run = "a" * 128, "r" * 127
+    markers = {run_marker(agent, run + last) for last in "xy"}
+    # Then each is counted by its own marker, as short as the stores' item sizes assume
+    assert len(markers) == 2
+    assert all(len(m) <= 128 for m in markers)
+    # While a short pair is counted by its name, which reads back as the pair
+    assert run_marker("reviewer", "r1") == "reviewer/r1"
+    assert parse_run_marker("reviewer/r1") == ("reviewer", "r1")

@@ -1,0 +1,118 @@
+"""An execution that ends without its Catch (aborted here; timed out alike) leaves its run
+half-done: the incomplete listing finds it on DynamoDB, the status-change rule's input makes it
+a failed run, and replaying it completes the run once.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from agent_memory.core.consolidation import (
+    INCOMPLETE_AFTER_SECONDS,
+    run_key,
+    runs_to_replay,
+)
+from agent_memory.core.semantic import fact_hash
+from tests.support.lambda_context import LambdaContext
+from tests.support.memory import run_event
+from tests.workflow.conftest import Workflow, eventbridge_event
+
+TENANT = "wf-abort"
+FACT = "Liability caps below 1x fees are a red flag"
+
+
+class DyingEmbedder:
+    """Holds its first ``embed_documents`` call until ``gate`` opens, then dies: the function
+    was stopped with its execution, and its work is lost.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.entered, self.gate = inner, threading.Event(), threading.Event()
+        self.model_id, self.dimension = inner.model_id, inner.dimension
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        if not self.entered.is_set():
+            self.entered.set()
+            self.gate.wait(timeout=30)
+            raise RuntimeError("the function was stopped")
+        return np.asarray(self.inner.embed_documents(texts), dtype=np.float32)
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        return np.asarray(self.inner.embed_query(text), dtype=np.float32)
+
+
+def stopped_in_write_episode(workflow: Workflow, event: dict[str, Any]) -> dict[str, Any]:
+    """Start ``event`` and stop its execution while WriteEpisode runs; its description."""
+    embedder = DyingEmbedder(workflow.runtime.embedder)
+    workflow.runtime.embedder = embedder
+    try:
+        arn = workflow.start(event)
+        assert embedder.entered.wait(timeout=30), "WriteEpisode never started"
+        workflow.sfn.stop_execution(executionArn=arn, error="Aborted", cause="by the test")
+        # moto's engine notices the stop once the task returns: the function dies first.
+        embedder.gate.set()
+        return workflow.wait(arn)
+    finally:
+        embedder.gate.set()
+        workflow.runtime.embedder = embedder.inner
+
+
+def record_failure(payload: dict[str, Any]) -> Any:
+    handler = importlib.import_module("functions.record_failure.handler").handler
+    return handler(payload, LambdaContext("record_failure"))
+
+
+def test_an_aborted_execution_is_found_recorded_and_replayed_once(workflow: Workflow) -> None:
+    # Given a run whose execution was stopped in WriteEpisode
+    event = eventbridge_event(run_event("wf-abort-1", tenant_id=TENANT))
+    stopped = stopped_in_write_episode(workflow, event)
+    arn = stopped["executionArn"]
+    # Then its Catch did not run: no RecordFailedRun, no dead letter, and no episode. (AWS
+    # says ABORTED; moto says FAILED, with the dying task's error. The rule matches both.)
+    assert stopped["status"] in {"ABORTED", "FAILED"}
+    states = [
+        e["stateEnteredEventDetails"]["name"]
+        for e in workflow.history(arn)
+        if "stateEnteredEventDetails" in e
+    ]
+    assert "WriteEpisode" in states and "RecordFailedRun" not in states
+    assert workflow.dead_letters() == []
+    ports = workflow.runtime.ports(None)
+    assert list(ports.episodes.export(TENANT)) == []
+    # Then, once no execution could still be working on it, the DynamoDB ledger lists it
+    later = time.time() + INCOMPLETE_AFTER_SECONDS
+    runs = runs_to_replay(ports.ledger, now=later)
+    key = run_key(TENANT, "reviewer", "wf-abort-1")
+    assert key in [entry["key"] for entry in runs.incomplete]
+    assert not [r for r in runs.failed if r["key"].startswith(f"{TENANT}#")]
+    # When Step Functions reports the abort, and the rule hands the recorder what the
+    # infrastructure tests show it renders from that event
+    payload = {"execution": arn, "error": {"Error": stopped["status"], "Cause": "ended early"}}
+    record_failure(payload)
+    # Then the run is a failed run, read back from its execution, listed once
+    runs = runs_to_replay(ports.ledger, now=later)
+    [failed] = [r for r in runs.failed if r["key"].startswith(f"{TENANT}#")]
+    assert failed["key"] == f"{TENANT}#failed#reviewer/wf-abort-1" and failed["failures"] == 1
+    assert failed["event"] == event and key not in [e["key"] for e in runs.incomplete]
+    # And the same report delivered again counts no second failure
+    record_failure(payload)
+    again = ports.ledger.get(failed["key"], now=time.time())
+    assert again is not None and again["failures"] == 1
+    # When it is replayed from its execution's input (as `failed replay` does on a stack)
+    described = workflow.sfn.describe_execution(executionArn=arn)
+    assert workflow.run(json.loads(described["input"]))["status"] == "SUCCEEDED"
+    # Then the run is whole: one episode, its fact counted once, nothing left to replay
+    assert len(list(ports.episodes.export(TENANT))) == 1
+    fact = ports.facts.get(TENANT, "contracts", fact_hash(FACT))
+    assert fact is not None and fact.run_ids == {"reviewer/wf-abort-1"}
+    runs = runs_to_replay(ports.ledger, now=later)
+    mine = [r for r in (*runs.failed, *runs.incomplete) if r["key"].startswith(f"{TENANT}#")]
+    assert mine == []
