@@ -56,7 +56,7 @@ def test_demo_tells_the_whole_story(tmp_path: Path) -> None:
         "[EPISODIC MEMORY",
         "[SEMANTIC MEMORY",
         "[PROCEDURAL MEMORY",
-        "[END MEMORY CONTEXT]",
+        "[END MEMORY CONTEXT ",
     ):
         assert marker in context
 

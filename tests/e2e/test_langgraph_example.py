@@ -42,8 +42,8 @@ def test_second_run_is_bootstrapped_from_the_first(example: ModuleType, tmp_path
     opening = second.model.received[0]
     assert isinstance(opening[0], SystemMessage)
     context = str(opening[0].content)
-    assert context.startswith("[MEMORY CONTEXT")
-    assert "[EPISODIC MEMORY" in context
+    assert context.startswith("Memory from earlier runs is given between [MEMORY CONTEXT ")
+    assert "\n[EPISODIC MEMORY " in context
     assert "Review the Northwind MSA for liability risk." in context
     assert "caps liability at 0.5x the annual fees" in context
     assert opening[1].content == "Review the Tailspin MSA for liability risk."

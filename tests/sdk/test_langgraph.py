@@ -19,9 +19,10 @@ from langchain_core.messages import (
 )
 from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 
-from agent_memory.core.markers import WORKING_SUMMARY
+from agent_memory.core import markers
 from agent_memory.core.models import Message
 from agent_memory.core.policies import WorkingMemoryPolicy
+from agent_memory.core.working_memory import summary_text
 from agent_memory.integrations.langgraph import (
     MEMORY_CONTEXT_ID,
     WORKING_SUMMARY_ID,
@@ -110,7 +111,7 @@ def test_hook_compresses_what_the_model_sees_without_splitting_tool_pairs() -> N
     assert "messages" not in update  # the state keeps everything
     assert seen[0] is messages[0]
     assert seen[1].id == WORKING_SUMMARY_ID
-    assert seen[1].content.startswith(WORKING_SUMMARY)
+    assert summary_text(to_core_messages([seen[1]])[0]) is not None
     assert "read_clause" in seen[1].content
     # The cut moved earlier: the kept AI message still has its tool result after it.
     assert [m.id for m in seen[2:]] == ["ai-1", "t-1", "ai-2", "t-2"]
@@ -149,13 +150,14 @@ def test_chat_model_summarizes_and_is_asked_only_about_new_messages() -> None:
     second = hook({"messages": history(4)})["llm_input_messages"]
 
     # Then the first summary is reused as the start of the second
-    assert first[1].content == f"{WORKING_SUMMARY}\nsummary one"
-    assert second[1].content == f"{WORKING_SUMMARY}\nsummary two"
+    assert summary_text(to_core_messages([first[1]])[0]) == "summary one"
+    assert summary_text(to_core_messages([second[1]])[0]) == "summary two"
     assert "Review the Northwind MSA" in calls[0]
     assert "Review the Northwind MSA" not in calls[1]
     assert "summary one" in calls[1]
     # And the same history again costs no model call
-    assert hook({"messages": history(4)})["llm_input_messages"][1].content.endswith("two")
+    again = hook({"messages": history(4)})["llm_input_messages"][1]
+    assert summary_text(to_core_messages([again])[0]) == "summary two"
     assert len(calls) == 2
 
 
@@ -188,8 +190,11 @@ def test_bootstrap_node_puts_the_memory_context_after_the_system_prompt(
 
     messages = merged(state["messages"], update["messages"])
     assert [m.id for m in messages] == ["sys", MEMORY_CONTEXT_ID, "task"]
-    context = str(messages[1].content)
-    assert "[EPISODIC MEMORY" in context and "[PROCEDURAL MEMORY" in context
+    # And the message is the guidance, then the block it names
+    guidance, block = str(messages[1].content).split("\n\n", 1)
+    sections = markers.parse(block).sections
+    assert [s.kind for s in sections][-1] == markers.PROCEDURAL
+    assert guidance == markers.guidance(markers.parse(block).token)
     assert served_procedure_id({"messages": messages}) is not None
     # Only once: with the context present, the node does nothing
     assert node({**state, "messages": messages}) == {"messages": []}

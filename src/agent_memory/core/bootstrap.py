@@ -12,7 +12,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import StringConstraints
 
-from agent_memory.core import episodic, procedural, reranking, semantic
+from agent_memory.core import episodic, markers, procedural, reranking, semantic
 from agent_memory.core.contracts import (
     MAX_TASK_CHARS,
     NOT_BLANK,
@@ -22,7 +22,6 @@ from agent_memory.core.contracts import (
 )
 from agent_memory.core.episode_index import EpisodeHit, SearchResult
 from agent_memory.core.errors import InvalidInput
-from agent_memory.core.markers import CONTEXT_END, CONTEXT_START
 from agent_memory.core.models import Procedure
 from agent_memory.core.ports import FloatArray, MemoryPorts
 from agent_memory.core.scrubbing import query_form
@@ -106,9 +105,11 @@ def bootstrap(
     episodes = list(found.episodes)
     facts, semantic_ms = facts_job.result()
     procedure, procedural_ms = procedure_job.result()
+    # Drawn for this reply alone: no stored text can know it (core/markers.py).
+    token = markers.new_token()
     content, truncated = fit_reply(
         Found(tuple(episodes), tuple(facts), procedure),
-        lambda draft: _content(draft, ports),
+        lambda draft: _content(draft, ports, token),
         ports.policies.max_reply_bytes,
     )
     return {
@@ -258,17 +259,21 @@ def _episode_bytes(hit: EpisodeHit) -> int:
     return listed + shown + units + 300
 
 
-def _content(found: Found, ports: MemoryPorts) -> dict[str, Any]:
-    """The reply's context block and per-tier views of ``found``."""
+def _content(found: Found, ports: MemoryPorts, token: str) -> dict[str, Any]:
+    """The reply's context block (its boundaries carrying ``token``) and per-tier views of
+    ``found``.
+    """
     procedure = found.procedure
     sections = [
         episodic.format_episodes(found.episodes),
         semantic.format_facts(list(found.facts)),
-        procedural.format_procedure(procedure, ports.policies.procedural) if procedure else "",
+        procedural.format_procedure(procedure, ports.policies.procedural) if procedure else None,
     ]
-    body = [s for s in sections if s]
+    context = markers.render(markers.CONTEXT, [s for s in sections if s], token)
     return {
-        "context": "\n\n".join([CONTEXT_START, *body, CONTEXT_END]) if body else "",
+        "context": context,
+        "context_token": token if context else None,
+        "context_guidance": markers.guidance(token) if context else None,
         "episodes": [_episode_json(e) for e in found.episodes],
         "facts": [
             {

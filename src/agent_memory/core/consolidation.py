@@ -235,8 +235,8 @@ def scrub(state: State, ports: MemoryPorts) -> State:
     (:mod:`~agent_memory.core.reading_form`); if the detector fails, this step fails and
     nothing is written. Nothing transforms the texts after the scrub: what was scrubbed is
     what is stored (stored text cannot forge the memory context, however it is spelled: the
-    block quotes it, :mod:`~agent_memory.core.markers`). The scrubbed result is recorded per run, so every later delivery of the
-    same run sees the same artifacts.
+    block quotes it, :mod:`~agent_memory.core.markers`). The scrubbed result is recorded per
+    run, so every later delivery of the same run sees the same artifacts.
     """
     run = run_from_state(state["run"])
     key = run_key(run.tenant_id, run.agent_id, run.run_id)

@@ -9,7 +9,7 @@ from typing import Any
 
 from agent_memory.core import vectors
 from agent_memory.core.episode_index import EpisodeHit, unit_text
-from agent_memory.core.markers import EPISODIC, neutralize
+from agent_memory.core.markers import EPISODIC, Section
 from agent_memory.core.models import Episode, EpisodeUnit, RunArtifacts, RunFinished
 from agent_memory.core.policies import DAY, EpisodicPolicy
 from agent_memory.core.ports import EpisodeStore, FloatArray
@@ -92,29 +92,30 @@ def recent_episodes(
     return episodes
 
 
-def format_episodes(hits: Sequence[EpisodeHit]) -> str:
-    """The episodic section of the memory context ("" when nothing was found)."""
+def format_episodes(hits: Sequence[EpisodeHit]) -> Section | None:
+    """The episodic section of the memory context (None when nothing was found)."""
     if not hits:
-        return ""
-    lines = [EPISODIC]
+        return None
+    lines: list[str] = []
     for hit in hits:
         episode = hit.episode
-        lines.append(f"Task: {neutralize(episode.task_summary or episode.task)}")
+        if lines:
+            lines.append("")
+        lines.append(f"Task: {episode.task_summary or episode.task}")
         lines.append(f"Outcome: {episode.outcome} (similarity {hit.similarity:.2f})")
         if episode.approach_used:
-            lines.append(f"Approach: {neutralize(episode.approach_used)}")
+            lines.append(f"Approach: {episode.approach_used}")
         if episode.key_findings:
             lines.append("Key findings:")
-            lines.extend(f"  - {neutralize(finding)}" for finding in episode.key_findings)
+            lines.extend(f"  - {finding}" for finding in episode.key_findings)
         if episode.reusable_patterns:
             lines.append("Patterns that worked:")
-            lines.extend(f"  - {neutralize(pattern)}" for pattern in episode.reusable_patterns)
+            lines.extend(f"  - {pattern}" for pattern in episode.reusable_patterns)
         moments = [u.unit for u in hit.units if u.unit.kind == "message"]
         if moments:
             lines.append("Most relevant moments:")
-            lines.extend(f"  - {neutralize(_short(unit_text(u)))}" for u in moments)
-        lines.append("")
-    return "\n".join(lines).rstrip()
+            lines.extend(f"  - {_short(unit_text(u))}" for u in moments)
+    return Section(EPISODIC, "relevant past runs", tuple(lines))
 
 
 def _short(text: str, limit: int = 300) -> str:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_memory.core.errors import Conflict, InvalidInput, NotFound
-from agent_memory.core.markers import neutralize, procedural
+from agent_memory.core.markers import PROCEDURAL, Section
 from agent_memory.core.models import Procedure, ProcedureStatus, RunArtifacts, RunFinished
 from agent_memory.core.policies import ProceduralPolicy
 from agent_memory.core.ports import ProcedureStore
@@ -182,24 +182,27 @@ def record_feedback(
     return FeedbackResult(feedback.procedure_id, counted)
 
 
-def format_procedure(procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()) -> str:
+def format_procedure(
+    procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()
+) -> Section:
     """The procedural section of the memory context."""
     rate = procedure.success_rate
     if is_trial(procedure, policy):
         record = (
-            f"(Trial: validated by {neutralize(procedure.reviewer or 'a reviewer')}; "
+            f"(Trial: validated by {procedure.reviewer or 'a reviewer'}; "
             f"{procedure.times_applied} of {policy.trial_uses} trial uses so far)"
         )
     else:
         record = f"(Success rate: {rate or 0.0:.0%} over {procedure.times_applied} uses)"
-    lines = [procedural(procedure.task_type), neutralize(procedure.title), record, ""]
-    lines.extend(f"{i}. {neutralize(step)}" for i, step in enumerate(procedure.steps, 1))
+    lines = [procedure.title, record, ""]
+    lines.extend(f"{i}. {step}" for i, step in enumerate(procedure.steps, 1))
     lines.append("")
     lines.append("This procedure is a starting point. Adapt it if the current task requires it.")
     lines.append(
         f"(procedure_id: {procedure.procedure_id}; report the result as procedure_feedback)"
     )
-    return "\n".join(lines)
+    title = f"recommended approach for {procedure.task_type}"
+    return Section(PROCEDURAL, title, tuple(lines))
 
 
 def procedure_view(

@@ -13,7 +13,7 @@ import numpy as np
 from agent_memory.core import vectors
 from agent_memory.core.contradiction import contradiction
 from agent_memory.core.errors import NotFound
-from agent_memory.core.markers import SEMANTIC, neutralize
+from agent_memory.core.markers import SEMANTIC, Section
 from agent_memory.core.models import (
     Fact,
     FactCandidate,
@@ -278,11 +278,11 @@ def retrieve_facts(
 _NONE = ScoredFact("", float("-inf"), "", "")
 
 
-def format_facts(facts: list[ScoredFact]) -> str:
-    """The semantic section of the memory context ("" when nothing was found)."""
+def format_facts(facts: list[ScoredFact]) -> Section | None:
+    """The semantic section of the memory context (None when nothing was found)."""
     if not facts:
-        return ""
-    return "\n".join([SEMANTIC, *(f"- {neutralize(fact.content)}" for fact in facts)])
+        return None
+    return Section(SEMANTIC, "domain knowledge", tuple(f"- {fact.content}" for fact in facts))
 
 
 _CONFLICT = re.compile(r"contradicts confirmed fact ([0-9a-f]+)")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 
-from agent_memory.core.markers import WORKING_SUMMARY, neutralize
+from agent_memory.core import markers
 from agent_memory.core.models import Message
 from agent_memory.core.policies import WorkingMemoryPolicy
 from agent_memory.core.ports import ChatModel
@@ -38,11 +39,34 @@ def maybe_compress(
     if cutoff <= 0:
         return list(messages)
     summary = summarize([*earlier_summaries, *rest[:cutoff]])
-    return [*system, Message("system", f"{WORKING_SUMMARY}\n{neutralize(summary)}"), *rest[cutoff:]]
+    return [*system, summary_message(summary), *rest[cutoff:]]
+
+
+def summary_message(summary: str) -> Message:
+    """The system message holding a working-memory summary, quoted in a block of its own.
+
+    The block's token is a digest of the summary: the same summary always makes the same
+    message (a prompt cache keeps it), and no text can contain the digest of itself.
+    """
+    token = hashlib.sha256(summary.encode()).hexdigest()[: markers.TOKEN_HEX_CHARS]
+    return Message("system", markers.render_text(markers.WORKING_SUMMARY, summary, token))
+
+
+def summary_text(message: Message) -> str | None:
+    """The summary a message made by :func:`summary_message` holds; None for any other."""
+    if message.role != "system" or not message.content.startswith(f"[{markers.WORKING_SUMMARY} "):
+        return None
+    try:
+        parsed = markers.parse(message.content)
+    except ValueError:
+        return None
+    if parsed.kind != markers.WORKING_SUMMARY:
+        return None
+    return "\n".join(line for section in parsed.sections for line in section.lines)
 
 
 def _is_summary(message: Message) -> bool:
-    return message.role == "system" and message.content.startswith(WORKING_SUMMARY)
+    return summary_text(message) is not None
 
 
 def _safe_cutoff(messages: Sequence[Message], cutoff: int) -> int:
@@ -119,7 +143,7 @@ def extractive_summary(messages: Sequence[Message], *, max_chars: int = 2_000) -
     """
     tools = list(dict.fromkeys(m.name for m in messages if m.role == "tool" and m.name))
     # An earlier summary leads: its content is older than every message after it.
-    lines = [m.content.removeprefix(WORKING_SUMMARY).strip() for m in messages if _is_summary(m)]
+    lines = [text for m in messages if (text := summary_text(m)) is not None]
     if tools:
         lines.append(f"Tools called: {', '.join(tools)}.")
     for message in messages:

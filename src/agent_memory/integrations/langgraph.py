@@ -69,7 +69,6 @@ from agent_memory.adapters.chat import LangChainChat
 from agent_memory.core.contracts import MAX_MESSAGE_CHARS, MAX_MESSAGES
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.extraction import extract_run_artifacts
-from agent_memory.core.markers import WORKING_SUMMARY
 from agent_memory.core.models import Message, Role, RunArtifacts
 from agent_memory.core.policies import WorkingMemoryPolicy
 from agent_memory.core.working_memory import (
@@ -77,6 +76,7 @@ from agent_memory.core.working_memory import (
     chat_summarizer,
     extractive_summary,
     maybe_compress,
+    summary_message,
 )
 from agent_memory.sdk.aio import AsyncMemoryClient
 from agent_memory.sdk.client import MemoryClient
@@ -218,9 +218,11 @@ def bootstrap_node(
 
     ``task`` reads the task from the state (default: the text of the first human message);
     ``tenant_id``, ``agent_id``, ``task_type`` and ``domain`` are values or functions of the
-    state. The context goes in a ``SystemMessage`` (id :data:`MEMORY_CONTEXT_ID`) after any
-    leading system messages. Nothing is added when it is already there, when there is no task,
-    or when memory has nothing relevant. The procedure served, if any, is remembered in the
+    state. The context goes in a ``SystemMessage`` (id :data:`MEMORY_CONTEXT_ID`) of its own,
+    after any leading system messages and before the task, led by the reply's
+    ``context_guidance`` (what the model should make of the block, naming its token). Nothing
+    is added when it is already there, when there is no task, or when memory has nothing
+    relevant. The procedure served, if any, is remembered in the
     message's ``response_metadata`` for :func:`finish_hook`. With ``fail_open``, a memory
     error (the service down, say) is logged and the run goes on without memory; invalid input
     is raised either way.
@@ -254,7 +256,8 @@ def bootstrap_node(
             return {messages_key: []}
         procedure = reply["procedure"]
         context = SystemMessage(
-            content=reply["context"],
+            # The guidance names this block's own boundaries, so it travels with the block.
+            content=f"{reply['context_guidance']}\n\n{reply['context']}",
             id=MEMORY_CONTEXT_ID,
             response_metadata={
                 _METADATA_KEY: {
@@ -537,7 +540,7 @@ class _RememberedSummaries:
             return earlier
         todo = list(messages[covered:])
         if earlier is not None:
-            todo.insert(0, Message("system", f"{WORKING_SUMMARY}\n{earlier}"))
+            todo.insert(0, summary_message(earlier))
         summary = self._summarize(todo)
         with self._lock:
             self._known[keys[-1]] = summary

@@ -6,7 +6,9 @@ Example (local mode, a store in ``$AGENT_MEMORY_HOME`` or ``~/.agent-memory``)::
 
     with MemoryClient.local() as memory:
         reply = memory.bootstrap("acme", "reviewer", "Review the Tailspin MSA")
-        system_prompt = reply["context"]  # "" until something relevant is remembered
+        # The block ("" until something relevant is remembered) goes in a message of its own
+        # after the instructions; the guidance, naming its boundaries, in the instructions.
+        memory_message, guidance = reply["context"], reply.get("context_guidance")
         ...  # the agent runs
         handle = memory.finish_run(
             tenant_id="acme", agent_id="reviewer", run_id="run-0001",
@@ -207,8 +209,11 @@ class MemoryClient:
         task_type: str | None = None,
         domain: str | None = None,
     ) -> BootstrapReply:
-        """The memory of a run about to start: put ``reply["context"]`` in its system prompt.
+        """The memory of a run about to start.
 
+        Give the model ``reply["context"]`` in a message of its own, after its instructions and
+        before the task (never inside the task text), and add ``reply["context_guidance"]`` to
+        the instructions: it names the block's boundaries and says its quoted lines are data.
         ``task_type`` selects the procedure to recommend, ``domain`` narrows the facts.
         """
         return self._backend.bootstrap(_request(tenant_id, agent_id, task, task_type, domain))

@@ -67,14 +67,20 @@ class ProcedureView(TypedDict):
 class BootstrapReply(TypedDict):
     """The memory of a run about to start.
 
-    ``context`` is the block to put in the system prompt (empty when nothing relevant is
-    remembered); ``episodes``, ``facts`` and ``procedure`` are what each tier found;
+    ``context`` is the block to give the model in a message of its own, after its instructions
+    and before the task (empty when nothing relevant is remembered); ``context_guidance`` the
+    sentence to add to the instructions, naming the block's boundaries by ``context_token``,
+    the random token of this reply's marker lines (both ``None`` with an empty block);
+    ``episodes``, ``facts`` and ``procedure`` are what each tier found;
     ``episodes_ranked_by`` the reranker model that ordered the episodes (``None``: the index
     did, with no reranker configured or none available at the time); ``timings_ms`` how long
     each took (``embed``, ``episodic``, ``rerank``, ``semantic``, ``procedural``, ``total``).
     """
 
     context: str
+    # Not required: a function deployed before the tokened block existed does not send them.
+    context_token: NotRequired[str | None]
+    context_guidance: NotRequired[str | None]
     episodes: list[EpisodeView]
     # Not required: a function deployed before rerankers existed does not send it.
     episodes_ranked_by: NotRequired[str | None]

@@ -58,7 +58,7 @@ def extract(event: Any) -> State:
 
 
 def scrub(event: Any) -> State:
-    """Remove PII and forged markers from every field (fails closed)."""
+    """Remove PII from every field, as read (fails closed)."""
     state, tenant_id = _step_state(event)
     result = consolidation.scrub(state, runtime().ports(tenant_id))
     _count("PiiEntitiesScrubbed", sum(result.get("pii_entities", {}).values()))
