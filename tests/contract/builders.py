@@ -51,6 +51,7 @@ def observation(**overrides: Any) -> FactObservation:
         confidence=0.8,
         run_id="run-1",
         seen_at=NOW,
+        agent_id="agent-1",
     )
     return replace(base, **overrides)
 

@@ -1,4 +1,5 @@
-"""FactStore contract: distinct-run confirmation log, one-time confirmation, ingestion state."""
+"""FactStore contract: distinct-run confirmation log, independent confirmations counted
+atomically, one-time confirmation, ingestion state."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from dataclasses import replace
 import pytest
 
 from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import RUN_IDS_KEPT, Fact, FactStatus
+from agent_memory.core.models import AGENTS_KEPT, RUN_IDS_KEPT, Fact, FactStatus
+from agent_memory.core.policies import HOUR, Independence
 from agent_memory.core.ports import FactStore
 from tests.contract.builders import (
     AWKWARD_CONFIDENCE,
@@ -44,6 +46,8 @@ def test_first_observation_creates_a_pending_fact(facts: FactStore) -> None:
         first_seen=NOW,
         last_seen=NOW,
         sightings=1,
+        confirmations=1,
+        counted_by=(("agent-1", NOW),),
     )
 
 
@@ -79,6 +83,8 @@ def test_every_field_round_trips_exactly(facts: FactStore) -> None:
         ingested_at=AWKWARD_TIME + 3,
         embedding=VECTOR,
         sightings=1,
+        confirmations=1,
+        counted_by=(("agent-1", AWKWARD_TIME),),
     )
 
 
@@ -546,7 +552,7 @@ def test_runs_past_the_log_are_counted_once_each_and_the_log_stays_bounded(
     fact = facts.get("acme", "billing", "h-1")
     # Then every distinct run counted exactly once, and the log names the first runs only
     assert fact is not None
-    assert fact.sightings == fact.confirmations == total
+    assert fact.sightings == fact.runs == total
     assert fact.run_ids == frozenset(_run(i) for i in range(RUN_IDS_KEPT))
     assert fact.last_seen == NOW + total - 1
     # And a run past the log delivered once more changes nothing but last_seen
@@ -564,8 +570,8 @@ def test_a_run_past_the_log_raises_the_confidence_and_a_redelivery_does_not(
     first = facts.observe(observation(run_id="late", confidence=0.9))
     second = facts.observe(observation(run_id="late", confidence=0.95))
     # Then the new run counts and raises the confidence; its redelivery does neither
-    assert (first.confirmations, first.confidence) == (RUN_IDS_KEPT + 1, 0.9)
-    assert (second.confirmations, second.confidence) == (RUN_IDS_KEPT + 1, 0.9)
+    assert (first.sightings, first.confidence) == (RUN_IDS_KEPT + 1, 0.9)
+    assert (second.sightings, second.confidence) == (RUN_IDS_KEPT + 1, 0.9)
 
 
 def test_concurrent_runs_past_the_log_count_exactly_once(facts: FactStore) -> None:
@@ -577,7 +583,7 @@ def test_concurrent_runs_past_the_log_count_exactly_once(facts: FactStore) -> No
     in_threads(lambda run_id: facts.observe(observation(run_id=run_id)), late)
     # Then each distinct run counted once
     fact = facts.get("acme", "billing", "h-1")
-    assert fact is not None and fact.confirmations == RUN_IDS_KEPT + 8
+    assert fact is not None and fact.sightings == RUN_IDS_KEPT + 8
 
 
 @pytest.mark.parametrize("removal", ["delete", "forget"])
@@ -594,6 +600,139 @@ def test_a_removed_common_fact_seen_again_by_an_old_run_counts_from_one(
     # When a run counted past the log sees the fact again
     fact = facts.observe(observation(run_id=_run(RUN_IDS_KEPT + 1)))
     # Then the fact starts a fresh log: nothing of the removed one is left to count against
-    assert (fact.confirmations, fact.run_ids) == (1, frozenset({_run(RUN_IDS_KEPT + 1)}))
+    assert (fact.sightings, fact.confirmations) == (1, 1)
+    assert fact.run_ids == frozenset({_run(RUN_IDS_KEPT + 1)})
     assert [f.fact_hash for f in facts.export("acme")] == ["h-1"]
     assert facts.count_by_status() == {"PENDING": 1}
+
+
+# --- independent confirmations -----------------------------------------------------------------
+# The rule itself (``Independence``) is unit-tested in tests/unit/core/test_semantic_rules.py;
+# here: each store applies it atomically with the sighting, and keeps what it needs bounded.
+
+HOURLY = Independence(same_agent_gap=HOUR)
+
+
+def _sight(facts: FactStore, run_id: str, agent_id: str, at: float) -> Fact:
+    return facts.observe(observation(run_id=run_id, agent_id=agent_id, seen_at=at), HOURLY)
+
+
+def test_an_agents_burst_of_runs_counts_as_one_confirmation(facts: FactStore) -> None:
+    # Given one agent's three runs seeing the fact three seconds apart
+    for number in range(3):
+        fact = _sight(facts, f"run-{number}", "agent-1", NOW + 3 * number)
+    # Then each run is a sighting, but only the first counted as a confirmation
+    assert (fact.sightings, fact.confirmations) == (3, 1)
+    assert fact.counted_by == (("agent-1", NOW),)
+
+
+def test_an_agents_run_counts_again_once_the_gap_has_passed(facts: FactStore) -> None:
+    _sight(facts, "run-1", "agent-1", NOW)
+    # When the agent sees it again just inside the gap, then at the gap
+    inside = _sight(facts, "run-2", "agent-1", NOW + HOUR - 1)
+    at_gap = _sight(facts, "run-3", "agent-1", NOW + HOUR)
+    # Then only the run a full gap after the counted one counts, and moves the agent's time
+    assert (inside.confirmations, at_gap.confirmations) == (1, 2)
+    assert at_gap.counted_by == (("agent-1", NOW + HOUR),)
+
+
+def test_runs_of_other_agents_count_at_once(facts: FactStore) -> None:
+    for number, agent in enumerate(("agent-1", "agent-2", "agent-3")):
+        fact = _sight(facts, f"run-{number}", agent, NOW + number)
+
+    assert (fact.confirmations, fact.agents) == (3, 3)
+    assert fact.counted_by == (("agent-1", NOW), ("agent-2", NOW + 1), ("agent-3", NOW + 2))
+
+
+def test_a_redelivered_run_counts_nothing_even_after_the_gap(facts: FactStore) -> None:
+    first = _sight(facts, "run-1", "agent-1", NOW)
+
+    again = _sight(facts, "run-1", "agent-1", NOW + 2 * HOUR)
+
+    assert again == replace(first, last_seen=NOW + 2 * HOUR)
+
+
+def test_a_gap_across_agents_counts_a_burst_of_agent_names_once(facts: FactStore) -> None:
+    # Given a rule that trusts no agent id: one counted confirmation an hour, whoever sends it
+    rule = Independence(same_agent_gap=HOUR, any_agent_gap=HOUR)
+    # When three runs claiming three agents see the fact within seconds, and a fourth an hour on
+    for number, agent in enumerate(("a", "b", "c")):
+        burst = facts.observe(
+            observation(run_id=f"r{number}", agent_id=agent, seen_at=NOW + number), rule
+        )
+    later = facts.observe(observation(run_id="r9", agent_id="d", seen_at=NOW + HOUR), rule)
+    # Then the burst counted once, whatever agents it named, and the later run counted
+    assert (burst.sightings, burst.confirmations) == (3, 1)
+    assert (later.confirmations, later.counted_by) == (2, (("a", NOW), ("d", NOW + HOUR)))
+
+
+def test_a_sighting_before_the_agents_last_counted_one_within_the_gap_does_not_count(
+    facts: FactStore,
+) -> None:
+    # Given an agent counted at NOW, then a run consolidated by a machine whose clock is behind
+    _sight(facts, "run-1", "agent-1", NOW)
+
+    fact = _sight(facts, "run-2", "agent-1", NOW - 10)
+
+    assert fact.confirmations == 1 and fact.counted_by == (("agent-1", NOW),)
+
+
+def test_concurrent_runs_of_one_agent_count_one_confirmation(facts: FactStore) -> None:
+    # Given 16 runs of one agent, each delivered twice, recorded from a thread pool at once
+    deliveries = [f"run-{i}" for i in range(16)] * 2
+
+    in_threads(lambda run_id: _sight(facts, run_id, "agent-1", NOW), deliveries, workers=12)
+
+    fact = facts.get("acme", "billing", "h-1")
+    assert fact is not None
+    assert (fact.sightings, fact.confirmations, fact.agents) == (16, 1, 1)
+
+
+def test_concurrent_runs_of_distinct_agents_each_count_once(facts: FactStore) -> None:
+    # Given 16 agents' runs, each delivered twice, recorded from a thread pool at once
+    deliveries = [(f"run-{i}", f"agent-{i}") for i in range(16)] * 2
+
+    in_threads(lambda d: _sight(facts, d[0], d[1], NOW), deliveries, workers=12)
+
+    fact = facts.get("acme", "billing", "h-1")
+    assert fact is not None
+    assert (fact.sightings, fact.confirmations, fact.agents) == (16, 16, 16)
+
+
+def test_the_agents_remembered_are_those_that_counted_last(facts: FactStore) -> None:
+    # Given more agents counted than a fact remembers, one second apart
+    total = AGENTS_KEPT + 5
+    for number in range(total):
+        fact = _sight(facts, f"run-{number}", f"agent-{number:03d}", NOW + number)
+    # Then every one counted, and the fact names the AGENTS_KEPT latest with their times
+    assert (fact.confirmations, fact.agents) == (total, AGENTS_KEPT)
+    assert fact.counted_by == tuple((f"agent-{i:03d}", NOW + i) for i in range(5, total))
+
+
+def test_runs_past_the_log_count_as_confirmations_by_the_same_rule(facts: FactStore) -> None:
+    # Given a fact whose log is full of one agent's burst
+    for number in range(RUN_IDS_KEPT):
+        _sight(facts, _run(number), "agent-1", NOW + number)
+    # When the agent sees it again past the gap, that run is redelivered, and it bursts again
+    later = _sight(facts, "late-1", "agent-1", NOW + 2 * HOUR)
+    again = _sight(facts, "late-1", "agent-1", NOW + 4 * HOUR)
+    burst = _sight(facts, "late-2", "agent-1", NOW + 2 * HOUR + 1)
+    # Then the run past the gap counted once, and neither its redelivery nor the burst did
+    assert (later.sightings, later.confirmations) == (RUN_IDS_KEPT + 1, 2)
+    assert (again.sightings, again.confirmations) == (RUN_IDS_KEPT + 1, 2)
+    assert (burst.sightings, burst.confirmations) == (RUN_IDS_KEPT + 2, 2)
+
+
+def test_concurrent_runs_past_the_log_of_distinct_agents_each_count_once(
+    facts: FactStore,
+) -> None:
+    # Given a fact whose log is full of one agent's burst
+    for number in range(RUN_IDS_KEPT):
+        _sight(facts, _run(number), "agent-0", NOW)
+    # When eight other agents' runs, each delivered twice, are recorded at once
+    late = [(f"late-{i}", f"agent-{i + 1}") for i in range(8)] * 2
+    in_threads(lambda d: _sight(facts, d[0], d[1], NOW + 1), late)
+    # Then each counted one sighting and one confirmation
+    fact = facts.get("acme", "billing", "h-1")
+    assert fact is not None
+    assert (fact.sightings, fact.confirmations, fact.agents) == (RUN_IDS_KEPT + 8, 9, 9)

@@ -15,7 +15,7 @@ from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
-from agent_memory.adapters.local.sqlite_schema import SCHEMA_VERSION
+from agent_memory.adapters.local.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from agent_memory.core.errors import InvalidInput, TransientError
 from tests.contract.builders import NOW, episode, in_threads, observation
 
@@ -193,10 +193,7 @@ def test_a_version_3_file_takes_in_additions_after_its_migration(path: Path) -> 
     # Given a file at schema version 3 holding an episode
     with SqliteDatabase(path) as db:
         SqliteEpisodeStore(db).add(episode(run_id="before"))
-        db.execute("DELETE FROM schema_version WHERE version = 4")
-        db.execute("DROP INDEX episodes_agent_added")
-        db.execute("ALTER TABLE episodes DROP COLUMN added")
-        db.execute("ALTER TABLE episode_versions DROP COLUMN rewritten")
+    as_of_version(path, 3)
     # When this code opens it, and an episode is added after a token
     with SqliteDatabase(path) as db:
         assert db.schema_version() == SCHEMA_VERSION
@@ -208,3 +205,50 @@ def test_a_version_3_file_takes_in_additions_after_its_migration(path: Path) -> 
         assert episodes.get("acme", "agent-1", "before", now=NOW) is not None
     assert found is not None
     assert [e.run_id for e in found] == ["after"]
+
+
+def as_of_version(path: Path, version: int) -> None:
+    """Rewrite the closed database at ``path`` as a release at schema ``version`` left it: only
+    that version's migrations applied, its tables holding the rows and columns they had then.
+    """
+    current = path.with_name(f"{path.name}.current")
+    path.rename(current)
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+        for number in range(1, version + 1):
+            for statement in MIGRATIONS[number]:
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+        conn.execute("ATTACH DATABASE ? AS current", (str(current),))
+        tables = conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'")
+        for (table,) in tables.fetchall():
+            if table == "schema_version":
+                continue
+            then = [row[1] for row in conn.execute(f"PRAGMA main.table_info({table})")]
+            now = {row[1] for row in conn.execute(f"PRAGMA current.table_info({table})")}
+            columns = ", ".join(c for c in then if c in now)
+            conn.execute(
+                f"INSERT OR REPLACE INTO main.{table} ({columns}) "
+                f"SELECT {columns} FROM current.{table}"
+            )
+    finally:
+        conn.close()
+
+
+def test_a_version_4_file_counts_each_facts_log_as_one_confirmation(path: Path) -> None:
+    # Given a file at schema version 4 holding a fact seen by two runs, never judged independent
+    with SqliteDatabase(path) as db:
+        for run_id in ("run-1", "run-2"):
+            SqliteFactStore(db).observe(observation(run_id=run_id))
+    as_of_version(path, 4)
+    # When this code opens it, and another agent sees the fact
+    with SqliteDatabase(path) as db:
+        assert db.schema_version() == SCHEMA_VERSION
+        facts = SqliteFactStore(db)
+        migrated = facts.get("acme", "billing", "h-1")
+        after = facts.observe(observation(run_id="run-3", agent_id="agent-2"))
+    # Then its log counted once, with no agent named, and the new agent's run counts on top
+    assert migrated is not None
+    assert (migrated.sightings, migrated.confirmations, migrated.counted_by) == (2, 1, ())
+    assert (after.sightings, after.confirmations, after.counted_by) == (3, 2, (("agent-2", NOW),))

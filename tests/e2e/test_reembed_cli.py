@@ -79,9 +79,13 @@ def bootstrap(cli: Cli) -> dict[str, Any]:
 
 
 def consolidate_three_runs(cli: Cli, tmp_path: Path) -> None:
-    for run_id in ("r1", "r2", "r3"):
+    """The reviewer's three runs, and a run of each of two colleagues: the CLI consolidates
+    them within seconds, so their fact is confirmed by three agents (the reviewer's own runs
+    count once an hour)."""
+    runs = [("r1", "reviewer"), ("r2", "reviewer"), ("r3", "reviewer")]
+    for run_id, agent in [*runs, ("d1", "drafter"), ("a1", "auditor")]:
         path = tmp_path / f"{run_id}.json"
-        path.write_text(json.dumps(run_event(run_id)))
+        path.write_text(json.dumps(run_event(run_id, agent_id=agent)))
         cli("consolidate", str(path))
     cli("ingest")
 
@@ -102,7 +106,7 @@ def test_a_store_moves_to_another_embedding_model_and_back_to_one_space(
     status = cli.json("reembed", "--status", "--coverage")
     assert status["active"]["model_id"] == OLD
     assert (status["migration"]["stage"], status["target_calibrated"]) == ("embedding", True)
-    assert status["coverage"]["episodes"] == {"records": 3, "active": 3, "target": 3, "skipped": 0}
+    assert status["coverage"]["episodes"] == {"records": 5, "active": 5, "target": 5, "skipped": 0}
     assert status["coverage"]["facts"]["target"] == 1
     assert bootstrap(cli) == before
     # When it switches, searches use the new model, the knowledge base included
@@ -114,13 +118,13 @@ def test_a_store_moves_to_another_embedding_model_and_back_to_one_space(
     # When it finishes, only the new model's vectors are left
     finished = cli.json("reembed", "--finish")
     assert finished["stage"] == "finished"
-    assert finished["counts"]["episodes"]["dropped"] == 3
+    assert finished["counts"]["episodes"]["dropped"] == 5
     status = cli.json("reembed", "--status", "--coverage")
     assert status["migration"] is None and status["active"]["model_id"] == NEW
-    assert status["coverage"]["episodes"] == {"records": 3, "active": 3, "target": 0, "skipped": 0}
+    assert status["coverage"]["episodes"] == {"records": 5, "active": 5, "target": 0, "skipped": 0}
     exported = [json.loads(line) for line in cli("export", "--tenant", "acme").splitlines()]
     vectored = [r["record"] for r in exported if r["kind"] in ("episode", "fact")]
-    assert len(vectored) == 4
+    assert len(vectored) == 6
     assert all(r["embedding"]["model_id"] == NEW for r in vectored)
     assert all(r["spare_embedding"] is None for r in vectored)
 

@@ -13,9 +13,10 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Three acme runs confirming one fact, and one FAILED run of globex."""
+    """Three acme runs of three agents confirming one fact (consolidated within seconds: one
+    agent's runs would count once an hour), and one FAILED run of globex."""
     root = tmp_path_factory.mktemp("stats")
-    events = [run_event(f"run-{i}") for i in (1, 2, 3)]
+    events = [run_event(f"run-{i}", agent_id=f"reviewer-{i}") for i in (1, 2, 3)]
     events.append(run_event("g-1", tenant_id="globex", outcome="FAILED"))
     for event in events:
         path = root / f"{event['run_id']}.json"

@@ -40,10 +40,12 @@ from agent_memory.core.consolidation import run_key
 from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.models import (
+    AGENTS_KEPT,
     RUN_IDS_KEPT,
     SOURCE_RUN_IDS_KEPT,
     Episode,
     EpisodeUnit,
+    FactStatus,
     StoredVector,
 )
 from agent_memory.core.policies import EpisodicPolicy
@@ -219,12 +221,73 @@ def test_a_fact_seen_by_ever_more_runs_stops_growing_under_400_kb_and_counts_eac
     # And it counts every distinct run once and names the first RUN_IDS_KEPT
     fact = store.get(LONGEST_ID, LONGEST_ID, "h-1")
     assert fact is not None
-    assert fact.confirmations == RUN_IDS_KEPT + 2 * past
+    assert fact.sightings == RUN_IDS_KEPT + 2 * past
     assert fact.run_ids == frozenset(_long_run(i) for i in range(RUN_IDS_KEPT))
     # And each run past the log left one small marker
     markers = [i for i in raw_items(tables, tables.name(FACTS)) if "status" not in i]
     assert len(markers) == 2 * past
     assert max(item_size(i) for i in markers) < 1024
+
+
+def test_a_fact_at_its_maxima_confirmed_by_ever_more_agents_stops_growing_under_400_kb(
+    tables: Tables,
+) -> None:
+    """A fact remembers the last counted confirmation of the AGENTS_KEPT agents that counted
+    last, and names its first RUN_IDS_KEPT runs, so no number of agents can take its item over
+    the 400 KB of an item ("Constraints in Amazon DynamoDB",
+    https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/Constraints.html)."""
+    # Given a fact of the longest content in the longest tenant and domain, contested with the
+    # longest reason, then confirmed by a reviewer, staged, ingested, and given a spare vector
+    client = RecordingClient(tables.client)
+    store = DynamoDbFactStore(client, tables.name(FACTS))
+    key = (LONGEST_ID, LONGEST_ID, "f" * 32)
+    sighting = observation(
+        tenant_id=LONGEST_ID,
+        domain=LONGEST_ID,
+        fact_hash=key[2],
+        content=wide(MAX_ITEM_CHARS),
+        embedding=titan_vector(1),
+    )
+    first = store.observe(replace(sighting, run_id=_long_run(0), agent_id=_long_agent(0)))
+    figures = f"{'1' * MAX_ITEM_CHARS} vs {'2' * MAX_ITEM_CHARS}"
+    reason = f"contradicts confirmed fact {'e' * 32}: different figures ({figures})"
+    assert store.contest(*key, now=NOW, reason=reason)
+    assert store.confirm(*key, now=NOW, from_status=FactStatus.CONTESTED)
+    store.mark_staged(*key, now=NOW)
+    store.mark_ingested(*key, now=NOW)
+    assert store.set_vectors(replace(first, spare_embedding=titan_vector(2, NEXT_MODEL)))
+
+    def see(numbers: range) -> int:
+        # Each run another agent's, an hour after the last, at a time of 17 significant digits
+        for number in numbers:
+            run, agent = _long_run(number), _long_agent(number)
+            at = NOW + number * 3_600 + 1 / 3
+            store.observe(replace(sighting, run_id=run, agent_id=agent, seen_at=at))
+        (item,) = [i for i in raw_items(tables, tables.name(FACTS)) if "status" in i]
+        return item_size(item)
+
+    # When more agents than it remembers confirm it in more runs than its log names, then more
+    past = 50  # runs in each round past both bounds: the counts keep their number of digits
+    bound = max(RUN_IDS_KEPT, AGENTS_KEPT)
+    first_round = see(range(1, bound + past))
+    second_round = see(range(bound + past, bound + 2 * past))
+    # Then the item stopped growing at its bounds, under 400 KB by DynamoDB's rules
+    assert second_round == first_round <= ITEM_LIMIT_BYTES
+    # And it counted every agent's confirmation and remembers the AGENTS_KEPT latest
+    fact = store.get(*key)
+    assert fact is not None
+    assert (fact.sightings, fact.confirmations) == (bound + 2 * past, bound + 2 * past)
+    assert [agent for agent, _ in fact.counted_by] == [
+        _long_agent(n) for n in range(bound + 2 * past - AGENTS_KEPT, bound + 2 * past)
+    ]
+    # And each run past the log was counted with its marker in a transaction within limits
+    assert len(client.transactions) == bound + 2 * past - RUN_IDS_KEPT
+    assert_transactions_within_limits(client)
+
+
+def _long_agent(number: int) -> str:
+    """An agent id of the longest length ``ID_PATTERN`` allows (128 characters)."""
+    return f"{number:05d}".ljust(128, "g")
 
 
 def test_the_largest_procedure_is_under_400_kb(tables: Tables) -> None:
@@ -355,6 +418,27 @@ def test_a_procedure_stored_before_its_count_was_kept_counts_its_log(
         logged + 1,
         min(logged + 1, SOURCE_RUN_IDS_KEPT),
     )
+
+
+def test_a_fact_stored_before_confirmations_were_judged_counts_its_log_once(
+    tables: Tables,
+) -> None:
+    # Given a fact item seen by two runs, as written before ``confirmations`` existed
+    store = DynamoDbFactStore(tables.client, tables.name(FACTS))
+    for run_id in ("run-1", "run-2"):
+        store.observe(observation(run_id=run_id))
+    tables.client.update_item(
+        TableName=tables.name(FACTS),
+        Key={"pk": {"S": "acme#billing"}, "fact_hash": {"S": "h-1"}},
+        UpdateExpression="REMOVE confirmations, counted_by",
+    )
+    legacy = store.get("acme", "billing", "h-1")
+    # When another agent's run sees it
+    after = store.observe(observation(run_id="run-3", agent_id="agent-2"))
+    # Then its log counted once, with no agent named, and the new run counts on top
+    assert legacy is not None
+    assert (legacy.sightings, legacy.confirmations, legacy.counted_by) == (2, 1, ())
+    assert (after.sightings, after.confirmations, after.counted_by) == (3, 2, (("agent-2", NOW),))
 
 
 def _largest_run_state() -> dict[str, Any]:

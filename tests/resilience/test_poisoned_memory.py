@@ -16,6 +16,7 @@ from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
 from agent_memory.core.consolidation import consolidate, summary
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.models import FactStatus, ProcedureStatus
+from agent_memory.core.policies import HOUR, Independence, Policies, SemanticPolicy
 from agent_memory.core.semantic import fact_hash
 from agent_memory.core.tenants import export_tenant
 from tests.support.memory import Memory, make_memory
@@ -101,12 +102,63 @@ def fact_of(memory: Memory, content: str = FACT) -> Any:
 
 
 def test_a_fact_is_promoted_by_the_third_distinct_run_only(memory: Memory) -> None:
-    # Guards the tests below: the gate opens for three distinct runs, not before
+    # Guards the tests below: the gate opens for three distinct runs an hour apart (an agent's
+    # runs count once an hour), not before
     for number in (1, 2):
         consolidate(poisoned_event(f"r{number}", ""), memory.ports)
+        memory.clock.advance(HOUR)
     assert fact_of(memory, FACT).status is FactStatus.PENDING
     consolidate(poisoned_event("r3", ""), memory.ports)
     assert fact_of(memory, FACT).status is FactStatus.CONFIRMED
+
+
+# --- independence: one agent's burst cannot promote a fact ----------------------------------
+
+
+def consolidate_at(memory: Memory, runs: list[tuple[str, str, float]]) -> None:
+    """Consolidate the runs ``(run_id, agent_id, seconds after the previous one)``."""
+    for run_id, agent, after in runs:
+        memory.clock.advance(after)
+        consolidate(poisoned_event(run_id, "", agent_id=agent), memory.ports)
+
+
+def served_to(memory: Memory, agent: str) -> list[str]:
+    """The facts a bootstrap of ``agent`` (of the same tenant) is served."""
+    reply = bootstrap(parse_bootstrap_request({**BOOTSTRAP, "agent_id": agent}), memory.ports)
+    return [f["content"].strip() for f in reply["facts"]]
+
+
+def test_one_agents_burst_of_three_runs_is_not_served_to_the_other_agents(
+    memory: Memory,
+) -> None:
+    # Given one agent's three runs stating the fact three seconds apart (the red team's case)
+    consolidate_at(memory, [("a1", AGENT, 0), ("a2", AGENT, 3), ("a3", AGENT, 3)])
+    # Then the fact stays pending: nothing reaches the KB or another agent of the tenant
+    assert fact_of(memory).status is FactStatus.PENDING
+    assert memory.ports.knowledge_base.document_keys(TENANT) == []
+    assert served_to(memory, "drafter") == []
+
+
+def test_one_agents_runs_spread_over_two_hours_confirm_its_fact(memory: Memory) -> None:
+    # Given a tenant with a single agent, whose three runs state the fact an hour apart
+    consolidate_at(memory, [("a1", AGENT, 0), ("a2", AGENT, HOUR), ("a3", AGENT, HOUR)])
+    # Then it learns the fact, and serves it to every agent of the tenant
+    assert fact_of(memory).status is FactStatus.CONFIRMED
+    assert served_to(memory, "drafter") == [FACT]
+
+
+def test_a_tenant_trusting_no_agent_id_is_not_fooled_by_invented_agent_names(
+    tmp_path: Path,
+) -> None:
+    # Given a tenant whose policy counts one confirmation an hour, whoever sends it: agent ids
+    # are the caller's word
+    policy = SemanticPolicy(independence=Independence(any_agent_gap=HOUR))
+    memory = make_memory(tmp_path, policies=Policies(semantic=policy))
+    # When one caller sends the fact in three runs a second apart, each naming a new agent
+    consolidate_at(memory, [("a1", "agent-x", 0), ("a2", "agent-y", 1), ("a3", "agent-z", 1)])
+    # Then the fact stays pending and is served to nobody
+    assert fact_of(memory).status is FactStatus.PENDING
+    assert served_to(memory, "drafter") == []
 
 
 def test_one_run_stating_a_fact_fifty_ways_does_not_promote_it(memory: Memory) -> None:
@@ -215,11 +267,13 @@ RIVALS = {
 
 
 def confirm(memory: Memory, content: str, runs: list[str]) -> dict[str, Any]:
+    """The runs, an hour apart (each an independent confirmation), stating ``content``."""
     result: dict[str, Any] = {}
     for run_id in runs:
         event = poisoned_event(run_id, "")
         event["artifacts"]["facts"] = [{"content": content, "confidence": 0.95}]
         result = summary(consolidate(event, memory.ports))
+        memory.clock.advance(HOUR)
     return result
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import tempfile
+import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -12,9 +14,25 @@ from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.consolidation import STEPS, consolidate_or_record, summary
 from agent_memory.core.ingestion import run_ingestion
 from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.policies import DAY
 from agent_memory.settings import LocalSettings
 
 REVIEWER = "legal-lead"
+
+
+@dataclass
+class StoryClock:
+    """The demo's consolidation clock: ``days_behind`` days before the wall clock.
+
+    The story's past runs are consolidated a day apart, ending now, as they would have been:
+    one agent's runs count as independent confirmations of a fact only an hour apart or more.
+    """
+
+    days_behind: int
+
+    def __call__(self) -> float:
+        """The time the story is at."""
+        return time.time() - self.days_behind * DAY
 
 
 def run_demo(store: str | None, out: TextIO) -> int:
@@ -26,7 +44,8 @@ def run_demo(store: str | None, out: TextIO) -> int:
     from agent_memory.wiring import local_ports
 
     root = Path(store) if store else Path(tempfile.mkdtemp(prefix="agent-memory-demo-"))
-    ports = local_ports(LocalSettings(store=root))
+    clock = StoryClock(days_behind=len(story.PAST_RUNS) - 1)
+    ports = replace(local_ports(LocalSettings(store=root)), clock=clock)
 
     def say(line: str = "") -> None:
         out.write(line + "\n")
@@ -38,9 +57,10 @@ def run_demo(store: str | None, out: TextIO) -> int:
         f"LLM {'configured' if ports.chat else 'none: events carry artifacts'}"
     )
     say()
-    say("1. Consolidating past runs: " + " -> ".join(STEPS))
+    say("1. Consolidating past runs, a day apart: " + " -> ".join(STEPS))
     for event in story.PAST_RUNS:
         say("   " + _describe(summary(consolidate_or_record(event, ports))))
+        clock.days_behind = max(clock.days_behind - 1, 0)
     redelivered = summary(consolidate_or_record(story.PAST_RUNS[1], ports))
     say(
         f"   {redelivered['run_id']} delivered again: episode {redelivered['episode']}, "
@@ -48,8 +68,8 @@ def run_demo(store: str | None, out: TextIO) -> int:
     )
     for fact in ports.facts.fast_path(story.TENANT, story.DOMAIN):
         say(
-            f"   fact confirmed by {fact.confirmations} distinct runs "
-            f"({', '.join(sorted(fact.run_ids))}): {fact.content[:60]}..."
+            f"   fact confirmed by {fact.confirmations} independent runs "
+            f"({', '.join(sorted(fact.run_ids))}, a day apart): {fact.content[:60]}..."
         )
 
     request = BootstrapRequest(

@@ -390,7 +390,7 @@ def _facts_contested(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
                     "domain": f.domain,
                     "content": f.content,
                     # The log names its first runs only; the count covers every one.
-                    "runs": f.confirmations,
+                    "runs": f.runs,
                     "reason": f.review_note,
                 }
                 for f in found

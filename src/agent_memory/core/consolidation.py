@@ -329,7 +329,7 @@ def write_episode(state: State, ports: MemoryPorts) -> State:
 
 @_calls_a_model(lambda state: {**state, "facts": {key: [] for key in FACT_RESULTS}})
 def confirm_facts(state: State, ports: MemoryPorts) -> State:
-    """Log the run's confident facts and promote those seen by enough distinct runs."""
+    """Log the run's confident facts and promote those confirmed by enough independent runs."""
     run = run_from_state(state["run"])
     artifacts = artifacts_from_json(state["artifacts"])
     policy = ports.policies.semantic
@@ -339,6 +339,7 @@ def confirm_facts(state: State, ports: MemoryPorts) -> State:
         ports.knowledge_base,
         tenant_id=run.tenant_id,
         domain=run.domain or policy.default_domain,
+        agent_id=run.agent_id,
         run_id=_counted_run_id(ports, run),
         facts=semantic.facts_worth_keeping(artifacts, policy),
         now=ports.clock(),

@@ -190,12 +190,22 @@ RUN_IDS_KEPT = 100
 are still counted once each (``Fact.sightings``), so a common fact's record stays bounded."""
 
 
+AGENTS_KEPT = 100
+"""How many agents a fact remembers the last counted confirmation of: those that counted last.
+An agent pushed out counted before a hundred others did since, so the gap it could skip says
+nothing a hundred agents have not already said."""
+
+
 @dataclass(frozen=True, slots=True)
 class Fact:
     """A semantic fact and its confirmation log: the distinct runs that observed it.
 
     ``run_ids`` holds the first :data:`RUN_IDS_KEPT` of them; ``sightings`` counts them all
     (stores always set it; a record built without it counts its ``run_ids``).
+    ``confirmations`` counts the sightings that were independent
+    (:class:`~agent_memory.core.policies.Independence`): a fact is promoted on those, not on
+    its sightings. ``counted_by`` names, per agent, when its last counted confirmation was
+    (the :data:`AGENTS_KEPT` agents that counted last, by agent id).
     """
 
     tenant_id: str
@@ -214,11 +224,18 @@ class Fact:
     review_note: str | None = None
     spare_embedding: StoredVector | None = None
     sightings: int = 0
+    confirmations: int = 0
+    counted_by: tuple[tuple[str, float], ...] = ()
 
     @property
-    def confirmations(self) -> int:
+    def runs(self) -> int:
         """How many distinct runs observed the fact."""
         return max(self.sightings, len(self.run_ids))
+
+    @property
+    def agents(self) -> int:
+        """How many distinct agents' confirmations were counted (at most :data:`AGENTS_KEPT`)."""
+        return len(self.counted_by)
 
     def in_space(self, model_id: str) -> Fact:
         """The fact as searches in ``model_id``'s space see it (see :func:`in_space`)."""
@@ -230,7 +247,11 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class FactObservation:
-    """One run's sighting of a fact, as written to the confirmation log."""
+    """One run's sighting of a fact, as written to the confirmation log.
+
+    ``seen_at`` is the consolidation clock when the sighting is recorded, never a time the
+    agent reports: the independence of sightings is judged by it.
+    """
 
     tenant_id: str
     domain: str
@@ -240,6 +261,7 @@ class FactObservation:
     run_id: str
     seen_at: float
     embedding: StoredVector | None = None
+    agent_id: str = field(kw_only=True)
 
 
 SOURCE_RUN_IDS_KEPT = 20

@@ -27,7 +27,7 @@ from agent_memory.core.models import (
     Procedure,
     ProcedureStatus,
 )
-from agent_memory.core.policies import Policies
+from agent_memory.core.policies import Independence, Policies
 
 if TYPE_CHECKING:
     from agent_memory.core.episode_index import EpisodeIndexCache
@@ -143,11 +143,15 @@ class EpisodeStore(Protocol):
 class FactStore(Protocol):
     """Semantic facts and their confirmation log, keyed by (tenant, domain, fact_hash)."""
 
-    def observe(self, observation: FactObservation) -> Fact:
+    def observe(
+        self, observation: FactObservation, independence: Independence = Independence()
+    ) -> Fact:
         """Atomically record that a run saw the fact (creating it PENDING); the fact after.
 
-        Adding a run id already in the set changes nothing but ``last_seen``: confirmation
-        counts distinct runs, so redelivery never counts twice.
+        A new run is counted in ``sightings``, and in ``confirmations`` (its agent then in
+        ``counted_by``) when ``independence`` says so, judged against the fact as it stands
+        when the sighting is written: concurrent sightings are each judged once, in some order.
+        A run already seen changes nothing but ``last_seen``, so redelivery never counts twice.
         """
         ...
 

@@ -1,4 +1,4 @@
-"""Semantic memory: facts confirmed by distinct runs, promoted to the knowledge base."""
+"""Semantic memory: facts confirmed by independent runs, promoted to the knowledge base."""
 
 from __future__ import annotations
 
@@ -80,17 +80,21 @@ def observe_facts(
     *,
     tenant_id: str,
     domain: str,
+    agent_id: str,
     run_id: str,
     facts: list[FactCandidate],
     now: float,
     policy: SemanticPolicy = SemanticPolicy(),
 ) -> Confirmation:
-    """Log the run's sightings and promote each fact seen by ``confirmations`` distinct runs.
+    """Log the run's sightings and promote each fact that enough independent runs confirmed.
 
-    A fact that would be promoted but contradicts a confirmed fact of its domain is held back
-    for a human instead (CONTESTED): the two are never served side by side. Safe to repeat for
-    the same run: the store counts each run once (``Fact.confirmations``), so nothing counts
-    twice, and the promotion is a conditional write that only one caller wins.
+    A fact is promoted once ``policy.confirmations`` of its sightings counted as independent
+    (``policy.independence``: by default an agent's runs count at most once an hour, judged on
+    ``now``, the consolidation clock) and came from ``policy.min_distinct_agents`` agents or
+    more. A fact that would be promoted but contradicts a confirmed fact of its domain is held
+    back for a human instead (CONTESTED): the two are never served side by side. Safe to
+    repeat for the same run: the store counts each run once, so nothing counts twice, and the
+    promotion is a conditional write that only one caller wins.
     """
     if not facts:
         return Confirmation((), (), ())
@@ -111,14 +115,16 @@ def observe_facts(
                 run_id=run_id,
                 seen_at=now,
                 embedding=vectors.encode(embedding, embedder.model_id),
-            )
+                agent_id=agent_id,
+            ),
+            policy.independence,
         )
         observed.append(key)
         if record.status is FactStatus.CONFIRMED:
             confirmed.append(key)
         elif record.status is FactStatus.CONTESTED:
             contested.append(key)
-        elif record.confirmations >= policy.confirmations:
+        elif is_confirmed(record, policy):
             conflict = find_conflict(
                 kb,
                 store,
@@ -137,6 +143,11 @@ def observe_facts(
                 newly.append(key)
             confirmed.append(key)
     return Confirmation(tuple(observed), tuple(confirmed), tuple(newly), tuple(contested))
+
+
+def is_confirmed(fact: Fact, policy: SemanticPolicy) -> bool:
+    """Whether the fact's counted confirmations are enough to promote it under ``policy``."""
+    return fact.confirmations >= policy.confirmations and fact.agents >= policy.min_distinct_agents
 
 
 def find_conflict(

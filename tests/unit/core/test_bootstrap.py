@@ -10,6 +10,7 @@ from agent_memory.core.bootstrap import BootstrapRequest, bootstrap, parse_boots
 from agent_memory.core.consolidation import consolidate, summary
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.ingestion import run_ingestion
+from agent_memory.core.policies import HOUR
 from tests.support.fakes import WordReranker
 from tests.support.memory import Memory, make_memory, run_event
 
@@ -24,9 +25,10 @@ def memory(tmp_path: Path) -> Memory:
 
 
 def confirm_fact_and_approve(memory: Memory) -> str:
+    # The agent's runs an hour apart: each counts as an independent confirmation of the fact
     for run_id in ("r1", "r2", "r3"):
         result = summary(consolidate(run_event(run_id), memory.ports))
-        memory.clock.advance(1)
+        memory.clock.advance(HOUR)
     procedural.review(
         memory.ports.procedures,
         result["procedure_proposed"],

@@ -16,6 +16,7 @@ from agent_memory.core.consolidation import (
 )
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.models import FactStatus, ProcedureStatus
+from agent_memory.core.policies import HOUR
 from agent_memory.core.procedural import review
 from agent_memory.core.semantic import fact_hash
 from agent_memory.core.tenants import export_tenant
@@ -79,13 +80,16 @@ def test_concurrent_redeliveries_count_once(memory: Memory) -> None:
 
 
 def test_a_fact_is_confirmed_by_the_third_distinct_run(memory: Memory) -> None:
-    # Given two runs that observed the fact, one of them redelivered
+    # Given two runs of the agent, an hour apart (the default independence gap), that observed
+    # the fact, one of them redelivered
     for run_id in ("r1", "r2", "r2"):
         consolidate(run_event(run_id), memory.ports)
+        memory.clock.advance(HOUR)
     fact = memory.ports.facts.get("acme", "contracts", fact_hash(FACT))
     assert fact is not None and fact.status is FactStatus.PENDING
     # When a third distinct run observes it
     result = summary(consolidate(run_event("r3"), memory.ports))
+    memory.clock.advance(HOUR)
     # Then it is confirmed once and its KB document is staged
     assert result["facts_confirmed"] == [fact_hash(FACT)]
     assert result["kb_documents_staged"] == 1
@@ -95,6 +99,21 @@ def test_a_fact_is_confirmed_by_the_third_distinct_run(memory: Memory) -> None:
     # And a fourth run does not confirm or stage it again
     fourth = summary(consolidate(run_event("r4"), memory.ports))
     assert fourth["facts_confirmed"] == [] and fourth["kb_documents_staged"] == 0
+
+
+def test_runs_of_three_agents_confirm_a_fact_within_seconds(memory: Memory) -> None:
+    # Given three agents of the tenant whose runs state the fact a second apart
+    for number, agent in enumerate(("reviewer", "drafter", "auditor"), 1):
+        result = summary(consolidate(run_event(f"r{number}", agent_id=agent), memory.ports))
+        memory.clock.advance(1)
+    # Then each run's agent counted once, and the third confirmed the fact
+    assert result["facts_confirmed"] == [fact_hash(FACT)]
+    fact = memory.ports.facts.get("acme", "contracts", fact_hash(FACT))
+    assert fact is not None and [agent for agent, _ in fact.counted_by] == [
+        "auditor",
+        "drafter",
+        "reviewer",
+    ]
 
 
 def test_low_confidence_and_unsuccessful_runs_do_not_count(memory: Memory) -> None:
@@ -172,9 +191,10 @@ def test_pii_is_scrubbed_from_every_stored_field(memory: Memory) -> None:
         "facts": [{"content": f"fact about {email}", "confidence": 0.9}],
         "procedure": {"title": f"title {email}", "steps": [f"email {email}", "then Jane Doe"]},
     }
-    # When consolidated (three times, so the fact is promoted into the KB too)
+    # When consolidated (three times, an hour apart, so the fact is promoted into the KB too)
     for run_id in ("r1", "r2", "r3"):
         consolidate({**event, "run_id": run_id}, memory.ports)
+        memory.clock.advance(HOUR)
     # Then no stored record of the tenant holds the email or the name
     exported = json.dumps(list(export_tenant(memory.ports, "acme")))
     assert "[EMAIL]" in exported
@@ -281,15 +301,17 @@ def test_a_successful_redelivery_clears_the_runs_failure_record(memory: Memory) 
 
 
 def test_a_fact_contradicting_a_confirmed_one_is_held_back_not_served(memory: Memory) -> None:
-    # Given a confirmed fact
+    # Given a fact confirmed by three runs, an hour apart
     for run_id in ("r1", "r2", "r3"):
         consolidate(run_event(run_id), memory.ports)
-    # When three other runs agree on a contradicting figure
+        memory.clock.advance(HOUR)
+    # When three other runs, an hour apart, agree on a contradicting figure
     rival = "Liability caps below 2x fees are a red flag"
     for run_id in ("x1", "x2", "x3"):
         event = run_event(run_id)
         event["artifacts"]["facts"] = [{"content": rival, "confidence": 0.9}]
         result = summary(consolidate(event, memory.ports))
+        memory.clock.advance(HOUR)
     # Then it is held for review, with the reason, and the original alone is served
     assert result["facts_contested"] == [fact_hash(rival)]
     [held] = memory.ports.facts.contested("acme")
@@ -303,11 +325,13 @@ def test_a_reviewer_keeping_the_new_fact_replaces_the_old(memory: Memory) -> Non
 
     for run_id in ("r1", "r2", "r3"):
         consolidate(run_event(run_id), memory.ports)
+        memory.clock.advance(HOUR)
     rival = "Liability caps below 2x fees are a red flag"
     for run_id in ("x1", "x2", "x3"):
         event = run_event(run_id)
         event["artifacts"]["facts"] = [{"content": rival, "confidence": 0.9}]
         consolidate(event, memory.ports)
+        memory.clock.advance(HOUR)
     removed = resolve_contested(
         memory.ports.facts,
         memory.ports.knowledge_base,

@@ -6,7 +6,7 @@ from agent_memory.core import procedural
 from agent_memory.core.consolidation import consolidate, summary
 from agent_memory.core.decay import decay
 from agent_memory.core.models import ProcedureStatus
-from agent_memory.core.policies import DecayPolicy
+from agent_memory.core.policies import HOUR, DecayPolicy
 from agent_memory.core.semantic import fact_hash
 from tests.support.memory import DAY, Memory, make_memory, run_event
 
@@ -69,8 +69,10 @@ def test_a_recent_sighting_keeps_a_pending_fact(memory: Memory) -> None:
 
 
 def test_confirmed_facts_never_expire(memory: Memory) -> None:
+    # Given a fact confirmed by three runs of the agent, an hour apart
     for run_id in ("r1", "r2", "r3"):
         consolidate(run_event(run_id), memory.ports)
+        memory.clock.advance(HOUR)
     memory.clock.advance(365 * DAY)
     assert run_decay(memory).pending_facts_expired == 0
 

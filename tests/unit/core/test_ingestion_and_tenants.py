@@ -10,6 +10,7 @@ from agent_memory.core.consolidation import consolidate
 from agent_memory.core.errors import IngestionBusy
 from agent_memory.core.ingestion import MAX_ATTEMPTS, run_ingestion
 from agent_memory.core.models import DocumentState, Fact, IngestionJob, IngestionStatistics
+from agent_memory.core.policies import HOUR
 from agent_memory.core.semantic import document_key
 from agent_memory.core.tenants import export_tenant, forget_tenant
 from tests.support.memory import Memory, make_memory, run_event
@@ -21,9 +22,10 @@ def memory(tmp_path: Path) -> Memory:
 
 
 def confirm(memory: Memory, tenant: str = "acme") -> None:
+    # The agent's runs an hour apart: each counts as an independent confirmation of the fact
     for run_id in ("r1", "r2", "r3"):
         consolidate(run_event(run_id, tenant_id=tenant), memory.ports)
-    memory.clock.advance(1)
+        memory.clock.advance(HOUR)
 
 
 def ingest(memory: Memory):  # type: ignore[no-untyped-def]

@@ -16,6 +16,7 @@ from agent_memory.core.consolidation import consolidate
 from agent_memory.core.errors import Conflict, InvalidInput
 from agent_memory.core.ingestion import run_ingestion
 from agent_memory.core.models import Episode, StoredVector
+from agent_memory.core.policies import HOUR
 from agent_memory.core.ports import Embedder, FloatArray, MemoryPorts
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
@@ -68,7 +69,7 @@ def consolidated(root: Path, embedder: Embedder, clock: Clock) -> MemoryPorts:
     ports = wire(root, embedder, clock)
     for run_id in ("r1", "r2", "r3"):
         consolidate(run_event(run_id), ports)
-        clock.advance(60)
+        clock.advance(HOUR)  # the agent's runs count as confirmations an hour apart
     run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=clock())
     return ports
 

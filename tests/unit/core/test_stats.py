@@ -14,6 +14,7 @@ from agent_memory.core.consolidation import (
 )
 from agent_memory.core.ingestion import run_ingestion
 from agent_memory.core.models import FactObservation
+from agent_memory.core.policies import HOUR
 from agent_memory.core.stats import MemoryStats, gauge_names, memory_stats
 from tests.support.memory import DAY, Memory, make_memory, run_event
 
@@ -28,9 +29,11 @@ def stats(memory: Memory, tenant_id: str | None = None) -> MemoryStats:
 
 
 def confirm_a_fact(memory: Memory, tenant: str = "acme") -> None:
-    """Three COMPLETED runs: three episodes, one confirmed fact, one proposed procedure."""
+    """Three COMPLETED runs an hour apart: three episodes, one confirmed fact (the agent's runs
+    count as independent confirmations an hour apart), one proposed procedure."""
     for run_id in ("r1", "r2", "r3"):
         consolidate(run_event(run_id, tenant_id=tenant), memory.ports)
+        memory.clock.advance(HOUR)
 
 
 def ingest(memory: Memory) -> None:
@@ -83,7 +86,9 @@ def test_facts_are_counted_by_status(memory: Memory) -> None:
     facts = memory.ports.facts
     for fact_hash in ("h-pending", "h-contested"):
         facts.observe(
-            FactObservation("acme", "contracts", fact_hash, "A fact", 0.9, "r1", memory.clock())
+            FactObservation(
+                "acme", "contracts", fact_hash, "A fact", 0.9, "r1", memory.clock(), agent_id="a"
+            )
         )
     facts.contest("acme", "contracts", "h-contested", now=memory.clock(), reason="contradicts")
 

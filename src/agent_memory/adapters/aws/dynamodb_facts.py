@@ -3,10 +3,12 @@
 The set names the first :data:`~agent_memory.core.models.RUN_IDS_KEPT` runs that saw a fact and
 ``sightings`` counts every distinct run, so a common fact's item stays bounded (10,000 run ids
 of up to 128 characters would pass DynamoDB's 400 KB item). Each later run is remembered by a
-small marker item, ``{tenant}#{domain}#runs`` / ``{fact_hash}#{run_id}``, written just before
-it is counted: a redelivered run finds its marker and never counts twice. Markers
-carry none of a fact's index or listing attributes (their tenant index key is
-``{tenant}#runs``), so only ``delete`` and ``forget`` ever read them.
+small marker item, ``{tenant}#{domain}#runs`` / ``{fact_hash}#{run_id}``, written in one
+transaction with its count: a redelivered run finds its marker and never counts twice, and a
+crash leaves both or neither. Markers carry none of a fact's index or listing attributes
+(their tenant index key is ``{tenant}#runs``), so only ``delete`` and ``forget`` ever read them.
+``confirmations`` counts the independent sightings and the map ``counted_by`` holds, per agent,
+when its last one counted (at most :data:`~agent_memory.core.models.AGENTS_KEPT` agents).
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ from agent_memory.adapters.aws.dynamodb_schema import (
 )
 from agent_memory.core.errors import TransientError
 from agent_memory.core.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
+from agent_memory.core.policies import Independence
 from agent_memory.core.ports import Page
 
 _PENDING = FactStatus.PENDING.value
@@ -81,9 +84,10 @@ _RUNS = "runs"
 class DynamoDbFactStore:
     """``FactStore`` over the facts table (:data:`~.dynamodb_schema.FACTS`).
 
-    ``observe`` keeps the highest confidence and the latest ``last_seen``, which no update
-    expression can compute, so it reads the fact and writes back conditioned on the version
-    token it read (optimistic concurrency; the run id itself is ``ADD``ed to a string set).
+    ``observe`` keeps the highest confidence and the latest ``last_seen`` and judges a new run's
+    independence, which no update expression can compute, so it reads the fact and writes back
+    conditioned on the version token it read (optimistic concurrency; the run id itself is
+    ``ADD``ed to a string set).
     Sparse attributes place a fact in the indexes that list it: ``pending_shard`` while PENDING,
     ``awaiting_shard`` while staged and not ingested, ``fast_path_key`` while it may be served
     from the fast path (confirmed or staged, not ingested; reads re-check the exact rule).
@@ -101,59 +105,60 @@ class DynamoDbFactStore:
         fact = _fact(item)
         return fact if self._model is None else fact.in_space(self._model)
 
-    def observe(self, observation: FactObservation) -> Fact:
+    def observe(
+        self, observation: FactObservation, independence: Independence = Independence()
+    ) -> Fact:
         """Atomically record that a run saw the fact (creating it PENDING); the fact after."""
         o = observation
         key = _key(o.tenant_id, o.domain, o.fact_hash)
-        # A run past the log is counted only by the call that wrote its marker; one whose
-        # marker was already there was counted before.
-        counted = marked = False
+        # A run past the log whose marker is already there was counted before.
+        marked = False
         for attempt in range(_OBSERVE_ATTEMPTS):
             current = self._read(key)
             try:
                 if current is None:
                     return self._create(o)
-                new_run = not counted and o.run_id not in get_set(current, "run_ids")
-                past_log = len(get_set(current, "run_ids")) >= RUN_IDS_KEPT
-                if new_run and past_log and not marked:
-                    marked = self._mark(o)
-                    if not marked:
-                        counted = True
-                        continue  # record it as a known run
-                update = _sighting(current, o, new_run=new_run)
+                logged = get_set(current, "run_ids")
+                new_run = not marked and o.run_id not in logged
+                update = _sighting(current, o, new_run=new_run, independence=independence)
                 if update is None:
                     return self._as_fact(current)
+                if new_run and len(logged) >= RUN_IDS_KEPT:
+                    self._count_once(_marker(o), {"TableName": self._table, "Key": key, **update})
+                    after = self._read(key)
+                    if after is None:
+                        continue  # deleted meanwhile: this run starts a fresh fact
+                    return self._as_fact(after)
                 with translated():
                     response = self._client.update_item(
                         TableName=self._table, Key=key, ReturnValues="ALL_NEW", **update
                     )
                 return self._as_fact(response["Attributes"])
-            except ConditionFailed:
+            except ConditionFailed as failed:
+                if failed.reasons[:1] == ("ConditionalCheckFailed",):
+                    marked = True  # record it as a known run, at once
+                    continue
                 # Another writer changed the fact since it was read: read it again.
                 time.sleep(random.uniform(0, min(0.001 * 2**attempt, 0.05)))
         raise TransientError("fact changed under every attempt to record a sighting")
 
-    def _mark(self, o: FactObservation) -> bool:
-        """Write the marker of a run the full log cannot name; False if it exists already.
-
-        The marker goes first: a crash before the count then loses one sighting of a run
-        past the log (never a confirmation, which the log's runs decide), while a redelivery
-        can never count a run twice.
+    def _count_once(self, marker: Item, update: Item) -> None:
+        """Put the marker of a run the full log cannot name and count the run, in one
+        transaction: a marker already there fails it with ``ConditionalCheckFailed`` first.
         """
-        try:
-            with translated():
-                self._client.put_item(
-                    TableName=self._table,
-                    Item={
-                        "pk": s(_runs_partition(o.tenant_id, o.domain)),
-                        "fact_hash": s(f"{o.fact_hash}{KEY_SEPARATOR}{o.run_id}"),
-                        TENANT_KEY: s(f"{tenant_prefix(o.tenant_id)}{_RUNS}"),
+        with translated():
+            self._client.transact_write_items(
+                TransactItems=[
+                    {
+                        "Put": {
+                            "TableName": self._table,
+                            "Item": marker,
+                            "ConditionExpression": "attribute_not_exists(pk)",
+                        }
                     },
-                    ConditionExpression="attribute_not_exists(pk)",
-                )
-        except ConditionFailed:
-            return False
-        return True
+                    {"Update": update},
+                ]
+            )
 
     def get(self, tenant_id: str, domain: str, fact_hash: str) -> Fact | None:
         """The fact, or None."""
@@ -443,6 +448,14 @@ def _key(tenant_id: str, domain: str, fact_hash: str) -> Item:
     return {"pk": s(partition_key(tenant_id, domain)), "fact_hash": s(fact_hash)}
 
 
+def _marker(o: FactObservation) -> Item:
+    return {
+        "pk": s(_runs_partition(o.tenant_id, o.domain)),
+        "fact_hash": s(f"{o.fact_hash}{KEY_SEPARATOR}{o.run_id}"),
+        TENANT_KEY: s(f"{tenant_prefix(o.tenant_id)}{_RUNS}"),
+    }
+
+
 def _new_item(o: FactObservation) -> Item:
     pk = partition_key(o.tenant_id, o.domain)
     item: Item = {
@@ -456,6 +469,9 @@ def _new_item(o: FactObservation) -> Item:
         "confidence": n(o.confidence),
         "run_ids": ss([o.run_id]),
         "sightings": n(1),
+        # Nothing was counted before the first sighting: it counts.
+        "confirmations": n(1),
+        "counted_by": _agent_map({o.agent_id: o.seen_at}),
         "first_seen": n(o.seen_at),
         "last_seen": n(o.seen_at),
         "version": s(uuid.uuid4().hex),
@@ -465,12 +481,14 @@ def _new_item(o: FactObservation) -> Item:
     return item
 
 
-def _sighting(current: Item, o: FactObservation, *, new_run: bool) -> Item | None:
+def _sighting(
+    current: Item, o: FactObservation, *, new_run: bool, independence: Independence
+) -> Item | None:
     """The conditional update recording ``o`` on ``current``, or None if it changes nothing.
 
     A run already counted only moves ``last_seen`` forward (redelivery never counts twice); a
-    new run is counted, named in the log while it has room, may raise the confidence, and
-    may supply a missing embedding.
+    new run is counted, as a confirmation too if ``independence`` says so, named in the log
+    while it has room, may raise the confidence, and may supply a missing embedding.
     """
     sets: list[str] = []
     values: Item = {}
@@ -496,6 +514,11 @@ def _sighting(current: Item, o: FactObservation, *, new_run: bool) -> Item | Non
         # Facts written before sightings were kept count their (then complete) log.
         sets.append("sightings = if_not_exists(sightings, :logged) + :one")
         values |= {":logged": n(len(run_ids)), ":one": n(1)}
+        counted_by = independence.counted(_counted_by(current), o.agent_id, o.seen_at)
+        if counted_by is not None:
+            sets += ["confirmations = :confirmations", "counted_by = :counted_by"]
+            values[":confirmations"] = n(_confirmations(current) + 1)
+            values[":counted_by"] = _agent_map(counted_by)
     sets.append("version = :next")
     values |= {":next": s(uuid.uuid4().hex), ":read": current["version"]}
     expression = "SET " + ", ".join(sets)
@@ -507,6 +530,20 @@ def _sighting(current: Item, o: FactObservation, *, new_run: bool) -> Item | Non
         "ConditionExpression": "version = :read",
         "ExpressionAttributeValues": values,
     }
+
+
+def _agent_map(counted_by: dict[str, float]) -> Item:
+    return {"M": {agent: n(at) for agent, at in counted_by.items()}}
+
+
+def _counted_by(item: Item) -> dict[str, float]:
+    return {agent: float(at["N"]) for agent, at in item.get("counted_by", {"M": {}})["M"].items()}
+
+
+def _confirmations(item: Item) -> int:
+    # A fact logged before confirmations were judged counts its log once: its runs were never
+    # judged independent, and it is known to have been seen.
+    return get_int(item, "confirmations") if "confirmations" in item else 1
 
 
 def _runs_partition(tenant_id: str, domain: str) -> str:
@@ -535,4 +572,6 @@ def _fact(item: Item) -> Fact:
         sightings=get_int(item, "sightings")
         if "sightings" in item
         else len(get_set(item, "run_ids")),
+        confirmations=_confirmations(item),
+        counted_by=tuple(sorted(_counted_by(item).items())),
     )

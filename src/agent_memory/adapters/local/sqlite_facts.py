@@ -18,6 +18,7 @@ from agent_memory.adapters.local.sqlite_codec import (
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.core.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
+from agent_memory.core.policies import Independence
 from agent_memory.core.ports import Page
 
 # A fact names its first RUN_IDS_KEPT runs (in the order they were recorded) and counts them
@@ -37,7 +38,9 @@ class SqliteFactStore:
 
     Run ids live in a child table with a unique (fact, run_id) key, so recording a sighting is an
     insert-or-ignore and a redelivered run is never counted twice. ``observe`` keeps the highest
-    confidence and the latest ``last_seen``, so events arriving out of order cannot move it back.
+    confidence and the latest ``last_seen``, so events arriving out of order cannot move it back,
+    and judges a new run's independence inside the same write transaction (``counted_by`` is a
+    JSON object of agent id to time).
     Facts are read in ``active_model``'s space when given (:meth:`Fact.in_space`).
     """
 
@@ -49,7 +52,9 @@ class SqliteFactStore:
         fact = _fact(row)
         return fact if self._model is None else fact.in_space(self._model)
 
-    def observe(self, observation: FactObservation) -> Fact:
+    def observe(
+        self, observation: FactObservation, independence: Independence = Independence()
+    ) -> Fact:
         """Atomically record that a run saw the fact (creating it PENDING); the fact after."""
         o = observation
         pk = partition_key(o.tenant_id, o.domain)
@@ -72,6 +77,7 @@ class SqliteFactStore:
                     "WHERE pk = ? AND fact_hash = ?",
                     (o.confidence, model, dimension, data, pk, o.fact_hash),
                 )
+                _count_if_independent(conn, pk, o, independence)
             row = conn.execute(
                 f"{_SELECT} WHERE f.pk = ? AND f.fact_hash = ?", (pk, o.fact_hash)
             ).fetchone()
@@ -276,11 +282,13 @@ class SqliteFactStore:
 
 
 def _insert_if_absent(conn: sqlite3.Connection, pk: str, o: FactObservation) -> bool:
+    """Create the fact from its first sighting, which counts: nothing was counted before it."""
     model, dimension, data = vector_columns(o.embedding)
     cursor = conn.execute(
         "INSERT INTO facts (pk, fact_hash, tenant_id, domain, content, status, confidence, "
-        "first_seen, last_seen, embedding_model, embedding_dimension, embedding) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pk, fact_hash) DO NOTHING",
+        "first_seen, last_seen, embedding_model, embedding_dimension, embedding, "
+        "confirmations, counted_by) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (pk, fact_hash) DO NOTHING",
         (
             pk,
             o.fact_hash,
@@ -294,9 +302,27 @@ def _insert_if_absent(conn: sqlite3.Connection, pk: str, o: FactObservation) -> 
             model,
             dimension,
             data,
+            1,
+            json.dumps({o.agent_id: o.seen_at}),
         ),
     )
     return cursor.rowcount == 1
+
+
+def _count_if_independent(
+    conn: sqlite3.Connection, pk: str, o: FactObservation, independence: Independence
+) -> None:
+    """Count a new run's sighting as a confirmation if ``independence`` says it is one."""
+    (counted_by,) = conn.execute(
+        "SELECT counted_by FROM facts WHERE pk = ? AND fact_hash = ?", (pk, o.fact_hash)
+    ).fetchone()
+    after = independence.counted(json.loads(counted_by), o.agent_id, o.seen_at)
+    if after is not None:
+        conn.execute(
+            "UPDATE facts SET confirmations = confirmations + 1, counted_by = ? "
+            "WHERE pk = ? AND fact_hash = ?",
+            (json.dumps(after), pk, o.fact_hash),
+        )
 
 
 def _add_run(conn: sqlite3.Connection, pk: str, o: FactObservation) -> bool:
@@ -326,4 +352,6 @@ def _fact(row: sqlite3.Row) -> Fact:
         review_note=row["review_note"],
         spare_embedding=vector_from(row, "spare_embedding"),
         sightings=int(row["sightings"]),
+        confirmations=int(row["confirmations"]),
+        counted_by=tuple(sorted(json.loads(row["counted_by"]).items())),
     )

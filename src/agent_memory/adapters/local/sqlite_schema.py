@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # Every key starts with the tenant, as in DynamoDB (DESIGN.md §3); tenant_id is kept beside it so
 # tenant-wide operations can also match the column exactly.
@@ -161,9 +161,19 @@ _SCHEMA_V4 = (
     "CREATE INDEX episodes_agent_added ON episodes (pk, added)",
 )
 
+# Independent confirmations of a fact, and per agent when its last one counted (JSON object of
+# agent id to time, the AGENTS_KEPT latest). A fact logged before counts its log once: its runs
+# were never judged independent, and it is known to have been seen.
+_SCHEMA_V5 = (
+    "ALTER TABLE facts ADD COLUMN confirmations INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE facts ADD COLUMN counted_by TEXT NOT NULL DEFAULT '{}'",
+    "UPDATE facts SET confirmations = 1",
+)
+
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: _SCHEMA_V1,
     2: _SCHEMA_V2,
     3: _SCHEMA_V3,
     4: _SCHEMA_V4,
+    5: _SCHEMA_V5,
 }
