@@ -38,6 +38,7 @@ from typing import Any
 if __package__ in {None, ""}:  # run as a script: make ``tests`` and ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agent_memory.cli.aws_target import StackFailures
 from agent_memory.core import consolidation, procedural
 from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.decay import decay
@@ -68,6 +69,7 @@ from tests.resilience.helpers_decay import (
     stored_episodes,
 )
 from tests.resilience.helpers_delivery import Outcome, Schedule, deliver, schedule
+from tests.resilience.helpers_kill import stopped_mid_step
 from tests.resilience.helpers_local import (
     local_state_machine,
     locked_memory,
@@ -83,8 +85,9 @@ from tests.resilience.helpers_tenants import (
     reply_leaks,
     search_leaks,
 )
+from tests.resilience.killable_cli import cli, kill_inside_a_step
 from tests.support.embedder import HashingEmbedder
-from tests.support.memory import HASHING_CALIBRATION, T0, make_memory
+from tests.support.memory import HASHING_CALIBRATION, T0, make_memory, run_event
 
 FAULT_RATE = 0.2
 DUPLICATE_SHARE = 0.3
@@ -102,6 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         ("local delivery + SQLite locks", local_delivery),
         ("AWS handlers + faults", aws_handlers),
         ("AWS state machine + faults", aws_state_machine),
+        ("kill -9 mid-consolidation (local CLI)", kill_local),
+        ("stopped mid-step (AWS state machine)", kill_aws),
         ("bad inputs", bad_inputs),
         ("PII seeding", pii_seeding),
         ("cross-tenant queries", cross_tenant),
@@ -281,6 +286,102 @@ def _integrity(ports: Any, expected: Any) -> dict[str, Any]:
         "records_lost": counts["lost"],
         "records_extra": counts["extra"],
         "problems": problems[:20],
+    }
+
+
+# --- kill -9 mid-consolidation ----------------------------------------------------------------
+
+KILL_AGENTS = ("reviewer", "drafter", "auditor")
+
+
+def kill_events(count: int, prefix: str) -> list[Event]:
+    """``count`` runs of three agents, each with a fact and a procedure: every step writes."""
+    return [
+        run_event(f"{prefix}-{n}", agent_id=KILL_AGENTS[n % len(KILL_AGENTS)]) for n in range(count)
+    ]
+
+
+def kill_local(args: argparse.Namespace) -> dict[str, Any]:
+    """``agent-memory consolidate`` in a subprocess SIGKILLed inside write_episode or
+    confirm_facts, run after run; then ``failed list`` and ``failed replay`` (CLI processes).
+    """
+    with tempfile.TemporaryDirectory() as root:
+        store, work = Path(root) / "store", Path(root)
+        events = kill_events(args.kills, "kill")
+        for n, event in enumerate(events):
+            kill_inside_a_step(store, event, 1 + n % 2, work)
+        expected = expected_state(events)
+        ports = local_ports(LocalSettings(store=store), embedder=HashingEmbedder())
+        before = tally(ports, expected)
+        listed = cli(store, "failed", "list", "--json", "--incomplete-after", "0")
+        awaiting = json.loads(listed.stdout)
+        replayed = cli(store, "failed", "replay", "--incomplete-after", "0")
+        return {
+            "runs_killed": len(events),
+            "killed_in": {
+                "write_episode": (len(events) + 1) // 2,
+                "confirm_facts": len(events) // 2,
+            },
+            "records_missing_before_replay": before["lost"],
+            "listed_incomplete": sum(1 for r in awaiting if r.get("incomplete")),
+            "listed_failed": sum(1 for r in awaiting if not r.get("incomplete")),
+            "replay_exit_code": replayed.returncode,
+            **_after_kill_replay(ports, expected),
+        }
+
+
+def kill_aws(args: argparse.Namespace) -> dict[str, Any]:
+    """The real ASL on moto, each execution stopped inside WriteEpisode or ConfirmFacts (no
+    Catch runs). Half are then reported as the status-change rule does (record_failure), half
+    left to the incomplete listing; ``failed replay`` on a stack (StackFailures) restarts all.
+    """
+    with aws_harness(time_scale=TIME_SCALE) as harness:
+        events = kill_events(args.aws_kills, "asl-kill")
+        stopped = [
+            stopped_mid_step(
+                harness.runtime,
+                harness.sfn,
+                lambda e=event: harness.execute(e, wait=False),  # type: ignore[misc]
+                harness.wait,
+                1 + n % 2,
+            )
+            for n, event in enumerate(events)
+        ]
+        ports = harness.ports(None)
+        expected = expected_state(events)
+        before = tally(ports, expected)
+        recorded_by_catch = len(consolidation.failed_runs(ports.ledger))
+        report = harness.handler("record_failure")
+        for execution in stopped[::2]:
+            report({"execution": execution["executionArn"], "error": {"Error": "ABORTED"}})
+        failures = StackFailures(
+            ports, harness.sfn, harness.sqs, harness.state_machine_arn, harness.queue_url
+        )
+        awaiting = failures.records(incomplete_after=0)
+        replays = [failures.replay(record) for record in awaiting]
+        for arn in replays:
+            harness.wait(arn)
+        return {
+            "runs_stopped": len(events),
+            "statuses": dict(Counter(e["status"] for e in stopped)),
+            "recorded_by_their_catch": recorded_by_catch,
+            "records_missing_before_replay": before["lost"],
+            "reported_by_the_status_change_rule": len(stopped[::2]),
+            "listed_failed": sum(1 for r in awaiting if not r.get("incomplete")),
+            "listed_incomplete": sum(1 for r in awaiting if r.get("incomplete")),
+            "replay_executions": len(replays),
+            **_after_kill_replay(ports, expected),
+        }
+
+
+def _after_kill_replay(ports: Any, expected: Any) -> dict[str, Any]:
+    counts = tally(ports, expected)
+    left = consolidation.runs_to_replay(ports.ledger, now=time.time(), incomplete_after=0)
+    return {
+        "records_expected": counts["expected"],
+        "records_lost": counts["lost"],
+        "records_extra": counts["extra"],
+        "half_done_after_replay": len(left.failed) + len(left.incomplete),
     }
 
 
@@ -706,6 +807,21 @@ def table(s: dict[str, Any]) -> list[dict[str, Any]]:
         )
         row(f"{name}: records lost", p["records_lost"], 0)
         row(f"{name}: records counted twice", p["records_extra"], 0)
+    kills = {
+        "kill -9 (local CLI)": s["kill -9 mid-consolidation (local CLI)"],
+        "stopped mid-step (AWS state machine)": s["stopped mid-step (AWS state machine)"],
+    }
+    for name, k in kills.items():
+        killed = k.get("runs_killed", k.get("runs_stopped"))
+        row(f"{name}: runs killed inside a step", killed)
+        row(f"{name}: records missing before replay", k["records_missing_before_replay"])
+        row(
+            f"{name}: listed by failed list (failed / incomplete)",
+            f"{k['listed_failed']} / {k['listed_incomplete']}",
+        )
+        row(f"{name}: runs half-done after replay", k["half_done_after_replay"], 0)
+        row(f"{name}: records lost after replay", k["records_lost"], 0)
+        row(f"{name}: records counted twice", k["records_extra"], 0)
     row("PII strings leaked (stores, KB, logs, reply)", pii["strings_leaked"], 0)
     row("cross-tenant results (local, 10,000 queries)", tenants["local"]["cross_tenant_results"], 0)
     row("cross-tenant results (DynamoDB + LeadingKeys)", tenants["aws"]["cross_tenant_results"], 0)
@@ -791,12 +907,15 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--aws-queries", type=int, default=200)
     parser.add_argument("--episodes", type=int, default=100_000)
+    parser.add_argument("--kills", type=int, default=20, help="local CLI runs killed mid-step")
+    parser.add_argument("--aws-kills", type=int, default=6, help="ASL runs stopped mid-step")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke test")
     args = parser.parse_args(argv)
     if args.quick:
         args.events, args.aws_events, args.asl_events = 100, 20, 6
         args.queries, args.aws_queries, args.episodes = 500, 20, 5_000
+        args.kills, args.aws_kills = 4, 2
     return args
 
 

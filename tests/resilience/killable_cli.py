@@ -8,11 +8,16 @@ is killed. Usage (the store is ``$AGENT_MEMORY_HOME``)::
 
 ``HOLD_AT`` is which ``embed_documents`` call holds (1: write_episode's, 2: confirm_facts'; 0:
 none); on reaching it, the process writes ``READY_FILE`` and sleeps until it is killed.
+:func:`kill_inside_a_step` does that to one consolidation; :func:`cli` runs a command to its end.
 """
 
 from __future__ import annotations
 
 import functools
+import json
+import os
+import signal
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -27,6 +32,8 @@ from agent_memory import wiring
 from agent_memory.cli.main import main
 from tests.support.embedder import HashingEmbedder
 from tests.support.memory import HASHING_CALIBRATION
+
+ROOT = Path(__file__).parents[2]
 
 
 class HoldingEmbedder(HashingEmbedder):
@@ -47,6 +54,49 @@ class HoldingEmbedder(HashingEmbedder):
 def _ports(original: Any, embedder: HashingEmbedder, *args: Any, **kwargs: Any) -> Any:
     ports = original(*args, **{**kwargs, "embedder": embedder})
     return replace(ports, calibrations={**ports.calibrations, "test-hashing": HASHING_CALIBRATION})
+
+
+def command(ready: Path, hold_at: int, *args: str) -> list[str]:
+    """``agent-memory args`` whose embedder holds at its ``hold_at``-th call (0: never)."""
+    return [sys.executable, "-m", "tests.resilience.killable_cli", str(hold_at), str(ready), *args]
+
+
+def cli(store: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``agent-memory args`` on ``store``, to its end (its embedder never holds)."""
+    return subprocess.run(
+        command(store / "never-ready", 0, *args),
+        cwd=ROOT,
+        env={**os.environ, "AGENT_MEMORY_HOME": str(store)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def kill_inside_a_step(store: Path, event: dict[str, Any], hold_at: int, work: Path) -> None:
+    """``agent-memory consolidate`` ``event`` on ``store``, SIGKILLed while it holds at its
+    ``hold_at``-th embedding (files go to the folder ``work``).
+    """
+    path, ready = work / f"{event['run_id']}.json", work / f"{event['run_id']}.ready"
+    path.write_text(json.dumps(event))
+    process = subprocess.Popen(
+        command(ready, hold_at, "consolidate", str(path)),
+        cwd=ROOT,
+        env={**os.environ, "AGENT_MEMORY_HOME": str(store)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 120
+    while not ready.exists():
+        if process.poll() is not None:
+            errors = process.stderr.read().decode() if process.stderr else ""
+            raise AssertionError(f"the consolidation ended before the step: {errors}")
+        if time.monotonic() > deadline:
+            process.kill()
+            raise AssertionError("the consolidation never reached the step")
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    assert process.wait(timeout=30) == -signal.SIGKILL
 
 
 def run(argv: list[str]) -> int:

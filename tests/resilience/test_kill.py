@@ -8,11 +8,6 @@ write_episode), or an episode with its fact uncounted (held in confirm_facts).
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,49 +17,12 @@ from agent_memory.core.consolidation import run_key, runs_to_replay
 from agent_memory.core.semantic import fact_hash
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
+from tests.resilience.killable_cli import cli, kill_inside_a_step
 from tests.support.embedder import HashingEmbedder
 from tests.support.memory import run_event
 
-ROOT = Path(__file__).parents[2]
 FACT = "Liability caps below 1x fees are a red flag"
 KEY = run_key("acme", "reviewer", "kill-1")
-
-
-def command(ready: Path, hold_at: int, *args: str) -> list[str]:
-    """``agent-memory args`` whose embedder holds at its ``hold_at``-th call (0: never)."""
-    return [sys.executable, "-m", "tests.resilience.killable_cli", str(hold_at), str(ready), *args]
-
-
-def cli(store: Path, tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        command(tmp_path / "never", 0, *args),
-        cwd=ROOT,
-        env={**os.environ, "AGENT_MEMORY_HOME": str(store)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def killed_inside_a_step(store: Path, tmp_path: Path, hold_at: int) -> None:
-    """Consolidate run kill-1 and SIGKILL the process while it holds in a step."""
-    event = tmp_path / "run.json"
-    event.write_text(json.dumps(run_event("kill-1")))
-    ready = tmp_path / "ready"
-    process = subprocess.Popen(
-        command(ready, hold_at, "consolidate", str(event)),
-        cwd=ROOT,
-        env={**os.environ, "AGENT_MEMORY_HOME": str(store)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 120
-    while not ready.exists():
-        assert process.poll() is None, process.stderr.read() if process.stderr else ""
-        assert time.monotonic() < deadline, "the consolidation never reached the step"
-        time.sleep(0.05)
-    os.kill(process.pid, signal.SIGKILL)
-    assert process.wait(timeout=30) == -signal.SIGKILL
 
 
 @pytest.mark.parametrize(
@@ -76,15 +34,15 @@ def test_a_killed_consolidation_is_listed_and_replay_completes_it_once(
 ) -> None:
     # Given a consolidation killed with SIGKILL inside a step, leaving `left`
     store = tmp_path / "store"
-    killed_inside_a_step(store, tmp_path, hold_at)
+    kill_inside_a_step(store, run_event("kill-1"), hold_at, tmp_path)
     # When the operator lists the runs awaiting replay, counting any run started and not
     # finished as incomplete (--incomplete-after 0: the process is known to be dead)
-    listed = cli(store, tmp_path, "failed", "list", "--incomplete-after", "0")
+    listed = cli(store, "failed", "list", "--incomplete-after", "0")
     # Then the half-done run is named (before, this said only "no failed runs")
     assert listed.returncode == 0, listed.stderr
     assert f"{KEY}  started=" in listed.stdout
     # When it is replayed
-    replayed = cli(store, tmp_path, "failed", "replay", "--incomplete-after", "0")
+    replayed = cli(store, "failed", "replay", "--incomplete-after", "0")
     # Then the run is completed, with its episode written once and its fact counted once
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert f"replayed {KEY}" in replayed.stdout

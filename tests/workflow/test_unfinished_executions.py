@@ -7,13 +7,8 @@ from __future__ import annotations
 
 import importlib
 import json
-import threading
 import time
-from collections.abc import Sequence
 from typing import Any
-
-import numpy as np
-import numpy.typing as npt
 
 from agent_memory.core.consolidation import (
     INCOMPLETE_AFTER_SECONDS,
@@ -21,48 +16,13 @@ from agent_memory.core.consolidation import (
     runs_to_replay,
 )
 from agent_memory.core.semantic import fact_hash
+from tests.resilience.helpers_kill import stopped_mid_step
 from tests.support.lambda_context import LambdaContext
 from tests.support.memory import run_event
 from tests.workflow.conftest import Workflow, eventbridge_event
 
 TENANT = "wf-abort"
 FACT = "Liability caps below 1x fees are a red flag"
-
-
-class DyingEmbedder:
-    """Holds its first ``embed_documents`` call until ``gate`` opens, then dies: the function
-    was stopped with its execution, and its work is lost.
-    """
-
-    def __init__(self, inner: Any) -> None:
-        self.inner, self.entered, self.gate = inner, threading.Event(), threading.Event()
-        self.model_id, self.dimension = inner.model_id, inner.dimension
-
-    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        if not self.entered.is_set():
-            self.entered.set()
-            self.gate.wait(timeout=30)
-            raise RuntimeError("the function was stopped")
-        return np.asarray(self.inner.embed_documents(texts), dtype=np.float32)
-
-    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
-        return np.asarray(self.inner.embed_query(text), dtype=np.float32)
-
-
-def stopped_in_write_episode(workflow: Workflow, event: dict[str, Any]) -> dict[str, Any]:
-    """Start ``event`` and stop its execution while WriteEpisode runs; its description."""
-    embedder = DyingEmbedder(workflow.runtime.embedder)
-    workflow.runtime.embedder = embedder
-    try:
-        arn = workflow.start(event)
-        assert embedder.entered.wait(timeout=30), "WriteEpisode never started"
-        workflow.sfn.stop_execution(executionArn=arn, error="Aborted", cause="by the test")
-        # moto's engine notices the stop once the task returns: the function dies first.
-        embedder.gate.set()
-        return workflow.wait(arn)
-    finally:
-        embedder.gate.set()
-        workflow.runtime.embedder = embedder.inner
 
 
 def record_failure(payload: dict[str, Any]) -> Any:
@@ -73,7 +33,9 @@ def record_failure(payload: dict[str, Any]) -> Any:
 def test_an_aborted_execution_is_found_recorded_and_replayed_once(workflow: Workflow) -> None:
     # Given a run whose execution was stopped in WriteEpisode
     event = eventbridge_event(run_event("wf-abort-1", tenant_id=TENANT))
-    stopped = stopped_in_write_episode(workflow, event)
+    stopped = stopped_mid_step(
+        workflow.runtime, workflow.sfn, lambda: workflow.start(event), workflow.wait
+    )
     arn = stopped["executionArn"]
     # Then its Catch did not run: no RecordFailedRun, no dead letter, and no episode. (AWS
     # says ABORTED; moto says FAILED, with the dying task's error. The rule matches both.)

@@ -203,7 +203,6 @@ def _parser() -> argparse.ArgumentParser:
     failed_actions = failed.add_subparsers(dest="action", required=True, metavar="ACTION")
     failed_list = failed_actions.add_parser("list", help="list failed and incomplete runs")
     failed_list.add_argument("--json", action="store_true")
-    failed_list.set_defaults(handler=_failed_list)
     failed_replay = failed_actions.add_parser(
         "replay", help="consolidate failed runs again and complete incomplete ones"
     )
@@ -217,6 +216,7 @@ def _parser() -> argparse.ArgumentParser:
             help="a run started this long ago and not consolidated is incomplete "
             f"(default: {INCOMPLETE_AFTER_SECONDS // 60}, the state machine's timeout)",
         )
+    failed_list.set_defaults(handler=_failed_list)
     failed_replay.set_defaults(handler=_failed_replay)
     groups = {"procedures": actions, "facts": fact_actions, "failed": failed_actions}
     for module in _command_modules():
@@ -495,6 +495,12 @@ def _failed_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
         return 0
     if not runs.failed:
         out.write("no failed runs\n")
+    for record in runs.failed:
+        error = record.get("error") or {}
+        out.write(
+            f"{record['key']}  failures={record['failures']}  {error.get('Error')}: "
+            f"{error.get('Cause')}\n"
+        )
     if runs.incomplete:
         out.write(
             f"incomplete runs (started, not consolidated after {args.incomplete_after:g} "
@@ -503,12 +509,6 @@ def _failed_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
     for entry in runs.incomplete:
         started = datetime.fromtimestamp(entry["scrubbed_at"], UTC).isoformat(timespec="seconds")
         out.write(f"{entry['key']}  started={started}\n")
-    for record in runs.failed:
-        error = record.get("error") or {}
-        out.write(
-            f"{record['key']}  failures={record['failures']}  {error.get('Error')}: "
-            f"{error.get('Cause')}\n"
-        )
     return 0
 
 

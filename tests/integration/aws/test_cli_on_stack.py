@@ -212,3 +212,29 @@ def test_failed_runs_are_listed_and_replayed_once_on_the_stack(cli: Cli):
     queue = boto3.client("sqs", region_name=REGION)
     left = queue.receive_message(QueueUrl=cli.outputs["DeadLetterQueueUrl"], WaitTimeSeconds=0)
     assert left.get("Messages", []) == []
+
+
+def test_an_incomplete_run_is_listed_and_redelivered_by_its_identity_on_the_stack(cli: Cli):
+    # Given a run scrubbed on the stack whose execution never finished (no failure record)
+    ports = cli.runtime.ports("acme")
+    state = consolidation.extract(run_event("run-cut-1", tenant_id="acme"), ports)
+    consolidation.scrub(state, ports)
+    # When the operator lists the runs awaiting replay, counting every unfinished run
+    code, out, _ = cli("failed", "list", "--incomplete-after", "0")
+    # Then it is named as incomplete
+    key = consolidation.run_key("acme", "reviewer", "run-cut-1")
+    assert code == 0 and f"{key}  started=" in out
+    # When it is replayed
+    assert cli("failed", "replay", key, "--incomplete-after", "0")[0] == 0
+    # Then the state machine was started on the run's identity (extract answers it from the
+    # run's record), and a second replay starts nothing more
+    assert cli("failed", "replay", key, "--incomplete-after", "0")[0] == 0
+    sfn = boto3.client("stepfunctions", region_name=REGION)
+    [execution] = sfn.list_executions(stateMachineArn=cli.outputs["StateMachineArn"])["executions"]
+    started = json.loads(sfn.describe_execution(executionArn=execution["executionArn"])["input"])
+    assert (started["tenant_id"], started["agent_id"], started["run_id"]) == (
+        "acme",
+        "reviewer",
+        "run-cut-1",
+    )
+    assert consolidation.extract(started, ports)["extracted_by"] == "ledger"
