@@ -57,6 +57,7 @@ from tests.resilience.helpers_corpus import (
     seed_events,
     store_problems,
     tally,
+    with_receipts,
 )
 from tests.resilience.helpers_decay import (
     TENANTS as DECAY_TENANTS,
@@ -146,7 +147,9 @@ def local_delivery(args: argparse.Namespace) -> dict[str, Any]:
         for event in seeds:
             machine.run(event)
         approve_seeded(lambda _: memory.ports)
-        events = run_events(args.events, seed=args.seed, prefix="local")
+        events = with_receipts(
+            run_events(args.events, seed=args.seed, prefix="local"), lambda _: memory.ports
+        )
         plan = _plan(events, args.seed)
         locked.database.rate = FAULT_RATE
         outcomes = _delivered(plan, machine.run, workers=4)
@@ -177,7 +180,10 @@ def aws_handlers(args: argparse.Namespace) -> dict[str, Any]:
         for event in seeds:
             machine.run(event)
         approve_seeded(harness.ports)
-        events = run_events(args.aws_events, seed=args.seed, prefix="lambda", fact_pool=3)
+        events = with_receipts(
+            run_events(args.aws_events, seed=args.seed, prefix="lambda", fact_pool=3),
+            harness.ports,
+        )
         plan = _plan(events, args.seed)
         harness.faults.enabled = True
         outcomes = _delivered(plan, machine.run, workers=4)
@@ -213,7 +219,10 @@ def aws_state_machine(args: argparse.Namespace) -> dict[str, Any]:
         for event in seeds:
             harness.wait(harness.execute(event, wait=False))
         approve_seeded(harness.ports, ["acme"])
-        events = run_events(args.asl_events, seed=args.seed, tenants=("acme",), prefix="asl")
+        events = with_receipts(
+            run_events(args.asl_events, seed=args.seed, tenants=("acme",), prefix="asl"),
+            harness.ports,
+        )
         plan = _plan(events, args.seed)
 
         def execute(event: Event) -> Outcome:

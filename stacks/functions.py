@@ -52,6 +52,8 @@ class FunctionSpec:
     check, tests/support/aws_calls.py, reports a call without its grant).
     ``scrubs_pii`` functions call the PII detector and read the name-pseudonym key: the
     consolidation step that scrubs, and bootstrap, which puts queries in the stored form.
+    ``checks_receipts`` functions read that secret too, for the serving-receipt key derived
+    from it (bootstrap signs receipts; propose_procedure checks them).
     """
 
     name: str
@@ -63,6 +65,7 @@ class FunctionSpec:
     embeds: bool = False
     idempotent: bool = False
     scrubs_pii: bool = False
+    checks_receipts: bool = False
     table_actions: Mapping[str, tuple[str, ...]] | None = None
     index_queries: Mapping[str, tuple[str, ...]] | None = None
 
@@ -113,6 +116,7 @@ SPECS = (
         "Consolidation: propose a procedure",
         tenant_scoped=True,
         idempotent=True,
+        checks_receipts=True,
     ),
     FunctionSpec(
         "procedure_review", "Approve, reject or list a tenant's procedures", tenant_scoped=True
@@ -262,7 +266,10 @@ class Functions(Construct):
         secret = secretsmanager.Secret(
             self,
             "PseudonymKey",
-            description="HMAC key of name pseudonyms in scrubbed memory (never rotate)",
+            description=(
+                "HMAC key of name pseudonyms in scrubbed memory, and of serving receipts "
+                "(derived; never rotate)"
+            ),
             generate_secret_string=secretsmanager.SecretStringGenerator(
                 password_length=64, exclude_punctuation=True
             ),
@@ -272,8 +279,9 @@ class Functions(Construct):
             secret,
             "SMG4",
             "An HMAC key for pseudonyms must stay fixed: a rotated key would give a person a "
-            "new pseudonym, splitting what memory knows of them. Only the roles of bootstrap "
-            "and scrub can read it.",
+            "new pseudonym, splitting what memory knows of them (and void the serving "
+            "receipts signed with the key derived from it). Only the roles of bootstrap, scrub "
+            "and propose_procedure can read it.",
         )
         return secret
 
@@ -353,7 +361,7 @@ class Functions(Construct):
             env["TENANT_TABLE_ARNS"] = ",".join(t.table_arn for t in tables.values())
         if spec.name == "extract":
             env["CHAT_MODEL_ID"] = self._config.chat_model_id
-        if spec.scrubs_pii:
+        if spec.scrubs_pii or spec.checks_receipts:
             env["PSEUDONYM_SECRET_ARN"] = self.pseudonym_key.secret_arn
         if self._reranks(spec):
             env["RERANK_MODEL_ARN"] = self._config.rerank_model_arn
@@ -384,6 +392,7 @@ class Functions(Construct):
             self._grant_index_queries(role, table_name, indexes)
         if spec.scrubs_pii:
             self._grant_pii_detection(role)
+        if spec.scrubs_pii or spec.checks_receipts:
             self.pseudonym_key.grant_read(role)
         grants = {
             "bootstrap": self._grant_retrieve,

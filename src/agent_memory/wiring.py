@@ -21,6 +21,7 @@ from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
+from agent_memory.core import receipts
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.errors import Conflict
 from agent_memory.core.policies import Policies
@@ -68,6 +69,8 @@ def local_ports(
         from agent_memory.adapters.chat import chat_from_spec
 
         chat = chat_from_spec(settings.llm)
+    # One secret per store; each use gets its own key (receipts derive theirs from it).
+    secret = pseudonym_key(settings.store)
     return MemoryPorts(
         # Stores present each record with the vectors of the model queries are embedded with.
         episodes=SqliteEpisodeStore(database, active_model=embedder.model_id),
@@ -81,7 +84,8 @@ def local_ports(
         reranker=reranker,
         policies=policies or Policies(),
         calibrations=calibrations(registry),
-        pseudonym_key=pseudonym_key(settings.store),
+        pseudonym_key=secret,
+        receipt_key=receipts.derive_key(secret),
     )
 
 

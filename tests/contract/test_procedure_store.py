@@ -1,4 +1,5 @@
-"""ProcedureStore contract: proposals by id, review transitions, feedback once per run."""
+"""ProcedureStore contract: proposals by id, review transitions, feedback once per run and
+once per serving receipt."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from agent_memory.core.errors import Conflict, InvalidInput
 from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
-from agent_memory.core.ports import ProcedureStore
+from agent_memory.core.ports import FeedbackCount, ProcedureStore
 from tests.contract.builders import AWKWARD_TIME, DAY, NOW, all_pages, in_threads, procedure
 
 PENDING = ProcedureStatus.PENDING
@@ -321,12 +322,31 @@ def test_concurrent_transitions_from_one_status_succeed_once(procedures: Procedu
     assert sum(r is not None for r in results) == 1
 
 
+def _report(
+    procedures: ProcedureStore,
+    run_id: str,
+    *,
+    receipt_id: str | None = None,
+    succeeded: bool = True,
+    now: float = NOW,
+    tenant_id: str = "acme",
+    procedure_id: str = "proc-1",
+) -> FeedbackCount:
+    """One run's report; each run carries a receipt of its own unless ``receipt_id`` says."""
+    return procedures.record_feedback(
+        procedure_id,
+        tenant_id=tenant_id,
+        run_id=run_id,
+        receipt_id=receipt_id or f"receipt-of-{run_id}",
+        succeeded=succeeded,
+        now=now,
+    )
+
+
 def test_record_feedback_counts_a_success(procedures: ProcedureStore) -> None:
     procedures.propose(procedure(), "run-1")
 
-    assert procedures.record_feedback(
-        "proc-1", tenant_id="acme", run_id="run-7", succeeded=True, now=NOW + 3
-    )
+    assert _report(procedures, "run-7", now=NOW + 3) is FeedbackCount.COUNTED
 
     stored = _stored(procedures)
     assert (stored.times_applied, stored.times_succeeded, stored.last_applied_at) == (
@@ -341,9 +361,7 @@ def test_record_feedback_counts_a_failure_as_an_application_only(
 ) -> None:
     procedures.propose(procedure(), "run-1")
 
-    procedures.record_feedback(
-        "proc-1", tenant_id="acme", run_id="run-7", succeeded=False, now=NOW + 3
-    )
+    _report(procedures, "run-7", succeeded=False, now=NOW + 3)
 
     stored = _stored(procedures)
     assert (stored.times_applied, stored.times_succeeded) == (1, 0)
@@ -351,62 +369,101 @@ def test_record_feedback_counts_a_failure_as_an_application_only(
 
 def test_feedback_of_a_run_counts_once(procedures: ProcedureStore) -> None:
     procedures.propose(procedure(), "run-1")
-    procedures.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
+    _report(procedures, "r")
     before = _stored(procedures)
 
-    again = procedures.record_feedback(
-        "proc-1", tenant_id="acme", run_id="r", succeeded=False, now=NOW + 1
+    again = _report(procedures, "r", succeeded=False, now=NOW + 1)
+
+    assert again is FeedbackCount.RUN_COUNTED
+    assert _stored(procedures) == before
+
+
+def test_a_run_redelivered_with_another_receipt_still_counts_once(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(), "run-1")
+    _report(procedures, "r", receipt_id="first")
+
+    again = _report(procedures, "r", receipt_id="second")
+
+    assert again is FeedbackCount.RUN_COUNTED
+    assert _stored(procedures).times_applied == 1
+
+
+def test_a_receipt_counts_once_whichever_run_carries_it(procedures: ProcedureStore) -> None:
+    # Given a receipt counted with one run's report
+    procedures.propose(procedure(), "run-1")
+    _report(procedures, "r1", receipt_id="served-once")
+    before = _stored(procedures)
+
+    # When another run reports with the same receipt
+    again = _report(procedures, "r2", receipt_id="served-once", succeeded=False)
+
+    # Then nothing changes
+    assert again is FeedbackCount.RECEIPT_USED
+    assert _stored(procedures) == before
+
+
+def test_a_report_refused_for_its_receipt_leaves_its_run_free_to_count(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a run whose report was refused because its receipt was used
+    procedures.propose(procedure(), "run-1")
+    _report(procedures, "r1", receipt_id="served-once")
+    _report(procedures, "r2", receipt_id="served-once")
+
+    # When it reports again with a receipt of its own, then it counts: no dedup record was left
+    assert _report(procedures, "r2", receipt_id="its-own") is FeedbackCount.COUNTED
+    assert _stored(procedures).times_applied == 2
+
+
+def test_concurrent_runs_sharing_one_receipt_count_it_once(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    results = in_threads(
+        lambda run_id: _report(procedures, run_id, receipt_id="one-serving"),
+        [f"r{i}" for i in range(8)],
     )
 
-    assert again is False
-    assert _stored(procedures) == before
+    assert results.count(FeedbackCount.COUNTED) == 1
+    assert results.count(FeedbackCount.RECEIPT_USED) == 7
+    assert _stored(procedures).times_applied == 1
 
 
 def test_feedback_of_distinct_runs_accumulates(procedures: ProcedureStore) -> None:
     procedures.propose(procedure(), "run-1")
 
     for i, succeeded in enumerate([True, False, True]):
-        procedures.record_feedback(
-            "proc-1", tenant_id="acme", run_id=f"r{i}", succeeded=succeeded, now=NOW + i
-        )
+        _report(procedures, f"r{i}", succeeded=succeeded, now=NOW + i)
 
     stored = _stored(procedures)
     assert (stored.times_applied, stored.times_succeeded, stored.success_rate) == (3, 2, 2 / 3)
 
 
 def test_concurrent_feedback_counts_each_run_exactly_once(procedures: ProcedureStore) -> None:
-    # Given ten runs each reporting three times, all at once
+    # Given ten runs each reporting three times (with its own receipt), all at once
     procedures.propose(procedure(), "run-1")
     reports = [f"r{i}" for i in range(10)] * 3
 
-    results = in_threads(
-        lambda run_id: procedures.record_feedback(
-            "proc-1", tenant_id="acme", run_id=run_id, succeeded=True, now=NOW
-        ),
-        reports,
-    )
+    results = in_threads(lambda run_id: _report(procedures, run_id), reports)
 
     stored = _stored(procedures)
-    assert results.count(True) == 10
+    assert results.count(FeedbackCount.COUNTED) == 10
     assert (stored.times_applied, stored.times_succeeded) == (10, 10)
 
 
-def test_feedback_for_a_missing_procedure_returns_false(procedures: ProcedureStore) -> None:
-    assert not procedures.record_feedback(
-        "nope", tenant_id="acme", run_id="r", succeeded=True, now=NOW
-    )
+def test_feedback_for_a_missing_procedure_changes_nothing(procedures: ProcedureStore) -> None:
+    assert _report(procedures, "r", procedure_id="nope") is FeedbackCount.NO_PROCEDURE
 
 
-def test_feedback_for_another_tenant_returns_false_and_changes_nothing(
+def test_feedback_for_another_tenant_changes_nothing(
     procedures: ProcedureStore,
 ) -> None:
     procedures.propose(procedure(tenant_id="acme"), "run-1")
 
-    counted = procedures.record_feedback(
-        "proc-1", tenant_id="acme2", run_id="r", succeeded=True, now=NOW
-    )
+    counted = _report(procedures, "r", tenant_id="acme2")
 
-    assert counted is False
+    assert counted is FeedbackCount.NO_PROCEDURE
     assert _stored(procedures).times_applied == 0
 
 
@@ -415,11 +472,9 @@ def test_feedback_refused_for_another_tenant_can_still_be_counted_by_the_owner(
 ) -> None:
     # Given a refused report from the wrong tenant, which must leave no dedup record behind
     procedures.propose(procedure(tenant_id="acme"), "run-1")
-    procedures.record_feedback("proc-1", tenant_id="acme2", run_id="r", succeeded=True, now=NOW)
+    _report(procedures, "r", tenant_id="acme2", receipt_id="k")
 
-    assert procedures.record_feedback(
-        "proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW
-    )
+    assert _report(procedures, "r", receipt_id="k") is FeedbackCount.COUNTED
 
 
 def test_export_yields_every_procedure_of_the_tenant_only(procedures: ProcedureStore) -> None:
@@ -460,16 +515,14 @@ def test_a_forgotten_procedure_proposed_again_starts_a_fresh_record(
 ) -> None:
     # Given a procedure with sources and counted feedback, then the tenant is forgotten
     procedures.propose(procedure(), "run-1")
-    procedures.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
+    _report(procedures, "r", receipt_id="k")
     procedures.forget("acme")
 
     procedures.propose(procedure(), "run-2")
-    counted = procedures.record_feedback(
-        "proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW
-    )
+    counted = _report(procedures, "r", receipt_id="k")
 
     stored = _stored(procedures)
-    assert counted is True
+    assert counted is FeedbackCount.COUNTED
     assert (stored.source_run_ids, stored.proposals, stored.times_applied) == (
         frozenset({"run-2"}),
         1,

@@ -88,13 +88,14 @@ def test_only_extract_knows_the_chat_model_and_none_is_the_default(
     assert _function(stack, resources, "extract")["Environment"]["Variables"]["CHAT_MODEL_ID"] == ""
 
 
-def test_the_functions_that_scrub_are_told_where_the_pseudonym_key_is(
+def test_the_functions_that_scrub_or_check_receipts_are_told_where_the_secret_is(
     stack: MemoryStack, resources: Resources
 ):
     secret = {"Ref": logical_id(stack.functions.pseudonym_key)}
+    keyed = {"scrub", "bootstrap", "propose_procedure"}
     for name in HANDLERS:
         variables = _function(stack, resources, name)["Environment"]["Variables"]
-        assert (variables.get("PSEUDONYM_SECRET_ARN") == secret) == (name in {"scrub", "bootstrap"})
+        assert (variables.get("PSEUDONYM_SECRET_ARN") == secret) == (name in keyed), name
 
 
 def test_tenant_scoped_functions_are_given_the_tenant_role(

@@ -171,8 +171,10 @@ def test_only_scrub_and_bootstrap_detect_pii(stack: MemoryStack, resources: Reso
             assert statement["Resource"] == "*"
 
 
-def test_only_scrub_and_bootstrap_read_the_pseudonym_key(stack: MemoryStack, resources: Resources):
-    # Given the generated, retained pseudonym secret
+def test_only_scrub_bootstrap_and_propose_procedure_read_the_secret(
+    stack: MemoryStack, resources: Resources
+):
+    # Given the generated, retained pseudonym secret (serving receipts derive their key from it)
     secret = logical_id(stack.functions.pseudonym_key)
     properties = resources[secret]["Properties"]
     assert properties["GenerateSecretString"]["PasswordLength"] >= 32
@@ -181,8 +183,10 @@ def test_only_scrub_and_bootstrap_read_the_pseudonym_key(stack: MemoryStack, res
         # When a function's role statements are read
         statements = _role_statements(stack, resources, spec.name)
         reads = [s for s in statements if secret in references(s["Resource"])]
-        # Then only the two functions that scrub may read it, and only read it
-        assert bool(reads) == (spec.name in {"scrub", "bootstrap"}), spec.name
+        # Then only the two functions that scrub, and the one checking receipts, may read
+        # it, and only read it
+        keyed = {"scrub", "bootstrap", "propose_procedure"}
+        assert bool(reads) == (spec.name in keyed), spec.name
         for statement in reads:
             assert set(actions(statement)) <= {
                 "secretsmanager:GetSecretValue",

@@ -43,6 +43,7 @@ from moto.awslambda_simple.models import LambdaSimpleBackend
 from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
 from agent_memory.adapters.aws.bedrock_models import TITAN_EMBED_V2, BedrockEmbedder
+from agent_memory.core import receipts
 from agent_memory.core.calibration import Calibration
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.serverless import wiring
@@ -480,7 +481,12 @@ def aws_harness(
             **tenant_access(tables.values(), f"{prefix}tenant-data"),
         )
         runtime = ResilienceRuntime(
-            settings, session=session, calibrations={HASHING_TITAN.model_family: HASHING_TITAN}
+            settings,
+            session=session,
+            calibrations={HASHING_TITAN.model_family: HASHING_TITAN},
+            # Deployed, bootstrap and propose_procedure derive it from the stack's secret; the
+            # harness's functions share one runtime, so it is given instead of read.
+            receipt_key=receipts.derive_key(b"resilience-harness-secret-0123456"),
         )
         runtime.served, runtime.faults, runtime.guarded = served, faults, []
         runtime.dynamodb_lock = threading.Lock()

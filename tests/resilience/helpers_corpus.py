@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent_memory.core import procedural
+from agent_memory.core import procedural, receipts
 from agent_memory.core.consolidation import run_key, run_marker
 from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, FactStatus
 from agent_memory.core.ports import MemoryPorts
@@ -93,6 +93,29 @@ def approve_seeded(
                 now=ports.clock(),
                 tenant_id=tenant,
             )
+
+
+def with_receipts(events: Iterable[Event], ports_of: Callable[[str], MemoryPorts]) -> list[Event]:
+    """``events`` whose procedure feedback carries the serving receipt its run was handed:
+    each reporting run was served the procedure (by the deployment's key, as bootstrap
+    serves it), once. Copies of an event delivered again carry the same receipt.
+    """
+    served = []
+    for event in events:
+        feedback = event.get("procedure_feedback")
+        if feedback:
+            ports = ports_of(event["tenant_id"])
+            assert ports.receipt_key is not None, "the deployment signs no receipts"
+            receipt = receipts.issue(
+                ports.receipt_key,
+                tenant_id=event["tenant_id"],
+                agent_id=event["agent_id"],
+                procedure_id=feedback["procedure_id"],
+                now=ports.clock(),
+            )
+            event = {**event, "procedure_feedback": {**feedback, "receipt": receipt}}
+        served.append(event)
+    return served
 
 
 def seed_events(tenants: Iterable[str] = TENANTS) -> list[Event]:

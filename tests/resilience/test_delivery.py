@@ -32,6 +32,7 @@ from tests.resilience.helpers_corpus import (
     procedure_problems,
     run_events,
     seed_events,
+    with_receipts,
 )
 from tests.resilience.helpers_delivery import Outcome, Schedule, deliver, schedule
 from tests.support.memory import make_memory
@@ -68,7 +69,7 @@ def _deliver(
     for event in seeds:
         assert process(event).consolidated
     approve_seeded(ports_of, tenants)
-    events = run_events(count, seed=len(path), prefix=path, **corpus)
+    events = with_receipts(run_events(count, seed=len(path), prefix=path, **corpus), ports_of)
     plan = schedule(
         events, duplicate_share=DUPLICATE_SHARE, concurrent_share=CONCURRENT_SHARE, seed=7
     )

@@ -80,7 +80,12 @@ def test_a_procedure_flagged_by_decay_is_queued_with_the_reason(
     # Given the served procedure failed its three trial uses and decay flagged it
     for run_id in ("run-101", "run-102", "run-103"):
         memory.ports.procedures.record_feedback(
-            scenario.served_id, tenant_id="acme", run_id=run_id, succeeded=False, now=memory.clock()
+            scenario.served_id,
+            tenant_id="acme",
+            run_id=run_id,
+            receipt_id=f"receipt-{run_id}",
+            succeeded=False,
+            now=memory.clock(),
         )
     decay(
         memory.ports.episodes,

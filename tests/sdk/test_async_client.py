@@ -128,6 +128,10 @@ def test_procedure_feedback_and_review_are_coroutines_too(tmp_path: Path) -> Non
             [proposed] = await memory.list_procedures("acme", status="PENDING")
             procedure_id = proposed["procedure_id"]
             await memory.approve_procedure("acme", procedure_id, reviewer="legal-lead")
+            # The run is served the procedure: its report counts with that serving's receipt
+            await memory.bootstrap(
+                "acme", "reviewer", "Review the MSA", task_type="contract_review"
+            )
             handle = await memory.record_procedure_result(
                 "acme", "reviewer", "run-2", procedure_id, False, task="Review the MSA"
             )

@@ -32,11 +32,14 @@ from agent_memory.integrations.langgraph import (
     finish_hook,
     from_core_message,
     served_procedure_id,
+    served_receipt,
     to_core_messages,
 )
-from agent_memory.sdk import InvalidInputError, RemoteFunctionError
+from agent_memory.sdk import InvalidInputError, MemoryClient, RemoteFunctionError
 from agent_memory.sdk.events import MAX_ENTRY_BYTES
 from tests.sdk.conftest import LocalMemory, run_event
+from tests.support.embedder import HashingEmbedder
+from tests.support.fakes import FakePiiDetector
 
 SMALL = WorkingMemoryPolicy(compress_at=6, keep_recent=3)
 
@@ -235,6 +238,29 @@ def test_finish_hook_reports_the_run_without_the_memory_context(local: LocalMemo
     assert result["procedure_feedback"] is not None
     assert result["procedure_feedback"]["counted"] is True
     assert result["extracted_by"] == "deterministic"
+
+
+def test_finish_hook_reports_with_the_receipt_its_bootstrap_node_was_handed(
+    local: LocalMemory,
+) -> None:
+    # Given a graph run bootstrapped by the node, which was served a procedure
+    remembered(local)
+    node = bootstrap_node(
+        local.client, tenant_id="acme", agent_id="reviewer", task_type="contract_review"
+    )
+    messages: list[BaseMessage] = [HumanMessage("Review the Tailspin MSA liability cap", id="h")]
+    state = {"messages": merged(messages, node({"messages": messages})["messages"])}
+    receipt = served_receipt(state)
+    # When another process's client, which kept no receipt, reports the final state
+    with MemoryClient.local(
+        local.store, embedder=HashingEmbedder(), pii=FakePiiDetector()
+    ) as elsewhere:
+        finish = finish_hook(elsewhere, tenant_id="acme", agent_id="reviewer")
+        event = finish.event(state, run_id="run-2", procedure_succeeded=False)
+        result = finish(state, run_id="run-2", procedure_succeeded=False).wait(timeout=30)
+    # Then the event carries the state's receipt, and the report counts
+    assert receipt is not None and event["procedure_feedback"]["receipt"] == receipt
+    assert result["procedure_feedback"]["counted"] is True  # type: ignore[index]
 
 
 def test_finish_hook_extracts_artifacts_with_the_given_model(local: LocalMemory) -> None:

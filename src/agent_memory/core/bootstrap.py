@@ -12,7 +12,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import StringConstraints
 
-from agent_memory.core import episodic, markers, procedural, reranking, semantic
+from agent_memory.core import episodic, markers, procedural, receipts, reranking, semantic
 from agent_memory.core.contracts import (
     MAX_TASK_CHARS,
     NOT_BLANK,
@@ -28,8 +28,9 @@ from agent_memory.core.scrubbing import query_form
 
 T = TypeVar("T")
 
-# What the reply holds besides its content (ranker, timings, what was trimmed), at most.
-_RESERVED_BYTES = 1_024
+# What the reply holds besides its content (ranker, timings, what was trimmed, the serving
+# receipt), at most.
+_RESERVED_BYTES = 1_024 + receipts.MAX_RECEIPT_CHARS
 # A text still too long once every lower-ranked piece is gone is cut to this many characters.
 _SHORTEST_TEXT = 200
 
@@ -112,6 +113,12 @@ def bootstrap(
         lambda draft: _content(draft, ports, token),
         ports.policies.max_reply_bytes,
     )
+    if procedure is not None and content["procedure"] is not None:
+        # Feedback on the procedure counts only with this receipt (core/receipts.py).
+        receipt = procedural.serving_receipt(
+            ports.receipt_key, procedure, agent_id=request.agent_id, now=now
+        )
+        content["procedure"] = {**content["procedure"], "receipt": receipt}
     return {
         **content,
         "episodes_ranked_by": found.ranked_by,

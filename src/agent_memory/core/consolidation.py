@@ -379,7 +379,9 @@ def propose_procedure(state: State, ports: MemoryPorts) -> State:
     # Procedures count the run by its marker: two agents' runs of one id are two runs.
     counted = replace(run, run_id=_counted_as(run, recorded[0] if recorded else None))
     proposed, created = procedural.propose(ports.procedures, counted, artifacts, now=now)
-    feedback = procedural.record_feedback(ports.procedures, counted, now=now)
+    feedback = procedural.record_feedback(
+        ports.procedures, counted, now=now, key=ports.receipt_key, policy=ports.policies.procedural
+    )
     # The last step closes the run: it is marked complete, then a failure recorded by an
     # earlier attempt is resolved. record_failure looks for the mark after writing, so a
     # failure recorded meanwhile (a redelivery, whose later steps may answer from their

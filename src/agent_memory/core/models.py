@@ -78,10 +78,13 @@ class RunArtifacts:
 
 @dataclass(frozen=True, slots=True)
 class ProcedureFeedback:
-    """A run's report of whether a served procedure worked."""
+    """A run's report of whether a served procedure worked, with the serving receipt its
+    bootstrap handed out (see ``core/receipts.py``; without one the report does not count).
+    """
 
     procedure_id: str
     succeeded: bool
+    receipt: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

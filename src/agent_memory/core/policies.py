@@ -112,9 +112,12 @@ class SemanticPolicy:
 
 @dataclass(frozen=True, slots=True)
 class ProceduralPolicy:
-    """When a procedure is trusted and when it is flagged."""
+    """When a procedure is trusted, and which reports on it count."""
 
     trial_uses: int = 3
+    # A run's feedback counts only with the serving receipt its bootstrap handed out, for
+    # this long after (a run longer than that, or replayed later, reports nothing).
+    receipt_valid_days: float = 30.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
@@ -236,6 +237,15 @@ class FactStore(Protocol):
         ...
 
 
+class FeedbackCount(StrEnum):
+    """What :meth:`ProcedureStore.record_feedback` did with one report (its value says so)."""
+
+    COUNTED = "counted"
+    RUN_COUNTED = "already counted for this run"
+    RECEIPT_USED = "receipt already used"
+    NO_PROCEDURE = "unknown procedure"
+
+
 @runtime_checkable
 class ProcedureStore(Protocol):
     """Procedures keyed by (tenant, task_type, procedure_id) and findable by procedure_id."""
@@ -282,10 +292,19 @@ class ProcedureStore(Protocol):
         ...
 
     def record_feedback(
-        self, procedure_id: str, *, tenant_id: str, run_id: str, succeeded: bool, now: float
-    ) -> bool:
-        """Atomically count one application (and success) per run; False if this run's
-        feedback was already counted or the procedure does not exist.
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        run_id: str,
+        receipt_id: str,
+        succeeded: bool,
+        now: float,
+    ) -> FeedbackCount:
+        """Atomically count one application (and success), once per run and once per serving
+        receipt (``receipt_id``, the nonce of a verified receipt); what happened: counted,
+        the run already counted, the receipt already used by another run, or no such procedure
+        of the tenant (nothing changes but in the first case).
         """
         ...
 
@@ -516,6 +535,9 @@ class MemoryPorts:
     episode_index: EpisodeIndexCache = field(default_factory=_index_cache)
     # Secret for keyed name pseudonyms (see ``scrubbing.Pseudonyms``); None: plain labels.
     pseudonym_key: bytes | None = None
+    # Signs and checks serving receipts (``core/receipts.py``), a key derived for that alone;
+    # None: bootstrap hands out no receipt and no procedure feedback counts.
+    receipt_key: bytes | None = None
     # Reorders the episodes the index found before they are served; None: the index's order.
     reranker: Reranker | None = None
 

@@ -9,11 +9,12 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from agent_memory.core import receipts
 from agent_memory.core.errors import Conflict, InvalidInput, NotFound
 from agent_memory.core.markers import PROCEDURAL, Section
 from agent_memory.core.models import Procedure, ProcedureStatus, RunArtifacts, RunFinished
-from agent_memory.core.policies import ProceduralPolicy
-from agent_memory.core.ports import ProcedureStore
+from agent_memory.core.policies import DAY, ProceduralPolicy
+from agent_memory.core.ports import FeedbackCount, ProcedureStore
 
 _NUMBERING = re.compile(r"^\s*(?:step\s*)?(?:\d+|[a-z])\s*[.):-]\s*|^\s*[-*\u2022]\s*", re.I)
 _MAX_REVIEWER = 128
@@ -149,37 +150,83 @@ def select_procedure(
 
 @dataclass(frozen=True, slots=True)
 class FeedbackResult:
-    """What a run's procedure feedback did: counted, already counted, or unknown procedure."""
+    """What a run's procedure feedback did: counted, or why not (``reason``, None if counted)."""
 
     procedure_id: str
     counted: bool
+    reason: str | None = None
+
+
+NOT_VALIDATED = "procedure not validated"
+
+
+def serving_receipt(
+    key: bytes | None, procedure: Procedure, *, agent_id: str, now: float
+) -> str | None:
+    """The receipt of serving ``procedure`` to ``agent_id`` at ``now`` (None without a key:
+    then no feedback on it can count).
+    """
+    if key is None:
+        return None
+    return receipts.issue(
+        key,
+        tenant_id=procedure.tenant_id,
+        agent_id=agent_id,
+        procedure_id=procedure.procedure_id,
+        now=now,
+    )
 
 
 def record_feedback(
-    store: ProcedureStore, run: RunFinished, *, now: float
+    store: ProcedureStore,
+    run: RunFinished,
+    *,
+    now: float,
+    key: bytes | None,
+    policy: ProceduralPolicy = ProceduralPolicy(),
 ) -> FeedbackResult | None:
-    """Count the run's report on the procedure it was given, once per run.
+    """Count the run's report on the procedure it was served: once per run, once per receipt.
 
-    Only a procedure that can have been served (VALIDATED, or flagged since) counts feedback:
-    reports on a pending or rejected one would let it skip its trial once approved.
+    The report counts only with the serving receipt bootstrap handed out (signed with ``key``,
+    for this tenant, agent and procedure, at most ``policy.receipt_valid_days`` old by
+    ``now``), so an agent never served the procedure cannot move its record. And only a
+    procedure that can be served (VALIDATED, or flagged since) counts: reports on a pending or
+    rejected one would let it skip its trial once approved. The result says why a report did
+    not count.
     """
     feedback = run.procedure_feedback
     if feedback is None:
         return None
-    served = store.get(feedback.procedure_id, tenant_id=run.tenant_id)
+    procedure_id_ = feedback.procedure_id
+    try:
+        receipt = receipts.verify(
+            feedback.receipt,
+            key,
+            tenant_id=run.tenant_id,
+            agent_id=run.agent_id,
+            procedure_id=procedure_id_,
+            now=now,
+            valid_for=policy.receipt_valid_days * DAY,
+        )
+    except receipts.ReceiptRefused as refused:
+        return FeedbackResult(procedure_id_, False, refused.reason)
+    served = store.get(procedure_id_, tenant_id=run.tenant_id)
     if served is None or served.status not in (
         ProcedureStatus.VALIDATED,
         ProcedureStatus.NEEDS_REVIEW,
     ):
-        return FeedbackResult(feedback.procedure_id, False)
-    counted = store.record_feedback(
-        feedback.procedure_id,
+        return FeedbackResult(procedure_id_, False, NOT_VALIDATED)
+    count = store.record_feedback(
+        procedure_id_,
         tenant_id=run.tenant_id,
         run_id=run.run_id,
+        receipt_id=receipt.nonce,
         succeeded=feedback.succeeded,
         now=now,
     )
-    return FeedbackResult(feedback.procedure_id, counted)
+    if count is FeedbackCount.COUNTED:
+        return FeedbackResult(procedure_id_, True)
+    return FeedbackResult(procedure_id_, False, count.value)
 
 
 def format_procedure(

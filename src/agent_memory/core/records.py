@@ -57,7 +57,9 @@ def run_from_state(data: dict[str, Any]) -> RunFinished:
         task_type=data.get("task_type"),
         domain=data.get("domain"),
         outcome=data.get("outcome"),
-        procedure_feedback=ProcedureFeedback(feedback["procedure_id"], feedback["succeeded"])
+        procedure_feedback=ProcedureFeedback(
+            feedback["procedure_id"], feedback["succeeded"], feedback.get("receipt")
+        )
         if feedback
         else None,
         finished_at=data.get("finished_at"),

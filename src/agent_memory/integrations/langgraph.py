@@ -95,6 +95,7 @@ __all__ = [
     "first_human_text",
     "from_core_message",
     "served_procedure_id",
+    "served_receipt",
     "to_core_messages",
 ]
 
@@ -262,6 +263,8 @@ def bootstrap_node(
             response_metadata={
                 _METADATA_KEY: {
                     "procedure_id": procedure["procedure_id"] if procedure else None,
+                    # Its serving receipt: the run's feedback on it counts only with it.
+                    "receipt": procedure.get("receipt") if procedure else None,
                     "episodes": [e["run_id"] for e in reply["episodes"]],
                 }
             },
@@ -277,12 +280,24 @@ def bootstrap_node(
 
 def served_procedure_id(state: State, *, messages_key: str = "messages") -> str | None:
     """The id of the procedure the memory context recommended to this run, if any."""
+    procedure_id = _served(state, messages_key).get("procedure_id")
+    return str(procedure_id) if procedure_id else None
+
+
+def served_receipt(state: State, *, messages_key: str = "messages") -> str | None:
+    """The serving receipt of the procedure the memory context recommended, if any: the
+    run's ``procedure_feedback`` counts only with it (:func:`finish_hook` sends it).
+    """
+    receipt = _served(state, messages_key).get("receipt")
+    return str(receipt) if receipt else None
+
+
+def _served(state: State, messages_key: str) -> dict[str, Any]:
+    """What :func:`bootstrap_node` recorded of the run's memory context (empty if none)."""
     for message in _messages(state, messages_key):
         if message.id == MEMORY_CONTEXT_ID:
-            served = message.response_metadata.get(_METADATA_KEY) or {}
-            procedure_id = served.get("procedure_id")
-            return str(procedure_id) if procedure_id else None
-    return None
+            return dict(message.response_metadata.get(_METADATA_KEY) or {})
+    return {}
 
 
 def first_human_text(state: State, *, messages_key: str = "messages") -> str:
@@ -335,7 +350,8 @@ class FinishHook:
         Messages are converted (the memory context left out: it is memory, not the run) and,
         past the size an event may have, the oldest after the task are dropped. With a chat
         model, artifacts are extracted here; otherwise the service extracts them.
-        ``procedure_succeeded`` reports on the procedure the memory context recommended.
+        ``procedure_succeeded`` reports on the procedure the memory context recommended, with
+        the serving receipt its bootstrap was handed (the report counts only with it).
         ``fields`` are further RunFinished fields (``finished_at``, ``artifacts``...).
         """
         messages = [m for m in _messages(state, self._messages_key) if m.id != MEMORY_CONTEXT_ID]
@@ -359,6 +375,9 @@ class FinishHook:
                 "procedure_id": served,
                 "succeeded": procedure_succeeded,
             }
+            receipt = served_receipt(state, messages_key=self._messages_key)
+            if receipt is not None:
+                detail["procedure_feedback"]["receipt"] = receipt
         if self._chat is not None and core and "artifacts" not in fields:
             artifacts = _artifacts_json(extract_run_artifacts(core, self._chat))
             if artifacts is not None:

@@ -99,6 +99,7 @@ class AsyncMemoryClient:
         task_type: str | None = None,
         domain: str | None = None,
         outcome: Literal["COMPLETED", "PARTIAL", "FAILED"] | None = None,
+        receipt: str | None = None,
     ) -> AsyncRunHandle:
         """See :meth:`MemoryClient.record_procedure_result`."""
         handle = await asyncio.to_thread(
@@ -112,6 +113,7 @@ class AsyncMemoryClient:
             task_type=task_type,
             domain=domain,
             outcome=outcome,
+            receipt=receipt,
         )
         return AsyncRunHandle(handle)
 

@@ -45,6 +45,7 @@ from agent_memory.sdk.aws import (
 from agent_memory.sdk.errors import ConfigurationError, invalid
 from agent_memory.sdk.events import DEFAULT_SOURCE, run_finished
 from agent_memory.sdk.handles import RunHandle
+from agent_memory.sdk.served import ServedReceipts
 from agent_memory.sdk.types import BootstrapReply, ProcedureView
 
 Mode = Literal["local", "aws"]
@@ -83,6 +84,7 @@ class MemoryClient:
     def __init__(self, backend: Backend, mode: Mode) -> None:
         self._backend = backend
         self.mode: Mode = mode
+        self._served = ServedReceipts()
 
     @classmethod
     def local(
@@ -214,9 +216,15 @@ class MemoryClient:
         Give the model ``reply["context"]`` in a message of its own, after its instructions and
         before the task (never inside the task text), and add ``reply["context_guidance"]`` to
         the instructions: it names the block's boundaries and says its quoted lines are data.
-        ``task_type`` selects the procedure to recommend, ``domain`` narrows the facts.
+        ``task_type`` selects the procedure to recommend, ``domain`` narrows the facts. The
+        procedure's serving receipt (``reply["procedure"]["receipt"]``) is kept by the client:
+        a run of this agent reporting on that procedure (``procedure_feedback`` in
+        :meth:`finish_run`, or :meth:`record_procedure_result`) carries it back.
         """
-        return self._backend.bootstrap(_request(tenant_id, agent_id, task, task_type, domain))
+        request = _request(tenant_id, agent_id, task, task_type, domain)
+        reply = self._backend.bootstrap(request)
+        self._served.keep(request.tenant_id, request.agent_id, reply)
+        return reply
 
     def finish_run(self, event: Mapping[str, Any] | None = None, /, **fields: Any) -> RunHandle:
         """Report a finished run (a RunFinished event) for consolidation.
@@ -227,8 +235,19 @@ class MemoryClient:
         background (``handle.wait()`` returns the summary); on AWS it is on the bus when this
         returns (``handle.wait()`` returns the receipt), retried on throttling and transient
         failures; an event over 256 KB raises :class:`EventTooLargeError`.
+
+        ``procedure_feedback`` counts only with the serving receipt of the bootstrap that served
+        the procedure: without one given, the client adds one its bootstraps kept for this
+        tenant, agent and procedure (with none, the report is sent and not counted).
         """
-        return self._backend.submit(run_finished(event, fields))
+        detail = run_finished(event, fields)
+        taken = self._served.attach(detail)
+        try:
+            return self._backend.submit(detail)
+        except BaseException:
+            if taken is not None:
+                self._served.give_back(detail, taken)
+            raise
 
     def record_procedure_result(
         self,
@@ -242,6 +261,7 @@ class MemoryClient:
         task_type: str | None = None,
         domain: str | None = None,
         outcome: Literal["COMPLETED", "PARTIAL", "FAILED"] | None = None,
+        receipt: str | None = None,
     ) -> RunHandle:
         """Report whether a procedure served to run ``run_id`` worked.
 
@@ -249,6 +269,8 @@ class MemoryClient:
         once per run, so it is normally sent inside :meth:`finish_run`. This method sends that
         event for a run with nothing else to report; the run is consolidated like any other.
         Do not use it for a run already finished: the first event of a run id is the one kept.
+        It counts only with the serving receipt of the bootstrap that served the procedure:
+        ``receipt`` (the reply's ``procedure["receipt"]``), else one this client kept.
         """
         detail = {
             "tenant_id": tenant_id,
@@ -258,7 +280,11 @@ class MemoryClient:
             "task_type": task_type,
             "domain": domain,
             "outcome": outcome,
-            "procedure_feedback": {"procedure_id": procedure_id, "succeeded": succeeded},
+            "procedure_feedback": {
+                "procedure_id": procedure_id,
+                "succeeded": succeeded,
+                "receipt": receipt,
+            },
         }
         return self.finish_run({k: v for k, v in detail.items() if v is not None})
 

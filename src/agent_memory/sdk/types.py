@@ -62,6 +62,9 @@ class ProcedureView(TypedDict):
     reviewer: str | None
     reviewed_at: float | None
     review_note: str | None
+    # In a bootstrap reply only: the serving receipt a report on this procedure must carry back
+    # (``procedure_feedback.receipt``) to be counted; None when the deployment signs none.
+    receipt: NotRequired[str | None]
 
 
 class BootstrapReply(TypedDict):

@@ -25,8 +25,9 @@ class AwsSettings:
     ``chat_model_id`` empty means no LLM: events must carry their artifacts (or be distilled
     deterministically). ``tenant_role_arn`` empty disables tenant-scoped credentials, which only
     tests should do; with it, ``tenant_table_arns`` are the tables its session policy opens.
-    ``pseudonym_secret_arn`` names the Secrets Manager secret keying name pseudonyms (set on
-    the functions that scrub or query); empty means names are replaced by plain labels.
+    ``pseudonym_secret_arn`` names the Secrets Manager secret keying name pseudonyms and
+    serving receipts (set on the functions that scrub, query or check receipts); empty means
+    names are replaced by plain labels and no procedure feedback counts.
     ``rerank_model_arn`` names the Bedrock reranker model that orders bootstrap's episodes
     (set on bootstrap only); empty means the index's own order. ``timeout_seconds`` is the
     function's own timeout, which its AWS clients' timeouts and retries are sized to; None

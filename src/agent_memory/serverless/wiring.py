@@ -18,6 +18,7 @@ from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
 from agent_memory.adapters.aws.tenant_credentials import DEFAULT_MAX_TENANTS, TenantSessions
+from agent_memory.core import receipts
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.episode_index import EpisodeIndexCache
 from agent_memory.core.errors import PiiDetectionFailed
@@ -63,6 +64,9 @@ class AwsRuntime:
     embedders: dict[str, Embedder] = field(default_factory=dict)
     # The name-pseudonym key, read once per container from ``settings.pseudonym_secret_arn``.
     pseudonym_key: bytes | None = None
+    # The serving-receipt key: derived from that same secret (its own key, never the secret
+    # itself), or given.
+    receipt_key: bytes | None = None
     # The reranker of ``settings.rerank_model_arn``, built on first use (or given).
     reranker: Reranker | None = None
     # Tenant-scoped credentials and clients, built on first use (or given); at most
@@ -134,6 +138,7 @@ class AwsRuntime:
             chat=self._chat(),
             calibrations=self.calibrations,
             pseudonym_key=self._pseudonym_key(),
+            receipt_key=self._receipt_key(),
             episode_index=self.episode_index,
             reranker=self._reranker(),
         )
@@ -159,6 +164,19 @@ class AwsRuntime:
                     )
                 self.pseudonym_key = key
             return self.pseudonym_key
+
+    def _receipt_key(self) -> bytes | None:
+        """The key of serving receipts: bootstrap signs with it, propose_procedure checks.
+
+        Both functions read the deployment's secret (``settings.pseudonym_secret_arn``), and
+        derive this key from it. No secret and no key given: None, so no feedback counts.
+        """
+        if self.receipt_key is None:
+            secret = self._pseudonym_key()
+            if secret is not None:
+                with self._lock:
+                    self.receipt_key = receipts.derive_key(secret)
+        return self.receipt_key
 
     def _reranker(self) -> Reranker | None:
         """The configured reranker, called in its model's Region (rerankers run in a few

@@ -35,6 +35,7 @@ from agent_memory.adapters.aws.dynamodb_schema import (
 from agent_memory.core import vectors
 from agent_memory.core.errors import InvalidInput, TransientError
 from agent_memory.core.models import EpisodeUnit, ProcedureStatus
+from agent_memory.core.ports import FeedbackCount
 from tests.contract.builders import AWKWARD_CONFIDENCE, DAY, NOW, VECTOR, episode, observation
 from tests.contract.builders import procedure as procedure_record
 from tests.integration.aws.moto_dynamodb import REGION, Tables, mocked_tables
@@ -109,7 +110,12 @@ def _write_one_of_everything(aws: Aws, tenant: str = "acme") -> None:
     aws.facts.mark_staged(tenant, "billing", "h-1", now=NOW)
     aws.procedures.propose(procedure_record(tenant_id=tenant, procedure_id=f"p-{tenant}"), "run-1")
     aws.procedures.record_feedback(
-        f"p-{tenant}", tenant_id=tenant, run_id="run-2", succeeded=True, now=NOW
+        f"p-{tenant}",
+        tenant_id=tenant,
+        run_id="run-2",
+        receipt_id="receipt-2",
+        succeeded=True,
+        now=NOW,
     )
     aws.ledger.put(f"{tenant}#run#run-1", {"state": {}}, now=NOW, expires_at=NOW + DAY)
 
@@ -263,12 +269,17 @@ def test_feedback_markers_stay_out_of_the_procedure_partition_and_the_id_index(
     aws: Aws,
 ) -> None:
     aws.procedures.propose(procedure_record(), "run-1")
-    aws.procedures.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
+    aws.procedures.record_feedback(
+        "proc-1", tenant_id="acme", run_id="r", receipt_id="n1", succeeded=True, now=NOW
+    )
 
-    marker = aws.item(PROCEDURES, pk="acme#report#feedback#proc-1", sk="r")
+    run_marker = aws.item(PROCEDURES, pk="acme#report#feedback#proc-1", sk="r")
+    receipt_marker = aws.item(PROCEDURES, pk="acme#report#receipts#proc-1", sk="n1")
 
-    assert "procedure_id" not in marker
-    assert marker["tenant_key"] == {"S": "acme#feedback"}
+    assert "procedure_id" not in run_marker and "procedure_id" not in receipt_marker
+    assert run_marker["tenant_key"] == {"S": "acme#feedback"}
+    assert receipt_marker["tenant_key"] == {"S": "acme#receipts"}
+    assert receipt_marker["run_id"] == {"S": "r"}
     assert [p.procedure_id for p in aws.procedures.for_task_type("acme", "report")] == ["proc-1"]
 
 
@@ -427,21 +438,36 @@ def _feedback_transaction_cancelled(*reasons: str) -> Iterator[DynamoDbProcedure
         yield DynamoDbProcedureStore(client, "procedures")
 
 
+def _report(store: DynamoDbProcedureStore) -> FeedbackCount:
+    return store.record_feedback(
+        "proc-1", tenant_id="acme", run_id="r", receipt_id="n1", succeeded=True, now=NOW
+    )
+
+
 def test_a_transaction_cancelled_by_a_conflict_is_transient_and_counts_nothing() -> None:
     # Given a procedure lookup that succeeds, then a transaction another writer conflicts with
     with (
-        _feedback_transaction_cancelled("None", "TransactionConflict") as store,
+        _feedback_transaction_cancelled("None", "None", "TransactionConflict") as store,
         pytest.raises(TransientError),
     ):
-        store.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
+        _report(store)
 
 
-def test_a_transaction_cancelled_by_a_counted_run_answers_false() -> None:
-    with _feedback_transaction_cancelled("ConditionalCheckFailed", "None") as store:
-        assert (
-            store.record_feedback("proc-1", tenant_id="acme", run_id="r", succeeded=True, now=NOW)
-            is False
-        )
+@pytest.mark.parametrize(
+    ("reasons", "answer"),
+    [
+        (("ConditionalCheckFailed", "None", "None"), FeedbackCount.RUN_COUNTED),
+        (("ConditionalCheckFailed", "ConditionalCheckFailed", "None"), FeedbackCount.RUN_COUNTED),
+        (("None", "ConditionalCheckFailed", "None"), FeedbackCount.RECEIPT_USED),
+        (("None", "None", "ConditionalCheckFailed"), FeedbackCount.NO_PROCEDURE),
+    ],
+    ids=["run marked", "both marked", "receipt marked", "procedure gone"],
+)
+def test_a_cancelled_feedback_transaction_answers_which_condition_failed(
+    reasons: tuple[str, ...], answer: FeedbackCount
+) -> None:
+    with _feedback_transaction_cancelled(*reasons) as store:
+        assert _report(store) is answer
 
 
 # --- episodes over 400 KB ---------------------------------------------------------------------

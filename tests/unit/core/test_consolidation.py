@@ -22,6 +22,7 @@ from agent_memory.core.semantic import fact_hash
 from agent_memory.core.tenants import export_tenant
 from tests.support.fakes import fake_chat
 from tests.support.memory import DAY, Memory, make_memory, run_event
+from tests.support.serving import feedback, serve
 
 FACT = "Liability caps below 1x fees are a red flag"
 
@@ -141,11 +142,21 @@ def test_the_same_steps_proposed_again_make_no_duplicate(memory: Memory) -> None
 
 
 def test_procedure_feedback_counts_once_per_run(memory: Memory) -> None:
+    # Given a validated procedure served to a run
     proposed = summary(consolidate(run_event("r1"), memory.ports))["procedure_proposed"]
     review(memory.ports.procedures, proposed, approve=True, reviewer="ana", now=memory.clock())
-    feedback = {"procedure_id": proposed, "succeeded": True}
-    for _ in range(3):
-        consolidate(run_event("r2", procedure_feedback=feedback), memory.ports)
+    report = feedback(serve(memory.ports), True)
+    # When the run's event, reporting on it, is delivered three times
+    results = [
+        summary(consolidate(run_event("r2", procedure_feedback=report), memory.ports))
+        for _ in range(3)
+    ]
+    # Then it counted once
+    assert results[0]["procedure_feedback"] == {
+        "procedure_id": proposed,
+        "counted": True,
+        "reason": None,
+    }
     procedure = memory.ports.procedures.get(proposed)
     assert procedure is not None
     assert (procedure.times_applied, procedure.times_succeeded) == (1, 1)
@@ -162,7 +173,11 @@ def test_feedback_on_a_procedure_never_served_is_not_counted(memory: Memory) -> 
         )
     )
     # Then nothing is counted: it cannot skip its trial once approved
-    assert result["procedure_feedback"] == {"procedure_id": proposed, "counted": False}
+    assert result["procedure_feedback"] == {
+        "procedure_id": proposed,
+        "counted": False,
+        "reason": "no receipt",
+    }
     procedure = memory.ports.procedures.get(proposed)
     assert procedure is not None and procedure.times_applied == 0
 
@@ -173,7 +188,11 @@ def test_feedback_for_another_tenants_procedure_is_not_counted(memory: Memory) -
         "x1", tenant_id="globex", procedure_feedback={"procedure_id": proposed, "succeeded": False}
     )
     result = summary(consolidate(other, memory.ports))
-    assert result["procedure_feedback"] == {"procedure_id": proposed, "counted": False}
+    assert result["procedure_feedback"] == {
+        "procedure_id": proposed,
+        "counted": False,
+        "reason": "no receipt",
+    }
     procedure = memory.ports.procedures.get(proposed)
     assert procedure is not None and procedure.times_applied == 0
 

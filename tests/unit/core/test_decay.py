@@ -9,6 +9,7 @@ from agent_memory.core.models import ProcedureStatus
 from agent_memory.core.policies import HOUR, DecayPolicy
 from agent_memory.core.semantic import fact_hash
 from tests.support.memory import DAY, Memory, make_memory, run_event
+from tests.support.serving import feedback, serve
 
 
 @pytest.fixture
@@ -95,12 +96,10 @@ def test_unused_procedures_are_flagged_not_deleted(memory: Memory) -> None:
 
 
 def test_failing_procedures_are_flagged_after_three_uses(memory: Memory) -> None:
-    pid = approved(memory)
+    approved(memory)
     for i, ok in enumerate((True, False, False)):
-        consolidate(
-            run_event(f"use{i}", procedure_feedback={"procedure_id": pid, "succeeded": ok}),
-            memory.ports,
-        )
+        used = feedback(serve(memory.ports), ok)
+        consolidate(run_event(f"use{i}", procedure_feedback=used), memory.ports)
         if i == 1:
             assert run_decay(memory).procedures_flagged == []  # two uses: not yet judged
     report = run_decay(memory)
@@ -108,12 +107,10 @@ def test_failing_procedures_are_flagged_after_three_uses(memory: Memory) -> None
 
 
 def test_a_good_recently_used_procedure_is_left_alone(memory: Memory) -> None:
-    pid = approved(memory)
+    approved(memory)
     for i in range(3):
-        consolidate(
-            run_event(f"use{i}", procedure_feedback={"procedure_id": pid, "succeeded": i != 0}),
-            memory.ports,
-        )
+        used = feedback(serve(memory.ports), i != 0)
+        consolidate(run_event(f"use{i}", procedure_feedback=used), memory.ports)
     memory.clock.advance(59 * DAY)
     assert run_decay(memory).procedures_flagged == []
 

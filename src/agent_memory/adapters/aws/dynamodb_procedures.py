@@ -52,9 +52,12 @@ from agent_memory.adapters.aws.dynamodb_schema import (
 )
 from agent_memory.core.errors import Conflict, InvalidInput, TransientError
 from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
-from agent_memory.core.ports import Page
+from agent_memory.core.ports import FeedbackCount, Page
 
 _FEEDBACK = "feedback"
+# Markers of the serving receipts counted, beside the runs': a receipt counts once.
+_RECEIPTS = "receipts"
+_CHECK_FAILED = "ConditionalCheckFailed"
 # Markers of the proposing runs counted past the log: their partition and tenant key say so.
 _RUNS = "runs"
 _PROPOSE_ATTEMPTS = 20
@@ -69,7 +72,8 @@ class DynamoDbProcedureStore:
     eventually consistent, so two tenants proposing one id in the same instant could both
     succeed; the core derives ids from a hash of tenant, task type and steps, so only a caller
     choosing ids itself could get there. Feedback is counted by one ``TransactWriteItems``: a
-    per-(procedure, run) marker put only if absent, and the ``ADD`` to the counters.
+    per-(procedure, run) and a per-(procedure, receipt) marker, each put only if absent, and
+    the ``ADD`` to the counters.
     """
 
     def __init__(self, client: DynamoDbClient, table_name: str) -> None:
@@ -148,9 +152,9 @@ class DynamoDbProcedureStore:
             "ExpressionAttributeValues": values,
         }
         try:
-            self._count_once(marker, update)
+            self._count_once([marker], update)
         except ConditionFailed as failed:
-            if failed.reasons[:1] != ("ConditionalCheckFailed",):
+            if failed.reasons[:1] != (_CHECK_FAILED,):
                 raise
 
     def get(self, procedure_id: str, *, tenant_id: str | None = None) -> Procedure | None:
@@ -264,19 +268,34 @@ class DynamoDbProcedureStore:
         return _procedure(response["Attributes"])
 
     def record_feedback(
-        self, procedure_id: str, *, tenant_id: str, run_id: str, succeeded: bool, now: float
-    ) -> bool:
-        """Atomically count one application (and success) per run; False if this run's
-        feedback was already counted or the procedure does not exist (for this tenant).
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        run_id: str,
+        receipt_id: str,
+        succeeded: bool,
+        now: float,
+    ) -> FeedbackCount:
+        """Atomically count one application (and success) per run and per receipt; anything
+        but ``COUNTED`` changes nothing.
         """
+        check_component("receipt_id", receipt_id)
         pk = self._owned(procedure_id, tenant_id)
         if pk is None:
-            return False
-        marker: Item = {
-            "pk": s(f"{pk}#{_FEEDBACK}#{procedure_id}"),
+            return FeedbackCount.NO_PROCEDURE
+        run_marker: Item = {
+            "pk": s(f"{pk}{KEY_SEPARATOR}{_FEEDBACK}{KEY_SEPARATOR}{procedure_id}"),
             "sk": s(run_id),
             TENANT_KEY: s(f"{tenant_prefix(tenant_id)}{_FEEDBACK}"),
             "succeeded": {"BOOL": succeeded},
+            "recorded_at": n(now),
+        }
+        receipt_marker: Item = {
+            "pk": s(f"{pk}{KEY_SEPARATOR}{_RECEIPTS}{KEY_SEPARATOR}{procedure_id}"),
+            "sk": s(receipt_id),
+            TENANT_KEY: s(f"{tenant_prefix(tenant_id)}{_RECEIPTS}"),
+            "run_id": s(run_id),
             "recorded_at": n(now),
         }
         counters = {
@@ -289,25 +308,34 @@ class DynamoDbProcedureStore:
             "ExpressionAttributeValues": {":one": n(1), ":won": n(int(succeeded)), ":now": n(now)},
         }
         try:
-            self._count_once(marker, counters)
-        except ConditionFailed:
-            return False
-        return True
+            self._count_once([run_marker, receipt_marker], counters)
+        except ConditionFailed as failed:
+            # One reason per action, in order: the run's marker, the receipt's, the counters.
+            reasons = (*failed.reasons, "", "", "")
+            if reasons[0] == _CHECK_FAILED:
+                return FeedbackCount.RUN_COUNTED
+            if reasons[1] == _CHECK_FAILED:
+                return FeedbackCount.RECEIPT_USED
+            return FeedbackCount.NO_PROCEDURE
+        return FeedbackCount.COUNTED
 
-    def _count_once(self, marker: Item, update: Item) -> None:
-        """Put the run's ``marker`` and apply ``update`` in one transaction: a run already
-        marked (or a missing record) fails the whole with ``ConditionFailed``.
+    def _count_once(self, markers: Sequence[Item], update: Item) -> None:
+        """Put ``markers`` and apply ``update`` in one transaction: a marker already there (or
+        a missing record) fails the whole with ``ConditionFailed``.
         """
         with translated():
             self._client.transact_write_items(
                 TransactItems=[
-                    {
-                        "Put": {
-                            "TableName": self._table,
-                            "Item": marker,
-                            "ConditionExpression": "attribute_not_exists(pk)",
+                    *(
+                        {
+                            "Put": {
+                                "TableName": self._table,
+                                "Item": marker,
+                                "ConditionExpression": "attribute_not_exists(pk)",
+                            }
                         }
-                    },
+                        for marker in markers
+                    ),
                     {"Update": update},
                 ]
             )
@@ -318,12 +346,12 @@ class DynamoDbProcedureStore:
         return (_procedure(item) for item in read_all(self._client, listing))
 
     def forget(self, tenant_id: str) -> int:
-        """Delete every procedure of the tenant, its feedback and run markers; procedures
-        deleted.
+        """Delete every procedure of the tenant, its feedback, receipt and run markers;
+        procedures deleted.
         """
         prefix = tenant_prefix(tenant_id)
         deleted = delete_all(self._client, self._tenant_listing(prefix))
-        for markers in (_FEEDBACK, _RUNS):
+        for markers in (_FEEDBACK, _RECEIPTS, _RUNS):
             delete_all(self._client, self._tenant_listing(f"{prefix}{markers}"))
         return deleted
 

@@ -207,16 +207,17 @@ FACTS = TableDesign(
 PROCEDURES = TableDesign(
     logical_name="procedures",
     # Procedures: pk "{tenant}#{task_type}", sk the procedure id. Feedback dedup markers:
-    # pk "{tenant}#{task_type}#feedback#{procedure_id}", sk the run id; proposing-run markers
-    # past the kept log: pk "{tenant}#{task_type}#runs#{procedure_id}", sk the run id (two '#'
-    # in the pk, so never a procedure's partition, and never read by ``for_task_type``).
+    # pk "{tenant}#{task_type}#feedback#{procedure_id}", sk the run id; serving-receipt markers:
+    # pk "{tenant}#{task_type}#receipts#{procedure_id}", sk the receipt's nonce; proposing-run
+    # markers past the kept log: pk "{tenant}#{task_type}#runs#{procedure_id}", sk the run id
+    # (two '#' in the pk, so never a procedure's partition, never read by ``for_task_type``).
     partition_key=KeyAttribute("pk", _S),
     sort_key=KeyAttribute("sk", _S),
     indexes=(
         # Lookup by id alone; only procedures carry ``procedure_id`` (markers do not).
         Index(PROCEDURE_ID_INDEX, KeyAttribute("procedure_id", _S), projection="KEYS_ONLY"),
-        # Procedures ("{tenant}#") and feedback and run markers ("{tenant}#feedback",
-        # "{tenant}#runs") of a tenant;
+        # Procedures ("{tenant}#") and feedback, receipt and run markers ("{tenant}#feedback",
+        # "{tenant}#receipts", "{tenant}#runs") of a tenant;
         # items are small, so listings are served from the index.
         # Sorted by id, so a tenant-scoped lookup by id is one key condition under LeadingKeys.
         Index(TENANT_INDEX, KeyAttribute(TENANT_KEY, _S), KeyAttribute("sk", _S)),

@@ -19,7 +19,7 @@ from agent_memory.adapters.local.sqlite_codec import (
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.core.errors import Conflict, InvalidInput
 from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
-from agent_memory.core.ports import Page
+from agent_memory.core.ports import FeedbackCount, Page
 
 # A procedure names its first SOURCE_RUN_IDS_KEPT proposing runs (in the order they were recorded)
 # and counts them all, as the DynamoDB adapter does; the child table itself keeps every run, so
@@ -37,7 +37,8 @@ class SqliteProcedureStore:
 
     ``procedure_id`` is globally unique: proposing an id that another tenant or task type
     already holds raises ``Conflict`` rather than touching that record. Feedback is deduplicated
-    by a (procedure_id, run_id) record written in the same transaction as the counters.
+    by a (procedure_id, run_id) and a (procedure_id, receipt_id) record written in the same
+    transaction as the counters.
     """
 
     def __init__(self, db: SqliteDatabase) -> None:
@@ -184,11 +185,17 @@ class SqliteProcedureStore:
         return _procedure(row)
 
     def record_feedback(
-        self, procedure_id: str, *, tenant_id: str, run_id: str, succeeded: bool, now: float
-    ) -> bool:
-        """Count one application (and success) per run, atomically with its dedup record.
-
-        False, changing nothing, if this run was already counted or the procedure does not exist.
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        run_id: str,
+        receipt_id: str,
+        succeeded: bool,
+        now: float,
+    ) -> FeedbackCount:
+        """Count one application (and success) per run and per receipt, atomically with both
+        dedup records; anything but ``COUNTED`` changes nothing.
         """
         low, high = tenant_key_range(tenant_id)
         with self._db.write() as conn:
@@ -198,24 +205,37 @@ class SqliteProcedureStore:
                 (procedure_id, low, high, tenant_id),
             ).fetchone()
             if exists is None:
-                return False
-            first = (
-                conn.execute(
-                    "INSERT INTO procedure_feedback (procedure_id, run_id, tenant_id, succeeded, "
-                    "recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    (procedure_id, run_id, tenant_id, int(succeeded), now),
-                ).rowcount
-                == 1
+                return FeedbackCount.NO_PROCEDURE
+            run_counted = conn.execute(
+                "SELECT 1 FROM procedure_feedback WHERE procedure_id = ? AND run_id = ?",
+                (procedure_id, run_id),
+            ).fetchone()
+            if run_counted is not None:
+                return FeedbackCount.RUN_COUNTED
+            receipt_used = conn.execute(
+                "SELECT 1 FROM procedure_receipts WHERE procedure_id = ? AND receipt_id = ?",
+                (procedure_id, receipt_id),
+            ).fetchone()
+            if receipt_used is not None:
+                return FeedbackCount.RECEIPT_USED
+            # The write lock is held since the transaction began: no one counted in between.
+            conn.execute(
+                "INSERT INTO procedure_feedback (procedure_id, run_id, tenant_id, succeeded, "
+                "recorded_at) VALUES (?, ?, ?, ?, ?)",
+                (procedure_id, run_id, tenant_id, int(succeeded), now),
             )
-            if not first:
-                return False
+            conn.execute(
+                "INSERT INTO procedure_receipts (procedure_id, receipt_id, tenant_id, run_id, "
+                "recorded_at) VALUES (?, ?, ?, ?, ?)",
+                (procedure_id, receipt_id, tenant_id, run_id, now),
+            )
             conn.execute(
                 "UPDATE procedures SET times_applied = times_applied + 1, "
                 "times_succeeded = times_succeeded + ?, last_applied_at = ? "
                 "WHERE procedure_id = ?",
                 (int(succeeded), now, procedure_id),
             )
-        return True
+        return FeedbackCount.COUNTED
 
     def export(self, tenant_id: str) -> Iterator[Procedure]:
         """Yield every procedure of the tenant in key order."""
@@ -229,7 +249,7 @@ class SqliteProcedureStore:
         low, high = tenant_key_range(tenant_id)
         with self._db.write() as conn:
             owned = "SELECT procedure_id FROM procedures WHERE pk >= ? AND pk < ? AND tenant_id = ?"
-            for table in ("procedure_sources", "procedure_feedback"):
+            for table in ("procedure_sources", "procedure_feedback", "procedure_receipts"):
                 conn.execute(
                     f"DELETE FROM {table} WHERE procedure_id IN ({owned})", (low, high, tenant_id)
                 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # Every key starts with the tenant, as in DynamoDB (DESIGN.md §3); tenant_id is kept beside it so
 # tenant-wide operations can also match the column exactly.
@@ -170,10 +170,26 @@ _SCHEMA_V5 = (
     "UPDATE facts SET confirmations = 1",
 )
 
+# One row per serving receipt that counted (its nonce), beside the per-run rows: a receipt
+# counts once, whichever run carries it.
+_SCHEMA_V6 = (
+    """
+    CREATE TABLE procedure_receipts (
+        procedure_id TEXT NOT NULL,
+        receipt_id TEXT NOT NULL,
+        tenant_id TEXT NOT NULL,
+        run_id TEXT NOT NULL,
+        recorded_at REAL NOT NULL,
+        PRIMARY KEY (procedure_id, receipt_id)
+    )
+    """,
+)
+
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: _SCHEMA_V1,
     2: _SCHEMA_V2,
     3: _SCHEMA_V3,
     4: _SCHEMA_V4,
     5: _SCHEMA_V5,
+    6: _SCHEMA_V6,
 }
