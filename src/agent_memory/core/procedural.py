@@ -246,7 +246,8 @@ def format_procedure(
     lines.append("")
     lines.append("This procedure is a starting point. Adapt it if the current task requires it.")
     lines.append(
-        f"(procedure_id: {procedure.procedure_id}; report the result as procedure_feedback)"
+        f"(procedure_id: {procedure.procedure_id}; report the result as procedure_feedback, "
+        "with the reply's procedure.receipt)"
     )
     title = f"recommended approach for {procedure.task_type}"
     return Section(PROCEDURAL, title, tuple(lines))
