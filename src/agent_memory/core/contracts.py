@@ -2,19 +2,21 @@
 
 ``schemas/run_finished.schema.json`` is generated from :class:`RunFinishedEvent` (see
 ``python -m agent_memory.core.contracts``) and a test keeps the two identical, so the file other
-languages validate against is exactly what every event is checked with here.
+languages validate against is exactly what every event is checked with here; a property test
+holds the two to the same verdict on generated events. JSON text is read by
+``core.json_input``, which refuses what no schema can see (size, repeated keys, numbers).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
-    AfterValidator,
     AwareDatetime,
     BaseModel,
     BeforeValidator,
@@ -22,10 +24,11 @@ from pydantic import (
     Field,
     StringConstraints,
     ValidationError,
+    WithJsonSchema,
 )
 
-from agent_memory.core import receipts
 from agent_memory.core.errors import InvalidInput
+from agent_memory.core.json_input import MAX_OBJECT_KEYS, check_document
 from agent_memory.core.models import (
     FactCandidate,
     Message,
@@ -39,9 +42,32 @@ M = TypeVar("M", bound=BaseModel)
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 # Text fields must hold something besides whitespace (a search, as JSON Schema patterns are).
-NOT_BLANK = r"\S"
+# Whitespace is spelled out: "\s" means other characters to Python (\x1c-\x1f), to Rust,
+# which validates here (U+0085) and to ECMA-262, whose regexes JSON Schema names (U+FEFF); this
+# class is their union, read alike by all three.
+WHITESPACE = (
+    r"\t\n\x0b\x0c\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+NOT_BLANK = f"[^{WHITESPACE}]"
+# RFC 3339 date-time (section 5.6) with a valid day of its month, years 1000 to 2999.
+_YEAR = "[12][0-9]{3}"
+_LEAP_YEAR = "(?:[12][0-9](?:0[48]|[2468][048]|[13579][26])|(?:1[26]|2[048])00)"
+_DATE = (
+    f"(?:{_YEAR}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    f"|{_LEAP_YEAR}-02-29)"
+)
+_TIME = (
+    "[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?"
+    "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
+)
+DATE_TIME_PATTERN = f"^{_DATE}{_TIME}$"
+_DATE_TIME = re.compile(DATE_TIME_PATTERN)
+DATE_TIME_RULE = (
+    "must be an RFC 3339 date-time string such as 2026-05-01T12:00:00Z (years 1000-2999)"
+)
 
-# Limits keep one event from exhausting a handler; EventBridge caps an event at 256 KB anyway.
+# Limits of single fields; the whole event is bounded by json_input.MAX_EVENT_BYTES.
 MAX_TASK_CHARS = 8_000
 MAX_MESSAGE_CHARS = 200_000
 MAX_MESSAGES = 2_000
@@ -59,14 +85,25 @@ def _finite(value: object) -> object:
     return value
 
 
-def _within_utc_years(value: datetime) -> datetime:
-    # An offset can push an instant at the edge of year 1 or 9999 out of datetime's range in
-    # UTC, where every consumer reads it (expiry, calendar days): refuse it here, not mid-write.
-    try:
-        value.astimezone(UTC)
-    except OverflowError:
-        raise ValueError("must fall within the years 1 to 9999 in UTC") from None
+def _rfc3339(value: object) -> object:
+    # JSON carries a finish time as the schema's string (never a number: the schema refuses
+    # one); a Python caller may pass an aware datetime, held to the form it is sent in. Years
+    # end at 2999, so no offset can push an instant out of datetime's range in UTC.
+    if isinstance(value, datetime) and value.utcoffset() is None:
+        return value  # naive: AwareDatetime names it
+    text = value.isoformat() if isinstance(value, datetime) else value
+    if not isinstance(text, str) or not _DATE_TIME.fullmatch(text):
+        raise ValueError(DATE_TIME_RULE)
     return value
+
+
+# Not strict: JSON carries date-times as strings, which strict mode takes for no datetime.
+FinishedAt = Annotated[
+    AwareDatetime,
+    Field(strict=False),
+    BeforeValidator(_rfc3339),
+    WithJsonSchema({"type": "string", "format": "date-time", "pattern": DATE_TIME_PATTERN}),
+]
 
 
 class StrictModel(BaseModel):
@@ -120,24 +157,10 @@ class ArtifactsModel(StrictModel):
 
 
 class FeedbackModel(StrictModel):
-    """Whether a procedure served to this run worked, with the receipt of its serving."""
+    """Whether a procedure served to this run worked."""
 
     procedure_id: Identifier
     succeeded: bool
-    receipt: (
-        Annotated[
-            str,
-            StringConstraints(max_length=receipts.MAX_RECEIPT_CHARS, pattern=receipts.PATTERN),
-        ]
-        | None
-    ) = Field(
-        default=None,
-        description=(
-            "procedure.receipt of the bootstrap reply that served the procedure, unchanged. "
-            "Feedback without a valid one (signed, for this tenant, agent and procedure, "
-            "not expired, not used by another run) is accepted but not counted."
-        ),
-    )
 
 
 class RunFinishedEvent(StrictModel):
@@ -153,7 +176,12 @@ class RunFinishedEvent(StrictModel):
             "$id": "https://agent-memory.dev/schemas/run_finished.schema.json",
             "description": (
                 "Detail of the EventBridge event with detail-type RunFinished. Identifiers never "
-                "contain '#', '/' or whitespace, so tenant-prefixed keys cannot collide."
+                "contain '#', '/' or whitespace, so tenant-prefixed keys cannot collide. "
+                "Beyond this schema, the JSON text of an event is refused when it is larger "
+                "than 262,144 bytes of UTF-8 (256 KiB, EventBridge's limit for one event), "
+                "names a key twice in one object, holds a number a 64-bit float cannot hold "
+                "as written (1e400; 1e-400, which would read as 0; NaN), or a lone UTF-16 "
+                "surrogate escape."
             ),
         },
     )
@@ -170,10 +198,7 @@ class RunFinishedEvent(StrictModel):
     )
     artifacts: ArtifactsModel | None = None
     procedure_feedback: FeedbackModel | None = None
-    # Not strict: JSON carries date-times as ISO 8601 strings.
-    finished_at: (
-        Annotated[AwareDatetime, Field(strict=False), AfterValidator(_within_utc_years)] | None
-    ) = None
+    finished_at: FinishedAt | None = None
 
 
 class RunRefModel(BaseModel):
@@ -198,7 +223,25 @@ class StepStateModel(BaseModel):
 
 def json_schema() -> dict[str, Any]:
     """The published JSON Schema of the RunFinished detail."""
-    return RunFinishedEvent.model_json_schema(mode="validation")
+    schema = RunFinishedEvent.model_json_schema(mode="validation")
+    _anchor_ends_for_every_engine(schema)
+    return schema
+
+
+def _anchor_ends_for_every_engine(schema: dict[str, Any]) -> None:
+    # Python's re, and so Python's JSON Schema validators, let a final "$" match before a
+    # trailing newline ("acme\n"); ECMA-262 and Rust do not. Each anchored pattern also says
+    # so in a form every engine reads alike.
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.values())
+            pattern = node.get("pattern")
+            if isinstance(pattern, str) and pattern.endswith("$") and "not" not in node:
+                node["not"] = {"pattern": "\n$"}
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def field_path(loc: tuple[int | str, ...]) -> str:
@@ -220,6 +263,7 @@ def parse_run_finished(data: object) -> RunFinished:
     """
     if not isinstance(data, dict):
         raise InvalidInput("event", "must be a JSON object")
+    check_document(data)
     return run_from_model(validate(RunFinishedEvent, data))
 
 
@@ -265,9 +309,7 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
         ),
         artifacts=artifacts,
         procedure_feedback=(
-            ProcedureFeedback(feedback.procedure_id, feedback.succeeded, feedback.receipt)
-            if feedback
-            else None
+            ProcedureFeedback(feedback.procedure_id, feedback.succeeded) if feedback else None
         ),
         finished_at=event.finished_at.timestamp() if event.finished_at else None,
     )
@@ -276,6 +318,30 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
 # What the RunFinished rule hands the state machine under principal-tag tenancy: the detail
 # and the source the bus policy checked.
 SOURCED_KEYS = frozenset({"source", "detail"})
+
+
+def check_event(document: object) -> None:
+    """Refuse an event, as already parsed, that its JSON text could not have carried whole.
+
+    The detail (of an EventBridge envelope, a ``{source, detail}`` pair, or the bare detail)
+    and what wraps it are each held to :func:`~agent_memory.core.json_input.check_document`:
+    at most 256 KiB of compact JSON, no object of more than 64 keys, finite numbers, Unicode
+    text. A detail's fields are named within it, as the validator names them.
+    """
+    if not isinstance(document, dict) or len(document) > MAX_OBJECT_KEYS:
+        check_document(document)
+        return
+    detail = document.get("detail")
+    if not isinstance(detail, dict):
+        if isinstance(detail, str | bytes) and (
+            "detail-type" in document or document.keys() == SOURCED_KEYS
+        ):
+            # A validator would read it as JSON text, with a reader of its own.
+            raise InvalidInput("detail", "must be a JSON object")
+        check_document(document)
+        return
+    check_document({key: value for key, value in document.items() if key != "detail"})
+    check_document(detail)
 
 
 def unwrap_event(document: object) -> object:
