@@ -41,6 +41,7 @@ from agent_memory.core.consolidation import (
 from agent_memory.core.decay import decay
 from agent_memory.core.errors import InvalidInput, MemoryError_
 from agent_memory.core.ingestion import request_ingestion, run_ingestion
+from agent_memory.core.json_input import read_json_stream
 from agent_memory.core.models import Procedure, ProcedureStatus
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.records import to_json
@@ -238,26 +239,19 @@ def _command_modules() -> list[Any]:
 
 
 def _read_json(source: str) -> Any:
+    # Bytes, decoded by the strict reader: a C locale would let stdin turn bad bytes into lone
+    # surrogates. At most one byte past the event bound is read, from a file or from stdin.
     try:
-        # Bytes, decoded here: a C locale would let stdin turn bad bytes into lone surrogates.
-        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-        text = data.decode("utf-8")
+        if source == "-":
+            return read_json_stream(sys.stdin.buffer)
+        with Path(source).open("rb") as stream:
+            return read_json_stream(stream)
     except OSError as error:
         raise UsageError(f"cannot read {source}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{source} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise UsageError(
-            f"{source} is not valid JSON (line {error.lineno}, column {error.colno})"
-        ) from None
-    except RecursionError:
-        # No valid event nests more than a few levels; the parser's own limit is ~1,000.
-        raise UsageError(f"{source} is nested too deeply to be an event") from None
-    except ValueError:
-        # Python refuses integer literals of more than 4,300 digits (int_max_str_digits).
-        raise UsageError(f"{source} holds a number too long to read") from None
+    except InvalidInput as error:
+        if error.field != "event":
+            raise
+        raise UsageError(f"{'stdin' if source == '-' else source} {error.message}") from None
 
 
 def _print_json(value: Any, out: TextIO) -> None:

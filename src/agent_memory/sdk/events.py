@@ -8,24 +8,29 @@ from typing import Any
 
 from agent_memory.core.contracts import RunFinishedEvent, unwrap_event, validate
 from agent_memory.core.errors import InvalidInput
+from agent_memory.core.json_input import MAX_EVENT_BYTES, check_document
 from agent_memory.sdk.errors import EventTooLargeError, invalid
 
 DETAIL_TYPE = "RunFinished"
 DEFAULT_SOURCE = "agent-memory.sdk"
 # PutEvents' limit for one entry, counted as EventBridge counts it (see entry_size).
 MAX_ENTRY_BYTES = 256 * 1024
-# The detail is the consolidation's execution input, and Extract's task sends it on beside the
-# function's name: Step Functions caps both at 256 KiB of UTF-8 (its limits-overview page), so
-# a detail leaves 1 KiB of that for the task's parameters.
-MAX_DETAIL_BYTES = 256 * 1024 - 1024
+# The detail is the consolidation's execution input, which Step Functions caps at 256 KiB of
+# UTF-8 (its limits-overview page), as the core caps every event (MAX_EVENT_BYTES): a detail
+# leaves 1 KiB of that for what travels with it (its source under principal-tag tenancy, the
+# EventBridge envelope when the event is kept or replayed whole). Both backends hold it.
+MAX_DETAIL_BYTES = MAX_EVENT_BYTES - 1024
 
 
 def run_finished(event: Mapping[str, Any] | None, fields: Mapping[str, Any]) -> dict[str, Any]:
     """The validated detail of a RunFinished event, as plain JSON.
 
     ``event`` is a detail (or a whole EventBridge event), ``fields`` keyword fields that are
-    added to it or override it. Raises :class:`InvalidInputError` naming the first bad field.
-    Only the fields given are kept, with date-times as ISO 8601 strings.
+    added to it or override it. Raises :class:`InvalidInputError` naming the first bad field
+    (an object of more than 64 keys is refused before any field is validated), and
+    :class:`EventTooLargeError` for a detail past :data:`MAX_DETAIL_BYTES`, on either backend,
+    so an event the SDK accepts locally is one it can send. Only the fields given are kept,
+    with date-times as RFC 3339 strings.
     """
     try:
         if event is not None and not isinstance(event, Mapping):
@@ -33,11 +38,22 @@ def run_finished(event: Mapping[str, Any] | None, fields: Mapping[str, Any]) -> 
         base = unwrap_event(dict(event)) if event is not None else {}
         if not isinstance(base, dict):
             raise InvalidInput("detail", "must be a JSON object")
-        model = validate(RunFinishedEvent, {**base, **fields})
+        merged = {**base, **fields}
+        # Sized exactly below, once it is the JSON that is sent.
+        check_document(merged, max_bytes=None)
+        model = validate(RunFinishedEvent, merged)
     except InvalidInput as error:
         raise invalid(error) from None
     detail: dict[str, Any] = model.model_dump(mode="json", exclude_unset=True)
+    size = len(_compact(detail).encode("utf-8"))
+    if size > MAX_DETAIL_BYTES:
+        raise EventTooLargeError(size, MAX_DETAIL_BYTES)
     return detail
+
+
+def _compact(detail: Mapping[str, Any]) -> str:
+    # As EventBridge counts it; never NaN or Infinity, which are not JSON.
+    return json.dumps(detail, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def entry_size(entry: Mapping[str, Any]) -> int:
@@ -55,14 +71,14 @@ def entry_size(entry: Mapping[str, Any]) -> int:
 
 def put_events_entry(detail: Mapping[str, Any], *, bus: str, source: str) -> dict[str, Any]:
     """The PutEvents entry carrying ``detail``; :class:`EventTooLargeError` past 256 KB, or
-    a detail past :data:`MAX_DETAIL_BYTES` (which the state machine could not start with).
+    a detail past :data:`MAX_DETAIL_BYTES` (which the state machine could not start with), and
+    :class:`InvalidInputError` for a number JSON cannot carry (NaN, infinity).
     """
-    entry = {
-        "EventBusName": bus,
-        "Source": source,
-        "DetailType": DETAIL_TYPE,
-        "Detail": json.dumps(detail, ensure_ascii=False, separators=(",", ":")),
-    }
+    try:
+        text = _compact(detail)
+    except ValueError:
+        raise invalid(InvalidInput("detail", "must hold only finite numbers")) from None
+    entry = {"EventBusName": bus, "Source": source, "DetailType": DETAIL_TYPE, "Detail": text}
     size = entry_size(entry)
     if size > MAX_ENTRY_BYTES:
         raise EventTooLargeError(size, MAX_ENTRY_BYTES)

@@ -10,10 +10,12 @@ from pydantic import BaseModel, ValidationError
 from agent_memory.core.contracts import (
     SOURCED_KEYS,
     RunFinishedEvent,
+    check_event,
     field_path,
     run_from_model,
 )
 from agent_memory.core.errors import InvalidInput
+from agent_memory.core.json_input import read_json
 from agent_memory.core.models import RunFinished
 
 M = TypeVar("M", bound=BaseModel)
@@ -30,7 +32,14 @@ def parse_model(event: Any, model: type[M]) -> M:
 def parse_run_finished_event(event: Any) -> RunFinished:
     """A RunFinished event as EventBridge delivers it (its envelope, its detail with its
     source, or its bare detail), validated.
+
+    The runtime has parsed the payload already: before any model sees it, it is held to what
+    its JSON text could have been (:func:`~agent_memory.core.contracts.check_event`). A
+    payload that is itself JSON text is read by the strict reader, as every event's text is.
     """
+    if isinstance(event, str | bytes):
+        event = read_json(event)
+    check_event(event)
     try:
         if isinstance(event, dict) and "detail-type" in event:
             if event["detail-type"] != "RunFinished":
