@@ -898,3 +898,24 @@ def test_the_extract_lambda_refuses_a_hostile_event_naming_the_field(
     assert refused.value.field == field
     assert aws.items() == []
     assert aws.objects() == {}
+
+
+@pytest.mark.filterwarnings("ignore:No application metrics to publish")
+@pytest.mark.parametrize(
+    "function, request_",
+    [
+        ("bootstrap", {"tenant_id": "acme", "agent_id": "reviewer", "task": "Review"}),
+        ("procedure_review", {"action": "list", "tenant_id": "acme"}),
+    ],
+)
+def test_a_directly_invoked_function_refuses_a_million_keys_before_validating_them(
+    aws: AwsMemory, function: str, request_: dict[str, Any]
+) -> None:
+    # Given a request padded with a million unknown keys (about 1 GB of validation errors once)
+    hostile = {**request_, **{f"k{i}": 0 for i in range(1_000_000)}}
+    module = __import__(f"functions.{function}.handler", fromlist=["handler"])
+    # When the function receives it
+    with pytest.raises(InvalidInput) as refused:
+        module.handler(hostile, LambdaContext(function))
+    # Then it is refused as a whole, before any field is validated
+    assert refused.value.field == "event"

@@ -15,14 +15,20 @@ from agent_memory.core.contracts import (
     run_from_model,
 )
 from agent_memory.core.errors import InvalidInput
-from agent_memory.core.json_input import read_json
+from agent_memory.core.json_input import check_document, read_json
 from agent_memory.core.models import RunFinished
 
 M = TypeVar("M", bound=BaseModel)
 
 
 def parse_model(event: Any, model: type[M]) -> M:
-    """``event`` parsed as ``model``, or :class:`InvalidInput` naming the first bad field."""
+    """``event`` parsed as ``model``, or :class:`InvalidInput` naming the first bad field.
+
+    The event is held to what a JSON text could carry first (no object of more than
+    :data:`~agent_memory.core.json_input.MAX_OBJECT_KEYS` keys, finite numbers): a request of a
+    million keys is refused before it costs a gigabyte of validation errors.
+    """
+    check_document(event, max_bytes=None)
     try:
         return parse(event=event, model=model)
     except ValidationError as error:
