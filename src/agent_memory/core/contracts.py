@@ -27,6 +27,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from agent_memory.core import receipts
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.json_input import MAX_OBJECT_KEYS, check_document
 from agent_memory.core.models import (
@@ -157,10 +158,24 @@ class ArtifactsModel(StrictModel):
 
 
 class FeedbackModel(StrictModel):
-    """Whether a procedure served to this run worked."""
+    """Whether a procedure served to this run worked, with the receipt of its serving."""
 
     procedure_id: Identifier
     succeeded: bool
+    receipt: (
+        Annotated[
+            str,
+            StringConstraints(max_length=receipts.MAX_RECEIPT_CHARS, pattern=receipts.PATTERN),
+        ]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "procedure.receipt of the bootstrap reply that served the procedure, unchanged. "
+            "Feedback without a valid one (signed, for this tenant, agent and procedure, "
+            "not expired, not used by another run) is accepted but not counted."
+        ),
+    )
 
 
 class RunFinishedEvent(StrictModel):
@@ -309,7 +324,9 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
         ),
         artifacts=artifacts,
         procedure_feedback=(
-            ProcedureFeedback(feedback.procedure_id, feedback.succeeded) if feedback else None
+            ProcedureFeedback(feedback.procedure_id, feedback.succeeded, feedback.receipt)
+            if feedback
+            else None
         ),
         finished_at=event.finished_at.timestamp() if event.finished_at else None,
     )
