@@ -574,11 +574,15 @@ PII = (
 
 
 def pii_event(number: int) -> Event:
-    """A run whose every text field carries the seeded personal data."""
+    """A run whose every text field carries the seeded personal data.
+
+    Each run is another agent's, so its fact is confirmed although the runs are consolidated
+    within seconds.
+    """
     name, other, email, email2, phone, phone2, ssn, card, ip, street = PII
     return {
         "tenant_id": "acme",
-        "agent_id": "reviewer",
+        "agent_id": "reviewer" if number == 0 else f"reviewer-{number}",
         "run_id": f"pii-{number:03d}",
         "task": f"Review the MSA sent by {name} ({email}) for liability",
         "task_type": "contract_review",

@@ -58,12 +58,16 @@ def codeword(tenant_id: str) -> str:
 
 
 def tenant_events(tenant_id: str, *, runs_per_agent: int = 6) -> list[Event]:
-    """The tenant's runs: identical to every other tenant's but for its codeword and times."""
+    """The tenant's runs: identical to every other tenant's but for its codeword and times.
+
+    The agents take turns, so the first runs already confirm facts: runs consolidated within
+    the hour count as independent confirmations once per agent.
+    """
     offset = TENANTS.index(tenant_id)
     word = codeword(tenant_id)
     events = []
-    for a, agent in enumerate(AGENTS):
-        for number in range(runs_per_agent):
+    for number in range(runs_per_agent):
+        for a, agent in enumerate(AGENTS):
             domain = sorted(DOMAINS)[number % 2]
             finished = BASE_TIME + (a * 100 + number) * 60 + offset
             events.append(

@@ -187,6 +187,7 @@ def test_contested_facts_count_every_run_that_saw_them(
         confidence=0.8,
         run_id="run-0",
         seen_at=0.0,
+        agent_id="agent-1",
     )
     for number in range(total):
         memory.ports.facts.observe(replace(sighting, run_id=f"run-{number:03d}"))

@@ -49,8 +49,12 @@ def test_a_run_is_consolidated_through_every_step_in_order(workflow: Workflow) -
 
 
 def test_a_fact_seen_by_three_runs_is_staged_as_a_kb_document(workflow: Workflow) -> None:
-    for run_id in ("wf-kb-1", "wf-kb-2", "wf-kb-2", "wf-kb-3"):
-        execution = workflow.run(eventbridge_event(run_event(run_id, tenant_id="wf-kb")))
+    # Three agents' runs, one redelivered, within seconds: one agent's runs would count as
+    # independent confirmations only an hour apart
+    runs = [("wf-kb-1", "reviewer"), ("wf-kb-2", "drafter"), ("wf-kb-2", "drafter")]
+    for run_id, agent in [*runs, ("wf-kb-3", "auditor")]:
+        event = run_event(run_id, tenant_id="wf-kb", agent_id=agent)
+        execution = workflow.run(eventbridge_event(event))
         assert execution["status"] == "SUCCEEDED"
     assert output(execution)["kb"]["staged"]
     keys = [

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 from unittest import mock
@@ -22,6 +23,7 @@ from moto import mock_aws
 
 from agent_memory.core import consolidation
 from agent_memory.core.errors import InvalidInput, NotFound
+from agent_memory.core.policies import HOUR
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
@@ -109,12 +111,17 @@ def handler(name: str) -> Any:
 
 
 def consolidate_runs(aws: Aws, *run_ids: str, **overrides: Any) -> dict[str, Any]:
+    """Consolidate the reviewer's runs an hour apart, the last one now: an agent's runs count as
+    independent confirmations of a fact an hour apart, so the third run promotes it."""
     state: dict[str, Any] = {}
+    first = time.time() - (len(run_ids) - 1) * HOUR
     for number, run_id in enumerate(run_ids, 1):
         if number == 3 and overrides.get("outcome", "COMPLETED") == "COMPLETED":
             # The third run promotes the fact: first the KB is asked for contradicting facts.
             expect_retrieve(aws, "acme", "contracts", [], limit=10)
-        state = consolidation.consolidate(run_event(run_id, **overrides), aws.ports())
+        at = first + (number - 1) * HOUR
+        ports = replace(aws.ports(), clock=lambda at=at: at)
+        state = consolidation.consolidate(run_event(run_id, **overrides), ports)
     return state
 
 
