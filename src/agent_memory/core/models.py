@@ -12,7 +12,7 @@ OUTCOMES: tuple[Outcome, ...] = ("COMPLETED", "PARTIAL", "FAILED", "UNKNOWN")
 
 
 class FactStatus(StrEnum):
-    """Lifecycle of a semantic fact: observed, then confirmed by enough distinct runs, or held
+    """Lifecycle of a semantic fact: observed, then confirmed by enough independent runs, or held
     back for a human when it contradicts a confirmed fact.
     """
 
