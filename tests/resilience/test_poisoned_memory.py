@@ -13,7 +13,7 @@ import pytest
 
 from agent_memory.core import procedural
 from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
-from agent_memory.core.consolidation import consolidate, summary
+from agent_memory.core.consolidation import consolidate, run_marker, summary
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.models import FactStatus, ProcedureStatus
 from agent_memory.core.policies import HOUR, Independence, Policies, SemanticPolicy
@@ -172,7 +172,7 @@ def test_one_run_stating_a_fact_fifty_ways_does_not_promote_it(memory: Memory) -
     consolidate(event, memory.ports)
     # Then the fact counts one run, stays pending, and nothing reaches the KB or a reply
     fact = fact_of(memory)
-    assert (fact.status, set(fact.run_ids)) == (FactStatus.PENDING, {"r1"})
+    assert (fact.status, set(fact.run_ids)) == (FactStatus.PENDING, {run_marker(AGENT, "r1")})
     assert memory.ports.knowledge_base.document_keys(TENANT) == []
     assert bootstrap(parse_bootstrap_request(BOOTSTRAP), memory.ports)["facts"] == []
 
@@ -186,17 +186,22 @@ def test_ten_concurrent_redeliveries_of_one_run_do_not_promote_its_fact(memory: 
     # Then one episode was written, the fact counts one run and is not promoted
     assert [r["episode"]["written"] for r in results].count(True) == 1
     fact = fact_of(memory)
-    assert (fact.status, set(fact.run_ids)) == (FactStatus.PENDING, {"r1"})
+    assert (fact.status, set(fact.run_ids)) == (FactStatus.PENDING, {run_marker(AGENT, "r1")})
     assert memory.ports.knowledge_base.document_keys(TENANT) == []
 
 
-def test_a_run_id_replayed_under_other_agents_still_counts_once(memory: Memory) -> None:
-    # Given one run id sent three times, each time claiming another agent
-    for agent in ("reviewer", "drafter", "auditor"):
+def test_a_run_id_replayed_under_other_agents_counts_once_per_agent(memory: Memory) -> None:
+    # Given one run id sent twice under each of three agents
+    agents = ("reviewer", "drafter", "auditor")
+    for agent in agents * 2:
         consolidate(poisoned_event("r1", "", agent_id=agent), memory.ports)
-    # Then the run id is the idempotency key: one sighting, no promotion
+    # Then a run is (tenant, agent, run id): three runs, none counted twice. Whether they
+    # promote the fact is the independence policy's call: the default trusts agent ids (the
+    # caller's word); a tenant that does not sets a gap across agents (see
+    # test_a_tenant_trusting_no_agent_id_is_not_fooled_by_invented_agent_names)
     fact = fact_of(memory)
-    assert (fact.status, set(fact.run_ids)) == (FactStatus.PENDING, {"r1"})
+    assert set(fact.run_ids) == {run_marker(agent, "r1") for agent in agents}
+    assert (fact.sightings, fact.confirmations, fact.agents) == (3, 3, 3)
 
 
 def test_a_proposed_procedure_is_never_served_before_a_human_validates_it(
