@@ -177,6 +177,50 @@ def test_bootstrap_invokes_the_function_with_the_request(aws: StubbedAws) -> Non
     assert reply == REPLY
 
 
+# A receipt as the bootstrap function hands it out (opaque to the client).
+RECEIPT = "eyJ2IjoxfQ." + "s" * 43
+
+
+def served_reply(procedure_id: str = "proc-1") -> dict[str, Any]:
+    """A bootstrap reply serving ``procedure_id`` with its receipt."""
+    procedure = {"procedure_id": procedure_id, "trial": True, "receipt": RECEIPT}
+    return {**REPLY, "procedure": procedure}
+
+
+def bootstrapped(aws: StubbedAws) -> None:
+    request = {"FunctionName": BOOTSTRAP_FUNCTION, "InvocationType": ANY, "Payload": ANY}
+    aws.lambda_.add_response("invoke", invoke_reply(served_reply()), request)
+    aws.client.bootstrap("acme", "reviewer", "Review the MSA", task_type="contract_review")
+
+
+def test_a_run_reporting_on_its_served_procedure_goes_to_the_bus_with_the_receipt(
+    aws: StubbedAws,
+) -> None:
+    # Given a bootstrap that served proc-1 with a receipt
+    bootstrapped(aws)
+    # When the run finishes reporting on proc-1 by its id alone
+    report = {"procedure_id": "proc-1", "succeeded": True}
+    carried = run_event("run-1", procedure_feedback={**report, "receipt": RECEIPT})
+    aws.events.add_response("put_events", accepted(), put_params(carried))
+    # Then the event on the bus carries the receipt
+    aws.client.finish_run(run_event("run-1", procedure_feedback=report))
+
+
+def test_a_receipt_taken_for_a_run_that_could_not_be_sent_is_kept_for_its_retry(
+    aws: StubbedAws,
+) -> None:
+    # Given a served procedure, and a run whose event the bus refuses
+    bootstrapped(aws)
+    report = {"procedure_id": "proc-1", "succeeded": False}
+    aws.events.add_client_error("put_events", "AccessDeniedException", http_status_code=400)
+    with pytest.raises(PublishError):
+        aws.client.finish_run(run_event("run-1", procedure_feedback=report))
+    # When the run is sent again, then it still carries the receipt
+    carried = run_event("run-1", procedure_feedback={**report, "receipt": RECEIPT})
+    aws.events.add_response("put_events", accepted(), put_params(carried))
+    aws.client.finish_run(run_event("run-1", procedure_feedback=report))
+
+
 def test_function_reporting_invalid_input_raises_with_the_field(aws: StubbedAws) -> None:
     error = {"errorType": "InvalidInput", "errorMessage": "domain: String should match pattern"}
     aws.lambda_.add_response("invoke", invoke_reply(error, function_error="Unhandled"))

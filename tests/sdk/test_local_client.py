@@ -235,28 +235,112 @@ def test_default_store_is_agent_memory_home(
     assert (tmp_path / "home" / "memory.db").exists()
 
 
-def test_procedure_feedback_is_counted_once_per_run(local: LocalMemory) -> None:
-    # Given a proposed procedure a reviewer validated
+def approved(local: LocalMemory) -> str:
+    """A proposed procedure a reviewer validated; its id."""
     local.client.finish_run(run_event("run-1")).wait(timeout=30)
     [proposed] = local.client.list_procedures("acme", status="PENDING")
     local.client.approve_procedure("acme", proposed["procedure_id"], reviewer="legal-lead")
+    return proposed["procedure_id"]
 
-    # When a later run reports on it, and the same run reports again
+
+def served(client: MemoryClient, agent_id: str = "reviewer") -> Any:
+    reply = client.bootstrap(
+        "acme", agent_id, "Review the Tailspin MSA", task_type="contract_review"
+    )
+    assert reply["procedure"] is not None
+    return reply["procedure"]
+
+
+def test_procedure_feedback_is_counted_once_per_run(local: LocalMemory) -> None:
+    # Given a validated procedure, served to a run at its bootstrap
+    procedure_id = approved(local)
+    assert served(local.client)["procedure_id"] == procedure_id
+
+    # When the run reports on it, and the same run reports again
     first = local.client.record_procedure_result(
-        "acme", "reviewer", "run-2", proposed["procedure_id"], True, task="Review the MSA"
+        "acme", "reviewer", "run-2", procedure_id, True, task="Review the MSA"
     ).wait(timeout=30)
     again = local.client.record_procedure_result(
-        "acme", "reviewer", "run-2", proposed["procedure_id"], True, task="Review the MSA"
+        "acme", "reviewer", "run-2", procedure_id, True, task="Review the MSA"
     ).wait(timeout=30)
 
     # Then it counted once
     assert first["procedure_feedback"] == {
-        "procedure_id": proposed["procedure_id"],
+        "procedure_id": procedure_id,
         "counted": True,
+        "reason": None,
     }
     assert not (again["procedure_feedback"] or {}).get("counted")
-    shown = local.client.get_procedure("acme", proposed["procedure_id"])
+    shown = local.client.get_procedure("acme", procedure_id)
     assert (shown["times_applied"], shown["times_succeeded"]) == (1, 1)
+
+
+def test_a_finished_run_carries_its_bootstraps_receipt_without_being_given_it(
+    local: LocalMemory,
+) -> None:
+    # Given a run bootstrapped with the client and served a procedure
+    procedure_id = approved(local)
+    served(local.client)
+    # When it finishes reporting on the procedure, naming only its id
+    result = local.client.finish_run(
+        run_event("run-2", procedure_feedback={"procedure_id": procedure_id, "succeeded": True})
+    ).wait(timeout=30)
+    # Then the client added the receipt, and the report counted
+    assert result["procedure_feedback"]["counted"] is True  # type: ignore[index]
+
+
+def test_two_runs_served_at_once_each_count_with_a_receipt_of_their_own(
+    local: LocalMemory,
+) -> None:
+    # Given two runs of one agent bootstrapped before either finished
+    procedure_id = approved(local)
+    served(local.client)
+    served(local.client)
+    # When both report on the procedure, and then a third that was never bootstrapped
+    reports = [
+        local.client.record_procedure_result(
+            "acme", "reviewer", run_id, procedure_id, False, task="Review the MSA"
+        ).wait(timeout=30)["procedure_feedback"]
+        for run_id in ("run-2", "run-3", "run-4")
+    ]
+    # Then the two served runs count, and the third, with no receipt left, does not
+    assert [(r["counted"], r["reason"]) for r in reports] == [  # type: ignore[index]
+        (True, None),
+        (True, None),
+        (False, "no receipt"),
+    ]
+
+
+def test_a_report_from_an_agent_never_served_is_sent_and_not_counted(local: LocalMemory) -> None:
+    # Given a procedure served to the reviewer only
+    procedure_id = approved(local)
+    served(local.client, "reviewer")
+    # When another agent of the tenant reports on it
+    result = local.client.record_procedure_result(
+        "acme", "intern", "run-2", procedure_id, False, task="Review the MSA"
+    ).wait(timeout=30)
+    # Then the run is consolidated, and its report not counted
+    assert result["procedure_feedback"] == {
+        "procedure_id": procedure_id,
+        "counted": False,
+        "reason": "no receipt",
+    }
+    assert local.client.get_procedure("acme", procedure_id)["times_applied"] == 0
+
+
+def test_a_receipt_handed_out_elsewhere_counts_when_passed(local: LocalMemory) -> None:
+    # Given a receipt one process was handed at bootstrap
+    procedure_id = approved(local)
+    receipt = served(local.client)["receipt"]
+    # When another client (another process) reports the run with it
+    with MemoryClient.local(
+        local.store, embedder=HashingEmbedder(), pii=FakePiiDetector()
+    ) as elsewhere:
+        result = elsewhere.record_procedure_result(
+            "acme", "reviewer", "run-2", procedure_id, True, task="Review the MSA", receipt=receipt
+        ).wait(timeout=30)
+    # Then it counts
+    assert result["procedure_feedback"]["counted"] is True  # type: ignore[index]
 
 
 def test_procedure_review_goes_through_the_human_gate(local: LocalMemory) -> None:

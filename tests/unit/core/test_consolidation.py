@@ -258,6 +258,8 @@ def test_stored_text_is_the_scrubbed_text_unchanged(memory: Memory) -> None:
     event["artifacts"]["key_findings"] = [finding]
     # When consolidated
     consolidate(event, memory.ports)
+    # Then it is stored as it came (nothing rewrites text after the scrub; the context block
+    # quotes it when served)
     episode = memory.ports.episodes.get("acme", "reviewer", "r1", now=memory.clock())
     assert episode is not None and episode.key_findings[0] == finding
 
