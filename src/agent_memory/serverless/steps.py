@@ -74,7 +74,7 @@ def write_episode(event: Any) -> State:
 
 
 def confirm_facts(event: Any) -> State:
-    """Log the run's facts and promote those confirmed by enough distinct runs."""
+    """Log the run's facts and promote those confirmed by enough independent runs."""
     state, tenant_id = _step_state(event)
     result = consolidation.confirm_facts(state, runtime().ports(tenant_id))
     _count("FactsObserved", len(result["facts"]["observed"]))
