@@ -187,17 +187,18 @@ SENDERS = packed([s.value for s in SEEDS], 250)
 RUNS = max(3, len(TITLES))  # enough to promote facts, and one title per proposed procedure
 
 
-def seeded_event(number: int, messages: int = 100) -> dict[str, Any]:
+def seeded_event(number: int, messages: int = 40) -> dict[str, Any]:
     """Run ``number``: the same facts every time (so they are promoted), its own procedure.
 
-    With 100 long messages a run holds more text than one detector call takes, and every seed
-    crosses the 1,000-character cut of a message unit in some message.
+    With 40 long messages a run holds more text than one detector call takes (yet stays within
+    an event's 256 KiB), and every seed crosses the 1,000-character cut of a message unit in
+    some message.
     """
     turns = [
         {
             "role": "human" if i % 2 else "ai",
             "name": SENDERS[i % len(SENDERS)],
-            "content": f"{FILLER[: (i * 37) % 900]} {sentences(offset=i)} {FILLER * 30}",
+            "content": f"{FILLER[: (i * 37) % 900]} {sentences(offset=i)} {FILLER * 8}",
         }
         for i in range(messages)
     ]
