@@ -34,6 +34,7 @@ from tests.resilience.helpers_corpus import (
     run_events,
     seed_events,
     store_problems,
+    with_receipts,
 )
 from tests.resilience.helpers_delivery import Outcome, deliver, schedule
 from tests.resilience.helpers_faults import CONFLICT
@@ -108,7 +109,7 @@ def aws_faults() -> Iterator[FaultRun]:
         for event in seeds:
             assert machine.run(event).consolidated
         approve_seeded(harness.ports)
-        events = run_events(36, seed=5, prefix="faults", fact_pool=3)
+        events = with_receipts(run_events(36, seed=5, prefix="faults", fact_pool=3), harness.ports)
         plan = schedule(events, duplicate_share=0.3, concurrent_share=0.5, seed=5)
         # When every AWS call may fail
         calls_before = Counter(harness.faults.calls)
@@ -271,7 +272,10 @@ def asl_faults() -> Iterator[tuple[FaultRun, list[bool]]]:
         for event in seeds:
             assert outcomes_of(harness, [harness.execute(event)])[0].consolidated
         approve_seeded(harness.ports, ["acme"])
-        events = run_events(10, seed=9, tenants=("acme",), prefix="asl-faults", fact_pool=2)
+        events = with_receipts(
+            run_events(10, seed=9, tenants=("acme",), prefix="asl-faults", fact_pool=2),
+            harness.ports,
+        )
         calls_before = Counter(harness.faults.calls)
         seen_before = Counter(harness.faults.seen)
         harness.faults.enabled = True
@@ -332,7 +336,7 @@ def local_faults(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Fau
     for event in seeds:
         assert machine.run(event).consolidated
     approve_seeded(lambda _: memory.ports)
-    events = run_events(150, seed=3, prefix="locks")
+    events = with_receipts(run_events(150, seed=3, prefix="locks"), lambda _: memory.ports)
     plan = schedule(events, duplicate_share=0.3, concurrent_share=0.5, seed=3)
     # When a fifth of the write transactions meet another connection's write lock
     locked.database.rate = FAULT_RATE
