@@ -119,7 +119,7 @@ EventRole = Literal["system", "human", "ai", "tool", "user", "assistant", "funct
 # chat API (user, assistant), which most agents log their runs in; ``function`` is OpenAI's
 # legacy role for a tool's answer (``name`` names the function; without a call id it answers
 # the ai message before it, as the core reads any tool message).
-CORE_ROLES: dict[EventRole, Role] = {
+CORE_ROLES: dict[str, Role] = {
     "system": "system",
     "human": "human",
     "ai": "ai",
