@@ -110,13 +110,22 @@ def _fail(message: str, code: int) -> int:
     return code
 
 
+STORE_HELP = "memory directory (default: $AGENT_MEMORY_HOME, else ~/.agent-memory)"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("agent-memory")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="Four-tier memory for LLM agents.")
-    parser.add_argument(
-        "--store",
-        metavar="DIR",
-        help="memory directory (default: $AGENT_MEMORY_HOME, else ~/.agent-memory)",
-    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--store", metavar="DIR", help=STORE_HELP)
     parser.add_argument(
         "--aws-stack",
         metavar="NAME",
@@ -222,6 +231,12 @@ def _parser() -> argparse.ArgumentParser:
     groups = {"procedures": actions, "facts": fact_actions, "failed": failed_actions}
     for module in _command_modules():
         module.register(commands, groups)
+    for subcommands in (commands, *groups.values()):
+        for command in subcommands.choices.values():
+            # --store after the command too; unset there, it leaves the one given before alone.
+            command.add_argument(
+                "--store", metavar="DIR", default=argparse.SUPPRESS, help=STORE_HELP
+            )
     return parser
 
 

@@ -35,6 +35,7 @@ from agent_memory.core.models import (
     Message,
     ProcedureDraft,
     ProcedureFeedback,
+    Role,
     RunArtifacts,
     RunFinished,
 )
@@ -113,10 +114,31 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+EventRole = Literal["system", "human", "ai", "tool", "user", "assistant", "function"]
+# Each role an event may name, as the core holds it. Beside the core's own, the names of OpenAI's
+# chat API (user, assistant), which most agents log their runs in; ``function`` is OpenAI's
+# legacy role for a tool's answer (``name`` names the function; without a call id it answers
+# the ai message before it, as the core reads any tool message).
+CORE_ROLES: dict[str, Role] = {
+    "system": "system",
+    "human": "human",
+    "ai": "ai",
+    "tool": "tool",
+    "user": "human",
+    "assistant": "ai",
+    "function": "tool",
+}
+
+
 class MessageModel(StrictModel):
     """One message of the run's working memory."""
 
-    role: Literal["system", "human", "ai", "tool"]
+    role: EventRole = Field(
+        description=(
+            "system, human, ai or tool (LangChain's message types); OpenAI's role names "
+            "user, assistant and function are accepted and held as human, ai and tool."
+        )
+    )
     content: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
     name: Annotated[str, StringConstraints(max_length=256)] | None = None
     tool_call_id: Annotated[str, StringConstraints(max_length=256)] | None = None
@@ -319,7 +341,7 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
         domain=event.domain,
         outcome=event.outcome,
         messages=tuple(
-            Message(m.role, m.content, m.name, m.tool_call_id, tuple(m.tool_calls))
+            Message(CORE_ROLES[m.role], m.content, m.name, m.tool_call_id, tuple(m.tool_calls))
             for m in event.messages
         ),
         artifacts=artifacts,

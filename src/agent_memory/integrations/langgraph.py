@@ -66,7 +66,7 @@ except ImportError as error:
     ) from error
 
 from agent_memory.adapters.chat import LangChainChat
-from agent_memory.core.contracts import MAX_MESSAGE_CHARS, MAX_MESSAGES
+from agent_memory.core.contracts import CORE_ROLES, MAX_MESSAGE_CHARS, MAX_MESSAGES
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.extraction import extract_run_artifacts
 from agent_memory.core.models import Message, Role, RunArtifacts
@@ -496,8 +496,8 @@ def _role(message: BaseMessage) -> Role:
     if isinstance(message, ToolMessage | FunctionMessage):
         return "tool"
     if isinstance(message, ChatMessage):
-        roles: dict[str, Role] = {"system": "system", "assistant": "ai", "tool": "tool"}
-        return roles.get(message.role, "human")
+        # A free-form role: read as an event naming it would be, any other as a human turn.
+        return CORE_ROLES.get(message.role, "human")
     return "human"
 
 

@@ -92,6 +92,9 @@ boundary_texts = st.builds(
     lambda n, pad, c: (c + pad * n)[:n], st.sampled_from(LIMITS), st.sampled_from("ab"), blank_ish
 )
 
+# The core's roles and the OpenAI names read as them.
+ROLES = ["system", "human", "ai", "tool", "user", "assistant", "function"]
+
 numbers = st.one_of(
     st.sampled_from([0, 1, -1, 2, 0.0, -0.0, 1.0, 0.5, 1.0000000000000002, 5e-324, -5e-324]),
     st.floats(allow_nan=False, allow_infinity=False),
@@ -106,7 +109,7 @@ scalars = st.one_of(
     blank_ish,
     date_times,
     boundary_texts,
-    st.sampled_from(["COMPLETED", "PARTIAL", "FAILED", "UNKNOWN", "system", "human", "ai", "tool"]),
+    st.sampled_from(["COMPLETED", "PARTIAL", "FAILED", "UNKNOWN", *ROLES, "User", "bot"]),
 )
 json_values = st.recursive(
     scalars,
@@ -129,7 +132,7 @@ events = st.fixed_dictionaries(
         "outcome": st.none() | st.sampled_from(["COMPLETED", "PARTIAL", "FAILED"]),
         "messages": st.lists(
             st.fixed_dictionaries(
-                {"role": st.sampled_from(["system", "human", "ai", "tool"]), "content": st.text()},
+                {"role": st.sampled_from(ROLES), "content": st.text()},
                 optional={
                     "name": st.none() | st.text(max_size=20),
                     "tool_call_id": st.none() | st.text(max_size=20),
