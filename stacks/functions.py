@@ -89,7 +89,7 @@ SPECS = (
     FunctionSpec("extract", "Consolidation: validate and distil a run", tenant_scoped=True),
     FunctionSpec(
         "scrub",
-        "Consolidation: remove PII and forged markers",
+        "Consolidation: remove PII",
         tenant_scoped=True,
         timeout_seconds=60,
         scrubs_pii=True,
@@ -119,7 +119,11 @@ SPECS = (
         checks_receipts=True,
     ),
     FunctionSpec(
-        "procedure_review", "Approve, reject or list a tenant's procedures", tenant_scoped=True
+        "procedure_review",
+        "Approve, reject or list a tenant's procedures",
+        tenant_scoped=True,
+        # The reviewer's name and reason are stored: scrubbed like every other stored text.
+        scrubs_pii=True,
     ),
     FunctionSpec(
         "record_failure",

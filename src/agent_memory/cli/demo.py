@@ -97,12 +97,8 @@ def run_demo(store: str | None, out: TextIO) -> int:
     say(f"   served before review: {before['procedure'] is not None}")
     for proposal in pending:
         if proposal.status is not ProcedureStatus.VALIDATED:
-            approved = procedural.review(
-                ports.procedures,
-                proposal.procedure_id,
-                approve=True,
-                reviewer=REVIEWER,
-                now=ports.clock(),
+            approved = procedural.decide(
+                ports, proposal.procedure_id, approve=True, reviewer=REVIEWER
             )
             say(
                 f"   {REVIEWER} approved {approved.procedure_id}: {approved.status.value} "

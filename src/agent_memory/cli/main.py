@@ -365,25 +365,14 @@ def _procedures_show(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
 
 
 def _procedures_approve(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    updated = procedural.review(
-        ports.procedures,
-        args.procedure_id,
-        approve=True,
-        reviewer=args.reviewer,
-        now=ports.clock(),
-    )
+    updated = procedural.decide(ports, args.procedure_id, approve=True, reviewer=args.reviewer)
     out.write(f"{updated.procedure_id} is VALIDATED (reviewer {updated.reviewer})\n")
     return 0
 
 
 def _procedures_reject(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    updated = procedural.review(
-        ports.procedures,
-        args.procedure_id,
-        approve=False,
-        reviewer=args.reviewer,
-        note=args.reason,
-        now=ports.clock(),
+    updated = procedural.decide(
+        ports, args.procedure_id, approve=False, reviewer=args.reviewer, note=args.reason
     )
     out.write(f"{updated.procedure_id} is REJECTED (reviewer {updated.reviewer})\n")
     return 0

@@ -14,7 +14,8 @@ from agent_memory.core.errors import Conflict, InvalidInput, NotFound
 from agent_memory.core.markers import PROCEDURAL, Section
 from agent_memory.core.models import Procedure, ProcedureStatus, RunArtifacts, RunFinished
 from agent_memory.core.policies import DAY, ProceduralPolicy
-from agent_memory.core.ports import FeedbackCount, ProcedureStore
+from agent_memory.core.ports import FeedbackCount, MemoryPorts, ProcedureStore
+from agent_memory.core.scrubbing import scrub_texts
 
 _NUMBERING = re.compile(r"^\s*(?:step\s*)?(?:\d+|[a-z])\s*[.):-]\s*|^\s*[-*\u2022]\s*", re.I)
 _MAX_REVIEWER = 128
@@ -110,6 +111,38 @@ def review(
     if updated is None:
         raise Conflict(f"procedure {procedure_id_} is {current.status}; cannot set {target}")
     return updated
+
+
+def decide(
+    ports: MemoryPorts,
+    procedure_id_: str,
+    *,
+    approve: bool,
+    reviewer: str,
+    note: str | None = None,
+    tenant_id: str | None = None,
+) -> Procedure:
+    """:func:`review` as every surface records a human's decision: the reviewer's name and
+    the reason are scrubbed like every other stored text (a name becomes the tenant's keyed
+    pseudonym) before anything is written; a detector failure writes nothing.
+    """
+    current = ports.procedures.get(procedure_id_, tenant_id=tenant_id)
+    if current is None:
+        raise NotFound(f"no procedure {procedure_id_!r}")
+    texts = [reviewer.strip(), *([note] if note is not None else [])]
+    if texts[0] and len(texts[0]) <= _MAX_REVIEWER and len(note or "") <= MAX_REVIEW_NOTE:
+        scrubbed = scrub_texts(texts, ports.pii, ports.pseudonyms(current.tenant_id)).texts
+        reviewer = scrubbed[0][:_MAX_REVIEWER]
+        note = scrubbed[1][:MAX_REVIEW_NOTE] if note is not None else None
+    return review(
+        ports.procedures,
+        procedure_id_,
+        approve=approve,
+        reviewer=reviewer,
+        note=note,
+        now=ports.clock(),
+        tenant_id=current.tenant_id,
+    )
 
 
 def wilson_lower_bound(successes: int, trials: int, z: float = 1.96) -> float:

@@ -149,13 +149,12 @@ class ReviewApp:
         if self.tenant_id is not None and tenant_id != self.tenant_id:
             return self._failed("404 Not Found", f"no procedure {procedure_id!r}")
         try:
-            updated = procedural.review(
-                self.ports.procedures,
+            updated = procedural.decide(
+                self.ports,
                 procedure_id,
                 approve=decision == "approve",
                 reviewer=form.get("reviewer", ""),
                 note=form.get("reason") or None,
-                now=self.ports.clock(),
                 tenant_id=tenant_id,
             )
         except InvalidInput as error:

@@ -47,13 +47,12 @@ def run_review(request: ReviewRequest, ports: MemoryPorts) -> dict[str, Any]:
         if shown is None:
             raise NotFound(f"no procedure {request.procedure_id!r}")
         return {"procedure": procedural.procedure_view(shown, policy)}
-    updated = procedural.review(
-        ports.procedures,
+    updated = procedural.decide(
+        ports,
         request.procedure_id,
         approve=request.action == "approve",
         reviewer=request.reviewer or "",
         note=request.reason,
-        now=ports.clock(),
         tenant_id=request.tenant_id,
     )
     return {"procedure": procedural.procedure_view(updated, policy)}

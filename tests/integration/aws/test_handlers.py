@@ -366,3 +366,24 @@ def test_a_missing_setting_is_named() -> None:
     # A misconfigured function names the missing variable instead of failing obscurely.
     with pytest.raises(InvalidInput, match=r"^EPISODES_TABLE: "):
         AwsSettings.from_environment({})
+
+
+def test_the_review_function_stores_a_reviewers_name_scrubbed(aws: Aws) -> None:
+    # Given a proposed procedure on the stack
+    procedure_id = consolidate_runs(aws, "r1")["procedure"]["proposed"]
+    # When a reviewer approves it under their full name, through the review function
+    approved = handler("procedure_review")(
+        {
+            "action": "approve",
+            "tenant_id": "acme",
+            "reviewer": "Jane Doe",
+            "procedure_id": procedure_id,
+        },
+        Context(),
+    )
+    # Then the table holds, and the function answers, the name scrubbed (a type label here: the
+    # stack under test has no pseudonym key)
+    reviewer = approved["procedure"]["reviewer"]
+    assert reviewer.startswith("[NAME") and "Jane" not in json.dumps(approved)
+    stored = aws.ports().procedures.get(procedure_id)
+    assert stored is not None and stored.reviewer == reviewer
