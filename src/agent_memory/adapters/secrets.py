@@ -51,6 +51,8 @@ _KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|---- END 
 _TRAILING_PUNCTUATION = ".,;:!?)]}>"
 # A value that is one plain word ("the password is correct") is prose, not a password.
 _PLAIN_WORD = re.compile(r"[a-z]+|[A-Z][a-z]+")
+_MIN_BLOB_CHARS = 40
+_CALL = re.compile(r"[A-Za-z_][\w.]*\(")
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,7 @@ class _Plugins:
     private_key: Any
     base64: Any
     hex: Any
+    keyword: re.Pattern[str]
     keyword_patterns: tuple[tuple[re.Pattern[str], int], ...]
     prose: re.Pattern[str]
     key_like: re.Pattern[str]
@@ -142,7 +145,7 @@ def _load() -> _Plugins:
     )
     # Prose the library has no rule for: "the admin password is Tr0ub4dor&3".
     prose = re.compile(
-        rf"\b(?:{keyword.DENYLIST_REGEX}|passphrase|passcode|pin)\s+(?:is|was|are|=)\s*:?\s*"
+        rf"\b(?:{keyword.DENYLIST_REGEX}|passphrase|passcode|pin)\s+(?:is|was|are)\s*:?\s*"
         r"[\"'`]?(?P<value>[^\s\"'`]{4,})",
         re.IGNORECASE,
     )
@@ -164,6 +167,7 @@ def _load() -> _Plugins:
         private_key=PrivateKeyDetector(),
         base64=Base64HighEntropyString(),
         hex=HexHighEntropyString(),
+        keyword=re.compile(rf"{keyword.DENYLIST_REGEX}|passphrase|passcode|pin", re.IGNORECASE),
         keyword_patterns=tuple(keyword_patterns),
         prose=prose,
         key_like=key_like,
@@ -188,15 +192,23 @@ def _in_line(line: str, plugins: _Plugins) -> Iterator[tuple[str, int, int]]:
         end = signature.end() if signature else match.end()
         if plugins.jwt.is_formally_valid(line[match.start() : end].rstrip(".")):
             yield "JWT", match.start(), end
-    yield from _keywords(line, plugins)
-    for match in plugins.prose.finditer(line):
-        value, begin = _trimmed(match.group("value"), match.start("value"))
-        if not _PLAIN_WORD.fullmatch(value) and not _filtered(value, line, plugins):
-            yield "PASSWORD", begin, begin + len(value)
+    # Most lines name no secret: one search spares them the keyword patterns.
+    if plugins.keyword.search(line):
+        yield from _keywords(line, plugins)
+        for match in plugins.prose.finditer(line):
+            value, begin = _trimmed(match.group("value"), match.start("value"))
+            if not _PLAIN_WORD.fullmatch(value) and not _filtered(value, line, plugins):
+                yield "PASSWORD", begin, begin + len(value)
     for match in plugins.key_like.finditer(line):
         value, begin = _trimmed(match.group("value"), match.start("value"))
         if _high_entropy(value, plugins) and not _filtered(value, "", plugins):
             yield "SECRET", begin, begin + len(value)
+    blob = line.strip()
+    if len(blob) >= _MIN_BLOB_CHARS and _high_entropy(blob, plugins):
+        # A line that is one random token: a key's body line (its header may be in another
+        # chunk), a pasted secret.
+        begin = line.index(blob)
+        yield "SECRET", begin, begin + len(blob)
     for plugin in (plugins.base64, plugins.hex):
         # The entropy plugins' own rule: a quoted string of high entropy, anywhere.
         for match in plugin.regex.finditer(line):
@@ -214,7 +226,8 @@ def _keywords(line: str, plugins: _Plugins) -> Iterator[tuple[str, int, int]]:
             rest = line[begin + len(value) :].strip()
             # "Reset your password: click the link" is prose; "password: hunter" ends the line.
             prose = bool(rest) and _PLAIN_WORD.fullmatch(value) is not None
-            if len(value) >= 3 and not prose and not _filtered(value, line, plugins):
+            call = _CALL.match(value) is not None  # secret = secretsmanager.Secret(
+            if len(value) >= 3 and not prose and not call and not _filtered(value, line, plugins):
                 yield "SECRET", begin, begin + len(value)
 
 
