@@ -52,7 +52,9 @@ _TRAILING_PUNCTUATION = ".,;:!?)]}>"
 # A value that is one plain word ("the password is correct") is prose, not a password.
 _PLAIN_WORD = re.compile(r"[a-z]+|[A-Z][a-z]+")
 _MIN_BLOB_CHARS = 40
-_CALL = re.compile(r"[A-Za-z_][\w.]*\(")
+# A call or a dotted name is a reference to a secret (``secretsmanager.Secret(``, ``self.key``);
+# a version is a pin (``detect-secrets==1.5.0``).
+_REFERENCE = re.compile(r"[A-Za-z_][\w.]*\(|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|v?\d+(?:\.\d+)+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,8 +228,8 @@ def _keywords(line: str, plugins: _Plugins) -> Iterator[tuple[str, int, int]]:
             rest = line[begin + len(value) :].strip()
             # "Reset your password: click the link" is prose; "password: hunter" ends the line.
             prose = bool(rest) and _PLAIN_WORD.fullmatch(value) is not None
-            call = _CALL.match(value) is not None  # secret = secretsmanager.Secret(
-            if len(value) >= 3 and not prose and not call and not _filtered(value, line, plugins):
+            reference = _REFERENCE.match(value) is not None
+            if len(value) >= 3 and not (prose or reference) and not _filtered(value, line, plugins):
                 yield "SECRET", begin, begin + len(value)
 
 
