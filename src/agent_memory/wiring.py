@@ -21,12 +21,14 @@ from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
+from agent_memory.adapters.secrets import CredentialDetector
 from agent_memory.core import receipts
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.errors import Conflict
 from agent_memory.core.policies import Policies
 from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector, Reranker
 from agent_memory.core.reembed import ACTIVE_KEY
+from agent_memory.core.scrubbing import AllDetectors
 from agent_memory.settings import LocalSettings
 
 DATABASE_FILE = "memory.db"
@@ -79,7 +81,7 @@ def local_ports(
         ledger=ledger,
         knowledge_base=LocalKnowledgeBase(settings.store / KB_FOLDER, embedder),
         embedder=embedder,
-        pii=pii or LocalPiiDetector(),
+        pii=AllDetectors(pii or LocalPiiDetector(), CredentialDetector()),
         chat=chat,
         reranker=reranker,
         policies=policies or Policies(),

@@ -24,6 +24,28 @@ class ScrubResult:
     counts: dict[str, int]
 
 
+class AllDetectors:
+    """A ``PiiDetector`` reporting what each of several detectors finds: the PII detector and
+    the credential detector are one port, so every write is scrubbed of both.
+
+    A failing detector fails the whole call (the caller then writes nothing).
+    """
+
+    def __init__(self, *detectors: PiiDetector) -> None:
+        if not detectors:
+            raise ValueError("at least one detector is needed")
+        self.detectors = detectors
+
+    @property
+    def max_chunk_chars(self) -> int:
+        """The smallest of the detectors' limits."""
+        return min(detector.max_chunk_chars for detector in self.detectors)
+
+    def detect(self, text: str) -> list[PiiEntity]:
+        """Every detector's entities, possibly overlapping (``detect_all`` merges them)."""
+        return [entity for detector in self.detectors for entity in detector.detect(text)]
+
+
 def chunk_spans(length: int, max_chars: int, overlap: int) -> list[tuple[int, int]]:
     """Windows ``[start, end)`` covering ``range(length)``, each at most ``max_chars`` long and
     overlapping the next by ``overlap`` so an entity on a boundary is seen whole at least once.

@@ -18,11 +18,13 @@ from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
 from agent_memory.adapters.aws.tenant_credentials import DEFAULT_MAX_TENANTS, TenantSessions
+from agent_memory.adapters.secrets import CredentialDetector
 from agent_memory.core import receipts
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.episode_index import EpisodeIndexCache
 from agent_memory.core.errors import PiiDetectionFailed
 from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector, Reranker
+from agent_memory.core.scrubbing import AllDetectors
 from agent_memory.serverless.client_config import configured_session
 from agent_memory.serverless.settings import AwsSettings
 
@@ -58,6 +60,8 @@ class AwsRuntime:
     session: boto3.Session = field(default_factory=boto3.Session)
     embedder: Embedder | None = None
     pii: PiiDetector | None = None
+    # Credentials are scrubbed beside Comprehend's PII (which knows few of them), always.
+    credentials: PiiDetector = field(default_factory=CredentialDetector)
     chat: ChatModel | None = None
     calibrations: dict[str, Calibration] = field(default_factory=lambda: dict(DEFAULT_CALIBRATIONS))
     # Embedders of other models than the deployed one, by id (a re-embedding job's target).
@@ -134,7 +138,10 @@ class AwsRuntime:
                 data_source_id=s.kb_data_source_id,
             ),
             embedder=embedder,
-            pii=self.pii or ComprehendPiiDetector(OnFirstUse(lambda: self.client("comprehend"))),
+            pii=AllDetectors(
+                self.pii or ComprehendPiiDetector(OnFirstUse(lambda: self.client("comprehend"))),
+                self.credentials,
+            ),
             chat=self._chat(),
             calibrations=self.calibrations,
             pseudonym_key=self._pseudonym_key(),
