@@ -20,6 +20,8 @@ FORBIDDEN_IN_CORE = (
     "agent_memory.wiring",
     "agent_memory.settings",
     "sqlite3",
+    "detect_secrets",
+    "onnxruntime",
 )
 
 
