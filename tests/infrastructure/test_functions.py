@@ -92,7 +92,7 @@ def test_the_functions_that_scrub_or_check_receipts_are_told_where_the_secret_is
     stack: MemoryStack, resources: Resources
 ):
     secret = {"Ref": logical_id(stack.functions.pseudonym_key)}
-    keyed = {"scrub", "bootstrap", "propose_procedure"}
+    keyed = {"scrub", "bootstrap", "propose_procedure", "procedure_review"}
     for name in HANDLERS:
         variables = _function(stack, resources, name)["Environment"]["Variables"]
         assert (variables.get("PSEUDONYM_SECRET_ARN") == secret) == (name in keyed), name

@@ -157,13 +157,17 @@ def test_record_failure_only_reads_and_writes_the_ledger(stack: MemoryStack, res
     ]
 
 
-def test_only_scrub_and_bootstrap_detect_pii(stack: MemoryStack, resources: Resources):
+def test_only_the_functions_that_store_or_match_text_detect_pii(
+    stack: MemoryStack, resources: Resources
+):
     # Given the roles of every function
     for spec in SPECS:
         statements = _role_statements(stack, resources, spec.name)
         detects = [s for s in statements if "comprehend:DetectPiiEntities" in actions(s)]
-        # Then only the scrub step and bootstrap (which scrubs its query) may call Comprehend
-        assert bool(detects) == (spec.name in {"scrub", "bootstrap"}), spec.name
+        # Then only the scrub step, bootstrap (which scrubs its query) and the review function
+        # (which scrubs the reviewer's name and reason) may call Comprehend
+        scrubbing = {"scrub", "bootstrap", "procedure_review"}
+        assert bool(detects) == (spec.name in scrubbing), spec.name
         # CDK merges it with X-Ray's statement: both have no resource-level permissions.
         for statement in detects:
             others = [a for a in actions(statement) if not a.startswith("xray:")]
@@ -171,7 +175,7 @@ def test_only_scrub_and_bootstrap_detect_pii(stack: MemoryStack, resources: Reso
             assert statement["Resource"] == "*"
 
 
-def test_only_scrub_bootstrap_and_propose_procedure_read_the_secret(
+def test_only_the_scrubbing_and_receipt_checking_functions_read_the_secret(
     stack: MemoryStack, resources: Resources
 ):
     # Given the generated, retained pseudonym secret (serving receipts derive their key from it)
@@ -183,9 +187,9 @@ def test_only_scrub_bootstrap_and_propose_procedure_read_the_secret(
         # When a function's role statements are read
         statements = _role_statements(stack, resources, spec.name)
         reads = [s for s in statements if secret in references(s["Resource"])]
-        # Then only the two functions that scrub, and the one checking receipts, may read
-        # it, and only read it
-        keyed = {"scrub", "bootstrap", "propose_procedure"}
+        # Then only the functions that scrub, and the one checking receipts, may read it, and
+        # only read it
+        keyed = {"scrub", "bootstrap", "propose_procedure", "procedure_review"}
         assert bool(reads) == (spec.name in keyed), spec.name
         for statement in reads:
             assert set(actions(statement)) <= {

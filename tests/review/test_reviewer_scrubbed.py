@@ -68,8 +68,9 @@ def test_a_failing_detector_records_no_decision(memory: Memory) -> None:
 
 def test_the_local_detector_takes_a_plain_full_name(tmp_path: Path) -> None:
     # The name from the issue, through the product's own local detector
-    ports = local_ports(LocalSettings(store=tmp_path), embedder=HashingEmbedder())
-    assert isinstance(ports.pii, LocalPiiDetector)
+    ports = local_ports(
+        LocalSettings(store=tmp_path), embedder=HashingEmbedder(), pii=LocalPiiDetector()
+    )
     procedure_id = str(consolidate(run_event("r1"), ports)["procedure"]["proposed"])
     updated = procedural.decide(ports, procedure_id, approve=True, reviewer="Maria Garcia")
     assert updated.reviewer is not None and "Garcia" not in updated.reviewer
