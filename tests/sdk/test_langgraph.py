@@ -222,6 +222,7 @@ def test_bootstrap_node_serves_a_reply_from_a_stack_that_sends_no_guidance(
     [_, context, _] = node({"messages": [task]})["messages"]
     assert str(context.content).startswith("[MEMORY CONTEXT ")
 
+
 def test_bootstrap_node_adds_nothing_when_memory_is_empty(local: LocalMemory) -> None:
     node = bootstrap_node(local.client, tenant_id="acme", agent_id="reviewer")
 
