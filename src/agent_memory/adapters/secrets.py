@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_memory.core.ports import PiiEntity
+from agent_memory.core.scrubbing import check_chunk
 
 __all__ = ["CredentialDetector"]
 
@@ -98,12 +99,7 @@ class CredentialDetector:
 
     def detect(self, text: str) -> list[PiiEntity]:
         """Credential spans in ``text`` (possibly overlapping; the caller merges them)."""
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
-        if len(text) > self._max_chunk_chars:
-            raise ValueError(
-                f"text of {len(text)} characters exceeds max_chunk_chars={self._max_chunk_chars}"
-            )
+        check_chunk(text, self._max_chunk_chars)
         plugins = self._loaded()
         found = list(_private_keys(text, plugins))
         for line in _LINE.finditer(text):

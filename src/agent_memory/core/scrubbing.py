@@ -46,6 +46,17 @@ class AllDetectors:
         return [entity for detector in self.detectors for entity in detector.detect(text)]
 
 
+def check_chunk(text: object, max_chunk_chars: int) -> str:
+    """``text``, refused as a detector refuses it: not a string, or over its chunk limit."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if len(text) > max_chunk_chars:
+        raise ValueError(
+            f"text of {len(text)} characters exceeds max_chunk_chars={max_chunk_chars}"
+        )
+    return text
+
+
 def chunk_spans(length: int, max_chars: int, overlap: int) -> list[tuple[int, int]]:
     """Windows ``[start, end)`` covering ``range(length)``, each at most ``max_chars`` long and
     overlapping the next by ``overlap`` so an entity on a boundary is seen whole at least once.

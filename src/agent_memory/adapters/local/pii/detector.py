@@ -6,6 +6,7 @@ from agent_memory.adapters.local.pii import addresses, contact, numbers
 from agent_memory.adapters.local.pii.names import NameRecogniser
 from agent_memory.adapters.local.pii.spans import resolve
 from agent_memory.core.ports import PiiEntity
+from agent_memory.core.scrubbing import check_chunk
 
 DEFAULT_MAX_CHUNK_CHARS = 100_000
 
@@ -31,12 +32,7 @@ class LocalPiiDetector:
 
     def detect(self, text: str) -> list[PiiEntity]:
         """Disjoint entities in text order; raises ``ValueError`` for text over the limit."""
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
-        if len(text) > self._max_chunk_chars:
-            raise ValueError(
-                f"text of {len(text)} characters exceeds max_chunk_chars={self._max_chunk_chars}"
-            )
+        check_chunk(text, self._max_chunk_chars)
         candidates = [
             *contact.find_emails(text),
             *contact.find_phones(text),
