@@ -21,15 +21,19 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     StringConstraints,
+    Tag,
     ValidationError,
     WithJsonSchema,
+    model_validator,
 )
 
 from agent_memory.core import receipts
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.json_input import MAX_OBJECT_KEYS, check_document
+from agent_memory.core.message_text import parts_text, tool_call_line, with_tool_calls
 from agent_memory.core.models import (
     FactCandidate,
     Message,
@@ -130,8 +134,104 @@ CORE_ROLES: dict[str, Role] = {
 }
 
 
+Id = Annotated[str, StringConstraints(max_length=256)]
+
+
+class FunctionCallModel(StrictModel):
+    """OpenAI's function call: its name and its arguments as a JSON text."""
+
+    name: Id
+    arguments: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)] = ""
+
+
+class OpenAiToolCallModel(StrictModel):
+    """A tool call as OpenAI's chat API logs it: ``{"id", "type": "function", "function"}``."""
+
+    id: Id
+    type: Literal["function"] = "function"
+    function: FunctionCallModel
+
+
+class LangChainToolCallModel(StrictModel):
+    """A tool call as LangChain's ``AIMessage.tool_calls`` holds it."""
+
+    id: Id | None = None
+    name: Id
+    args: dict[str, Any] = Field(default_factory=dict)
+    type: Literal["tool_call"] = "tool_call"
+
+
+class TextPartModel(StrictModel):
+    """A text part of a message's content."""
+
+    type: Literal["text"]
+    text: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
+
+
+class OtherPartModel(BaseModel):
+    """A part with no text (an image, audio, a file): accepted, and not kept."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    # Any type but "text", spelled without look-ahead, which JSON Schema's regex lacks.
+    type: Annotated[
+        str,
+        StringConstraints(
+            max_length=64, pattern=r"^(?:[^t].*|t|t[^e].*|te|te[^x].*|tex|tex[^t].*|text.+)$"
+        ),
+    ]
+
+
+def _shape(value: object) -> str | None:
+    """Which shape a tool call or a content part is in: the tag of its union member."""
+    if isinstance(value, str):
+        return "shape:str"
+    if isinstance(value, list):
+        return "shape:parts"
+    if not isinstance(value, dict):
+        return None
+    if "function" in value:
+        return "shape:openai"
+    if value.get("type") == "text":
+        return "shape:text"
+    return "shape:langchain" if "name" in value or "args" in value else "shape:other"
+
+
+# Each union picks its member by shape, so an error speaks of the shape given; the tags
+# ("shape:...") are left out of the field path.
+ToolCall = Annotated[
+    Annotated[Id, Tag("shape:str")]
+    | Annotated[OpenAiToolCallModel, Tag("shape:openai")]
+    | Annotated[LangChainToolCallModel, Tag("shape:langchain")],
+    Discriminator(
+        _shape,
+        custom_error_type="tool_call_shape",
+        custom_error_message=(
+            "a tool call is its id, or an object with 'id' and 'function' (OpenAI) or "
+            "'name' and 'args' (LangChain)"
+        ),
+    ),
+]
+ContentPart = Annotated[
+    Annotated[TextPartModel, Tag("shape:text")] | Annotated[OtherPartModel, Tag("shape:other")],
+    Discriminator(
+        _shape,
+        custom_error_type="content_part_shape",
+        custom_error_message="a content part is an object with a 'type'",
+    ),
+]
+Content = Annotated[
+    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:str")]
+    | Annotated[list[ContentPart], Field(max_length=MAX_LIST_ITEMS), Tag("shape:parts")],
+    Discriminator(
+        _shape,
+        custom_error_type="content_shape",
+        custom_error_message="content is a string, a list of content parts, or null",
+    ),
+]
+
+
 class MessageModel(StrictModel):
-    """One message of the run's working memory."""
+    """One message of the run's working memory, in LangChain's or OpenAI's shape."""
 
     role: EventRole = Field(
         description=(
@@ -139,12 +239,63 @@ class MessageModel(StrictModel):
             "user, assistant and function are accepted and held as human, ai and tool."
         )
     )
-    content: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
-    name: Annotated[str, StringConstraints(max_length=256)] | None = None
-    tool_call_id: Annotated[str, StringConstraints(max_length=256)] | None = None
-    tool_calls: Annotated[
-        list[Annotated[str, StringConstraints(max_length=256)]], Field(max_length=128)
-    ] = Field(default_factory=list)
+    content: Content | None = Field(
+        default=None,
+        description=(
+            "The text; or OpenAI/LangChain content parts, whose text parts are kept; or null "
+            "(an assistant message that only calls tools)."
+        ),
+    )
+    name: Id | None = None
+    tool_call_id: Id | None = None
+    tool_calls: Annotated[list[ToolCall], Field(max_length=128)] = Field(
+        default_factory=list,
+        description=(
+            "The ids of the tool calls this message issued, or the calls themselves as OpenAI "
+            "or LangChain log them (their names and arguments are kept as text)."
+        ),
+    )
+    # Fields OpenAI's chat API logs beside an assistant message: a refusal is kept as text, a
+    # legacy function call like a tool call; annotations and audio carry nothing kept.
+    refusal: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)] | None = None
+    function_call: FunctionCallModel | None = None
+    annotations: Annotated[list[dict[str, Any]], Field(max_length=MAX_LIST_ITEMS)] = Field(
+        default_factory=list
+    )
+    audio: None = None
+
+    @model_validator(mode="after")
+    def _fits(self) -> MessageModel:
+        if len(self.text()) > MAX_MESSAGE_CHARS:
+            raise ValueError(
+                f"content, refusal and tool calls together exceed {MAX_MESSAGE_CHARS} characters"
+            )
+        return self
+
+    def text(self) -> str:
+        """The one text the core keeps: content, refusal, then one line per tool call."""
+        content = self.content or ""
+        if isinstance(content, list):
+            content = parts_text(
+                part.model_dump() for part in content if isinstance(part, TextPartModel)
+            )
+        if self.refusal:
+            content = "\n".join(filter(None, [content, self.refusal]))
+        calls = [_call_line(call) for call in self.tool_calls if not isinstance(call, str)]
+        if self.function_call is not None:
+            calls.append(tool_call_line(self.function_call.name, self.function_call.arguments))
+        return with_tool_calls(content, calls) if calls else content
+
+    def call_ids(self) -> tuple[str, ...]:
+        """The ids of the tool calls, however they were given."""
+        ids = (call if isinstance(call, str) else call.id for call in self.tool_calls)
+        return tuple(i for i in ids if i)
+
+
+def _call_line(call: OpenAiToolCallModel | LangChainToolCallModel) -> str:
+    if isinstance(call, OpenAiToolCallModel):
+        return tool_call_line(call.function.name, call.function.arguments)
+    return tool_call_line(call.name, json.dumps(call.args, sort_keys=True, default=str))
 
 
 class FactModel(StrictModel):
@@ -287,7 +438,7 @@ def field_path(loc: tuple[int | str, ...]) -> str:
     for part in loc:
         if isinstance(part, int):
             path += f"[{part}]"
-        elif not part.startswith("function-") and "[" not in part:
+        elif not part.startswith(("function-", "shape:")) and "[" not in part:
             path += f".{part}" if path else part
     return path or "event"
 
@@ -341,7 +492,7 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
         domain=event.domain,
         outcome=event.outcome,
         messages=tuple(
-            Message(CORE_ROLES[m.role], m.content, m.name, m.tool_call_id, tuple(m.tool_calls))
+            Message(CORE_ROLES[m.role], m.text(), m.name, m.tool_call_id, m.call_ids())
             for m in event.messages
         ),
         artifacts=artifacts,

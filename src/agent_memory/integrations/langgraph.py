@@ -69,6 +69,7 @@ from agent_memory.adapters.chat import LangChainChat
 from agent_memory.core.contracts import CORE_ROLES, MAX_MESSAGE_CHARS, MAX_MESSAGES
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.extraction import extract_run_artifacts
+from agent_memory.core.message_text import parts_text, tool_call_line, with_tool_calls
 from agent_memory.core.models import Message, Role, RunArtifacts
 from agent_memory.core.policies import WorkingMemoryPolicy
 from agent_memory.core.working_memory import (
@@ -477,14 +478,7 @@ def _messages(state: State, key: str) -> list[BaseMessage]:
 
 
 def _text(content: str | list[str | dict[Any, Any]]) -> str:
-    if isinstance(content, str):
-        return content
-    parts = [
-        block if isinstance(block, str) else str(block.get("text", ""))
-        for block in content
-        if isinstance(block, str) or block.get("type") == "text"
-    ]
-    return "".join(parts)
+    return content if isinstance(content, str) else parts_text(content)
 
 
 def _role(message: BaseMessage) -> Role:
@@ -507,11 +501,13 @@ def _to_core(message: BaseMessage) -> Message:
     content = _text(message.content)
     name = message.name[:_MAX_NAME_CHARS] if message.name else None
     if isinstance(message, AIMessage) and message.tool_calls:
-        calls = [
-            f"[tool call] {call['name']} {json.dumps(call['args'], sort_keys=True, default=str)}"
-            for call in message.tool_calls
-        ]
-        content = "\n".join([content, *calls] if content.strip() else calls)
+        content = with_tool_calls(
+            content,
+            (
+                tool_call_line(call["name"], json.dumps(call["args"], sort_keys=True, default=str))
+                for call in message.tool_calls
+            ),
+        )
         ids = tuple(i[:_MAX_NAME_CHARS] for i in (c["id"] for c in message.tool_calls) if i)
         return Message(role, content, name, None, ids[:_MAX_TOOL_CALLS])
     if isinstance(message, ToolMessage):
