@@ -24,6 +24,7 @@ from agent_memory.core.ports import KnowledgeBase
 from agent_memory.core.semantic import document_key
 from tests.contract.builders import NOW
 from tests.contract.knowledge_bases import ADAPTERS, KbUnderTest, settle
+from tests.support.embedder import HashingEmbedder
 
 INVOICES = "Invoices are issued on the first business day of the month"
 DEPLOYS = "Deploys to production need the VPC flag and a change ticket"
@@ -97,6 +98,8 @@ def test_a_document_written_while_a_job_runs_waits_for_the_next_ingestion(
     # Given a job running over one document
     kb.put_document(doc(INVOICES, name="f1"))
     with under_test.running():
+        # Nothing is served before the job has finished
+        assert search(kb, INVOICES) == []
         # When another is written while it runs
         kb.put_document(doc(DEPLOYS, name="f2"))
     # Then the finished job served the first, not the late one
@@ -307,6 +310,43 @@ def test_a_limit_of_zero_returns_nothing(kb: KnowledgeBase) -> None:
     ingest(kb)
 
     assert search(kb, INVOICES, limit=0) == []
+
+
+def test_a_query_vector_of_the_index_model_finds_what_the_text_finds(kb: KnowledgeBase) -> None:
+    kb.put_document(doc(INVOICES, name="f1"))
+    kb.put_document(doc(DEPLOYS, name="f2"))
+    ingest(kb)
+    embedder = HashingEmbedder()  # the model both adapters' indexes are built with here
+
+    hits = kb.retrieve(
+        INVOICES,
+        tenant_id="acme",
+        domain=None,
+        limit=1,
+        query_vector=embedder.embed_query(INVOICES),
+        query_model_id=embedder.model_id,
+    )
+
+    assert texts(hits) == [INVOICES]
+
+
+def test_a_query_vector_of_another_model_is_not_used(kb: KnowledgeBase) -> None:
+    kb.put_document(doc(INVOICES, name="f1"))
+    kb.put_document(doc(DEPLOYS, name="f2"))
+    ingest(kb)
+    # Given a vector that points at the other document, from a model the index was not built by
+    misleading = HashingEmbedder(model_id="another-model").embed_query(DEPLOYS)
+
+    hits = kb.retrieve(
+        INVOICES,
+        tenant_id="acme",
+        domain=None,
+        limit=1,
+        query_vector=misleading,
+        query_model_id="another-model",
+    )
+
+    assert texts(hits) == [INVOICES]
 
 
 def test_metadata_comes_back_with_the_hit(kb: KnowledgeBase) -> None:
