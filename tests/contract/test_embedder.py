@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from agent_memory.core.ports import Embedder, FloatArray
+from tests.contract.builders import in_threads
 from tests.contract.embedders import ADAPTERS, MARKS, EmbedderUnderTest
 
 TEXTS = [
@@ -106,6 +107,16 @@ def test_a_query_is_near_the_document_of_the_same_text(under_test: EmbedderUnder
         assert cosine(query, documents[i]) > under_test.min_self_cosine
         # and nearer its own text than any other
         assert int(np.argmax(documents @ query)) == i
+
+
+def test_one_embedder_answers_concurrent_callers_as_it_answers_one(embedder: Embedder) -> None:
+    # Given each text embedded alone
+    alone = [embedder.embed_query(text) for text in TEXTS]
+    # When the same embedder is asked for them from eight threads at once, several times over
+    together = in_threads(embedder.embed_query, TEXTS * 4)
+    # Then each answer is the one given alone
+    for got, expected in zip(together, alone * 4, strict=True):
+        np.testing.assert_allclose(got, expected, atol=1e-6)
 
 
 def test_one_string_is_refused_not_embedded_letter_by_letter(embedder: Embedder) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from agent_memory.core.ports import PiiDetector, PiiEntity
 from tests.contract.builders import in_threads
-from tests.contract.pii_detectors import ADAPTERS, SAMPLE, DetectorUnderTest
+from tests.contract.pii_detectors import ADAPTERS, SAMPLE, DetectorFactory, DetectorUnderTest
 
 # Code points that are more than one UTF-16 unit or more than one UTF-8 byte, and sequences of
 # several code points drawn as one character: offsets must count code points, as Python does.
@@ -25,8 +25,13 @@ PLAIN = "the build passed after the second retry and the report went out on time
 
 
 @pytest.fixture(params=sorted(ADAPTERS))
-def under_test(request: pytest.FixtureRequest) -> DetectorUnderTest:
-    return ADAPTERS[request.param]()
+def factory(request: pytest.FixtureRequest) -> DetectorFactory:
+    return ADAPTERS[request.param]
+
+
+@pytest.fixture
+def under_test(factory: DetectorFactory) -> DetectorUnderTest:
+    return factory()
 
 
 @pytest.fixture
@@ -101,11 +106,23 @@ def test_text_at_the_chunk_limit_is_taken(under_test: DetectorUnderTest) -> None
     assert set(under_test.finds) <= found(text, detector.detect(text))
 
 
+TEXTS = [f"{PLAIN} {i}. " * (i % 3) + SAMPLE.replace("jane", f"jane{i}") for i in range(12)]
+
+
 def test_one_detector_answers_concurrent_callers_as_it_answers_one(detector: PiiDetector) -> None:
     # Given texts that differ in where and what their entities are, answered one at a time
-    texts = [f"{PLAIN} {i}. " * (i % 3) + SAMPLE.replace("jane", f"jane{i}") for i in range(12)]
+    texts = TEXTS
     alone = [detector.detect(text) for text in texts]
     # When the same detector answers them from eight threads at once, several times over
     together = in_threads(detector.detect, texts * 4)
     # Then every answer is the one given alone
     assert together == alone * 4
+
+
+def test_a_new_detector_may_be_first_called_from_many_threads(factory: DetectorFactory) -> None:
+    # Given the answers of one detector called one text at a time
+    alone = [factory().detector.detect(text) for text in TEXTS]
+    # When a new detector (nothing loaded yet) gets its first calls from eight threads at once
+    together = in_threads(factory().detector.detect, TEXTS)
+    # Then it answers as the first did
+    assert together == alone
