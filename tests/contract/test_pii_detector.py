@@ -111,17 +111,17 @@ TEXTS = [f"{PLAIN} {i}. " * (i % 3) + SAMPLE.replace("jane", f"jane{i}") for i i
 
 def test_one_detector_answers_concurrent_callers_as_it_answers_one(detector: PiiDetector) -> None:
     # Given texts that differ in where and what their entities are, answered one at a time
-    texts = TEXTS
-    alone = [detector.detect(text) for text in texts]
+    alone = [detector.detect(text) for text in TEXTS]
     # When the same detector answers them from eight threads at once, several times over
-    together = in_threads(detector.detect, texts * 4)
+    together = in_threads(detector.detect, TEXTS * 4)
     # Then every answer is the one given alone
     assert together == alone * 4
 
 
 def test_a_new_detector_may_be_first_called_from_many_threads(factory: DetectorFactory) -> None:
     # Given the answers of one detector called one text at a time
-    alone = [factory().detector.detect(text) for text in TEXTS]
+    first = factory().detector
+    alone = [first.detect(text) for text in TEXTS]
     # When a new detector (nothing loaded yet) gets its first calls from eight threads at once
     together = in_threads(factory().detector.detect, TEXTS)
     # Then it answers as the first did
