@@ -60,10 +60,15 @@ def texts(hits: list[KbHit]) -> list[str]:
     return [hit.text for hit in hits]
 
 
-def search(kb: KnowledgeBase, text: str, *, tenant: str = "acme", **options: Any) -> list[KbHit]:
-    return kb.retrieve(
-        text, tenant_id=tenant, domain=options.get("domain"), limit=options.get("limit", 10)
-    )
+def search(
+    kb: KnowledgeBase,
+    text: str,
+    *,
+    tenant: str = "acme",
+    domain: str | None = None,
+    limit: int = 10,
+) -> list[KbHit]:
+    return kb.retrieve(text, tenant_id=tenant, domain=domain, limit=limit)
 
 
 def test_adapter_satisfies_the_knowledge_base_port(kb: KnowledgeBase) -> None:
