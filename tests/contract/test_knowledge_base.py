@@ -332,15 +332,7 @@ def test_limit_caps_the_hits_best_first(kb: KnowledgeBase) -> None:
     assert scores == sorted(scores, reverse=True)
 
 
-def test_a_blank_query_finds_nothing(kb: KnowledgeBase, request: pytest.FixtureRequest) -> None:
-    if request.node.callspec.params["under_test"] == "local":
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="LocalKnowledgeBase.retrieve embeds a blank query and returns the "
-                "tenant's documents at an arbitrary score; BedrockKnowledgeBase returns []",
-            )
-        )
+def test_a_blank_query_finds_nothing(kb: KnowledgeBase) -> None:
     kb.put_document(doc(INVOICES))
     ingest(kb)
 

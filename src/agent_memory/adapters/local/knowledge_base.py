@@ -211,7 +211,8 @@ class LocalKnowledgeBase:
         until it is re-ingested.
         """
         snapshot = self._snapshot()
-        if snapshot is None or limit <= 0:
+        # A blank query matches nothing, as Bedrock's Retrieve answers it.
+        if snapshot is None or limit <= 0 or not text.strip():
             return []
         if query_vector is not None and query_model_id == snapshot.model_id:
             query = query_vector
