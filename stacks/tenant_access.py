@@ -28,6 +28,14 @@ from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
 from agent_memory.adapters.aws import dynamodb_schema as schema
+from agent_memory.adapters.aws.tenant_boundary import (
+    ITEM_ACTIONS,
+    LIST_ACTION,
+    OBJECT_ACTIONS,
+    item_conditions,
+    list_conditions,
+    tenant_prefix,
+)
 from stacks.nag import acknowledge, logical_id
 
 TENANT_TAG = "tenant_id"
@@ -54,17 +62,6 @@ NOT_IN_TENANT_IDS = (
 # What IAM cannot name is a non-ASCII letter, digit or space after the first character (STS
 # admits any \p{L}, \p{Z}, \p{N} in a tag; a policy holds only U+0020-U+00FF): "acme\u3000"
 # passes, and reaches only keys of a tenant "acme\u3000", which cannot exist.
-ITEM_ACTIONS = (
-    "dynamodb:GetItem",
-    "dynamodb:BatchGetItem",
-    "dynamodb:Query",
-    "dynamodb:PutItem",
-    "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
-    "dynamodb:BatchWriteItem",
-    "dynamodb:ConditionCheckItem",
-)
-OBJECT_ACTIONS = ("s3:GetObject", "s3:PutObject", "s3:DeleteObject")
 # Indexes whose partition key starts with the tenant (see dynamodb_schema). The cross-tenant
 # ones are keyed "{LABEL}#{n}": granting them would let a tenant named like a label read them.
 TENANT_KEYED_INDEXES = (
@@ -153,26 +150,22 @@ class TenantDataAccess(Construct):
             iam.PolicyStatement(
                 actions=list(ITEM_ACTIONS),
                 resources=resources,
-                conditions={
-                    "ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{TENANT}#*"]},
-                    "Null": {"dynamodb:LeadingKeys": "false"},
-                },
+                conditions=item_conditions(TENANT),
             )
         )
 
     def _grant_objects(self, bucket: s3.IBucket, prefix: str) -> None:
-        tenant_prefix = f"{prefix}{TENANT}/"
         self.role.add_to_policy(
             iam.PolicyStatement(
                 actions=list(OBJECT_ACTIONS),
-                resources=[bucket.arn_for_objects(f"{tenant_prefix}*")],
+                resources=[bucket.arn_for_objects(f"{tenant_prefix(TENANT, prefix)}*")],
             )
         )
         self.role.add_to_policy(
             iam.PolicyStatement(
-                actions=["s3:ListBucket"],
+                actions=[LIST_ACTION],
                 resources=[bucket.bucket_arn],
-                conditions={"StringLike": {"s3:prefix": f"{tenant_prefix}*"}},
+                conditions=list_conditions(TENANT, prefix),
             )
         )
         acknowledge(

@@ -23,6 +23,14 @@ from typing import Any, Protocol
 import boto3  # type: ignore[import-untyped, unused-ignore]
 
 from agent_memory.adapters.aws._errors import require_identifier, transient_errors
+from agent_memory.adapters.aws.tenant_boundary import (
+    ITEM_ACTIONS,
+    LIST_ACTION,
+    OBJECT_ACTIONS,
+    item_conditions,
+    list_conditions,
+    tenant_prefix,
+)
 
 __all__ = [
     "DEFAULT_MAX_TENANTS",
@@ -36,19 +44,6 @@ __all__ = [
 # STS: "The plaintext that you use for both inline and managed session policies can't exceed
 # 2,048 characters" (AssumeRole, Policy parameter).
 MAX_POLICY_CHARS = 2048
-# Item actions only: every one of them names partition keys, so LeadingKeys constrains it.
-# Scan and PartiQL carry no leading keys and are left out on purpose.
-ITEM_ACTIONS = (
-    "dynamodb:GetItem",
-    "dynamodb:BatchGetItem",
-    "dynamodb:Query",
-    "dynamodb:PutItem",
-    "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
-    "dynamodb:BatchWriteItem",
-    "dynamodb:ConditionCheckItem",
-)
-OBJECT_ACTIONS = ("s3:GetObject", "s3:PutObject", "s3:DeleteObject")
 # Tenants whose credentials and clients a container keeps. A tenant holds two clients (DynamoDB
 # and S3, ~0.5 MiB together), so 64 cost some 32 MiB, a sixteenth of the smallest function's
 # 512 MB; a tenant evicted costs one AssumeRole and two clients on its next call.
@@ -92,17 +87,18 @@ def tenant_session_policy(
             "Effect": "Allow",
             "Action": list(ITEM_ACTIONS),
             "Resource": [r for arn in table_arns for r in (arn, f"{arn}/index/*")],
-            "Condition": {
-                "ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{tenant}#*"]},
-                "Null": {"dynamodb:LeadingKeys": "false"},
-            },
+            "Condition": item_conditions(tenant),
         },
-        {"Effect": "Allow", "Action": list(OBJECT_ACTIONS), "Resource": f"{s3}/tenants/{tenant}/*"},
         {
             "Effect": "Allow",
-            "Action": "s3:ListBucket",
+            "Action": list(OBJECT_ACTIONS),
+            "Resource": f"{s3}/{tenant_prefix(tenant)}*",
+        },
+        {
+            "Effect": "Allow",
+            "Action": LIST_ACTION,
             "Resource": s3,
-            "Condition": {"StringLike": {"s3:prefix": f"tenants/{tenant}/*"}},
+            "Condition": list_conditions(tenant),
         },
     ]
     if knowledge_base_arn is not None:
