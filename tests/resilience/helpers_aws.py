@@ -52,6 +52,7 @@ from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,
+    SerializedClient,
     create_tables,
     tenant_access,
 )
@@ -252,25 +253,6 @@ def _matches(condition: dict[str, Any] | None, metadata: dict[str, Any]) -> bool
         return all(_matches(c, metadata) for c in condition["andAll"])
     equals = condition["equals"]
     return bool(metadata.get(equals["key"]) == equals["value"])
-
-
-class SerializedClient:
-    """A DynamoDB client whose requests run one at a time, under a lock shared by all."""
-
-    def __init__(self, client: Any, lock: threading.Lock) -> None:
-        self._client = client
-        self._lock = lock
-
-    def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self._client, name)
-        if not callable(attribute):
-            return attribute
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            with self._lock:
-                return attribute(*args, **kwargs)
-
-        return call
 
 
 class ResilienceRuntime(wiring.AwsRuntime):

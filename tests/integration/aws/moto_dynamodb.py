@@ -37,12 +37,13 @@ class SerializedClient:
 
     DynamoDB applies each request to an item atomically; moto does not (and rolls a failed
     transaction back by restoring a copy of the whole table, undoing other threads' writes).
-    One lock around each request gives the concurrency tests the service's semantics.
+    One lock around each request gives the concurrency tests the service's semantics; clients
+    of one table (a tenant's session each, say) share theirs by passing the same ``lock``.
     """
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, lock: threading.Lock | None = None) -> None:
         self._client = client
-        self._lock = threading.Lock()
+        self._lock = lock or threading.Lock()
 
     def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._client, name)
