@@ -12,7 +12,7 @@ path, and counted as stuck until its document is indexed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from agent_memory.core.errors import IngestionBusy
 from agent_memory.core.models import Fact, IngestionJob
@@ -39,7 +39,8 @@ class IngestionReport:
     ``documents_failed`` is what the KB reported for the jobs settled in this window;
     ``facts_retried`` the facts whose documents were written again for the next job;
     ``facts_stuck`` the waiting facts whose documents failed ``MAX_ATTEMPTS`` times (served
-    from the fast path, not retried).
+    from the fast path, not retried); ``jobs_failed`` the jobs the KB reported FAILED in this
+    window (their facts simply wait for the next job, so this is the only trace of them).
     """
 
     status: str
@@ -49,6 +50,7 @@ class IngestionReport:
     documents_failed: int = 0
     facts_retried: int = 0
     facts_stuck: int = 0
+    jobs_failed: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -56,6 +58,7 @@ class _Window:
     ingested: int = 0
     documents_failed: int = 0
     retried: int = 0
+    jobs_failed: list[str] = field(default_factory=list)
 
 
 def run_ingestion(
@@ -122,6 +125,7 @@ def _report(
         documents_failed=window.documents_failed,
         facts_retried=window.retried,
         facts_stuck=stuck,
+        jobs_failed=tuple(window.jobs_failed),
     )
 
 
@@ -143,6 +147,8 @@ def _settle(
     page_size: int,
 ) -> None:
     """Mark ingested the due facts whose documents the finished ``job`` indexed."""
+    if job.status == "FAILED":
+        window.jobs_failed.append(job.job_id)
     if job.status != "COMPLETE":
         return  # a failed job vouches for nothing: its facts wait for the next one
     window.documents_failed += job.statistics.failed

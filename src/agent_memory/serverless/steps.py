@@ -19,8 +19,6 @@ from agent_memory.core.bootstrap import BootstrapRequestModel, bootstrap
 from agent_memory.core.contracts import StepStateModel
 from agent_memory.core.decay import decay
 from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.models import IngestionJob
-from agent_memory.core.ports import KnowledgeBase
 from agent_memory.core.records import to_json
 from agent_memory.core.stats import memory_stats
 from agent_memory.serverless import caller_tenancy
@@ -186,35 +184,10 @@ def _retrieval_metrics(reply: State) -> None:
         _milliseconds("RerankLatency", timings["rerank"])
 
 
-class _JobWatch:
-    """The knowledge base, noting every job it reports FAILED (the core settles a failed job
-    quietly and starts the next window's job: the metric is the only trace of it).
-    """
-
-    def __init__(self, kb: KnowledgeBase) -> None:
-        self._kb = kb
-        self.failed: set[str] = set()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._kb, name)
-
-    def start_ingestion(self, *, now: float) -> IngestionJob:
-        return self._note(self._kb.start_ingestion(now=now))
-
-    def ingestion_job(self, job_id: str) -> IngestionJob:
-        return self._note(self._kb.ingestion_job(job_id))
-
-    def _note(self, job: IngestionJob) -> IngestionJob:
-        if job.status == "FAILED":
-            self.failed.add(job.job_id)
-        return job
-
-
 def ingest(_: Any) -> State:
     """One batched KB ingestion window."""
     ports = runtime().ports(None)
-    kb = _JobWatch(ports.knowledge_base)
-    report = run_ingestion(ports.facts, kb, ports.ledger, now=ports.clock())
+    report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
     _count("FactsIngested", report.facts_ingested)
     # Gauges (one value a window): the backlog, and the facts whose documents keep failing.
     _count("FactsAwaitingIngestion", report.facts_waiting)
@@ -224,9 +197,9 @@ def ingest(_: Any) -> State:
     _count("KbDocumentsRetried", report.facts_retried)
     _count("IngestionBusy", int(report.status == "busy"))
     _count("IngestionJobsStarted", int(report.status not in ("busy", "idle")))
-    _count("IngestionJobsFailed", len(kb.failed))
-    if kb.failed:
-        logger.warning("ingestion job failed", job_ids=sorted(kb.failed))
+    _count("IngestionJobsFailed", len(report.jobs_failed))
+    if report.jobs_failed:
+        logger.warning("ingestion job failed", job_ids=sorted(report.jobs_failed))
     if report.documents_failed or report.facts_stuck:
         logger.warning(
             "kb documents failed to ingest",

@@ -272,3 +272,30 @@ def test_forget_removes_one_tenant_everywhere_and_spares_the_other(memory: Memor
         BootstrapRequest("globex", "reviewer", task, domain="contracts"), memory.ports
     )
     assert len(globex["facts"]) == 1 and len(globex["episodes"]) == 3
+
+
+class FailedJobKnowledgeBase:
+    """The local KB, except that every job it starts ends FAILED (a Bedrock job can fail as a
+    whole: GetIngestionJob's status FAILED with failureReasons)."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    def start_ingestion(self, *, now: float) -> IngestionJob:
+        job: IngestionJob = self.inner.start_ingestion(now=now)  # type: ignore[attr-defined]
+        return replace(job, status="FAILED")
+
+
+def test_a_failed_job_is_named_in_the_report_and_its_facts_wait(memory: Memory) -> None:
+    # Given a staged fact and a KB whose jobs fail as a whole
+    confirm(memory, "acme")
+    kb = FailedJobKnowledgeBase(memory.ports.knowledge_base)
+    # When a window runs
+    report = run_with(memory, kb)
+    # Then the report names the failed job (the metric IngestionJobsFailed counts these) and
+    # the fact still waits, served from the fast path
+    assert report.status == "failed" and report.jobs_failed == (report.job_id,)
+    assert report.facts_ingested == 0 and [f.tenant_id for f in awaiting(memory)] == ["acme"]
