@@ -13,9 +13,11 @@ path, and counted as stuck until its document is indexed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from agent_memory.core.errors import IngestionBusy
 from agent_memory.core.models import Fact, IngestionJob
+from agent_memory.core.paging import every
 from agent_memory.core.ports import FactStore, KnowledgeBase, Ledger
 from agent_memory.core.semantic import document_key, kb_document
 
@@ -188,29 +190,20 @@ def _due(facts: FactStore, job: IngestionJob, page_size: int) -> list[Fact]:
     """Facts staged strictly before ``job`` started (collected first: marking removes facts
     from the listing being paged).
     """
-    due: list[Fact] = []
-    cursor = None
-    while True:
-        page = facts.awaiting_ingestion(limit=page_size, cursor=cursor)
-        due.extend(f for f in page.items if (f.staged_at or job.started_at) < job.started_at)
-        if page.cursor is None:
-            return due
-        cursor = page.cursor
+    waiting = every(partial(facts.awaiting_ingestion, limit=page_size))
+    return [f for f in waiting if (f.staged_at or job.started_at) < job.started_at]
 
 
 def _count_waiting(facts: FactStore, attempts: dict[str, int], page_size: int) -> tuple[int, int]:
     """Facts waiting, and how many of them are stuck; forgets the tries of facts that no
     longer wait (ingested, superseded or forgotten).
     """
-    count, cursor = 0, None
+    count = 0
     seen: set[str] = set()
-    while True:
-        page = facts.awaiting_ingestion(limit=page_size, cursor=cursor)
-        count += len(page.items)
-        seen.update(k for k in map(_key, page.items) if k in attempts)
-        if page.cursor is None:
-            break
-        cursor = page.cursor
+    for fact in every(partial(facts.awaiting_ingestion, limit=page_size)):
+        count += 1
+        if (key := _key(fact)) in attempts:
+            seen.add(key)
     for key in [k for k in attempts if k not in seen]:
         del attempts[key]
     return count, sum(attempts[k] >= _STUCK for k in attempts)

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
+from functools import partial
 from typing import Any, Generic, TypeVar
 
 from agent_memory.core import vectors
@@ -38,6 +39,7 @@ from agent_memory.core.episode_index import unit_text
 from agent_memory.core.episodic import episode_text
 from agent_memory.core.errors import Conflict, IngestionBusy, InvalidInput
 from agent_memory.core.models import Episode, Fact, RunArtifacts, StoredVector
+from agent_memory.core.paging import every
 from agent_memory.core.periods import calendar_day
 from agent_memory.core.ports import (
     Embedder,
@@ -628,23 +630,22 @@ def _handle(
             counts.dropped += 1
 
 
+def _coverage_page(kind: _Kind[R], *, cursor: str | None) -> Page[R]:
+    return kind.read(cursor, 500)
+
+
 def _coverage(
     ports: MemoryPorts, active: tuple[str, int], target: tuple[str, int] | None = None
 ) -> dict[str, Coverage]:
     """Per kind, how many records hold complete vectors of each (model, dimension)."""
     result = {}
     for name, kind in _kinds(ports).items():
-        tally, cursor = Coverage(), None
-        while True:
-            page = kind.read(cursor, 500)
-            for record in page.items:
-                slots = kind.slots(record)
-                tally.records += 1
-                tally.active += all(_in_space(slot, active) for slot in slots)
-                tally.target += target is not None and all(_in_space(s, target) for s in slots)
-            cursor = page.cursor
-            if cursor is None:
-                break
+        tally = Coverage()
+        for record in every(partial(_coverage_page, kind)):
+            slots = kind.slots(record)
+            tally.records += 1
+            tally.active += all(_in_space(slot, active) for slot in slots)
+            tally.target += target is not None and all(_in_space(s, target) for s in slots)
         tally.skipped = tally.records - tally.active
         result[name] = tally
     return result

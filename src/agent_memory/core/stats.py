@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 
 from agent_memory.core.consolidation import failed_runs, failure_prefix
 from agent_memory.core.models import OUTCOMES, FactStatus, ProcedureStatus
+from agent_memory.core.paging import every
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.procedural import is_trial
 
@@ -93,26 +95,17 @@ def memory_stats(
 
 def _procedures(ports: MemoryPorts, tenant_id: str | None) -> tuple[dict[str, int], int]:
     by_status: Counter[str] = Counter()
-    on_trial, cursor = 0, None
-    while True:
-        page = ports.procedures.list(tenant_id=tenant_id, limit=_PAGE, cursor=cursor)
-        for procedure in page.items:
-            by_status[procedure.status.value] += 1
-            on_trial += is_trial(procedure, ports.policies.procedural)
-        if page.cursor is None:
-            return _ordered(by_status, _PROCEDURE_STATUSES), on_trial
-        cursor = page.cursor
+    on_trial = 0
+    for procedure in every(partial(ports.procedures.list, tenant_id=tenant_id, limit=_PAGE)):
+        by_status[procedure.status.value] += 1
+        on_trial += is_trial(procedure, ports.policies.procedural)
+    return _ordered(by_status, _PROCEDURE_STATUSES), on_trial
 
 
 def _awaiting_ingestion(ports: MemoryPorts, tenant_id: str | None) -> int:
     # The listing spans every tenant; what awaits ingestion is a few windows' worth at most.
-    count, cursor = 0, None
-    while True:
-        page = ports.facts.awaiting_ingestion(limit=_PAGE, cursor=cursor)
-        count += sum(1 for f in page.items if tenant_id in (None, f.tenant_id))
-        if page.cursor is None:
-            return count
-        cursor = page.cursor
+    waiting = every(partial(ports.facts.awaiting_ingestion, limit=_PAGE))
+    return sum(1 for f in waiting if tenant_id in (None, f.tenant_id))
 
 
 def _failed_runs(ports: MemoryPorts, tenant_id: str | None) -> int:

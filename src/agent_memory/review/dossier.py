@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from agent_memory.core.consolidation import legacy_run_key, parse_run_marker, run_key
 from agent_memory.core.models import Episode, Procedure, ProcedureStatus
+from agent_memory.core.paging import every
 from agent_memory.core.policies import DecayPolicy, ProceduralPolicy
 from agent_memory.core.ports import MemoryPorts, ProcedureStore
 from agent_memory.core.procedural import is_trial, select_procedure
@@ -69,13 +71,7 @@ def awaiting_review(ports: MemoryPorts, *, tenant_id: str | None = None) -> list
     """Every PENDING or NEEDS_REVIEW procedure (of one tenant when given), oldest first."""
     found: list[Procedure] = []
     for status in AWAITING_REVIEW:
-        cursor: str | None = None
-        while True:
-            page = ports.procedures.list(tenant_id=tenant_id, status=status, cursor=cursor)
-            found.extend(page.items)
-            if page.cursor is None:
-                break
-            cursor = page.cursor
+        found.extend(every(partial(ports.procedures.list, tenant_id=tenant_id, status=status)))
     return sorted(found, key=lambda p: (p.tenant_id, p.task_type, p.created_at, p.procedure_id))
 
 

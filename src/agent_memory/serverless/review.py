@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -10,6 +11,7 @@ from agent_memory.core import procedural
 from agent_memory.core.contracts import Identifier
 from agent_memory.core.errors import InvalidInput, NotFound
 from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.paging import every
 from agent_memory.core.ports import MemoryPorts
 
 
@@ -30,16 +32,10 @@ def run_review(request: ReviewRequest, ports: MemoryPorts) -> dict[str, Any]:
     """Carry out the request within its tenant; the procedure(s) after."""
     policy = ports.policies.procedural
     if request.action == "list":
-        found: list[dict[str, Any]] = []
-        cursor: str | None = None
-        while True:
-            page = ports.procedures.list(
-                tenant_id=request.tenant_id, status=request.status, cursor=cursor
-            )
-            found.extend(procedural.procedure_view(p, policy) for p in page.items)
-            if page.cursor is None:
-                return {"procedures": found}
-            cursor = page.cursor
+        listed = every(
+            partial(ports.procedures.list, tenant_id=request.tenant_id, status=request.status)
+        )
+        return {"procedures": [procedural.procedure_view(p, policy) for p in listed]}
     if request.procedure_id is None:
         raise InvalidInput("procedure_id", f"required to {request.action}")
     if request.action == "show":
