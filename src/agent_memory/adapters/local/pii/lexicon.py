@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
-from agent_memory.adapters.local.pii import _given_names, _words
+from agent_memory.adapters.local.pii import _given_names, _places, _words
 
 _CENSUS_FILES = {
     "first": ("dist.male.first", "dist.female.first"),
@@ -22,6 +22,11 @@ _CENSUS_FILES = {
 def words(text: str) -> frozenset[str]:
     """The whitespace-separated words of ``text``."""
     return frozenset(text.split())
+
+
+def phrases(text: str) -> frozenset[str]:
+    """The ``|``-separated entries of ``text``, each with its whitespace made single spaces."""
+    return frozenset(" ".join(e.split()) for e in text.split("|")) - {""}
 
 
 # Courtesy titles and their abbreviations: whatever capitalised word follows is a name.
@@ -42,7 +47,7 @@ RANK_TITLES = words(
 TITLES = COURTESY_TITLES | RANK_TITLES
 
 # A following capitalised run is taken as a name when its words are not ordinary English words.
-STRONG_CUES = words("dear attn attention cc bcc hi hello hey dearest")
+STRONG_CUES = words("dear attn attention cc bcc hi hello hey dearest named starring")
 STRONG_CUE_PHRASES = frozenset(
     {
         "signed by",
@@ -56,6 +61,22 @@ STRONG_CUE_PHRASES = frozenset(
         "countersigned by",
         "witnessed by",
         "requested by",
+        "name is",
+        "name was",
+        "names are",
+        "calls me",
+        "call me",
+        "called me",
+        "directed by",
+        "performed by",
+        "sung by",
+        "known as",
+        "named him",
+        "named her",
+        "named them",
+        "i am",
+        "this is",
+        "im",
     }
 )
 # These also precede organisations ("spoke to Microsoft"): the run must contain a known name.
@@ -87,6 +108,26 @@ LABEL_CUES = words(
 )
 # Weaker cues: the run must also contain a known name.
 WEAK_CUES = words("from by to with per")
+# Words after a capitalised word at the start of a sentence that make it a person's subject:
+# "Quellington is from", "Okonkwo spent a year". Only for a word that is a listed name or no English
+# word at all; an ordinary word opening a sentence ("Click is") is not taken.
+SUBJECT_VERBS = words(
+    """
+    is was has had spent spends lives lived live works worked joined left went goes wants wanted
+    needs needed loves loved hates hated knows knew met meets says said just will would can could
+    did does didnt doesnt isnt wasnt hasnt cant wont got gets took takes gave gives made makes
+    came comes sent sends called calls moved moves became becomes listed lists told tells wrote
+    writes thinks thought likes liked seems seemed looks looked tried tries started starts
+    """
+)
+# Words before a capitalised word that make it a thing, a company or a place: "at Globex",
+# "the Quorvex", "using Ruff". After them a lone word needs a stronger cue to be a name.
+THING_DETERMINERS = words(
+    """
+    a an the this that these those its our their your my his her of at for from on in into onto
+    via using use uses used run runs install installs import imports like than as per
+    """
+)
 # Verbs of addressing someone: after them even a given name that is also a word ("ring Bob")
 # counts, unless it is among the most common words ("call Will").
 ADDRESS_VERBS = words(
@@ -134,6 +175,7 @@ DOMAIN_WORDS = words(
     procurement legal finance compliance security privacy support sales marketing engineering
     operations treasury audit risk board management team department office desk helpdesk
     saas paas iaas api sla sow msa nda dpa gdpr ccpa hipaa kpi okr roi ebitda faq
+    website fax tel telephone mobile cell email url homepage dob ssn zip postcode
     """
 )
 MONTHS_AND_DAYS = words(
@@ -157,6 +199,36 @@ PLACES_AND_BRANDS = words(
     wales london paris berlin milan rome vienna geneva zurich dublin lyon santiago lucia
     africa asia europe america american alexa siri cortana mercedes tesla dell chanel tiffany
     wendy porsche ferrari harley toyota honda lexus jaguar cadillac chevrolet chevy claude
+    """
+)
+# Companies, products and brands that are not English words: never part of a person's name.
+BRANDS = words(
+    """
+    microsoft google alphabet amazon aws azure apple facebook instagram whatsapp linkedin youtube
+    oracle ibm intel nvidia amd qualcomm salesforce adobe cisco vmware sap siemens samsung sony
+    huawei xiaomi lenovo netflix spotify uber airbnb paypal stripe visa mastercard amex twitter
+    tiktok github gitlab atlassian jira slack zoom dropbox shopify okta datadog snowflake databricks
+    anthropic openai chatgpt copilot kubernetes docker terraform postgres postgresql mysql sqlite
+    redis mongodb kafka elasticsearch nginx linux ubuntu debian windows macos ios android
+    accenture deloitte kpmg pwc mckinsey bcg barclays hsbc citi citigroup jpmorgan ubs
+    nestle unilever pfizer novartis roche bayer basf volkswagen bmw audi nissan hyundai kia
+    walmart costco ikea boeing airbus verizon vodafone comcast
+    """
+)
+# Companies named after people, written as people are: never a person in running text.
+COMPANY_NAMES = phrases(
+    """
+    charles schwab|morgan stanley|goldman sachs|wells fargo|merrill lynch|berkshire hathaway|
+    wolters kluwer|dow jones|ernst young|johnson johnson|procter gamble|estee lauder|
+    ralph lauren|calvin klein|tommy hilfiger|hugo boss|louis vuitton|john deere|walt disney|
+    lockheed martin|kaiser permanente|booz allen hamilton|booz allen|hewlett packard|
+    bristol myers squibb|eli lilly|sherwin williams|marks spencer|dolce gabbana|
+    harley davidson|rolls royce|mercedes benz|arthur andersen|baker mckenzie|
+    clifford chance|allen overy|linklaters|freshfields|skadden|latham watkins|
+    jones day|white case|kirkland ellis|sullivan cromwell|cravath|wachtell|davis polk|
+    paul weiss|simpson thacher|morgan lewis|norton rose|herbert smith|dentons|
+    standard chartered|lloyds|charles river|thomson reuters|pitney bowes|
+    jack daniels|ben jerrys|mary kay|martha stewart|tim hortons|wendys|
     """
 )
 # Multi-word places whose words look like names ("San Jose", "St. Louis").
@@ -218,6 +290,8 @@ class Lexicon:
     common_10: frozenset[str]
     common_20: frozenset[str]
     words_35: frozenset[str]
+    places: frozenset[str]  # folded city, country and state names, words joined by a space
+    countries: frozenset[str]
 
     def is_common(self, word: str) -> bool:
         """True for the ~11,000 most common English words (SCOWL sizes 10 and 20)."""
@@ -288,5 +362,7 @@ def load() -> Lexicon:
                 common_10=words(_words.LEVEL_10),
                 common_20=words(_words.LEVEL_20),
                 words_35=words(_words.LEVEL_35),
+                places=phrases(_places.CITIES) | phrases(_places.COUNTRIES),
+                countries=phrases(_places.COUNTRIES),
             )
         return _loaded
