@@ -47,7 +47,7 @@ RANK_TITLES = words(
 TITLES = COURTESY_TITLES | RANK_TITLES
 
 # A following capitalised run is taken as a name when its words are not ordinary English words.
-STRONG_CUES = words("dear attn attention cc bcc hi hello hey dearest named starring")
+STRONG_CUES = words("dear attn attention cc bcc hi hello hey dearest starring")
 STRONG_CUE_PHRASES = frozenset(
     {
         "signed by",
@@ -107,7 +107,7 @@ LABEL_CUES = words(
     """
 )
 # Weaker cues: the run must also contain a known name.
-WEAK_CUES = words("from by to with per")
+WEAK_CUES = words("from by to with per named")
 # Words after a capitalised word at the start of a sentence that make it a person's subject:
 # "Quellington is from", "Okonkwo spent a year". Only for a word that is a listed name or no English
 # word at all; an ordinary word opening a sentence ("Click is") is not taken.
@@ -175,7 +175,39 @@ DOMAIN_WORDS = words(
     procurement legal finance compliance security privacy support sales marketing engineering
     operations treasury audit risk board management team department office desk helpdesk
     saas paas iaas api sla sow msa nda dpa gdpr ccpa hipaa kpi okr roi ebitda faq
-    website fax tel telephone mobile cell email url homepage dob ssn zip postcode
+    website fax tel telephone mobile cell email url homepage dob ssn zip postcode wilful
+    wilfully
+    """
+)
+# Software vocabulary SCOWL's levels lack (or that the census lists took out of them): in
+# technical prose these open sentences and headings as often as names do.
+TECH_WORDS = words(
+    """
+    unicode ascii utf schema schemas metadata validator validators validation median lint linter
+    linters linting git github gitlab json yaml toml xml html css http https url urls uri api
+    apis sdk sdks cli gui regex async await backend frontend middleware plugin plugins runtime
+    runtimes config configs dataset datasets dataframe dataframes docstring docstrings changelog
+    readme quickstart toolkit workflow workflows webhook webhooks endpoint endpoints namespace
+    namespaces boolean booleans integer integers tuple tuples enum enums iterator iterators
+    serializer serializers deserializer parser parsers tokenizer tokenizers encoder decoder
+    codec codecs mixin mixins subclass subclasses superclass metaclass decorator decorators
+    callback callbacks coroutine coroutines thread threads threading multiprocessing subprocess
+    stdin stdout stderr unittest pytest pypi pip conda virtualenv venv wheel wheels setuptools
+    repo repos monorepo commit commits rebase merge changeset diff patch patches hotfix
+    benchmark benchmarks profiler profiling debugger debug logging logger loggers telemetry
+    tracing metrics dashboard dashboards powertools serverless lambda lambdas container
+    containers cluster clusters node nodes kernel kernels compiler compilers interpreter
+    bytecode opcode cython numba jit wasm javascript typescript python rust golang java kotlin
+    scala haskell lua perl ruby php sql nosql orm graphql grpc protobuf websocket websockets
+    oauth jwt saml sso ldap tls ssl ssh cert certs encryption decryption hash hashing checksum
+    cache caching cached proxy proxies router routers scheduler queue queues broker brokers
+    stream streams streaming pipeline pipelines tensor tensors embedding embeddings vector
+    vectors inference tokenization quantization finetuning checkpoint checkpoints
+    typing typed untyped annotations annotation dataclass dataclasses pydantic mypy ruff
+    flake pylint autocomplete tooltip tooltips sidebar navbar checkbox dropdown widget widgets
+    localhost hostname username usernames filename filenames filepath pathname dirname
+    login logins logout signup signin backup backups restore failover uptime downtime
+    timestamp timestamps timezone timezones datetime unix posix macos linux windows
     """
 )
 MONTHS_AND_DAYS = words(
@@ -212,7 +244,7 @@ BRANDS = words(
     redis mongodb kafka elasticsearch nginx linux ubuntu debian windows macos ios android
     accenture deloitte kpmg pwc mckinsey bcg barclays hsbc citi citigroup jpmorgan ubs
     nestle unilever pfizer novartis roche bayer basf volkswagen bmw audi nissan hyundai kia
-    walmart costco ikea boeing airbus verizon vodafone comcast
+    walmart costco ikea boeing airbus verizon vodafone comcast docusign
     """
 )
 # Companies named after people, written as people are: never a person in running text.
@@ -239,7 +271,9 @@ ORG_SUFFIXES = words(
     ab asa pty pte kk kg group holdings partners associates bank capital ventures technologies
     tech labs systems solutions consulting foundation institute university college school
     hospital clinic trust fund agency authority ministry council industries enterprises
-    international global motors airlines insurance
+    international global motors airlines insurance investments orchestra band ensemble choir
+    studio studios records press media publishing pharmaceuticals therapeutics networks
+    traders trading
     """
 )
 PARTICLES = words(
@@ -299,7 +333,12 @@ class Lexicon:
 
     def is_english(self, word: str) -> bool:
         """True for any listed English word or a plain inflection of one."""
-        if self.is_common(word) or word in self.words_35 or word in DOMAIN_WORDS:
+        if (
+            self.is_common(word)
+            or word in self.words_35
+            or word in DOMAIN_WORDS
+            or word in TECH_WORDS
+        ):
             return True
         return any(
             stem in self.common_10 or stem in self.common_20 or stem in self.words_35

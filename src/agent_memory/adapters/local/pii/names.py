@@ -491,6 +491,15 @@ class _Scan:
             return 0.55
         if listed_or_novel and not single.place and after in ("subject", "vocative"):
             return 0.55
+        # "Becker signed off": a surname in no English list, opening a sentence before a word.
+        if (
+            (single.last == 2 or (single.novel and len(key) >= 4))
+            and not single.place
+            and last_i + 1 < len(self.tokens)
+            and self.tokens[last_i + 1].shape == "lower"
+            and _RUN_GAP.fullmatch(self._gap(last_i, last_i + 1))
+        ):
+            return 0.55
         if (
             listed_or_novel
             and not single.place
