@@ -38,7 +38,7 @@ def test_scores_by_template_parity_and_counts_names_on_companies(tmp_path: Path)
             ("PERSON", "Priya Sharma"),
             ("EMAIL_ADDRESS", "priya@example.com"),
         ),
-        _sample("ok so zq said hi", 3, ("PERSON", "zq")),
+        _sample("Ask zq about it, OK?", 3, ("PERSON", "zq")),
         _sample("Contact Grace Hopper for the renewal.", 4, ("ORGANIZATION", "Grace Hopper")),
     ]
     data.write_text(json.dumps(samples), encoding="utf-8")

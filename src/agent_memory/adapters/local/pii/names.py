@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agent_memory.adapters.local.pii import lexicon as lx
-from agent_memory.adapters.local.pii.tokens import tokenise
+from agent_memory.adapters.local.pii.tokens import Token, tokenise
 from agent_memory.core.ports import PiiEntity
 
 _RUN_GAP = re.compile(r"[ \t\u00a0]{1,3}")
@@ -71,6 +71,21 @@ class _Scan:
         self.lex = lex
         self.cache: dict[str, _Word] = {}
         self.tokens = list(tokenise(text))
+        self.lowercase_text = False
+        if not any(c.isupper() for c in text) and len(self.tokens) >= 3:
+            # A text written all in lowercase ("my name is jürgen müller"): its names have lost
+            # their capitals, so a word that is a name or no English word is read as capitalised.
+            self.lowercase_text = True
+            self.tokens = [self._recased(t) for t in self.tokens]
+
+    def _recased(self, tok: Token) -> Token:
+        if tok.shape != "lower" or tok.key in lx.PARTICLES or len(tok.key) < 2:
+            return tok
+        word = self.word(tok.key)
+        english = self.lex.is_english(tok.key) and word.first != 2 and word.last != 2
+        if english or word.breaker:
+            return tok
+        return replace(tok, shape="cap")
 
     # -- word knowledge ---------------------------------------------------------------------
 
