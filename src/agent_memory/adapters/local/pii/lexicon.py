@@ -176,7 +176,8 @@ DOMAIN_WORDS = words(
     operations treasury audit risk board management team department office desk helpdesk
     saas paas iaas api sla sow msa nda dpa gdpr ccpa hipaa kpi okr roi ebitda faq
     website fax tel telephone mobile cell email url homepage dob ssn zip postcode wilful
-    wilfully
+    wilfully maiden asap iban swift bic
+    bot bots chatbot user users agent agents human ai assistant operator moderator admin
     """
 )
 # Software vocabulary SCOWL's levels lack (or that the census lists took out of them): in
@@ -285,7 +286,7 @@ INTERJECTIONS = words(
     """
     hi hey hello yeah yep yes no nope ok okay cool wow woah whoa aww aw yum congrats
     congratulations bye goodbye cheers thanks thank anytime woohoo yay yo oh ah hmm sure great
-    nice awesome sorry please welcome morning evening night lol haha omg ugh
+    nice awesome sorry please welcome morning evening night lol haha omg ugh cmon
     """
 )
 # Nationalities and languages: capitalised, and some are census names ("German").

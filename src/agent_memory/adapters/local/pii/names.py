@@ -504,12 +504,19 @@ class _Scan:
             return 0.6
         if single.first and self._vocative_end(first_i, last_i):
             return 0.55
-        if listed_or_novel and not single.place and after in ("subject", "vocative"):
+        defined = self._defined(last_i)  # "Quorvex is a 2019 film", "Ruff is a linter"
+        if (
+            listed_or_novel
+            and not single.place
+            and after in ("subject", "vocative")
+            and not (defined and single.first != 2)
+        ):
             return 0.55
         # "Becker signed off": a surname in no English list, opening a sentence before a word.
         if (
             (single.last == 2 or (single.novel and len(key) >= 4))
             and not single.place
+            and not defined
             and last_i + 1 < len(self.tokens)
             and self.tokens[last_i + 1].shape == "lower"
             and _RUN_GAP.fullmatch(self._gap(last_i, last_i + 1))
@@ -521,6 +528,7 @@ class _Scan:
             and not self._sentence_start(first_i)
             and len(key) >= 3
             and (first_i == 0 or self.tokens[first_i - 1].key not in lx.THING_DETERMINERS)
+            and not self._in_title_phrase(first_i, last_i)
         ):
             return 0.5
         if (
@@ -531,6 +539,41 @@ class _Scan:
         ):
             return 0.6
         return None
+
+    def _defined(self, last_i: int) -> bool:
+        """Followed by "is a": how a product, a film or a company is introduced."""
+        tokens = self.tokens
+        if last_i + 2 >= len(tokens) or tokens[last_i + 1].key not in ("is", "was", "are"):
+            return False
+        return tokens[last_i + 2].key in ("a", "an", "the")
+
+    def _in_title_phrase(self, first_i: int, last_i: int) -> bool:
+        """A lone word beside capitalised English words or after a possessive: part of a title
+        ("Blue Harbour Nights", "Lindqvist's Winter Tales"), not a name.
+        """
+        tokens = self.tokens
+        if first_i > 0:
+            prev = tokens[first_i - 1]
+            if prev.possessive:
+                return True
+            if (
+                prev.shape == "cap"
+                and _RUN_GAP.fullmatch(self._gap(first_i - 1, first_i))
+                and self.word(prev.key).breaker
+                and not self.word(prev.key).title
+                and not self._sentence_start(first_i - 1)
+            ):
+                return True
+        if last_i + 1 < len(tokens):
+            nxt = tokens[last_i + 1]
+            if (
+                nxt.shape == "cap"
+                and _RUN_GAP.fullmatch(self._gap(last_i, last_i + 1))
+                and self.word(nxt.key).breaker
+                and not self.word(nxt.key).title
+            ):
+                return True
+        return False
 
     def _vocative_end(self, first_i: int, last_i: int) -> bool:
         """A name closing a sentence after a comma: "See you at noon, Mark!"."""
