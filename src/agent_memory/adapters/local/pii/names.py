@@ -1,9 +1,16 @@
 """Person names: runs of capitalised words judged by name lists, titles and the words around them.
 
 No statistical model: a run is a name when it holds a given name that is not an ordinary English
-word ("Maria", "Kenji"), pairs a surname with another name word ("Grace Hopper"), or sits where
-only a person fits ("Dr. X", "Dear X", "signed by X", "X said", "X, CFO"). Runs next to company
-suffixes ("Acme Corp", "Smith & Wesson") and place prefixes ("San Jose") are skipped.
+word ("Maria", "Kenji"), pairs a surname with another name word ("Grace Hopper"), is two words
+in no English list ("Agnieszka Wróblewska"), or sits where only a person fits ("Dr. X", "Dear X",
+"my name is X", "signed by X", "X said", "X, CFO", "Amy: ..." at a line's start). A lone surname
+or unknown word counts mid-sentence, or opening one before a lowercase word ("Becker signed"),
+unless a determiner, a title phrase or "is a" makes it a thing; words listed beside a name
+("Okafor, Lindqvist and Brennan") follow it. Runs next to company suffixes ("Acme Corp", "Smith &
+Wesson"), place prefixes ("San Jose"), places and countries from GeoNames ("São Paulo"),
+brands ("Microsoft Azure") and companies named like people ("Morgan Stanley") are skipped.
+Names in lowercase are found as a given name and a surname ("rachel greenberg"), and in a text
+written all in lowercase every word that is a name or no English word is read as capitalised.
 """
 
 from __future__ import annotations
