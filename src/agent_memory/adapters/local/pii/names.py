@@ -188,7 +188,8 @@ class _Scan:
         i = 0
         while i < len(tokens):
             tok = tokens[i]
-            if tok.shape != "lower" or i + 1 >= len(tokens):
+            listed = tok.key in lex.first_names or tok.key in lex.last_names
+            if not listed or tok.shape != "lower" or i + 1 >= len(tokens):
                 i += 1
                 continue
             j = i + 1
@@ -211,8 +212,7 @@ class _Scan:
                 yield PiiEntity("NAME", tok.start, surname.end, 0.5)
                 i = j + 1
                 continue
-            listed = tok.key in lex.first_names or tok.key in lex.last_names
-            if listed and (given or self._lower_surname(tok.key)) and self._before(i) == "strong":
+            if (given or self._lower_surname(tok.key)) and self._before(i) == "strong":
                 yield PiiEntity("NAME", tok.start, tok.end, 0.5)
             i += 1
 

@@ -43,7 +43,11 @@ def tokenise(text: str) -> Iterator[Token]:
         # Code, handles and paths: "`Len`", "@Viicos", "github.com/Viicos".
         in_code = next_char in _CODE_AFTER or prev_char in _CODE_BEFORE
         shape = "other" if in_code or _CONTRACTION.search(word) else _shape(word, next_char)
-        if shape == "other" and _BARE_INITIAL.fullmatch(text, max(0, start - 2), end + 2):
+        if (
+            shape == "other"
+            and end - start == 1
+            and _BARE_INITIAL.fullmatch(text, max(0, start - 2), end + 2)
+        ):
             shape = "initial"  # "Anneke T Visser": a middle initial without its full stop
         yield Token(start, end, lx.fold(word), shape, possessive)
 
