@@ -138,6 +138,7 @@ class _Scan:
             or key in lx.NAME_SUFFIXES
             or key in lx.BRANDS
             or key in lx.LABEL_CUES
+            or key in lx.TECH_WORDS
         )
         breaker = not particle and (
             title or listed_vocabulary or (english and first == 0 and last == 0)
@@ -219,7 +220,8 @@ class _Scan:
     def _lower_given(self, key: str) -> bool:
         lex = self.lex
         return (
-            key in lex.first_names
+            key not in lx.CODE_WORDS
+            and key in lex.first_names
             and not lex.is_english(key)
             and key not in lx.AMBIGUOUS_GIVEN_NAMES
             and key not in lx.PLACES_AND_BRANDS
@@ -228,7 +230,7 @@ class _Scan:
 
     def _lower_surname(self, key: str) -> bool:
         lex = self.lex
-        if lex.is_english(key) or key in lx.PARTICLES or len(key) < 3:
+        if lex.is_english(key) or key in lx.PARTICLES or key in lx.CODE_WORDS or len(key) < 3:
             return False
         word = self.word(key)
         return (
