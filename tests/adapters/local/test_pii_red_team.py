@@ -92,3 +92,30 @@ def test_addresses_outside_the_us_forms_are_one_span(
     # When it is scanned
     # Then one ADDRESS span covers it all and nothing else is found
     assert found(detector, text) == [("ADDRESS", address)]
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        (
+            "Forward it to PSC 1234, Box 5678, APO AE 09012 please.",
+            "PSC 1234, Box 5678, APO AE 09012",
+        ),
+        ("The keys are in Apt. 12B, second floor.", "Apt. 12B"),
+    ],
+)
+def test_military_mail_and_a_flat_number_alone_are_addresses(
+    detector: LocalPiiDetector, text: str, address: str
+) -> None:
+    # Given US military mail or a flat number written without its street
+    # When it is scanned
+    # Then it is one ADDRESS span
+    assert found(detector, text) == [("ADDRESS", address)]
+
+
+def test_a_test_suite_count_is_no_address(detector: LocalPiiDetector) -> None:
+    # Given "suite" as a word of testing, in lowercase and followed by a number
+    text = "The test suite 380 ran green."
+    # When it is scanned
+    # Then nothing is found
+    assert found(detector, text) == []

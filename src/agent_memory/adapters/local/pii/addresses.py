@@ -63,6 +63,13 @@ _CITY_STATE_ZIP = re.compile(
 )
 # Alone, a postcode needs its space: "BM25HF" is a model name, "NW1 6XE" a postcode.
 _UK_POSTCODE_ALONE = re.compile(r"\b(?:GIR 0AA|[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2})\b")
+# US military mail: "PSC 1234, Box 5678, APO AE 09012", "Unit 2050 Box 4190 DPO AP 96521".
+_MILITARY = re.compile(
+    r"\b(?:PSC|CMR|Unit)[ \t]+\d{1,5},?[ \t]+Box[ \t]+\d{1,5}"
+    r"(?:[ \t]*,?[ \t]*\n?[ \t]*(?:APO|FPO|DPO)[ \t]+(?:AA|AE|AP)[ \t]+\d{5})?"
+)
+# A flat or suite number on its own (the rest of the address on another line or left out).
+_UNIT_ALONE = re.compile(r"\b(?:Apt|apt|Apartment|Suite|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Z]?\b")
 # A street named in one word and a city after a comma: "88 Queensway, London".
 _ONE_WORD_STREET = re.compile(
     rf"(?<![\w.,/$€£-])\d{{1,5}}[A-Za-z]?[ \t]+[A-Z][a-z]+"
@@ -149,6 +156,8 @@ def _candidates(text: str) -> Iterator[PiiEntity]:
         (_CITY_STATE_ZIP, 0.75),
         (_UK_POSTCODE_ALONE, 0.6),
         (_ONE_WORD_STREET, 0.7),
+        (_MILITARY, 0.8),
+        (_UNIT_ALONE, 0.5),
         (_WORDED_NUMBER, 0.7),
         (_JAPANESE, 0.75),
         (_STREET_NUMBER_POSTCODE, 0.7),
