@@ -78,11 +78,9 @@ class _Scan:
         self.lex = lex
         self.cache: dict[str, _Word] = {}
         self.tokens = list(tokenise(text))
-        self.lowercase_text = False
         if not any(c.isupper() for c in text) and len(self.tokens) >= 3:
             # A text written all in lowercase ("my name is jürgen müller"): its names have lost
             # their capitals, so a word that is a name or no English word is read as capitalised.
-            self.lowercase_text = True
             self.tokens = [self._recased(t) for t in self.tokens]
 
     def _recased(self, tok: Token) -> Token:
