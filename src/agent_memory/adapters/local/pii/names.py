@@ -78,7 +78,7 @@ class _Scan:
         self.lex = lex
         self.cache: dict[str, _Word] = {}
         self.tokens = list(tokenise(text))
-        if not any(c.isupper() for c in text) and len(self.tokens) >= 3:
+        if text.islower() and len(self.tokens) >= 3:
             # A text written all in lowercase ("my name is jürgen müller"): its names have lost
             # their capitals, so a word that is a name or no English word is read as capitalised.
             self.tokens = [self._recased(t) for t in self.tokens]
