@@ -213,6 +213,7 @@ TECH_WORDS = words(
     login logins logout signup signin backup backups restore failover uptime downtime
     timestamp timestamps timezone timezones datetime unix posix macos linux windows
     docs download downloads helper helpers iterable iterables inf nan xcode click rust
+    deploy deploys deployed deploying deployment deployments redeploy rollback rollbacks
     """
 )
 # Python's keywords and built-in names: in source code "elif" and "max" are no given names.
