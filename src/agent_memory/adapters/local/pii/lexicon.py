@@ -223,6 +223,7 @@ MONTHS_AND_DAYS = words(
     january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
     saturday sunday mon tue tues wed thu thur thurs fri sat sun christmas easter
+    thanksgiving halloween hanukkah chanukah diwali ramadan eid passover kwanzaa
     """
 )
 # Places and brands spelt like given names; they count as names only beside other name words.
@@ -252,7 +253,8 @@ BRANDS = words(
     redis mongodb kafka elasticsearch nginx linux ubuntu debian windows macos ios android
     accenture deloitte kpmg pwc mckinsey bcg barclays hsbc citi citigroup jpmorgan ubs
     nestle unilever pfizer novartis roche bayer basf volkswagen bmw audi nissan hyundai kia
-    walmart costco ikea boeing airbus verizon vodafone comcast docusign
+    walmart costco ikea boeing airbus verizon vodafone comcast docusign nike adidas gatorade
+    starbucks mcdonalds
     """
 )
 # Companies named after people, written as people are: never a person in running text.
@@ -294,6 +296,9 @@ INTERJECTIONS = words(
     hi hey hello yeah yep yes no nope ok okay cool wow woah whoa aww aw yum congrats
     congratulations bye goodbye cheers thanks thank anytime woohoo yay yo oh ah hmm sure great
     nice awesome sorry please welcome morning evening night lol haha omg ugh cmon
+    gotta gonna wanna kinda sorta dunno lemme gimme yup yea yeh yah nah naw oof ouch oops
+    whoops mm mmm hm hmmm uh um umm er eh huh aha wow yikes yall btw imo imho tbh fyi idk
+    thx ty np omw brb ttyl xoxo veggies
     """
 )
 # Nationalities and languages: capitalised, and some are census names ("German").
