@@ -229,10 +229,10 @@ def score_plain(detector: LocalPiiDetector, docs: Iterator[tuple[str, str]]) -> 
 
 
 def run(data: Path | None) -> tuple[dict[str, Any], dict[str, Split]]:
-    began = time.perf_counter()
+    began = time.process_time()
     detector = LocalPiiDetector()
     detector.detect("warm up the lexicon: John Smith")
-    construction_ms = (time.perf_counter() - began) * 1000
+    construction_ms = (time.process_time() - began) * 1000
     result: dict[str, Any] = {
         "machine": f"{platform.machine()} Python {platform.python_version()}",
         "construction_ms": round(construction_ms, 1),
@@ -307,7 +307,11 @@ def markdown(result: dict[str, Any]) -> str:
         lines += [
             f"- {fp['type']} `{fp['text']}` ×{fp['count']}" for fp in c["top_false_positives"][:12]
         ]
-    lines += ["", f"Detector construction (with first call): {result['construction_ms']} ms.", ""]
+    lines += [
+        "",
+        f"Detector construction with its first call: {result['construction_ms']} ms of CPU.",
+        "",
+    ]
     return "\n".join(lines)
 
 
