@@ -1,6 +1,7 @@
 """Postal addresses: street lines with their unit, city, state and postcode; PO boxes;
 "City, ST 12345"; UK postcodes; continental forms ("Hauptstraße 5", "14 rue de Rivoli",
-"Via Roma 12").
+"Via Roma 12", "Unter den Linden 77, 10117 Berlin"); Japanese blocks ("3-2-1 Marunouchi,
+Chiyoda-ku"); house numbers in words ("One Microsoft Way, Redmond").
 """
 
 from __future__ import annotations
@@ -60,7 +61,44 @@ _PO_BOX = re.compile(
 _CITY_STATE_ZIP = re.compile(
     rf"\b[A-Z][^\W\d_]+(?:[ \t][A-Z][^\W\d_]+){{0,2}},[ \t]*(?:{_STATES})[ \t]+{_ZIP}\b"
 )
-_UK_POSTCODE_ALONE = re.compile(rf"\b{_UK_POSTCODE}\b")
+# Alone, a postcode needs its space: "BM25HF" is a model name, "NW1 6XE" a postcode.
+_UK_POSTCODE_ALONE = re.compile(r"\b(?:GIR 0AA|[A-Z]{1,2}\d[A-Z\d]? \d[ABD-HJLNP-UW-Z]{2})\b")
+# US military mail: "PSC 1234, Box 5678, APO AE 09012", "Unit 2050 Box 4190 DPO AP 96521".
+_MILITARY = re.compile(
+    r"\b(?:PSC|CMR|Unit)[ \t]+\d{1,5},?[ \t]+Box[ \t]+\d{1,5}"
+    r"(?:[ \t]*,?[ \t]*\n?[ \t]*(?:APO|FPO|DPO)[ \t]+(?:AA|AE|AP)[ \t]+\d{5})?"
+)
+# A flat or suite number on its own (the rest of the address on another line or left out).
+_UNIT_ALONE = re.compile(r"\b(?:Apt|apt|Apartment|Suite|Flat)\.?[ \t]*#?[ \t]*\d{1,5}[A-Z]?\b")
+# A street named in one word and a city after a comma: "88 Queensway, London".
+_ONE_WORD_STREET = re.compile(
+    rf"(?<![\w.,/$€£-])\d{{1,5}}[A-Za-z]?[ \t]+[A-Z][a-z]+"
+    rf"(?:way|gate|grove|lane|road|street|side|bury|field|croft|mead|wick|strasse|straße)\b"
+    rf",[ \t]*[A-Z][^\W\d_]+(?:[ \t-][A-Z][^\W\d_]+){{0,2}}"
+    rf"(?:[ \t]+{_UK_POSTCODE})?"
+)
+# House numbers in words: "One Microsoft Way, Redmond"; the city is required.
+_WORDED_NUMBER = re.compile(
+    rf"\b(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Eleven|Twelve|Twenty|Fifty|"
+    rf"Hundred)[ \t]+(?:{_CAP_WORD}[ \t]+){{1,3}}"
+    rf"(?:(?:{_STREET_TYPES})\b|(?:{_STREET_ABBREVIATIONS})\b\.?)"
+    rf"(?=,[ \t]*[A-Z]){_CITY_TAIL}"
+)
+# Japan: block numbers, a district, a ward or city ("-ku", "-shi"), a prefecture or city.
+_JAPANESE = re.compile(
+    rf"(?<![\w.,/-])\d{{1,4}}(?:-\d{{1,4}}){{1,3}}[ \t]+{_CAP_WORD}"
+    rf"(?:,[ \t]*{_CAP_WORD}-(?:ku|shi|cho|machi|gun|ken)\b)"
+    rf"(?:,[ \t]*{_CAP_WORD}(?:[ \t]+\d{{3}}-\d{{4}})?)?"
+)
+_STREET_PARTICLES = (
+    r"(?:den|der|dem|des|am|an|im|zum|zur|auf|de|del|della|di|da|do|dos|das|la|le|van|von|du)"
+)
+# Continental: a street of up to four words (particles lowercase), its number, then a postcode
+# and a city: "Unter den Linden 77, 10117 Berlin", "Rua Augusta 27, 1100-048 Lisboa".
+_STREET_NUMBER_POSTCODE = re.compile(
+    rf"\b{_CAP_WORD}(?:[ \t]+(?:{_CAP_WORD}|{_STREET_PARTICLES})){{0,3}}[ \t]+\d{{1,4}}[a-z]?"
+    rf",[ \t]*(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:-\d{{3}})?[ \t]+{_CAP_WORD}"
+)
 _CONTINENTAL = re.compile(
     r"\b[A-ZÄÖÜ][^\W\d_]*(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|laan|straat|"
     r"gracht|vej|gatan|gata|veien)(?:[ \t]+\d{1,4}[a-z]?)(?:,[ \t]*\d{4,5}[ \t]+[A-ZÄÖÜ][^\W\d_]+)?"
@@ -117,6 +155,12 @@ def _candidates(text: str) -> Iterator[PiiEntity]:
         (_PO_BOX, 0.85),
         (_CITY_STATE_ZIP, 0.75),
         (_UK_POSTCODE_ALONE, 0.6),
+        (_ONE_WORD_STREET, 0.7),
+        (_MILITARY, 0.8),
+        (_UNIT_ALONE, 0.5),
+        (_WORDED_NUMBER, 0.7),
+        (_JAPANESE, 0.75),
+        (_STREET_NUMBER_POSTCODE, 0.7),
         (_CONTINENTAL, 0.7),
         (_TYPE_AFTER_NUMBER, 0.75),
         (_NUMBER_AFTER_NAME, 0.75),

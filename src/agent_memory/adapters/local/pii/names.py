@@ -1,23 +1,30 @@
 """Person names: runs of capitalised words judged by name lists, titles and the words around them.
 
 No statistical model: a run is a name when it holds a given name that is not an ordinary English
-word ("Maria", "Kenji"), pairs a surname with another name word ("Grace Hopper"), or sits where
-only a person fits ("Dr. X", "Dear X", "signed by X", "X said", "X, CFO"). Runs next to company
-suffixes ("Acme Corp", "Smith & Wesson") and place prefixes ("San Jose") are skipped.
+word ("Maria", "Kenji"), pairs a surname with another name word ("Grace Hopper"), is two words
+in no English list ("Agnieszka Wróblewska"), or sits where only a person fits ("Dr. X", "Dear X",
+"my name is X", "signed by X", "X said", "X, CFO", "Amy: ..." at a line's start). A lone surname
+or unknown word counts mid-sentence, or opening one before a lowercase word ("Becker signed"),
+unless a determiner, a title phrase or "is a" makes it a thing; words listed beside a name
+("Okafor, Lindqvist and Brennan") follow it. Runs next to company suffixes ("Acme Corp", "Smith &
+Wesson"), place prefixes ("San Jose"), places and countries from GeoNames ("São Paulo"),
+brands ("Microsoft Azure") and companies named like people ("Morgan Stanley") are skipped.
+Names in lowercase are found as a given name and a surname ("rachel greenberg"), and in a text
+written all in lowercase every word that is a name or no English word is read as capitalised.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agent_memory.adapters.local.pii import lexicon as lx
-from agent_memory.adapters.local.pii.tokens import tokenise
+from agent_memory.adapters.local.pii.tokens import Token, tokenise
 from agent_memory.core.ports import PiiEntity
 
 _RUN_GAP = re.compile(r"[ \t\u00a0]{1,3}")
-_INITIAL_GAP = re.compile(r"\.[ \t\u00a0]{0,3}")
+_INITIAL_GAP = re.compile(r"\.[ \t\u00a0]{0,3}|[ \t\u00a0]{1,3}")
 _TITLE_GAP = re.compile(r"\.?[ \t\u00a0]{1,3}")
 _CUE_GAP = re.compile(r",?[ \t\u00a0]{1,3}")
 _LABEL_GAP = re.compile(r"[ \t\u00a0]*:[ \t\u00a0]*")
@@ -26,6 +33,11 @@ _ORG_GAP = re.compile(r",?[ \t\u00a0]{1,3}")
 _AMPERSAND_GAP = re.compile(r"[ \t\u00a0]*(?:&|\+)[ \t\u00a0]*")
 _APPOSITIVE_GAP = re.compile(r"[ \t\u00a0]*[,(][ \t\u00a0]*")
 _SUFFIX_GAP = re.compile(r",?[ \t\u00a0]{1,2}")
+_LOWER_INITIAL_GAP = re.compile(r"\.?[ \t\u00a0]{1,2}")
+_VOCATIVE_GAP = re.compile(r",[ \t\u00a0]{1,2}")
+_LIST_GAP = re.compile(
+    r"(?:,[ \t\u00a0]{1,2}(?:and[ \t\u00a0]{1,2})?|[ \t\u00a0]{1,2}and[ \t\u00a0]{1,2})"
+)
 _SIGNOFFS = lx.words("regards sincerely cheers thanks best yours warmly respectfully")
 _JOB_MODIFIERS = lx.words(
     "senior chief general vice executive principal managing deputy junior head"
@@ -44,6 +56,7 @@ class _Word:
     breaker: bool  # an ordinary word that cannot be part of a name
     title: bool
     particle: bool
+    place: bool = False  # a city, country or state name
 
 
 class NameRecogniser:
@@ -65,6 +78,19 @@ class _Scan:
         self.lex = lex
         self.cache: dict[str, _Word] = {}
         self.tokens = list(tokenise(text))
+        if text.islower() and len(self.tokens) >= 3:
+            # A text written all in lowercase ("my name is jürgen müller"): its names have lost
+            # their capitals, so a word that is a name or no English word is read as capitalised.
+            self.tokens = [self._recased(t) for t in self.tokens]
+
+    def _recased(self, tok: Token) -> Token:
+        if tok.shape != "lower" or tok.key in lx.PARTICLES or len(tok.key) < 2:
+            return tok
+        word = self.word(tok.key)
+        english = self.lex.is_english(tok.key) and word.first != 2 and word.last != 2
+        if english or word.breaker:
+            return tok
+        return replace(tok, shape="cap")
 
     # -- word knowledge ---------------------------------------------------------------------
 
@@ -79,6 +105,7 @@ class _Scan:
         parts = [p for p in key.split("-") if p]
         if not parts:
             return _Word(0, 0, False, True, False, False)
+        place = key.replace("-", " ") in lex.places
         head = parts[0]
         in_first = head in lex.first_names and head not in lx.MONTHS_AND_DAYS
         in_last = key.replace("-", "") in lex.last_names or any(p in lex.last_names for p in parts)
@@ -95,6 +122,8 @@ class _Scan:
             if part in lex.last_names or len(parts) == 1:
                 common_part = lex.is_common(part) or part in lx.PLACES_AND_BRANDS
                 last = max(last, 1 if common_part else 2)
+        if key in lex.countries:
+            first, last = min(first, 1), min(last, 1)
         title = key in lx.TITLES
         particle = key in lx.PARTICLES
         listed_vocabulary = (
@@ -105,19 +134,167 @@ class _Scan:
             or key in lx.ORG_SUFFIXES
             or key in lx.JOB_WORDS
             or key in lx.NAME_SUFFIXES
+            or key in lx.BRANDS
+            or key in lx.LABEL_CUES
+            or key in lx.TECH_WORDS
         )
         breaker = not particle and (
             title or listed_vocabulary or (english and first == 0 and last == 0)
         )
-        novel = not english and first == 0 and last == 0 and not particle
-        return _Word(first, last, novel, breaker, title, particle)
+        novel = not english and first == 0 and last == 0 and not particle and not place
+        return _Word(first, last, novel, breaker, title, particle, place)
 
     # -- runs and segments ------------------------------------------------------------------
 
     def run(self) -> Iterator[PiiEntity]:
-        for segment in self._segments():
-            yield from self._judge_all(segment)
+        found = [e for segment in self._segments() for e in self._judge_all(segment)]
+        found += self._name_lists()
+        yield from found
+        yield from self._coordinated(found)
         yield from self._upper_case_names()
+        yield from self._lower_case_names()
+
+    def _name_lists(self) -> list[PiiEntity]:
+        """Lists of names ("Okafor, Lindqvist and Brennan"): three or more lone capitalised words
+        listed together, each a listed name or no English word, two of them listed names.
+        """
+        tokens, found = self.tokens, []
+        i = 0
+        while i < len(tokens):
+            if tokens[i].shape != "cap":
+                i += 1
+                continue
+            items = [i]
+            nxt = self._list_neighbour(i, 1)
+            while nxt is not None:
+                items.append(nxt)
+                nxt = self._list_neighbour(nxt, 1)
+            j = items[-1]
+            if len(items) >= 3 and all(self._list_name(k, surnames=True) for k in items):
+                words = [self.word(tokens[k].key) for k in items]
+                strong = sum(w.first == 2 or w.last == 2 or w.novel for w in words)
+                if strong >= 2 and sum(bool(w.first or w.last) for w in words) >= 2:
+                    found += [PiiEntity("NAME", tokens[k].start, tokens[k].end, 0.5) for k in items]
+            i = j + 1
+        return found
+
+    def _lower_case_names(self) -> Iterator[PiiEntity]:
+        """Names written in lowercase: "rachel greenberg", "anneke t visser" (a given name
+        that is no English word, an optional initial, then a surname or a word in no list), or
+        one name word after "my name is".
+        """
+        tokens, lex = self.tokens, self.lex
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            listed = tok.key in lex.first_names or tok.key in lex.last_names
+            if not listed or tok.shape != "lower" or i + 1 >= len(tokens):
+                i += 1
+                continue
+            j = i + 1
+            if (
+                tokens[j].shape == "lower"
+                and len(tokens[j].key) == 1
+                and j + 1 < len(tokens)
+                and _INITIAL_GAP.fullmatch(self._gap(i, j))
+                and _LOWER_INITIAL_GAP.fullmatch(self._gap(j, j + 1))
+            ):
+                j += 1
+            given = self._lower_given(tok.key)
+            surname = tokens[j]
+            if (
+                given
+                and surname.shape == "lower"
+                and _RUN_GAP.fullmatch(self._gap(j - 1, j))
+                and self._lower_surname(surname.key)
+            ):
+                yield PiiEntity("NAME", tok.start, surname.end, 0.5)
+                i = j + 1
+                continue
+            if (given or self._lower_surname(tok.key)) and self._before(i) == "strong":
+                yield PiiEntity("NAME", tok.start, tok.end, 0.5)
+            i += 1
+
+    def _lower_given(self, key: str) -> bool:
+        lex = self.lex
+        return (
+            key not in lx.CODE_WORDS
+            and key in lex.first_names
+            and not lex.is_english(key)
+            and key not in lx.AMBIGUOUS_GIVEN_NAMES
+            and key not in lx.PLACES_AND_BRANDS
+            and len(key) >= 3
+        )
+
+    def _lower_surname(self, key: str) -> bool:
+        lex = self.lex
+        if lex.is_english(key) or key in lx.PARTICLES or key in lx.CODE_WORDS or len(key) < 3:
+            return False
+        word = self.word(key)
+        return (
+            not word.breaker
+            and not word.place
+            and (word.last >= 1 or word.first >= 1 or word.novel)
+        )
+
+    def _coordinated(self, found: list[PiiEntity]) -> Iterator[PiiEntity]:
+        """Single name words listed beside a name: "present: Okafor, Lindqvist and Brennan"."""
+        if not found:
+            return
+        tokens = self.tokens
+        starts = {t.start: i for i, t in enumerate(tokens)}
+        ends = {t.end: i for i, t in enumerate(tokens)}
+        named: set[int] = set()
+        for e in found:
+            if e.begin in starts:
+                named.add(starts[e.begin])
+            if e.end in ends:
+                named.add(ends[e.end])
+        queue = sorted(named)
+        while queue:
+            i = queue.pop()
+            for j in (self._list_neighbour(i, -1), self._list_neighbour(i, 1)):
+                if j is None or j in named or not self._list_name(j):
+                    continue
+                named.add(j)
+                queue.append(j)
+                yield PiiEntity("NAME", tokens[j].start, tokens[j].end, 0.5)
+
+    def _list_neighbour(self, i: int, step: int) -> int | None:
+        """The next item of a list "A, B and C" from item ``i`` in direction ``step``."""
+        j = i + step
+        if 0 <= j < len(self.tokens) and self.tokens[j].key == "and":
+            j += step
+        if not 0 <= j < len(self.tokens):
+            return None
+        left, right = min(i, j), max(i, j)
+        gap = self.text[self.tokens[left].end : self.tokens[right].start]
+        return j if _LIST_GAP.fullmatch(gap) else None
+
+    def _list_name(self, j: int, *, surnames: bool = False) -> bool:
+        """A lone capitalised word that may be a name in a list; with ``surnames``, an English
+        word that is also a surname counts ("Bowman and White").
+        """
+        tok = self.tokens[j]
+        if tok.shape != "cap":
+            return False
+        word = self.word(tok.key)
+        listed = word.first or word.last
+        if word.breaker and not (surnames and word.last and not word.title):
+            return False
+        if (word.place and not listed) or tok.key in self.lex.countries:
+            return False
+        if tok.key in lx.ORG_SUFFIXES or tok.key in lx.COMPANY_NAMES:
+            return False
+        # A lone word beside the list: not a longer run ("Okafor, Brennan Street").
+        for k in (j - 1, j + 1):
+            if (
+                0 <= k < len(self.tokens)
+                and self.tokens[k].shape in ("cap", "caps")
+                and _RUN_GAP.fullmatch(self._gap(min(j, k), max(j, k)))
+            ):
+                return False
+        return bool(word.first or word.last or word.novel)
 
     def _upper_case_names(self) -> Iterator[PiiEntity]:
         """Names in capitals ("JOHN SMITH" in a signature block): a given name, then one or two
@@ -165,9 +342,11 @@ class _Scan:
         yield from self._close(current)
 
     def _close(self, segment: list[int]) -> Iterator[list[int]]:
-        # A lowercase particle may not end a name ("Maria de").
+        # A lowercase particle may neither end nor start a name ("Maria de", "ich bin Jürgen").
         while segment and self.tokens[segment[-1]].shape == "lower":
             segment.pop()
+        while segment and self.tokens[segment[0]].shape == "lower":
+            segment.pop(0)
         if segment:
             yield segment
 
@@ -187,7 +366,16 @@ class _Scan:
             )
         if tok.shape != "cap":
             return False
-        return not self.word(tok.key).breaker
+        if not self.word(tok.key).breaker:
+            return True
+        # "Anneke T Visser": after a given name and an initial, even a word is a surname.
+        return (
+            i >= 2
+            and self.tokens[i - 1].shape == "initial"
+            and self.tokens[i - 2].shape == "cap"
+            and self.word(self.tokens[i - 2].key).first >= 1
+            and not self.word(tok.key).title
+        )
 
     def _continues(self, prev_index: int, i: int) -> bool:
         prev, tok = self.tokens[prev_index], self.tokens[i]
@@ -237,7 +425,7 @@ class _Scan:
         begin = self._surname_before(first_i, core[0])
         end = tokens[last_i].end
         if tokens[last_i].shape == "initial":
-            end += 1  # the initial's full stop
+            end += self.text[end : end + 1] == "."  # the initial's full stop
         end = self._with_suffix(last_i, end)
         return PiiEntity("NAME", begin, end, score)
 
@@ -282,7 +470,11 @@ class _Scan:
             before == "word title" and any(w.first or w.last == 2 or w.novel for w in words)
         ):
             return 0.9
-        if self._is_org(first_i, last_i) or self._place_head(first_i):
+        if (
+            self._is_org(first_i, last_i)
+            or self._place_head(first_i)
+            or self._known_non_person(core)
+        ):
             return None
         if before == "strong":
             return 0.85
@@ -310,6 +502,42 @@ class _Scan:
             return 0.65
         if before in ("weak", "addressed") and single.last == 2:
             return 0.6
+        listed_or_novel = (
+            (single.first == 2 or single.last == 2 or single.novel)
+            and key not in self.lex.common_10
+            and ("-" not in key or self._all_parts_listed(key))
+        )
+        if (listed_or_novel or single.first) and self._speaker_label(first_i, last_i):
+            return 0.6
+        if single.first and self._vocative_end(first_i, last_i):
+            return 0.55
+        defined = self._defined(last_i)  # "Quorvex is a 2019 film", "Ruff is a linter"
+        if (
+            listed_or_novel
+            and not single.place
+            and after in ("subject", "vocative")
+            and not (defined and single.first != 2)
+        ):
+            return 0.55
+        # "Becker signed off": a surname in no English list, opening a sentence before a word.
+        if (
+            (single.last == 2 or (single.novel and len(key) >= 4))
+            and not single.place
+            and not defined
+            and last_i + 1 < len(self.tokens)
+            and self.tokens[last_i + 1].shape == "lower"
+            and _RUN_GAP.fullmatch(self._gap(last_i, last_i + 1))
+        ):
+            return 0.55
+        if (
+            listed_or_novel
+            and not single.place
+            and not self._sentence_start(first_i)
+            and len(key) >= 3
+            and (first_i == 0 or self.tokens[first_i - 1].key not in lx.THING_DETERMINERS)
+            and not self._in_title_phrase(first_i, last_i)
+        ):
+            return 0.5
         if (
             before == "addressed"
             and single.first == 1
@@ -318,6 +546,72 @@ class _Scan:
         ):
             return 0.6
         return None
+
+    def _defined(self, last_i: int) -> bool:
+        """Followed by "is a": how a product, a film or a company is introduced."""
+        tokens = self.tokens
+        if last_i + 2 >= len(tokens) or tokens[last_i + 1].key not in ("is", "was", "are"):
+            return False
+        return tokens[last_i + 2].key in ("a", "an", "the")
+
+    def _in_title_phrase(self, first_i: int, last_i: int) -> bool:
+        """A lone word beside capitalised English words or after a possessive: part of a title
+        ("Blue Harbour Nights", "Lindqvist's Winter Tales"), not a name.
+        """
+        tokens = self.tokens
+        if first_i > 0:
+            prev = tokens[first_i - 1]
+            if prev.possessive:
+                return True
+            if (
+                prev.shape == "cap"
+                and _RUN_GAP.fullmatch(self._gap(first_i - 1, first_i))
+                and self.word(prev.key).breaker
+                and not self.word(prev.key).title
+                and not self._sentence_start(first_i - 1)
+            ):
+                return True
+        if last_i + 1 < len(tokens):
+            nxt = tokens[last_i + 1]
+            if (
+                nxt.shape == "cap"
+                and _RUN_GAP.fullmatch(self._gap(last_i, last_i + 1))
+                and self.word(nxt.key).breaker
+                and not self.word(nxt.key).title
+            ):
+                return True
+        return False
+
+    def _vocative_end(self, first_i: int, last_i: int) -> bool:
+        """A name closing a sentence after a comma: "See you at noon, Mark!"."""
+        end = self.tokens[last_i].end
+        if first_i == 0 or self.text[end : end + 1] not in ("!", "?"):
+            return False
+        return _VOCATIVE_GAP.fullmatch(self._gap(first_i - 1, first_i)) is not None
+
+    def _all_parts_listed(self, key: str) -> bool:
+        """Every part of a hyphenated word a listed name ("Jean-Luc", not "Flask-Cors")."""
+        lex = self.lex
+        return all(p in lex.first_names or p in lex.last_names for p in key.split("-") if p)
+
+    def _speaker_label(self, first_i: int, last_i: int) -> bool:
+        """A name opening a line and followed by a colon: "Amy: Remember me"."""
+        start = self.tokens[first_i].start
+        line_start = self.text.rfind("\n", 0, start) + 1
+        if self.text[line_start:start].strip(" \t\u00a0-*•>"):
+            return False
+        end = self.tokens[last_i].end
+        return self.text[end : end + 2].rstrip() == ":"
+
+    def _known_non_person(self, core: list[int]) -> bool:
+        """A place ("São Paulo", "Hong Kong"), a country, or a company named like a person."""
+        keys = [self.tokens[i].key.replace("-", " ") for i in core]
+        joined = " ".join(keys)
+        if joined in lx.COMPANY_NAMES:
+            return True
+        if len(keys) == 1:
+            return joined in self.lex.countries
+        return joined in self.lex.places
 
     def _score_pair(self, words: list[_Word], core: list[int], before: str | None) -> float | None:
         keys = [self.tokens[i].key for i in core]
@@ -337,6 +631,16 @@ class _Scan:
         # "contact Zorvath Quellington": unknown words, but addressed like a person.
         if before == "addressed" and all(w.novel for w in words):
             return 0.6
+        # "Agnieszka Wróblewska", "Bill Lumbergh": every word a name or no English word at all,
+        # one of them not also a common word.
+        # Three unknown words are more often a phrase in another language than a name.
+        listed = sum(bool(w.first or w.last) for w in words)
+        if (
+            all(w.first or w.last or w.novel for w in words)
+            and any(w.novel or w.first == 2 or w.last == 2 for w in words)
+            and (listed or len(words) == 2)
+        ):
+            return 0.6
         return None
 
     def _before(self, first_i: int) -> str | None:
@@ -348,7 +652,8 @@ class _Scan:
         tokens = self.tokens
         prev = tokens[first_i - 1]
         gap = self._gap(first_i - 1, first_i)
-        if prev.shape in ("cap", "caps") and self.word(prev.key).title:
+        lower_title = prev.shape == "lower" and prev.key in lx.COURTESY_TITLES and gap[:1] == "."
+        if lower_title or (prev.shape in ("cap", "caps") and self.word(prev.key).title):
             if not _TITLE_GAP.fullmatch(gap):
                 return None
             # "General Public", "Judge Advocate": a title that is also a word needs a name word.
@@ -388,6 +693,15 @@ class _Scan:
                 return "speech"
             if nxt.key in lx.ACTION_VERBS:
                 return "action"
+            if nxt.key in lx.SUBJECT_VERBS and nxt.shape in ("lower", "other"):
+                return "subject"
+        if (
+            _VOCATIVE_GAP.fullmatch(gap)
+            and nxt.shape == "lower"
+            and self._sentence_start(last_i)
+            and last_i + 2 < len(self.tokens)
+        ):
+            return "vocative"
         if _APPOSITIVE_GAP.fullmatch(gap) and (
             nxt.key in lx.JOB_WORDS or nxt.key in _JOB_MODIFIERS
         ):
@@ -433,7 +747,7 @@ class _Scan:
         if (
             surname.shape != "cap"
             or word.breaker
-            or word.last == 0
+            or (word.last == 0 and not word.novel)
             or word.first == 2
             or surname.key in self.lex.common_10
             or surname.key in lx.PLACES_AND_BRANDS
@@ -441,7 +755,9 @@ class _Scan:
         ):
             return begin
         if p > 0 and self._continues(p - 1, p) and self._name_like(p - 1):
-            return begin  # "Olivia Brown, John": Brown ends another name
+            before = self.word(tokens[p - 1].key)
+            if before.first or before.last == 2 or before.novel:
+                return begin  # "Olivia Brown, John": Brown ends another name
         return surname.start
 
     def _with_suffix(self, last_i: int, end: int) -> int:

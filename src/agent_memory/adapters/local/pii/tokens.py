@@ -13,6 +13,9 @@ _POSSESSIVE = ("'s", "’s", "'S", "’S")
 _CONTRACTION = re.compile(r"['’](?:ve|m|re|ll|d|t)$", re.I)
 _INNER_CAPITAL = re.compile(r"(?<=[^\W\d_])(?<![A-Z])[A-Z]")
 _CAPITALISED_PREFIXES = lx.words("mc mac de di da la le van von du fitz st")
+_BARE_INITIAL = re.compile(r"[^\W\d_] [B-HJ-Z] [^\W\d_a-z]")
+_CODE_BEFORE = frozenset("`@/\\#_<")
+_CODE_AFTER = frozenset("`/\\_>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +39,16 @@ def tokenise(text: str) -> Iterator[Token]:
             end -= 2
             word = word[:-2]
         next_char = text[end : end + 1]
-        in_code = next_char == "`" or text[start - 1 : start] == "`"
+        prev_char = text[start - 1 : start] if start else ""
+        # Code, handles and paths: "`Len`", "@Viicos", "github.com/Viicos".
+        in_code = next_char in _CODE_AFTER or prev_char in _CODE_BEFORE
         shape = "other" if in_code or _CONTRACTION.search(word) else _shape(word, next_char)
+        if (
+            shape == "other"
+            and end - start == 1
+            and _BARE_INITIAL.fullmatch(text, max(0, start - 2), end + 2)
+        ):
+            shape = "initial"  # "Anneke T Visser": a middle initial without its full stop
         yield Token(start, end, lx.fold(word), shape, possessive)
 
 
@@ -50,6 +61,8 @@ def _shape(word: str, next_char: str) -> str:
         return "lower" if word.islower() else "other"
     if word.isupper():
         return "caps"
+    if word[:2].isalpha() and word[:2].isupper():
+        return "other"  # "APIs", "IPython"
     if word[0].isupper():
         return "cap" if _name_cased(word) else "other"
     return "lower" if word.islower() else "other"
