@@ -42,6 +42,7 @@ def detector() -> LocalPiiDetector:
         ("The card expires 09/27, please update it.", ("CREDIT_DEBIT_EXPIRY", "09/27")),
         ("exp 11/2028", ("CREDIT_DEBIT_EXPIRY", "11/2028")),
         ("valid thru 03/29", ("CREDIT_DEBIT_EXPIRY", "03/29")),
+        ("Card on file, exp 03/29.", ("CREDIT_DEBIT_EXPIRY", "03/29")),
         ("Her PIN is 4821.", ("PIN", "4821")),
         ("pin code: 009911", ("PIN", "009911")),
     ],

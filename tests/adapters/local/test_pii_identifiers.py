@@ -78,13 +78,14 @@ def test_identifiers_are_found_with_comprehend_labels(
     assert expected in found(detector, text)
 
 
-def test_an_nhs_number_printed_like_a_phone_number_is_still_scrubbed(
+def test_an_nhs_number_printed_like_a_phone_number_is_labelled_as_an_nhs_number(
     detector: LocalPiiDetector,
 ) -> None:
-    # Given an NHS number grouped 3-3-4, which a North American number also is
+    # Given an NHS number grouped 3-3-4, as North American phone numbers also are
     text = "NHS 943 476 5919 for the referral"
     # When it is scanned
-    # Then every digit of it is inside a reported entity, whichever label wins the tie
+    # Then it is one entity, labelled by the word and checksum that say what it is
+    assert found(detector, text) == [("UK_NATIONAL_HEALTH_SERVICE_NUMBER", "943 476 5919")]
     assert covered(detector, text, "943 476 5919")
 
 

@@ -97,7 +97,7 @@ _EXPIRY = re.compile(
 )
 _EXPIRY_VALUE = re.compile(
     r"(?:[ \t]*(?:[:=(]|\bon\b|\bin\b|\bdate\b|\bis\b|\bof\b)[ \t]*){0,3}[ \t]*"
-    r"(?P<v>(?:0?[1-9]|1[0-2]) ?[/-] ?(?:\d{2}|20\d{2}))(?![\d/.-])"
+    r"(?P<v>(?:0?[1-9]|1[0-2]) ?[/-] ?(?:\d{2}|20\d{2}))(?![\d/-]|\.\d)"
 )
 _CARD_WORD = re.compile(
     r"\b(?:card|visa|mastercard|amex|american\s+express|discover|maestro|cvv|cvc|credit|debit)\b",

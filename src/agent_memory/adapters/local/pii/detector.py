@@ -63,4 +63,28 @@ class LocalPiiDetector:
             *addresses.find_addresses(text),
             *self._names.find(text),
         ]
-        return resolve(candidates, text) if candidates else []
+        return resolve(_specific_over_phone(candidates), text) if candidates else []
+
+
+# Told apart from a phone number by a checksum or a label word, though printed like one
+# ("NHS 943 476 5919"): spans.resolve breaks ties by its own table, which predates them.
+_LIKE_A_PHONE = frozenset(
+    {
+        "UK_NATIONAL_HEALTH_SERVICE_NUMBER",
+        "UK_UNIQUE_TAXPAYER_REFERENCE_NUMBER",
+        "CA_SOCIAL_INSURANCE_NUMBER",
+        "CA_HEALTH_NUMBER",
+        "IN_AADHAAR",
+        "BANK_ACCOUNT_NUMBER",
+        "BANK_ROUTING",
+        "US_INDIVIDUAL_TAX_IDENTIFICATION_NUMBER",
+    }
+)
+
+
+def _specific_over_phone(candidates: list[PiiEntity]) -> list[PiiEntity]:
+    """``candidates`` without a PHONE that has exactly the span of a more specific number."""
+    specific = {(e.begin, e.end) for e in candidates if e.type in _LIKE_A_PHONE}
+    if not specific:
+        return candidates
+    return [e for e in candidates if e.type != "PHONE" or (e.begin, e.end) not in specific]
