@@ -1,5 +1,5 @@
-"""Network identifiers in the local PII detector: MAC addresses, URLs holding an "@" (user names,
-passwords, addresses) and user names after a label."""
+"""Network identifiers in the local PII detector: MAC addresses, URLs that name a user (with or
+without a password) and user names after a label."""
 
 from __future__ import annotations
 
@@ -27,7 +27,11 @@ def detector() -> LocalPiiDetector:
         ("ftp://mgarcia@files.example.org/in", ("URL", "ftp://mgarcia@files.example.org/in")),
         (
             "see https://example.com/unsubscribe?email=jo@example.com.",
-            ("URL", "https://example.com/unsubscribe?email=jo@example.com"),
+            ("EMAIL", "jo@example.com"),
+        ),
+        (
+            "[![badge](https://ci.example.com/x.svg)](https://jdoe:pw@ci.example.com/build/7)",
+            ("URL", "https://jdoe:pw@ci.example.com/build/7"),
         ),
         ("username: jdoe42", ("USERNAME", "jdoe42")),
         ('{"login": "mgarcia"}', ("USERNAME", "mgarcia")),
@@ -51,6 +55,7 @@ def test_network_identifiers_are_found_with_comprehend_labels(
         "fe80::1ff:fe23:4567:890a",
         # A plain URL is memory worth keeping (core.pii_policy)
         "The docs at https://docs.aws.amazon.com/comprehend/latest/dg/how-pii.html say so.",
+        "See https://github.com/aws/aws-cdk/tree/main/packages/@aws-cdk/core and @media rules.",
         # Code and prose around the label words
         "def login(username: str, user_id: Optional[int] = None) -> None:",
         "username = request.form['username']",

@@ -49,8 +49,8 @@ class ComprehendPiiDetector:
     """A ``PiiDetector`` returning Comprehend's entity types (NAME, EMAIL, PHONE, SSN, …).
 
     Every type is kept but ``ignored_types`` (by default ``DATE_TIME`` and ``AGE``), and a
-    ``URL`` only when it holds an ``@`` (``https://jdoe:pw@host``) unless ``scrub_plain_urls``:
-    the promise local mode makes (``core.pii_policy``).
+    ``URL`` only when it names a user (``https://jdoe:pw@host``) or holds an email address,
+    unless ``scrub_plain_urls``: the promise local mode makes (``core.pii_policy``).
 
     ``max_chunk_chars`` (what the core chunks by) defaults to a size whose UTF-8 always fits
     one request; a larger value is allowed, and any text whose UTF-8 is over the limit is split

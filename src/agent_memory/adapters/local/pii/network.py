@@ -1,5 +1,5 @@
-"""Identifiers of accounts and devices on a network: MAC addresses, URLs that carry a user's
-credentials, and user names.
+"""Identifiers of accounts and devices on a network: MAC addresses, URLs that name a user, and
+user names.
 """
 
 from __future__ import annotations
@@ -18,8 +18,11 @@ _MAC = re.compile(
 _MAC_DOTTED = re.compile(
     r"[0-9a-fA-F](?<![\w:.-].)[0-9a-fA-F]{3}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}(?![\w:.-])"
 )
-# A URL with an "@" in it (credentials, an address in its query, a handle in its path): whole.
-_URL_WITH_AT = re.compile(r"(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s\"'<>@]*@[^\s\"'<>]*")
+# scheme://user[:password]@host...: the whole URL, since its path often names the user too.
+_URL_WITH_USER = re.compile(
+    r"(?<![\w+.-])[A-Za-z][A-Za-z0-9+.-]{1,15}://[^\s/?#@\"'<>(){}\[\]]*@"
+    r"[^\s/?#\"'<>(){}\[\]@]+[^\s\"'<>(){}\[\]]*"
+)
 _URL_TRAILING = ".,;:!?)]}"
 
 _USERNAME = re.compile(
@@ -64,12 +67,13 @@ def find_macs(text: str) -> Iterator[PiiEntity]:
 
 
 def find_credential_urls(text: str) -> Iterator[PiiEntity]:
-    """URLs holding an "@" ("https://jdoe:s3cret@host/x", "...?email=jo@example.com"): the
-    whole URL, as ``URL``; a plain URL is not reported (``core.pii_policy``).
+    """URLs naming a user before the host, with or without a password
+    ("https://jdoe:s3cret@host/x"): the whole URL, as ``URL``. A plain URL is not reported
+    (``core.pii_policy``); an address inside one is an ``EMAIL``.
     """
     if "://" not in text or "@" not in text:
         return
-    for m in _URL_WITH_AT.finditer(text):
+    for m in _URL_WITH_USER.finditer(text):
         end = m.end()
         while end > m.start() and text[end - 1] in _URL_TRAILING:
             end -= 1
