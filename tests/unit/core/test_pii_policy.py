@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_memory.core.pii_policy import KEPT_TYPES, url_is_personal
+from agent_memory.core.pii_policy import url_is_personal
 
 
 @pytest.mark.parametrize(
@@ -32,7 +32,3 @@ def test_a_url_naming_a_user_or_holding_an_address_is_personal(url: str) -> None
 )
 def test_any_other_url_is_kept(url: str) -> None:
     assert not url_is_personal(url)
-
-
-def test_dates_and_ages_are_kept_in_both_modes() -> None:
-    assert KEPT_TYPES == {"DATE_TIME", "AGE"}
