@@ -36,7 +36,7 @@ class Labelled:
 
     def find(self, text: str) -> Iterator[PiiEntity]:
         """The value after each label in ``text`` that passes ``valid``."""
-        lowered = text.lower()
+        lowered = lower(text)
         if not any(t in (lowered if t.islower() else text) for t in self.triggers):
             return
         for label in self.label.finditer(text):
@@ -79,6 +79,12 @@ def labelled(
 def compact(value: str) -> str:
     """``value`` without the spaces, hyphens and dots it is grouped by."""
     return value.replace(" ", "").replace("-", "").replace(".", "")
+
+
+@functools.lru_cache(maxsize=4)
+def lower(text: str) -> str:
+    """``text.lower()``, computed once for the recognisers that scan the same text."""
+    return text.lower()
 
 
 @functools.cache

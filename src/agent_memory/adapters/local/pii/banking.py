@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from agent_memory.adapters.local.pii._labels import labelled, stdnum_valid
+from agent_memory.adapters.local.pii._labels import labelled, lower, stdnum_valid
 from agent_memory.core.ports import PiiEntity
 
 # Compact ("DE89370400440532013000") or grouped by fours ("DE89 3704 0044 0532 0130 00").
@@ -49,7 +49,7 @@ def _rtn_valid(candidate: str) -> bool:
 _ACCOUNT = labelled(
     "BANK_ACCOUNT_NUMBER",
     "account|acct|a/c|checking|savings|konto|compte",
-    r"\b(?:bank\s+account|account|acct|a/c|checking|savings|IBAN\s+or\s+account|Kontonummer|"
+    r"\b(?:bank\s+account|account|acct|a/c|checking|savings|Kontonummer|"
     r"Konto|compte)\b",
     r"\d(?:[ -]?\d){5,16}",
     # "AWS account 123456789012", "service account 4711": accounts that are not bank accounts.
@@ -124,7 +124,8 @@ def find_card_details(text: str) -> Iterator[PiiEntity]:
     """
     yield from _CVV.find(text)
     yield from _PIN.find(text)
-    if "exp" not in text.lower() and "thru" not in text.lower():
+    lowered = lower(text)
+    if "exp" not in lowered and "thru" not in lowered:
         return
     for label in _EXPIRY.finditer(text):
         m = _EXPIRY_VALUE.match(text, label.end())

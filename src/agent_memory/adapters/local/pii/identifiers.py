@@ -59,15 +59,15 @@ _PASSPORT = labelled(
 )
 _DRIVER = labelled(
     "DRIVER_ID",
-    "licen|driver id|DL|führerschein|fuehrerschein",
+    "driver|driving|DL|führerschein|fuehrerschein",
     r"\b(?:driver'?s'?|drivers|driving)\s+licen[cs]es?\b|\bdriver\s+id\b|\bF(?:ü|ue)hrerschein\b|"
-    r"\bDL\b(?!-)#?",
+    r"(?-i:\bDL\b)(?!-)#?",
     _DOCUMENT,
     _document,
 )
 _LICENSE_PLATE = labelled(
     "LICENSE_PLATE",
-    "plate|registration|reg|kennzeichen|plaque",
+    "plate|registration|reg.|reg |kennzeichen|plaque",
     r"\b(?:(?:licen[cs]e|number|registration)\s+plates?|plates?|vehicle\s+registration|"
     r"reg(?:istration)?\.?\s+(?:no|number|mark)|Kennzeichen|plaque)\b",
     r"[A-Z0-9]{1,4}(?:[ -]?[A-Z0-9]{1,4}){0,2}",

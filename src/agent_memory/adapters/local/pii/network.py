@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from agent_memory.adapters.local.pii._labels import lower
 from agent_memory.core.ports import PiiEntity
 
 # Six hex pairs joined by one kind of separator ("00:1A:2B:3C:4D:5E", "00-1a-..."), or Cisco's
@@ -87,7 +88,7 @@ def find_usernames(text: str, is_word: Callable[[str], bool]) -> Iterator[PiiEnt
     field's name (``nick_name``), a short number; after "is" no plain word at all ("the login
     is broken").
     """
-    lowered = text.lower()
+    lowered = lower(text)
     if not any(word in lowered for word in _USERNAME_TRIGGERS):
         return
     for m in _USERNAME.finditer(text):
