@@ -53,15 +53,34 @@ class Seed:
     gap: str | None = None  # why the local detector cannot catch this format (or context)
     # Where a gap shows: in stored records, in KB documents, in the bootstrap reply.
     gap_in: tuple[str, ...] = ("records", "kb", "reply")
+    # The word that makes a value PII ("passport C01X00T47"): written before it, never scrubbed.
+    context: str = ""
 
     @property
     def id(self) -> str:
         return f"{self.kind}:{self.value}"
 
+    @property
+    def text(self) -> str:
+        """The seed as the runs write it: its context word, if any, then its value."""
+        return f"{self.context} {self.value}" if self.context else self.value
+
+    @property
+    def probe(self) -> str:
+        """What must not be stored: the value, or with its context if the value is too short
+        to be told from the digits of any hash or timestamp ("CVV 7319", not "7319")."""
+        return self.text if len(self.value) < 6 else self.value
+
+    def fragment(self) -> str:
+        """The part of the written seed before the middle of its value."""
+        lead = len(self.text) - len(self.value)
+        cut = lead + len(self.value) // 2
+        return self.text[:cut] if len(self.value) < 6 else self.value[: len(self.value) // 2]
+
     def needles(self) -> list[bytes]:
         """Every form the seed could be written in: as is, Unicode-folded, JSON-escaped, and
         escaped twice (a JSON body inside a logged ``repr``)."""
-        forms = {self.value, unicodedata.normalize("NFKC", self.value), *self.parts}
+        forms = {self.probe, unicodedata.normalize("NFKC", self.probe), *self.parts}
         found: set[bytes] = set()
         for form in forms:
             escaped = json.dumps(form)[1:-1]
@@ -93,13 +112,17 @@ SEEDS = (
     Seed("EMAIL", "ｍａｒｉｏ＠ｅｘａｍｐｌｅ．ｃｏｍ", ("mario@example.com",)),
     Seed("EMAIL", "jane.doe\u200b@example.com", ("jane.doe@example.com",)),
     Seed("EMAIL", "ravi\u00ad.kumar@example.net", ("ravi.kumar@example.net", "kumar@example")),
-    Seed("EMAIL", "dana[at]example[dot]org", ("dana[at]",), gap="spelled-out @ and dots"),
+    Seed("EMAIL", "dana[at]example[dot]org", ("dana[at]",)),
+    Seed("EMAIL", "j.smith (at) example.co.uk", ("j.smith (at)",)),
     Seed("PHONE", "(415) 555-0132", ("555-0132",)),
     Seed("PHONE", "415-555-0198", ("555-0198",)),
     Seed("PHONE", "+1 415 555 0174", ("555 0174",)),
     Seed("PHONE", "+44 20 7946 0958", ("7946 0958",)),
     Seed("PHONE", "415.555.0111", ("555.0111",)),
-    Seed("PHONE", "020 7946 0321", gap="a national format without a phone word before it"),
+    Seed("PHONE", "020 7946 0321", ("7946 0321",)),
+    Seed("PHONE", "01 42 68 53 00", ("42 68 53 00",)),
+    Seed("PHONE", "(02) 9374 4000", ("9374 4000",)),
+    Seed("PHONE", "+234 1 270 0000", ("1 270 0000",)),
     Seed("PHONE", "4155550123", gap="bare digits without a phone word before them"),
     Seed("SSN", "078-05-1120"),
     Seed("SSN", "219 09 9999"),
@@ -123,13 +146,49 @@ SEEDS = (
     Seed("IP_ADDRESS", "10.0.0.254"),
     Seed("IP_ADDRESS", "2001:db8:85a3::8a2e:370:7334"),
     Seed("IP_ADDRESS", "fe80::1ff:fe23:4567:890a"),
-    Seed("IP_ADDRESS", "172.016.005.004", gap="zero-padded octets are not an address to it"),
+    Seed("IP_ADDRESS", "172.016.005.004"),
     Seed("ADDRESS", "1600 Pennsylvania Avenue NW, Washington, DC 20500", ("Pennsylvania Ave",)),
     Seed("ADDRESS", "742 Evergreen Terrace, Springfield, IL 62704", ("Evergreen Terrace",)),
     Seed("ADDRESS", "221B Baker Street, London NW1 6XE", ("Baker Street",)),
     Seed("ADDRESS", "PO Box 1234, Austin, TX 78701", ("Box 1234",)),
     Seed("ADDRESS", "Hauptstraße 5, 10115 Berlin", ("Hauptstraße",)),
     Seed("ADDRESS", "One Microsoft Way, Redmond", gap="house numbers in words"),
+    # Bank and card details: checksummed ones alone, the rest after the word that says so
+    Seed(
+        "INTERNATIONAL_BANK_ACCOUNT_NUMBER",
+        "DE89 3704 0044 0532 0130 00",
+        ("DE89370400440532013000", "3704 0044 0532"),
+    ),
+    Seed("INTERNATIONAL_BANK_ACCOUNT_NUMBER", "GB29NWBK60161331926819", ("60161331926819",)),
+    Seed("SWIFT_CODE", "NWBKGB2L", context="SWIFT"),
+    Seed("BANK_ACCOUNT_NUMBER", "31926819", context="account"),
+    Seed("BANK_ROUTING", "021000021", context="routing"),
+    Seed("BANK_ROUTING", "40-47-84", context="sort code"),
+    Seed("CREDIT_DEBIT_CVV", "7319", context="CVV"),
+    Seed("CREDIT_DEBIT_EXPIRY", "09/27", context="card exp"),
+    Seed("PIN", "4821", context="PIN"),
+    # Identity documents and vehicles
+    Seed("PASSPORT_NUMBER", "C01X00T47", context="passport"),
+    Seed("DRIVER_ID", "D1234-56789-01234", ("D12345678901234",), context="driver's license"),
+    Seed("LICENSE_PLATE", "7ABC123", context="licence plate"),
+    Seed("VEHICLE_IDENTIFICATION_NUMBER", "1HGCM82633A004352"),
+    # National numbers of the countries Comprehend covers
+    Seed("UK_NATIONAL_INSURANCE_NUMBER", "AB 12 34 56 C", ("AB123456C",)),
+    Seed("UK_NATIONAL_INSURANCE_NUMBER", "JG103759A"),
+    Seed("UK_UNIQUE_TAXPAYER_REFERENCE_NUMBER", "1955839661", context="UTR"),
+    Seed("UK_NATIONAL_HEALTH_SERVICE_NUMBER", "943 476 5919", ("9434765919",), context="NHS"),
+    Seed("CA_SOCIAL_INSURANCE_NUMBER", "130 692 544", ("130692544",), context="SIN"),
+    Seed("CA_HEALTH_NUMBER", "1234-567-890-AB", context="health card"),
+    Seed("US_INDIVIDUAL_TAX_IDENTIFICATION_NUMBER", "912-70-1234", ("912701234",)),
+    Seed("IN_PERMANENT_ACCOUNT_NUMBER", "ABCPE1234F"),
+    Seed("IN_AADHAAR", "2341 2341 2346", ("234123412346",)),
+    Seed("IN_VOTER_NUMBER", "ABC1234566"),
+    Seed("IN_NREGA", "AP-01-002-003-004/123"),
+    # Devices and accounts
+    Seed("MAC_ADDRESS", "00:1A:2B:3C:4D:5E", ("001A2B3C4D5E",)),
+    Seed("MAC_ADDRESS", "3c-22-fb-8e-11-a0"),
+    Seed("URL", "https://jdoe:s3cret@git.example.com/repo.git", ("jdoe:s3cret",)),
+    Seed("USERNAME", "jdoe42", context="username:"),
 )
 CAUGHT = [s for s in SEEDS if s.gap is None]
 
@@ -144,7 +203,7 @@ FILLER = (
 def sentences(seeds: tuple[Seed, ...] = SEEDS, offset: int = 0) -> str:
     """Every seed in a sentence of its own, starting from seed ``offset``."""
     turned = seeds[offset:] + seeds[:offset]
-    return " ".join(f"The file for case {i} lists {s.value} here." for i, s in enumerate(turned))
+    return " ".join(f"The file for case {i} lists {s.text} here." for i, s in enumerate(turned))
 
 
 def tag(number: int) -> str:
@@ -159,15 +218,16 @@ def tag(number: int) -> str:
 
 
 def compact(seeds: tuple[Seed, ...] = SEEDS) -> str:
-    return "; ".join(s.value for s in seeds)
+    return "; ".join(s.text for s in seeds)
 
 
 def before_and_after_5000(limit: int) -> str:
-    """The seeds before character 5,000 and again after it, within ``limit`` characters."""
+    """The seeds before character 5,000 and again after it, within ``limit`` characters (in
+    sentences before, listed after: twice in sentences would not fit)."""
     head = sentences()
     middle = FILLER * ((5_100 - len(head)) // len(FILLER) + 1)
-    text = f"{head} {middle} {sentences(offset=7)}"
-    assert text.index(SEEDS[7].value, 5_000) > 5_000 and len(text) <= limit
+    text = f"{head} {middle} {compact(SEEDS[7:] + SEEDS[:7])}"
+    assert len(head) < 5_000 and text.index(SEEDS[7].value, 5_000) > 5_000 and len(text) <= limit
     return text
 
 
@@ -182,15 +242,23 @@ def packed(values: list[str], limit: int, joiner: str = " / ") -> list[str]:
     return groups
 
 
-TITLES = packed([s.value for s in SEEDS], 180, "; ")
-SENDERS = packed([s.value for s in SEEDS], 250)
+# Two seeds an item: a list holds at most 50 items.
+PAIRS = [SEEDS[i : i + 2] for i in range(0, len(SEEDS), 2)]
+
+
+def listed(seeds: tuple[Seed, ...]) -> str:
+    return " and ".join(s.text for s in seeds)
+
+
+TITLES = packed([s.text for s in SEEDS], 180, "; ")
+SENDERS = packed([s.text for s in SEEDS], 250)
 RUNS = max(3, len(TITLES))  # enough to promote facts, and one title per proposed procedure
 
 
-def seeded_event(number: int, messages: int = 40) -> dict[str, Any]:
+def seeded_event(number: int, messages: int = 32) -> dict[str, Any]:
     """Run ``number``: the same facts every time (so they are promoted), its own procedure.
 
-    With 40 long messages a run holds more text than one detector call takes (yet stays within
+    With 32 long messages a run holds more text than one detector call takes (yet stays within
     an event's 256 KiB), and every seed crosses the 1,000-character cut of a message unit in
     some message.
     """
@@ -217,22 +285,20 @@ def seeded_event(number: int, messages: int = 40) -> dict[str, Any]:
             # The last run leaves the summary to be derived from the task.
             "task_summary": "" if number == RUNS else f"Summary: {compact()}",
             "key_findings": [
-                f"Finding {i}: the file names {s.value}." for i, s in enumerate(SEEDS)
+                f"Finding {i}: the file names {listed(pair)}." for i, pair in enumerate(PAIRS)
             ],
             "approach_used": before_and_after_5000(8_000),
-            "tools_used": [f"crm lookup {s.value}" for s in SEEDS],
+            "tools_used": [f"crm lookup {listed(pair)}" for pair in PAIRS],
             "reusable_patterns": [
-                f"Pattern {i}: ask {s.value} first." for i, s in enumerate(SEEDS)
+                f"Pattern {i}: ask {listed(pair)} first." for i, pair in enumerate(PAIRS)
             ],
             "facts": [
-                {"content": f"{tag(i)}: {s.value}", "confidence": 0.9} for i, s in enumerate(SEEDS)
+                {"content": f"{tag(i)}: {listed(pair)}", "confidence": 0.9}
+                for i, pair in enumerate(PAIRS)
             ],
             "procedure": {
                 "title": f"Review for {TITLES[(number - 1) % len(TITLES)]}",
-                "steps": [
-                    " ".join(f"Check {s.value}." for s in SEEDS[i : i + 2])
-                    for i in range(0, len(SEEDS), 2)
-                ]
+                "steps": [" ".join(f"Check {s.text}." for s in pair) for pair in PAIRS]
                 + [f"Close run {number}"],
             },
         },
@@ -392,6 +458,12 @@ def test_the_local_story_stores_type_labels_where_the_pii_was(local: World) -> N
     assert "[IP_ADDRESS]" in stored
 
 
+def test_the_local_story_labels_every_seeded_type(local: World) -> None:
+    # Guards the tests below: each type was scrubbed as itself, not only as a neighbour's span
+    stored = local.places["stored records"].decode()
+    assert [s.kind for s in CAUGHT if f"[{s.kind}" not in stored] == []
+
+
 @pytest.mark.parametrize(
     ("place", "seed"),
     list(
@@ -446,9 +518,9 @@ def detector() -> LocalPiiDetector:
 
 
 def straddling(seed: Seed, cut: int) -> str:
-    """Text whose ``cut``-th character falls in the middle of ``seed``."""
-    half = len(seed.value) // 2
-    return "x" * (cut - half - 1) + " " + seed.value + " and then the review went on."
+    """Text whose ``cut``-th character falls in the middle of ``seed``'s value."""
+    half = len(seed.text) - len(seed.value) + len(seed.value) // 2
+    return "x" * (cut - half - 1) + " " + seed.text + " and then the review went on."
 
 
 @pytest.mark.parametrize("seed", CAUGHT, ids=[s.id for s in CAUGHT])
@@ -476,7 +548,7 @@ def test_pii_cut_by_a_length_limit_leaves_no_fragment(
     consolidate(event, memory.ports)
     # Then neither the seed nor the half of it before the cut is stored anywhere
     stored = dump([*export_tenant(memory.ports, TENANT)])
-    fragment = seed.value[: len(seed.value) // 2].encode()
+    fragment = seed.fragment().encode()
     assert [n for n in [*seed.needles(), fragment] if n in stored] == []
 
 
@@ -528,4 +600,4 @@ def test_a_replayed_run_leaves_no_raw_pii_in_the_database_file(memory: Memory) -
     replay(failure_key(TENANT, AGENT, "pii-run-1"), working)
     # Then the database files hold none of the caught seeds any more
     files = b"".join(p.read_bytes() for p in memory.root.glob(f"{DATABASE_FILE}*"))
-    assert [s.value for s in CAUGHT if s.value.encode() in files] == []
+    assert [s.probe for s in CAUGHT if s.probe.encode() in files] == []

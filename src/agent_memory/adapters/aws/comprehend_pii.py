@@ -10,9 +10,15 @@ from botocore.exceptions import ClientError  # type: ignore[import-untyped, unus
 
 from agent_memory.adapters.aws._errors import THROTTLING_CODES, error_code, transient_errors
 from agent_memory.core.errors import TransientError
+from agent_memory.core.pii_policy import KEPT_TYPES, url_is_personal
 from agent_memory.core.ports import PiiEntity
 
-__all__ = ["DEFAULT_MIN_SCORE", "MAX_REQUEST_BYTES", "ComprehendPiiDetector"]
+__all__ = [
+    "DEFAULT_IGNORED_TYPES",
+    "DEFAULT_MIN_SCORE",
+    "MAX_REQUEST_BYTES",
+    "ComprehendPiiDetector",
+]
 
 # DetectPiiEntities takes "a UTF-8 text string" of at most 100 KB; 100,000 is under either
 # reading of "KB". A code point is at most 4 bytes in UTF-8, so this many characters always fit.
@@ -22,6 +28,9 @@ SAFE_CHUNK_CHARS = MAX_REQUEST_BYTES // 4
 # while an over-scrubbed word costs little; Comprehend's documented labelling example scores a
 # real card number at 0.57. Deployments that measure over-scrubbing can raise it.
 DEFAULT_MIN_SCORE = 0.0
+# Dates, times and ages stay in stored text in both modes (core.pii_policy): the local detector
+# does not look for them either.
+DEFAULT_IGNORED_TYPES = KEPT_TYPES
 _OVERLAP = 256
 # Logged for each call still throttled after botocore's retries; Comprehend publishes no
 # throttling metric for DetectPiiEntities, so a log metric filter of the stack counts these.
@@ -39,6 +48,10 @@ class ComprehendClient(Protocol):
 class ComprehendPiiDetector:
     """A ``PiiDetector`` returning Comprehend's entity types (NAME, EMAIL, PHONE, SSN, …).
 
+    Every type is kept but ``ignored_types`` (by default ``DATE_TIME`` and ``AGE``), and a
+    ``URL`` only when it names a user (``https://jdoe:pw@host``) or holds an email address,
+    unless ``scrub_plain_urls``: the promise local mode makes (``core.pii_policy``).
+
     ``max_chunk_chars`` (what the core chunks by) defaults to a size whose UTF-8 always fits
     one request; a larger value is allowed, and any text whose UTF-8 is over the limit is split
     again here, with overlap, before it is sent. Offsets are code points, as Python indexes
@@ -52,7 +65,8 @@ class ComprehendPiiDetector:
         *,
         language_code: str = "en",
         min_score: float = DEFAULT_MIN_SCORE,
-        ignored_types: Collection[str] = (),
+        ignored_types: Collection[str] = DEFAULT_IGNORED_TYPES,
+        scrub_plain_urls: bool = False,
         max_chunk_chars: int = SAFE_CHUNK_CHARS,
         max_request_bytes: int = MAX_REQUEST_BYTES,
     ) -> None:
@@ -62,6 +76,7 @@ class ComprehendPiiDetector:
         self._language = language_code
         self._min_score = min_score
         self._ignored = frozenset(ignored_types)
+        self._scrub_plain_urls = scrub_plain_urls
         self._max_chunk_chars = max_chunk_chars
         self._max_bytes = max_request_bytes
 
@@ -96,8 +111,11 @@ class ComprehendPiiDetector:
             # Offsets past the text (seen from stubs and moto's canned answers) are clamped.
             begin = max(0, min(int(entity["BeginOffset"]), len(piece)))
             end = max(0, min(int(entity["EndOffset"]), len(piece)))
-            if end > begin and score >= self._min_score and kind not in self._ignored:
-                entities.append(PiiEntity(kind, begin, end, score))
+            if end <= begin or score < self._min_score or kind in self._ignored:
+                continue
+            if kind == "URL" and not (self._scrub_plain_urls or url_is_personal(piece[begin:end])):
+                continue
+            entities.append(PiiEntity(kind, begin, end, score))
         return entities
 
 

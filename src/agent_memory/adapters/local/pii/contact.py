@@ -14,6 +14,12 @@ _EMAIL = re.compile(
     r"(?<![\w.+%'-])[\w+%'-]+(?:\.[\w+%'-]+)*@[^\W_](?:[\w-]*[^\W_])?"
     r"(?:\.[^\W_](?:[\w-]*[^\W_])?)*\.[^\W\d_]{2,63}(?![\w-])"
 )
+# "dana[at]example[dot]org", "dana (at) example.org": an address spelled out against scrapers.
+_SPELLED_EMAIL = re.compile(
+    r"(?<![\w.+%'-])[\w+%'-]+(?:\.[\w+%'-]+)*[ \t]?[\[({<][ \t]?(?i:at)[ \t]?[\])}>][ \t]?"
+    r"[^\W_](?:[\w-]*[^\W_])?(?:(?:\.|[ \t]?[\[({<][ \t]?(?i:dot)[ \t]?[\])}>][ \t]?)"
+    r"[^\W_](?:[\w-]*[^\W_])?)+"
+)
 
 _PHONE_WORDS = re.compile(
     r"\b(?:tel|telephone|phone|ph|mobile|mob|cell|cellphone|fax|call|ring|text|sms|whatsapp|"
@@ -24,15 +30,24 @@ _PHONE_WORDS = re.compile(
 _DOUBLE_ZERO = re.compile(r"(?<![\w+])00(?=[1-9])((?:[ .()-]{0,2}\d){7,15})(?![\w-])")
 # "020 7946 0958", "06 12 34 56 78": national formats, tried only after a phone word.
 _NATIONAL = re.compile(r"(?<![\w+])\(?0\d{1,4}\)?(?:[ .-]?\d){5,11}(?![\w-])")
+# "+234 1 270 0000": a "+", a country calling code and digit groups, possible or not by the
+# library's length rules (which lag behind renumberings).
+_PLUS = re.compile(r"(?<![\w+])\+\d{1,3}(?:[ .-](?:\(\d{1,5}\)|\d{1,5})){2,6}(?![\w-]|[ .-]\d)")
 _NATIONAL_REGIONS = ("GB", "DE", "FR", "IT", "ES", "NL", "IE", "AU", "IN", "JP", "BR", "ZA")
 _NANP_SHAPE = re.compile(r"^(?:\+?1[ .-]?)?\(?\d{3}\)?[ .-]?\d{3}[ .-]\d{4}")
 _CONTEXT_CHARS = 40
 
 
 def find_emails(text: str) -> Iterator[PiiEntity]:
-    """Email addresses, including Unicode local parts and domains."""
+    """Email addresses, including Unicode local parts and domains, and addresses spelled out
+    with bracketed "at" and "dot" ("dana[at]example[dot]org").
+    """
     for m in _EMAIL.finditer(text):
         yield PiiEntity("EMAIL", m.start(), m.end(), 0.95)
+    if not any(mark in text for mark in ("at]", "at)", "at}", "at>", "AT]", "AT)")):
+        return
+    for m in _SPELLED_EMAIL.finditer(text):
+        yield PiiEntity("EMAIL", m.start(), m.end(), 0.85)
 
 
 def _phone_word_before(text: str, start: int) -> bool:
@@ -41,7 +56,9 @@ def _phone_word_before(text: str, start: int) -> bool:
 
 def find_phones(text: str) -> Iterator[PiiEntity]:
     """Telephone numbers: international ("+44 20 ...", "0044 20 ..."), North American in any
-    punctuation, and other national formats or unformatted digits after a word such as "tel".
+    punctuation, other national numbers grouped exactly as that country prints them
+    ("020 7946 0321", "01 42 68 53 00", "(02) 9374 4000"), and any valid national number or
+    unformatted digits after a word such as "tel".
     """
     matcher = phonenumbers.PhoneNumberMatcher(text, "US", leniency=phonenumbers.Leniency.POSSIBLE)
     for match in matcher:
@@ -52,10 +69,16 @@ def find_phones(text: str) -> Iterator[PiiEntity]:
     for m in _DOUBLE_ZERO.finditer(text):
         if _possible("+" + m.group(1), None):
             yield PiiEntity("PHONE", m.start(), m.end(), 0.8)
+    for m in _PLUS.finditer(text) if "+" in text else ():
+        digits = sum(c.isdigit() for c in m.group())
+        if 8 <= digits <= 15 and _known_country_code(m.group()):
+            yield PiiEntity("PHONE", m.start(), m.end(), 0.75)
     for m in _NATIONAL.finditer(text):
-        if _phone_word_before(text, m.start()) and any(
-            _valid(m.group(), region) for region in _NATIONAL_REGIONS
-        ):
+        raw = m.group()
+        if _phone_word_before(text, m.start()):
+            if any(_valid(raw, region) for region in _NATIONAL_REGIONS):
+                yield PiiEntity("PHONE", m.start(), m.end(), 0.75)
+        elif _grouped(raw) and any(_as_printed(raw, region) for region in _NATIONAL_REGIONS):
             yield PiiEntity("PHONE", m.start(), m.end(), 0.75)
 
 
@@ -89,3 +112,30 @@ def _valid(candidate: str, region: str) -> bool:
         return phonenumbers.is_valid_number(phonenumbers.parse(candidate, region))
     except phonenumbers.NumberParseException:
         return False
+
+
+def _known_country_code(raw: str) -> bool:
+    digits = "".join(c for c in raw if c.isdigit())
+    return any(int(digits[:size]) in phonenumbers.COUNTRY_CODE_TO_REGION_CODE for size in (1, 2, 3))
+
+
+def _grouped(raw: str) -> bool:
+    return sum(not c.isdigit() for c in raw) >= 2
+
+
+def _as_printed(candidate: str, region: str) -> bool:
+    """True if ``candidate`` is valid in ``region`` and grouped as its national format groups
+    it (separators may be spaces, dots or hyphens).
+    """
+    try:
+        number = phonenumbers.parse(candidate, region)
+    except phonenumbers.NumberParseException:
+        return False
+    if not phonenumbers.is_valid_number(number):
+        return False
+    printed = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.NATIONAL)
+    return _separators_as_spaces(printed) == _separators_as_spaces(candidate)
+
+
+def _separators_as_spaces(number: str) -> str:
+    return number.replace(".", " ").replace("-", " ").replace("\u00a0", " ")

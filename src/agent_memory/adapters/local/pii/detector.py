@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from agent_memory.adapters.local.pii import addresses, contact, numbers
+from agent_memory.adapters.local.pii import (
+    addresses,
+    banking,
+    contact,
+    identifiers,
+    lexicon,
+    network,
+    numbers,
+)
 from agent_memory.adapters.local.pii.names import NameRecogniser
 from agent_memory.adapters.local.pii.spans import resolve
 from agent_memory.core.ports import PiiEntity
@@ -13,7 +21,12 @@ DEFAULT_MAX_CHUNK_CHARS = 100_000
 
 class LocalPiiDetector:
     """A ``PiiDetector`` for local mode, labelling entities with Amazon Comprehend's types:
-    NAME, EMAIL, PHONE, SSN, CREDIT_DEBIT_NUMBER, IP_ADDRESS and ADDRESS.
+    NAME, EMAIL, PHONE, SSN, CREDIT_DEBIT_NUMBER, IP_ADDRESS, ADDRESS, the bank and card
+    details (INTERNATIONAL_BANK_ACCOUNT_NUMBER, SWIFT_CODE, BANK_ACCOUNT_NUMBER, BANK_ROUTING,
+    CREDIT_DEBIT_CVV, CREDIT_DEBIT_EXPIRY, PIN), the identity documents and national numbers
+    (PASSPORT_NUMBER, DRIVER_ID, LICENSE_PLATE, VEHICLE_IDENTIFICATION_NUMBER and the UK_, CA_,
+    US_ and IN_ types), MAC_ADDRESS, URL (one holding an "@") and USERNAME. Dates and ages are
+    kept (``core.pii_policy``); passwords and keys are the credential detector's.
 
     Construction reads the name lists (tens of milliseconds); ``detect`` keeps no state
     between calls, so one instance may serve many threads.
@@ -24,6 +37,7 @@ class LocalPiiDetector:
             raise ValueError("max_chunk_chars must be positive")
         self._max_chunk_chars = max_chunk_chars
         self._names = NameRecogniser()
+        self._lexicon = lexicon.load()  # shared with the name recogniser, read once
 
     @property
     def max_chunk_chars(self) -> int:
@@ -39,7 +53,38 @@ class LocalPiiDetector:
             *numbers.find_ssns(text),
             *numbers.find_cards(text),
             *numbers.find_ips(text),
+            *banking.find_ibans(text),
+            *banking.find_bank_details(text),
+            *banking.find_card_details(text),
+            *identifiers.find_identifiers(text),
+            *network.find_macs(text),
+            *network.find_credential_urls(text),
+            *network.find_usernames(text, self._lexicon.is_english),
             *addresses.find_addresses(text),
             *self._names.find(text),
         ]
-        return resolve(candidates, text) if candidates else []
+        return resolve(_specific_over_phone(candidates), text) if candidates else []
+
+
+# Told apart from a phone number by a checksum or a label word, though printed like one
+# ("NHS 943 476 5919"): spans.resolve breaks ties by its own table, which predates them.
+_LIKE_A_PHONE = frozenset(
+    {
+        "UK_NATIONAL_HEALTH_SERVICE_NUMBER",
+        "UK_UNIQUE_TAXPAYER_REFERENCE_NUMBER",
+        "CA_SOCIAL_INSURANCE_NUMBER",
+        "CA_HEALTH_NUMBER",
+        "IN_AADHAAR",
+        "BANK_ACCOUNT_NUMBER",
+        "BANK_ROUTING",
+        "US_INDIVIDUAL_TAX_IDENTIFICATION_NUMBER",
+    }
+)
+
+
+def _specific_over_phone(candidates: list[PiiEntity]) -> list[PiiEntity]:
+    """``candidates`` without a PHONE that has exactly the span of a more specific number."""
+    specific = {(e.begin, e.end) for e in candidates if e.type in _LIKE_A_PHONE}
+    if not specific:
+        return candidates
+    return [e for e in candidates if e.type != "PHONE" or (e.begin, e.end) not in specific]

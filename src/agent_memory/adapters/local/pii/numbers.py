@@ -22,8 +22,9 @@ _CARD = re.compile(r"(?<![\w-])(?<!\d[ -])\d(?:[ -]?\d){12,18}(?![\w-]|[ -]\d)")
 # RuPay 81-82.
 _CARD_PREFIX = re.compile(r"4|5|2[2-7]|3[04-9]|6|8[12]")
 
+# An octet may be zero-padded to three digits ("172.016.005.004"), as some tools print them.
 _IPV4 = re.compile(
-    r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+    r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|[01]\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|[01]\d\d|[1-9]?\d)"
     r"(?![\w]|\.\d)"
 )
 # A dotted quad right after these words is a version or a clause number, not an address.
@@ -75,7 +76,9 @@ def find_cards(text: str) -> Iterator[PiiEntity]:
 
 
 def find_ips(text: str) -> Iterator[PiiEntity]:
-    """IPv4 dotted quads (unless after "version", "v", "Clause", ...) and IPv6 addresses."""
+    """IPv4 dotted quads, also zero-padded to three digits an octet (unless after "version",
+    "v", "Clause", ...), and IPv6 addresses.
+    """
     for m in _IPV4.finditer(text):
         if _NOT_IP_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
             continue
