@@ -242,7 +242,9 @@ def _parser() -> argparse.ArgumentParser:
         "credentials",
     )
     parser.add_argument("--region", help="the stack's AWS region (default: your AWS config)")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="each has its own --help"
+    )
 
     demo = commands.add_parser("demo", help="run the contract-review story end to end")
     demo.set_defaults(handler=None)
@@ -266,7 +268,9 @@ def _parser() -> argparse.ArgumentParser:
     ingest.set_defaults(handler=_ingest)
 
     procedures = commands.add_parser("procedures", help="review procedural memory")
-    actions = procedures.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = procedures.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to do with procedures"
+    )
     listing = actions.add_parser("list", help="list procedures")
     listing.add_argument("--tenant", help="one tenant (default: every tenant)")
     listing.add_argument(
@@ -289,7 +293,9 @@ def _parser() -> argparse.ArgumentParser:
     reject.set_defaults(handler=_procedures_reject)
 
     facts = commands.add_parser("facts", help="review facts held back as contradictions")
-    fact_actions = facts.add_subparsers(dest="action", required=True, metavar="ACTION")
+    fact_actions = facts.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to do with facts"
+    )
     contested = fact_actions.add_parser("contested", help="facts held back for review")
     contested.add_argument("--tenant", required=True, help=TENANT_HELP)
     contested.add_argument("--json", action="store_true", help=JSON_HELP)
@@ -337,7 +343,9 @@ def _parser() -> argparse.ArgumentParser:
     failed = commands.add_parser(
         "failed", help="runs whose consolidation failed or never finished (a crash)"
     )
-    failed_actions = failed.add_subparsers(dest="action", required=True, metavar="ACTION")
+    failed_actions = failed.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to do with failed runs"
+    )
     failed_list = failed_actions.add_parser("list", help="list failed and incomplete runs")
     failed_list.add_argument("--json", action="store_true", help=JSON_HELP)
     failed_replay = failed_actions.add_parser(
