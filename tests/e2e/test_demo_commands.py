@@ -63,8 +63,10 @@ def test_the_demo_prints_commands_to_explore_its_store(demo: tuple[Path, list[st
 
 def test_each_printed_command_runs_as_typed(demo: tuple[Path, list[str]]) -> None:
     _, lines = demo
+    commands = printed_commands(lines)
+    assert commands, lines[-5:]
     # When each printed command is run as typed, from the root, without activating the venv
-    for command in printed_commands(lines):
+    for command in commands:
         done = subprocess.run(
             shlex.split(command),
             cwd=ROOT,
