@@ -104,6 +104,7 @@ def assert_one_line_naming(done: subprocess.CompletedProcess[str], store: Path) 
         ("decay",),
         ("forget", "--tenant", TENANT, "--yes"),
         ("procedures", "approve", "proc-x", "--reviewer", "legal-lead"),
+        ("demo",),
     ],
     ids=lambda a: a[0],
 )

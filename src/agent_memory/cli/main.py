@@ -83,6 +83,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "demo":
         from agent_memory.cli.demo import run_demo
 
+        why = _unwritable(Path(args.store)) if args.store else None
+        if why is not None:
+            raise StoreNotWritable(
+                f"the store {args.store} cannot be written ({why}); the demo writes to it"
+            )
         return run_demo(args.store, sys.stdout)
     handler: Command = args.handler
     return handler(args, _local_ports(args), sys.stdout)
@@ -173,7 +178,8 @@ def _write_refused(error: BaseException) -> bool:
 
     if isinstance(error, sqlite3.OperationalError):
         return "readonly" in str(error) or "unable to open" in str(error)
-    return isinstance(error, OSError) and error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+    refused = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR)
+    return isinstance(error, OSError) and error.errno in refused
 
 
 def _write_refused_line(args: argparse.Namespace, error: BaseException) -> str:
