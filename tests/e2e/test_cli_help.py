@@ -184,3 +184,19 @@ def test_the_console_script_module_carries_the_completion_marker() -> None:
     # register-python-argcomplete completes only scripts whose module says it may, near its top
     head = (ROOT / "src/agent_memory/cli/main.py").read_bytes()[:1024]
     assert b"PYTHON_ARGCOMPLETE_OK" in head
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "argv", [["export", "--tenant", TENANT], ["procedures", "list"]], ids=lambda a: a[0]
+)
+def test_reading_records_imports_no_event_contracts(
+    demo_store: Path, tmp_path: Path, argv: list[str]
+) -> None:
+    # Given a store holding the demo's memory
+    store = tmp_path / "store"
+    shutil.copytree(demo_store, store)
+    # When records are read out, no event is validated: pydantic is not imported for it
+    code, modules = loaded_after(*argv, store=store)
+    assert code == 0
+    assert {"pydantic", "agent_memory.core.contracts"} & modules == set()

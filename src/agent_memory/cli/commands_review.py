@@ -96,7 +96,7 @@ def serve_review(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
     """Serve the review page until interrupted."""
     import webbrowser
 
-    from agent_memory.core.contracts import ID_PATTERN
+    from agent_memory.core.identifiers import ID_PATTERN
     from agent_memory.review.server import ReviewServer, is_loopback
 
     if args.tenant is not None and not re.fullmatch(ID_PATTERN, args.tenant):

@@ -38,7 +38,7 @@ def register(
 
 
 def _stats(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core.contracts import ID_PATTERN
+    from agent_memory.core.identifiers import ID_PATTERN
     from agent_memory.core.records import to_json
     from agent_memory.core.stats import memory_stats
 

@@ -658,7 +658,7 @@ def _parse_time(text: str) -> float:
 def _tenant(tenant: str) -> str:
     import re
 
-    from agent_memory.core.contracts import ID_PATTERN
+    from agent_memory.core.identifiers import ID_PATTERN
 
     if not re.fullmatch(ID_PATTERN, tenant):
         raise InvalidInput("--tenant", f"{tenant!r} is not a tenant id")
