@@ -184,6 +184,8 @@ def _write_refused(error: BaseException) -> bool:
 
 def _write_refused_line(args: argparse.Namespace, error: BaseException) -> str:
     store = getattr(args, "store_path", None) or args.store
+    if store is None:  # not the local store (a deployed stack): the error names what refused
+        return f"cannot write: {error}"
     if isinstance(error, OSError):
         return _os_error(Path(store), error)
     return f"the store {store} cannot be written ({error})"
