@@ -6,19 +6,25 @@ BIN := $(VENV)/bin
 .PHONY: demo test lint typecheck unit layer synth synth-check clean
 
 $(BIN)/python:
+	@echo "==> creating the virtual environment $(VENV) (agent-memory installs there, nowhere else)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "==> upgrading pip in $(VENV)"
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# One stamp per install flavour, redone when pyproject.toml changes.
+# One stamp per install flavour, redone when pyproject.toml changes. pip is not quiet: on a fresh
+# machine the install is most of the first minute, and its progress should show.
 $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	@echo "==> installing agent-memory and its dependencies (about a minute on a fresh machine)..."
+	$(BIN)/python -m pip install --progress-bar on -e .
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@echo "==> installing agent-memory with its test, AWS and CDK tools (a few minutes on a fresh machine)..."
+	$(BIN)/python -m pip install --progress-bar on -e '.[dev]'
 	touch $@ $(VENV)/.installed-base
 
 demo: $(VENV)/.installed-base  ## set up, then run the local demo
+	@echo "==> running the demo (loads the local models: a few seconds)"
 	$(BIN)/agent-memory demo
 
 test: lint typecheck  ## set up, then run lint, types and the whole test suite

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,20 +16,24 @@ from agent_memory.adapters.local.embeddings import (
     local_model,
 )
 from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase
-from agent_memory.adapters.local.pii import LocalPiiDetector
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
-from agent_memory.adapters.secrets import CredentialDetector
 from agent_memory.core import receipts
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.errors import Conflict
 from agent_memory.core.policies import Policies
-from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector, Reranker
+from agent_memory.core.ports import (
+    ChatModel,
+    Embedder,
+    MemoryPorts,
+    PiiDetector,
+    PiiEntity,
+    Reranker,
+)
 from agent_memory.core.reembed import ACTIVE_KEY
-from agent_memory.core.scrubbing import AllDetectors
 from agent_memory.settings import LocalSettings
 
 DATABASE_FILE = "memory.db"
@@ -45,6 +50,7 @@ def local_ports(
     policies: Policies | None = None,
     models: Mapping[str, LocalModel] | None = None,
     reranker: Reranker | None = None,
+    read_only: bool = False,
 ) -> MemoryPorts:
     """The embedded memory in ``settings.store``: SQLite, a local KB and local models.
 
@@ -54,9 +60,13 @@ def local_ports(
     embedder of another model than the store's active one is refused: its vectors would be
     invisible to the store's searches. The LLM is used only when ``settings.llm`` names one or
     ``chat`` is given; a reranker only when given (no package here ships one's weights).
+
+    ``read_only`` opens an existing store without creating or migrating anything, for a store
+    the process may not write (every write then fails). The PII detectors load on first use.
     """
-    settings.store.mkdir(parents=True, exist_ok=True)
-    database = SqliteDatabase(settings.store / DATABASE_FILE)
+    if not read_only:
+        settings.store.mkdir(parents=True, exist_ok=True)
+    database = SqliteDatabase(settings.store / DATABASE_FILE, read_only=read_only)
     ledger = SqliteLedger(database)
     registry = LOCAL_MODELS if models is None else models
     active = ledger.get(ACTIVE_KEY, now=time.time())
@@ -72,7 +82,7 @@ def local_ports(
 
         chat = chat_from_spec(settings.llm)
     # One secret per store; each use gets its own key (receipts derive theirs from it).
-    secret = pseudonym_key(settings.store)
+    secret = pseudonym_key(settings.store, create=not read_only)
     return MemoryPorts(
         # Stores present each record with the vectors of the model queries are embedded with.
         episodes=SqliteEpisodeStore(database, active_model=embedder.model_id),
@@ -81,7 +91,7 @@ def local_ports(
         ledger=ledger,
         knowledge_base=LocalKnowledgeBase(settings.store / KB_FOLDER, embedder),
         embedder=embedder,
-        pii=AllDetectors(pii or LocalPiiDetector(), CredentialDetector()),
+        pii=_DetectorsOnFirstUse(pii),
         chat=chat,
         reranker=reranker,
         policies=policies or Policies(),
@@ -97,16 +107,51 @@ def calibrations(models: Mapping[str, LocalModel]) -> dict[str, Calibration]:
     return {**DEFAULT_CALIBRATIONS, **local}
 
 
-def pseudonym_key(store: Path) -> bytes:
+class _DetectorsOnFirstUse:
+    """The PII and credential detectors, imported and built when first asked for.
+
+    Commands that write nothing never scrub, so they skip loading both (and the name lists).
+    """
+
+    def __init__(self, pii: PiiDetector | None) -> None:
+        self._pii = pii
+        self._built: PiiDetector | None = None
+        self._lock = threading.Lock()
+
+    def _detectors(self) -> PiiDetector:
+        with self._lock:
+            if self._built is not None:
+                return self._built
+            from agent_memory.adapters.local.pii import LocalPiiDetector
+            from agent_memory.adapters.secrets import CredentialDetector
+            from agent_memory.core.scrubbing import AllDetectors
+
+            self._built = AllDetectors(self._pii or LocalPiiDetector(), CredentialDetector())
+            return self._built
+
+    @property
+    def max_chunk_chars(self) -> int:
+        """The smallest of the detectors' limits."""
+        return self._detectors().max_chunk_chars
+
+    def detect(self, text: str) -> list[PiiEntity]:
+        """Every detector's entities."""
+        return self._detectors().detect(text)
+
+
+def pseudonym_key(store: Path, *, create: bool = True) -> bytes:
     """The store's secret for name pseudonyms, created (owner-only) on first use.
 
     Losing it only means new pseudonyms no longer match old ones; keep it with the store.
+    Without ``create`` (a read-only store) a missing key is replaced by a key for this process
+    only: such a store holds no pseudonym to match.
     """
     path = store / PSEUDONYM_KEY_FILE
     try:
         return path.read_bytes()
     except FileNotFoundError:
-        pass
+        if not create:
+            return secrets.token_bytes(32)
     key = secrets.token_bytes(32)
     try:
         with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:

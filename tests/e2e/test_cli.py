@@ -136,7 +136,7 @@ def test_export_then_forget_a_tenant(tmp_path: Path) -> None:
     ]
     assert {line["kind"] for line in lines} >= {"episode", "fact", "procedure", "kb_document"}
     assert "jane.doe@" not in json.dumps(lines)
-    cli(store, "forget", "--tenant", "acme-legal")
+    cli(store, "forget", "--tenant", "acme-legal", "--yes")
     assert cli(store, "export", "--tenant", "acme-legal").stdout == ""
 
 

@@ -50,7 +50,7 @@ def test_export_prints_a_receipt_of_what_it_wrote(store: Path) -> None:
 def test_forget_prints_a_receipt_and_leaves_no_byte_of_the_tenant(store: Path) -> None:
     assert files_naming(store, TENANT)
     # When the tenant is forgotten
-    done = cli(store, "forget", "--tenant", TENANT)
+    done = cli(store, "forget", "--tenant", TENANT, "--yes")
     # Then the receipt says what went from each store, the index rewritten at once
     receipt = json.loads(done.stdout)
     assert (receipt["operation"], receipt["tenant_id"], receipt["episodes"]) == (

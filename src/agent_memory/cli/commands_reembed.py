@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from agent_memory.adapters.local.embeddings import local_model
-from agent_memory.core import reembed
 from agent_memory.core.errors import InvalidInput
-from agent_memory.core.ports import Embedder, MemoryPorts
-from agent_memory.core.records import to_json
+
+if TYPE_CHECKING:
+    from agent_memory.core import reembed
+    from agent_memory.core.ports import Embedder, MemoryPorts
 
 
 def register(commands: Any, groups: dict[str, Any]) -> None:
@@ -58,6 +58,10 @@ def register(commands: Any, groups: dict[str, Any]) -> None:
 
 def run_reembed(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     """Carry out the ``reembed`` command on the wired store; the exit code."""
+    from agent_memory.adapters.local.embeddings import local_model
+    from agent_memory.core import reembed
+    from agent_memory.core.records import to_json
+
     if args.page_size < 1:
         raise InvalidInput("--page-size", "must be at least 1")
     if args.status:
@@ -88,6 +92,8 @@ class _Embedders:
         self._built = {wired.model_id: wired}
 
     def __call__(self, model_id: str) -> Embedder:
+        from agent_memory.adapters.local.embeddings import local_model
+
         if model_id not in self._built:
             self._built[model_id] = local_model(model_id).build()
         return self._built[model_id]

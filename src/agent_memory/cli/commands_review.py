@@ -12,20 +12,21 @@ import argparse
 import json
 import re
 import sys
-import webbrowser
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
-from agent_memory.core.contracts import ID_PATTERN
 from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import Procedure
-from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.procedural import procedure_view, select_procedure
-from agent_memory.review.diff import ProcedureDiff, diff_procedures, format_diff
-from agent_memory.review.dossier import served_procedure
-from agent_memory.review.server import DEFAULT_HOST, DEFAULT_PORT, ReviewServer, is_loopback
+
+# The review server's defaults, here so that building the parser imports no server code (a
+# test holds them to agent_memory.review.server's).
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
 
 if TYPE_CHECKING:
+    from agent_memory.core.models import Procedure
+    from agent_memory.core.ports import MemoryPorts
+    from agent_memory.review.diff import ProcedureDiff
+
     # Not subscriptable at run time; only the annotations (strings here) name it.
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
@@ -35,14 +36,14 @@ def register(commands: Subparsers, groups: Mapping[str, Subparsers]) -> None:
     diff = groups["procedures"].add_parser(
         "diff", help="compare a procedure with the one served for its task type"
     )
-    diff.add_argument("procedure_id")
+    diff.add_argument("procedure_id", help="the procedure's id, as listed")
     diff.add_argument(
         "--against",
         metavar="ID",
         help="compare with this procedure (same tenant) instead of the one served",
     )
-    diff.add_argument("--json", action="store_true")
-    diff.set_defaults(handler=procedures_diff)
+    diff.add_argument("--json", action="store_true", help="print the diff as JSON")
+    diff.set_defaults(handler=procedures_diff, read_only=True)
 
     review = commands.add_parser("review", help="review pending procedures in a web page")
     review.add_argument(
@@ -58,6 +59,9 @@ def register(commands: Subparsers, groups: Mapping[str, Subparsers]) -> None:
 
 def procedures_diff(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     """Print how a procedure differs, step by step, from the served one (or ``--against``)."""
+    from agent_memory.review.diff import diff_procedures, format_diff
+    from agent_memory.review.dossier import served_procedure
+
     procedure = _get(ports, args.procedure_id)
     if args.against:
         against = ports.procedures.get(args.against, tenant_id=procedure.tenant_id)
@@ -90,6 +94,11 @@ def procedures_diff(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -
 
 def serve_review(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     """Serve the review page until interrupted."""
+    import webbrowser
+
+    from agent_memory.core.identifiers import ID_PATTERN
+    from agent_memory.review.server import ReviewServer, is_loopback
+
     if args.tenant is not None and not re.fullmatch(ID_PATTERN, args.tenant):
         raise InvalidInput("tenant", f"not a valid identifier: {args.tenant!r}")
     if not 0 <= args.port <= 65535:
@@ -118,6 +127,8 @@ def serve_review(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
 
 
 def _is_served(ports: MemoryPorts, procedure: Procedure) -> bool:
+    from agent_memory.core.procedural import select_procedure
+
     candidates = ports.procedures.for_task_type(procedure.tenant_id, procedure.task_type)
     served = select_procedure(candidates, ports.policies.procedural)
     return served is not None and served.procedure_id == procedure.procedure_id
@@ -131,6 +142,8 @@ def _get(ports: MemoryPorts, procedure_id: str) -> Procedure:
 
 
 def _diff_json(diff: ProcedureDiff) -> dict[str, Any]:
+    from agent_memory.core.procedural import procedure_view
+
     return {
         "procedure": procedure_view(diff.new),
         "against": procedure_view(diff.old) if diff.old is not None else None,

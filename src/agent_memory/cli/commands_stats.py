@@ -13,13 +13,13 @@ import json
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from agent_memory.core.contracts import ID_PATTERN
 from agent_memory.core.errors import InvalidInput
-from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.records import to_json
-from agent_memory.core.stats import MemoryStats, memory_stats
+
+if TYPE_CHECKING:
+    from agent_memory.core.ports import MemoryPorts
+    from agent_memory.core.stats import MemoryStats
 
 # argparse exports no public name for the subparsers' type.
 SubParsers = argparse._SubParsersAction
@@ -34,10 +34,14 @@ def register(
     stats = commands.add_parser("stats", help="count what memory holds, per tier and status")
     stats.add_argument("--tenant", help="one tenant (default: every tenant)")
     stats.add_argument("--json", action="store_true", help="print the figures as JSON")
-    stats.set_defaults(handler=_stats)
+    stats.set_defaults(handler=_stats, read_only=True)
 
 
 def _stats(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core.identifiers import ID_PATTERN
+    from agent_memory.core.records import to_json
+    from agent_memory.core.stats import memory_stats
+
     tenant = args.tenant
     if tenant is not None and not re.fullmatch(ID_PATTERN, tenant):
         raise InvalidInput("--tenant", f"{tenant!r} is not a tenant id")

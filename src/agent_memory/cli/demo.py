@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shlex
+import shutil
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, replace
@@ -112,8 +116,49 @@ def run_demo(store: str | None, out: TextIO) -> int:
     say()
     say(reply["context"])
     say()
-    say(f"Explore this memory: agent-memory --store {root} procedures list")
+    prefix = invocation()
+    say("Explore this memory (from this directory, as typed):")
+    for command in explore_commands(root):
+        say("   " + shlex.join([*prefix, *command]))
+    activate = Path(prefix[0]).parent / "activate"
+    if prefix[0] != "agent-memory" and activate.is_file():
+        say(f"(or run `source {shlex.quote(str(activate))}` once, then type agent-memory ...)")
     return 0 if reply["episodes"] and reply["facts"] and reply["procedure"] else 1
+
+
+def invocation() -> list[str]:
+    """How to call this program again from the current directory: ``agent-memory`` when that
+    name on PATH is this program, else the script's path (``.venv/bin/agent-memory`` after
+    ``make demo``), else ``python -m agent_memory.cli``.
+    """
+    script = Path(sys.argv[0])
+    if script.name != "agent-memory":
+        return [sys.executable, "-m", "agent_memory.cli"]
+    on_path = shutil.which("agent-memory")
+    if on_path is not None and Path(on_path).resolve() == script.resolve():
+        return ["agent-memory"]
+    relative = os.path.relpath(script.absolute())
+    return [relative if not relative.startswith("..") else str(script.absolute())]
+
+
+def explore_commands(store: Path) -> list[list[str]]:
+    """The commands the demo suggests next, on its store (argument lists, program left out)."""
+    where = ["--store", str(store)]
+    return [
+        [*where, "procedures", "list"],
+        [
+            *where,
+            "bootstrap",
+            "--tenant",
+            story.TENANT,
+            "--agent",
+            story.AGENT,
+            "--task",
+            story.NEW_TASK,
+        ],
+        [*where, "stats"],
+        [*where, "export", "--tenant", story.TENANT],
+    ]
 
 
 def _describe(result: dict[str, Any]) -> str:

@@ -1,3 +1,4 @@
+# PYTHON_ARGCOMPLETE_OK (the marker argcomplete looks for: completion is an optional extra)
 """The ``agent-memory`` command: the embedded memory from a shell.
 
 Example::
@@ -5,80 +6,59 @@ Example::
     agent-memory demo
     agent-memory consolidate run.json --json
     agent-memory bootstrap --tenant acme --agent reviewer --task "Review the MSA" --json
+
+Modules are imported by the command that needs them, so ``--help``, ``--version`` and the
+commands that load no model start in a fraction of a second.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
-import pkgutil
 import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from agent_memory.cli.aws_target import (
-    AWS_COMMANDS,
-    AwsCommandFailed,
-    aws_errors,
-    stack_failures,
-    stack_ports,
-)
-from agent_memory.core import procedural, semantic
-from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
-from agent_memory.core.consolidation import (
-    INCOMPLETE_AFTER_SECONDS,
-    RunsToReplay,
-    StepFailed,
-    consolidate_or_record,
-    replay,
-    runs_to_replay,
-    summary,
-)
-from agent_memory.core.decay import decay
 from agent_memory.core.errors import InvalidInput, MemoryError_
-from agent_memory.core.ingestion import request_ingestion, run_ingestion
-from agent_memory.core.json_input import read_json_stream
-from agent_memory.core.models import Procedure, ProcedureStatus
-from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.records import to_json
-from agent_memory.core.tenants import Retention, TenantExport, forget_tenant
-from agent_memory.settings import LocalSettings
+from agent_memory.core.models import ProcedureStatus
+
+if TYPE_CHECKING:
+    from agent_memory.core.consolidation import RunsToReplay
+    from agent_memory.core.models import Procedure
+    from agent_memory.core.ports import MemoryPorts
+    from agent_memory.core.tenants import Retention
 
 PROG = "agent-memory"
-Command = Callable[[argparse.Namespace, MemoryPorts, TextIO], int]
+Command = Callable[[argparse.Namespace, "MemoryPorts", TextIO], int]
+# The state machine's timeout (core.consolidation.INCOMPLETE_AFTER_SECONDS, which a test holds
+# this to): here as a literal so that building the parser imports no consolidation code.
+INCOMPLETE_AFTER_MINUTES = 30
 
 
 class UsageError(Exception):
     """A mistake in how the command was called (bad file, bad JSON, bad date)."""
 
 
+class StoreNotWritable(Exception):
+    """The store cannot be written (a read-only disk, a file in its path, no permission)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; the process exit code (0 ok, 1 failed, 2 bad input)."""
     parser = _parser()
+    if "_ARGCOMPLETE" in os.environ:  # a shell asking for completions, not a command
+        _complete(parser)
     args = parser.parse_args(argv)
     try:
-        if args.aws_stack:
-            return _on_stack(args, args.handler)
-        if args.command == "demo":
-            from agent_memory.cli.demo import run_demo
-
-            return run_demo(args.store, sys.stdout)
-        handler: Command = args.handler
-        settings = LocalSettings.from_environment(args.store)
-        from agent_memory.wiring import local_ports
-
-        return handler(args, local_ports(settings), sys.stdout)
-    except (InvalidInput, UsageError) as error:
+        return _run(args)
+    except (InvalidInput, UsageError, StoreNotWritable) as error:
         return _fail(str(error), 2)
-    except AwsCommandFailed as error:
-        return _fail(str(error), 1)
-    except StepFailed as failure:
-        return _fail(f"{failure} (recorded for replay: agent-memory failed list)", 1)
     except MemoryError_ as error:
+        if _is_store_error(error):
+            return _fail(str(error), 2)
         return _fail(str(error), 1)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
@@ -86,10 +66,143 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader left (`| head`): stop quietly, and keep Python's exit flush from failing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except Exception as error:
+        known = _known_failure(error, args)
+        if known is None:
+            raise
+        return _fail(*known)
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.aws_stack:
+        return _on_stack(args, args.handler)
+    prepare = getattr(args, "prepare", None)
+    if prepare is not None:
+        # Before the store is opened: input refused here creates no store.
+        prepare(args)
+    if args.command == "demo":
+        from agent_memory.cli.demo import run_demo
+
+        why = _unwritable(Path(args.store)) if args.store else None
+        if why is not None:
+            raise StoreNotWritable(
+                f"the store {args.store} cannot be written ({why}); the demo writes to it"
+            )
+        return run_demo(args.store, sys.stdout)
+    handler: Command = args.handler
+    return handler(args, _local_ports(args), sys.stdout)
+
+
+def _local_ports(args: argparse.Namespace) -> MemoryPorts:
+    """The store's ports; read-only ones when it cannot be written and the command only reads."""
+    from agent_memory.settings import LocalSettings
+    from agent_memory.wiring import DATABASE_FILE, local_ports
+
+    settings = LocalSettings.from_environment(args.store)
+    args.store_path = settings.store
+    why = _unwritable(settings.store)
+    if why is not None and not (settings.store / DATABASE_FILE).is_file():
+        raise StoreNotWritable(f"no store at {settings.store}, and none can be made ({why})")
+    if why is not None and not _reads_only(args):
+        raise StoreNotWritable(
+            f"the store {settings.store} cannot be written ({why}); "
+            f"{_command_name(args)} writes to it (commands that only read work)"
+        )
+    try:
+        return local_ports(settings, read_only=why is not None)
+    except OSError as error:
+        raise StoreNotWritable(_os_error(settings.store, error)) from None
+
+
+def _reads_only(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "read_only", False) or getattr(args, "dry_run", False))
+
+
+def _command_name(args: argparse.Namespace) -> str:
+    action = getattr(args, "action", None)
+    return f"`{PROG} {args.command}{f' {action}' if action else ''}`"
+
+
+def _unwritable(store: Path) -> str | None:
+    """Why the store cannot be written (the first path that refuses), or None if it can."""
+    existing = store
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{existing} is not a directory"
+    # os.access sees a read-only file system even for root, who ignores the modes.
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"{existing} is read-only"
+    from agent_memory.wiring import DATABASE_FILE
+
+    database = store / DATABASE_FILE
+    if database.exists() and not os.access(database, os.W_OK):
+        return f"{database} is read-only"
+    return None
+
+
+def _os_error(store: Path, error: OSError) -> str:
+    where = error.filename or store
+    return f"cannot use the store {store}: {where}: {error.strerror or error}"
+
+
+def _is_store_error(error: MemoryError_) -> bool:
+    from agent_memory.adapters.local.sqlite_db import StoreUnreadable
+
+    return isinstance(error, StoreUnreadable)
+
+
+def _known_failure(error: Exception, args: argparse.Namespace) -> tuple[str, int] | None:
+    """The one line and exit code of an expected failure; None for a bug (its traceback)."""
+    import sqlite3
+
+    from agent_memory.cli.aws_target import AwsCommandFailed
+    from agent_memory.core.consolidation import StepFailed
+
+    if isinstance(error, AwsCommandFailed):
+        return str(error), 1
+    if isinstance(error, StepFailed):
+        if isinstance(error.error, OSError | sqlite3.OperationalError) and _write_refused(
+            error.error
+        ):
+            return _write_refused_line(args, error.error), 2
+        return f"{error} (recorded for replay: agent-memory failed list)", 1
+    if _write_refused(error):
+        return _write_refused_line(args, error), 2
+    return None
+
+
+def _write_refused(error: BaseException) -> bool:
+    import errno
+    import sqlite3
+
+    if isinstance(error, sqlite3.OperationalError):
+        return "readonly" in str(error) or "unable to open" in str(error)
+    refused = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOTDIR)
+    return isinstance(error, OSError) and error.errno in refused
+
+
+def _write_refused_line(args: argparse.Namespace, error: BaseException) -> str:
+    store = getattr(args, "store_path", None) or args.store
+    if store is None:  # not the local store (a deployed stack): the error names what refused
+        return f"cannot write: {error}"
+    if isinstance(error, OSError):
+        return _os_error(Path(store), error)
+    return f"the store {store} cannot be written ({error})"
+
+
+def _complete(parser: argparse.ArgumentParser) -> None:
+    try:
+        import argcomplete
+    except ImportError:  # the optional extra is not installed: no completions
+        sys.exit(0)
+    argcomplete.autocomplete(parser)
 
 
 def _on_stack(args: argparse.Namespace, handler: Command) -> int:
     """Run a tenant-wide command against a deployed stack, on the caller's credentials."""
+    from agent_memory.cli.aws_target import AWS_COMMANDS, aws_errors, stack_ports
+
     if args.command not in AWS_COMMANDS:
         allowed = ", ".join(sorted(AWS_COMMANDS))
         raise UsageError(
@@ -111,6 +224,8 @@ def _fail(message: str, code: int) -> int:
 
 
 STORE_HELP = "memory directory (default: $AGENT_MEMORY_HOME, else ~/.agent-memory)"
+TENANT_HELP = "the tenant id"
+JSON_HELP = "print JSON instead of text"
 
 
 def _version() -> str:
@@ -124,7 +239,9 @@ def _version() -> str:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="Four-tier memory for LLM agents.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {_version()}", help="print the version"
+    )
     parser.add_argument("--store", metavar="DIR", help=STORE_HELP)
     parser.add_argument(
         "--aws-stack",
@@ -133,7 +250,9 @@ def _parser() -> argparse.ArgumentParser:
         "credentials",
     )
     parser.add_argument("--region", help="the stack's AWS region (default: your AWS config)")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="each has its own --help"
+    )
 
     demo = commands.add_parser("demo", help="run the contract-review story end to end")
     demo.set_defaults(handler=None)
@@ -141,78 +260,102 @@ def _parser() -> argparse.ArgumentParser:
     consolidate = commands.add_parser("consolidate", help="consolidate one RunFinished event")
     consolidate.add_argument("file", help="event JSON file, or - for stdin")
     consolidate.add_argument("--json", action="store_true", help="print a JSON summary")
-    consolidate.set_defaults(handler=_consolidate)
+    consolidate.set_defaults(handler=_consolidate, prepare=_read_event)
 
     boot = commands.add_parser("bootstrap", help="memory context for a task about to start")
-    boot.add_argument("--tenant", required=True)
-    boot.add_argument("--agent", required=True)
-    boot.add_argument("--task", required=True)
-    boot.add_argument("--task-type")
-    boot.add_argument("--domain")
+    boot.add_argument("--tenant", required=True, help=TENANT_HELP)
+    boot.add_argument("--agent", required=True, help="the agent id")
+    boot.add_argument("--task", required=True, help="the task, in words (what is searched for)")
+    boot.add_argument("--task-type", help="the task type, to serve its validated procedure")
+    boot.add_argument("--domain", help="the domain, to serve its facts")
     boot.add_argument("--json", action="store_true", help="print the whole reply as JSON")
-    boot.set_defaults(handler=_bootstrap)
+    boot.set_defaults(handler=_bootstrap, read_only=True)
 
     ingest = commands.add_parser("ingest", help="run the batched KB ingestion now")
-    ingest.add_argument("--json", action="store_true")
+    ingest.add_argument("--json", action="store_true", help=JSON_HELP)
     ingest.set_defaults(handler=_ingest)
 
     procedures = commands.add_parser("procedures", help="review procedural memory")
-    actions = procedures.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = procedures.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to do with procedures"
+    )
     listing = actions.add_parser("list", help="list procedures")
-    listing.add_argument("--tenant")
-    listing.add_argument("--status", choices=[s.value for s in ProcedureStatus])
-    listing.add_argument("--json", action="store_true")
-    listing.set_defaults(handler=_procedures_list)
+    listing.add_argument("--tenant", help="one tenant (default: every tenant)")
+    listing.add_argument(
+        "--status", choices=[s.value for s in ProcedureStatus], help="only procedures in it"
+    )
+    listing.add_argument("--json", action="store_true", help=JSON_HELP)
+    listing.set_defaults(handler=_procedures_list, read_only=True)
     show = actions.add_parser("show", help="show one procedure")
-    show.add_argument("procedure_id")
-    show.add_argument("--json", action="store_true")
-    show.set_defaults(handler=_procedures_show)
+    show.add_argument("procedure_id", help="the procedure's id, as listed")
+    show.add_argument("--json", action="store_true", help=JSON_HELP)
+    show.set_defaults(handler=_procedures_show, read_only=True)
     approve = actions.add_parser("approve", help="validate a procedure")
-    approve.add_argument("procedure_id")
-    approve.add_argument("--reviewer", required=True)
+    approve.add_argument("procedure_id", help="the procedure's id, as listed")
+    approve.add_argument("--reviewer", required=True, help="who approves (recorded)")
     approve.set_defaults(handler=_procedures_approve)
     reject = actions.add_parser("reject", help="reject a procedure")
-    reject.add_argument("procedure_id")
-    reject.add_argument("--reviewer", required=True)
-    reject.add_argument("--reason", required=True)
+    reject.add_argument("procedure_id", help="the procedure's id, as listed")
+    reject.add_argument("--reviewer", required=True, help="who rejects (recorded)")
+    reject.add_argument("--reason", required=True, help="why (recorded)")
     reject.set_defaults(handler=_procedures_reject)
 
     facts = commands.add_parser("facts", help="review facts held back as contradictions")
-    fact_actions = facts.add_subparsers(dest="action", required=True, metavar="ACTION")
+    fact_actions = facts.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to do with facts"
+    )
     contested = fact_actions.add_parser("contested", help="facts held back for review")
-    contested.add_argument("--tenant", required=True)
-    contested.add_argument("--json", action="store_true")
-    contested.set_defaults(handler=_facts_contested)
+    contested.add_argument("--tenant", required=True, help=TENANT_HELP)
+    contested.add_argument("--json", action="store_true", help=JSON_HELP)
+    contested.set_defaults(handler=_facts_contested, read_only=True)
     resolve = fact_actions.add_parser("resolve", help="decide on a contested fact")
-    resolve.add_argument("fact_hash")
-    resolve.add_argument("--tenant", required=True)
-    resolve.add_argument("--domain", required=True)
-    resolve.add_argument("--keep", required=True, choices=["new", "old", "both"])
+    resolve.add_argument("fact_hash", help="the contested fact's hash, as listed")
+    resolve.add_argument("--tenant", required=True, help=TENANT_HELP)
+    resolve.add_argument("--domain", required=True, help="the fact's domain, as listed")
+    resolve.add_argument(
+        "--keep",
+        required=True,
+        choices=["new", "old", "both"],
+        help="which side of the contradiction to keep",
+    )
     resolve.set_defaults(handler=_facts_resolve)
 
     decay_ = commands.add_parser("decay", help="apply the forgetting rules now")
     decay_.add_argument("--now", help="ISO 8601 time to decay as of (default: now)")
-    decay_.add_argument("--json", action="store_true")
+    decay_.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="list what would be deleted or flagged, per tier, and change nothing",
+    )
+    decay_.add_argument("--json", action="store_true", help=JSON_HELP)
     decay_.set_defaults(handler=_decay)
 
     export = commands.add_parser(
         "export", help="every record of a tenant as JSON lines (its receipt on stderr)"
     )
-    export.add_argument("--tenant", required=True)
-    export.set_defaults(handler=_export)
+    export.add_argument("--tenant", required=True, help=TENANT_HELP)
+    export.set_defaults(handler=_export, read_only=True)
 
     forget = commands.add_parser(
-        "forget", help="delete every record of a tenant; prints a JSON receipt"
+        "forget",
+        help="delete every record of a tenant; prints a JSON receipt",
+        description="Delete every record of a tenant. Asks first on a terminal; elsewhere "
+        "(a script, a pipe) it needs --yes.",
     )
-    forget.add_argument("--tenant", required=True)
+    forget.add_argument("--tenant", required=True, help=TENANT_HELP)
+    forget.add_argument(
+        "--yes", "-y", action="store_true", help="do not ask: delete (needed without a terminal)"
+    )
     forget.set_defaults(handler=_forget)
 
     failed = commands.add_parser(
         "failed", help="runs whose consolidation failed or never finished (a crash)"
     )
-    failed_actions = failed.add_subparsers(dest="action", required=True, metavar="ACTION")
+    failed_actions = failed.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to do with failed runs"
+    )
     failed_list = failed_actions.add_parser("list", help="list failed and incomplete runs")
-    failed_list.add_argument("--json", action="store_true")
+    failed_list.add_argument("--json", action="store_true", help=JSON_HELP)
     failed_replay = failed_actions.add_parser(
         "replay", help="consolidate failed runs again and complete incomplete ones"
     )
@@ -222,11 +365,11 @@ def _parser() -> argparse.ArgumentParser:
             "--incomplete-after",
             type=float,
             metavar="MINUTES",
-            default=INCOMPLETE_AFTER_SECONDS / 60,
+            default=INCOMPLETE_AFTER_MINUTES,
             help="a run started this long ago and not consolidated is incomplete "
-            f"(default: {INCOMPLETE_AFTER_SECONDS // 60}, the state machine's timeout)",
+            f"(default: {INCOMPLETE_AFTER_MINUTES}, the state machine's timeout)",
         )
-    failed_list.set_defaults(handler=_failed_list)
+    failed_list.set_defaults(handler=_failed_list, read_only=True)
     failed_replay.set_defaults(handler=_failed_replay)
     groups = {"procedures": actions, "facts": fact_actions, "failed": failed_actions}
     for module in _command_modules():
@@ -244,6 +387,9 @@ def _command_modules() -> list[Any]:
     """The ``agent_memory.cli.commands_*`` modules: each adds its commands with
     ``register(commands, groups)``, where ``groups`` maps a command group to its subparsers.
     """
+    import importlib
+    import pkgutil
+
     import agent_memory.cli as package
 
     return [
@@ -254,6 +400,8 @@ def _command_modules() -> list[Any]:
 
 
 def _read_json(source: str) -> Any:
+    from agent_memory.core.json_input import read_json_stream
+
     # Bytes, decoded by the strict reader: a C locale would let stdin turn bad bytes into lone
     # surrogates. At most one byte past the event bound is read, from a file or from stdin.
     try:
@@ -274,8 +422,18 @@ def _print_json(value: Any, out: TextIO) -> None:
     out.write("\n")
 
 
+def _read_event(args: argparse.Namespace) -> None:
+    """Read and check the event before the store is opened: a refused one creates no store."""
+    from agent_memory.core.contracts import parse_run_finished, unwrap_event
+
+    args.event = _read_json(args.file)
+    parse_run_finished(unwrap_event(args.event))
+
+
 def _consolidate(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    result = summary(consolidate_or_record(_read_json(args.file), ports))
+    from agent_memory.core.consolidation import consolidate_or_record, summary
+
+    result = summary(consolidate_or_record(args.event, ports))
     if args.json:
         _print_json(result, out)
         return 0
@@ -288,6 +446,8 @@ def _consolidate(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
 
 
 def _bootstrap(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
+
     request = parse_bootstrap_request(
         {
             "tenant_id": args.tenant,
@@ -306,6 +466,9 @@ def _bootstrap(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int
 
 
 def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core.ingestion import run_ingestion
+    from agent_memory.core.records import to_json
+
     report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
     if args.json:
         _print_json(to_json(report), out)
@@ -318,6 +481,8 @@ def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
 
 
 def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core import procedural
+
     status = ProcedureStatus(args.status) if args.status else None
     found: list[Procedure] = []
     cursor = None
@@ -343,6 +508,8 @@ def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
 
 
 def _procedures_show(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core import procedural
+
     found = ports.procedures.get(args.procedure_id)
     if found is None:
         raise InvalidInput("procedure_id", f"no procedure {args.procedure_id!r}")
@@ -365,12 +532,16 @@ def _procedures_show(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
 
 
 def _procedures_approve(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core import procedural
+
     updated = procedural.decide(ports, args.procedure_id, approve=True, reviewer=args.reviewer)
     out.write(f"{updated.procedure_id} is VALIDATED (reviewer {updated.reviewer})\n")
     return 0
 
 
 def _procedures_reject(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core import procedural
+
     updated = procedural.decide(
         ports, args.procedure_id, approve=False, reviewer=args.reviewer, note=args.reason
     )
@@ -404,6 +575,9 @@ def _facts_contested(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
 
 
 def _facts_resolve(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core import semantic
+    from agent_memory.core.ingestion import request_ingestion, run_ingestion
+
     removed = semantic.resolve_contested(
         ports.facts,
         ports.knowledge_base,
@@ -422,7 +596,19 @@ def _facts_resolve(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) ->
 
 
 def _decay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core.decay import decay, decay_preview
+    from agent_memory.core.records import to_json
+
     now = _parse_time(args.now) if args.now else ports.clock()
+    if args.dry_run:
+        preview = decay_preview(
+            ports.episodes, ports.facts, ports.procedures, now=now, policy=ports.policies.decay
+        )
+        if args.json:
+            _print_json({"dry_run": True, **to_json(preview)}, out)
+        else:
+            out.writelines(line + "\n" for line in _preview_lines(preview))
+        return 0
     report = decay(
         ports.episodes,
         ports.facts,
@@ -444,6 +630,23 @@ def _decay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     return 0
 
 
+def _preview_lines(preview: Any) -> list[str]:
+    lines = ["dry run, nothing changed; decay would now:"]
+    lines.append(f"  delete {len(preview.failed_episodes)} failed episode(s)")
+    lines += [
+        f"    {e['tenant_id']}/{e['agent_id']}/{e['run_id']}" for e in preview.failed_episodes
+    ]
+    lines.append(f"  expire {len(preview.pending_facts)} unconfirmed fact(s)")
+    lines += [f"    {f['tenant_id']}/{f['domain']}/{f['fact_hash']}" for f in preview.pending_facts]
+    lines.append(f"  flag {len(preview.procedures_flagged)} procedure(s) for review")
+    lines += [
+        f"    {p['tenant_id']}/{p['procedure_id']}: {p['reason']}"
+        for p in preview.procedures_flagged
+    ]
+    lines.append("  and purge expired records (already hidden from every read)")
+    return lines
+
+
 def _parse_time(text: str) -> float:
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
@@ -455,11 +658,18 @@ def _parse_time(text: str) -> float:
 
 
 def _tenant(tenant: str) -> str:
-    parse_bootstrap_request({"tenant_id": tenant, "agent_id": "x", "task": "x"})
+    import re
+
+    from agent_memory.core.identifiers import ID_PATTERN
+
+    if not re.fullmatch(ID_PATTERN, tenant):
+        raise InvalidInput("--tenant", f"{tenant!r} is not a tenant id")
     return tenant
 
 
 def _export(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core.tenants import TenantExport
+
     export = TenantExport(ports, _tenant(args.tenant))
     for line in export:
         out.write(line + "\n")
@@ -469,17 +679,41 @@ def _export(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
 
 
 def _forget(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core.tenants import forget_tenant
+
+    tenant = _tenant(args.tenant)
+    where = f"stack {args.aws_stack}" if args.aws_stack else f"store {args.store_path}"
+    if not args.yes and not _confirmed(f"delete every record of tenant {tenant!r} in the {where}?"):
+        print(f"{PROG}: nothing deleted", file=sys.stderr)
+        return 1
     retained: tuple[Retention, ...] = ()
     if args.aws_stack:
         from agent_memory.adapters.aws.retention import AWS_RETENTION
 
         retained = AWS_RETENTION
-    receipt = forget_tenant(ports, _tenant(args.tenant), retained=retained)
+    receipt = forget_tenant(ports, tenant, retained=retained)
     _print_json(receipt.as_json(), out)
+    counts = (receipt.episodes, receipt.facts, receipt.procedures, receipt.kb_documents)
+    if not any((*counts, receipt.ledger_records)):
+        print(f"{PROG}: tenant {tenant!r} had nothing to forget", file=sys.stderr)
     return 0
 
 
+def _confirmed(question: str) -> bool:
+    """The user's yes on a terminal; without one, a refusal that names --yes."""
+    if not sys.stdin.isatty():
+        raise UsageError(f"{question.rstrip('?')}: no terminal to confirm on; give --yes")
+    print(f"{question} [y/N] ", end="", file=sys.stderr, flush=True)
+    try:
+        answer = sys.stdin.readline()
+    except KeyboardInterrupt:
+        answer = ""
+    return answer.strip().lower() in ("y", "yes")
+
+
 def _awaiting_replay(args: argparse.Namespace, ports: MemoryPorts) -> RunsToReplay:
+    from agent_memory.core.consolidation import runs_to_replay
+
     return runs_to_replay(
         ports.ledger, now=ports.clock(), incomplete_after=args.incomplete_after * 60
     )
@@ -511,6 +745,8 @@ def _failed_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
 
 
 def _failed_replay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core.consolidation import StepFailed, replay, summary
+
     if args.key:
         keys = [args.key]
     else:
@@ -529,6 +765,8 @@ def _failed_replay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) ->
 
 def _failed_on_stack(args: argparse.Namespace, out: TextIO) -> int:
     """``failed list|replay`` on a deployed stack: a replay starts the state machine again."""
+    from agent_memory.cli.aws_target import AwsCommandFailed, aws_errors, stack_failures
+
     failures = stack_failures(args.aws_stack, args.region)
     with aws_errors():
         if args.action == "list":

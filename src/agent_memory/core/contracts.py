@@ -32,6 +32,7 @@ from pydantic import (
 
 from agent_memory.core import receipts
 from agent_memory.core.errors import InvalidInput
+from agent_memory.core.identifiers import ID_PATTERN as ID_PATTERN  # re-exported
 from agent_memory.core.json_input import MAX_OBJECT_KEYS, check_document
 from agent_memory.core.message_text import parts_text, tool_call_line, with_tool_calls
 from agent_memory.core.models import (
@@ -46,7 +47,6 @@ from agent_memory.core.models import (
 
 M = TypeVar("M", bound=BaseModel)
 
-ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 # Text fields must hold something besides whitespace (a search, as JSON Schema patterns are).
 # Whitespace is spelled out: "\s" means other characters to Python (\x1c-\x1f), to Rust,
 # which validates here (U+0085) and to ECMA-262, whose regexes JSON Schema names (U+FEFF); this

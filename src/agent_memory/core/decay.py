@@ -31,6 +31,20 @@ class DecayReport:
     resumed: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class DecayPreview:
+    """What a decay pass at ``now`` would change, per tier, by id; nothing was changed.
+
+    Expired records are not listed: every read already hides them, and a pass only frees
+    their space.
+    """
+
+    now: float
+    failed_episodes: list[dict[str, str]]
+    pending_facts: list[dict[str, str]]
+    procedures_flagged: list[dict[str, str]]
+
+
 @dataclass(slots=True)
 class _Progress:
     now: float
@@ -81,6 +95,48 @@ def decay(
         save(number + 1, None)
     ledger.delete(PROGRESS_KEY)
     return report
+
+
+def decay_preview(
+    episodes: EpisodeStore,
+    facts: FactStore,
+    procedures: ProcedureStore,
+    *,
+    now: float,
+    policy: DecayPolicy = DecayPolicy(),
+) -> DecayPreview:
+    """What :func:`decay` would delete and flag at ``now``, read with the same rules; a dry
+    run that writes nothing (not even the progress record a pass keeps).
+    """
+
+    def every(read: Callable[[str | None], Page[Any]]) -> list[Any]:
+        found: list[Any] = []
+        for items in _pages(read, None, lambda _: None):
+            found.extend(items)
+        return found
+
+    failed_cutoff = now - policy.failed_episode_days * DAY
+    pending_cutoff = now - policy.pending_fact_days * DAY
+    failed = every(
+        lambda c: episodes.failed_before(failed_cutoff, now=now, limit=policy.page_size, cursor=c)
+    )
+    pending = every(
+        lambda c: facts.pending_seen_before(pending_cutoff, limit=policy.page_size, cursor=c)
+    )
+    return DecayPreview(
+        now=now,
+        failed_episodes=[
+            {"tenant_id": e.tenant_id, "agent_id": e.agent_id, "run_id": e.run_id} for e in failed
+        ],
+        pending_facts=[
+            {"tenant_id": f.tenant_id, "domain": f.domain, "fact_hash": f.fact_hash}
+            for f in pending
+        ],
+        procedures_flagged=[
+            {"procedure_id": procedure_id, "tenant_id": tenant_id, "reason": reason}
+            for procedure_id, tenant_id, reason in _due_procedures(procedures, now, policy)
+        ],
+    )
 
 
 def _load(ledger: Ledger, now: float) -> tuple[_Progress, DecayReport]:
@@ -152,6 +208,24 @@ def _purge(
 def _flag_procedures(
     store: ProcedureStore, now: float, policy: DecayPolicy, report: DecayReport
 ) -> None:
+    for procedure_id, tenant_id, reason in _due_procedures(store, now, policy):
+        if store.set_status(
+            procedure_id,
+            tenant_id=tenant_id,
+            status=ProcedureStatus.NEEDS_REVIEW,
+            allowed_from=(ProcedureStatus.VALIDATED,),
+            now=now,
+            note=reason,
+        ):
+            report.procedures_flagged.append(
+                {"procedure_id": procedure_id, "tenant_id": tenant_id, "reason": reason}
+            )
+
+
+def _due_procedures(
+    store: ProcedureStore, now: float, policy: DecayPolicy
+) -> list[tuple[str, str, str]]:
+    """(procedure_id, tenant_id, reason) of every validated procedure decay flags at ``now``."""
     unused_cutoff = now - policy.procedure_unused_days * DAY
     # Flagging moves procedures out of VALIDATED, so collect first, then flag; a resumed pass
     # collects again, and flagging twice is refused by its condition.
@@ -175,15 +249,4 @@ def _flag_procedures(
         if page.cursor is None:
             break
         cursor = page.cursor
-    for procedure_id, tenant_id, reason in due:
-        if store.set_status(
-            procedure_id,
-            tenant_id=tenant_id,
-            status=ProcedureStatus.NEEDS_REVIEW,
-            allowed_from=(ProcedureStatus.VALIDATED,),
-            now=now,
-            note=reason,
-        ):
-            report.procedures_flagged.append(
-                {"procedure_id": procedure_id, "tenant_id": tenant_id, "reason": reason}
-            )
+    return due

@@ -121,7 +121,7 @@ def test_export_prints_every_record_of_the_tenant_and_none_of_another(cli: Cli):
 def test_forget_erases_one_tenant_on_the_stack_and_keeps_the_other(cli: Cli) -> None:
     _, before, _ = cli("export", "--tenant", "globex")
     # When acme is forgotten on the stack
-    code, out, _ = cli("forget", "--tenant", "acme")
+    code, out, _ = cli("forget", "--tenant", "acme", "--yes")
     # Then its episodes, fact and procedure are gone, and globex is exactly as it was
     assert code == 0
     receipt = json.loads(out)
@@ -132,7 +132,7 @@ def test_forget_erases_one_tenant_on_the_stack_and_keeps_the_other(cli: Cli) -> 
 
 def test_forget_on_the_stack_receipts_what_it_cannot_reach_and_until_when(cli: Cli) -> None:
     # When acme is forgotten on the stack
-    _, out, _ = cli("forget", "--tenant", "acme")
+    _, out, _ = cli("forget", "--tenant", "acme", "--yes")
     receipt = json.loads(out)
     # Then the receipt names the tenant, the time, and what it deleted in each store
     assert (receipt["operation"], receipt["tenant_id"]) == ("forget", "acme")

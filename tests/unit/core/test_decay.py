@@ -4,7 +4,7 @@ import pytest
 
 from agent_memory.core import procedural
 from agent_memory.core.consolidation import consolidate, summary
-from agent_memory.core.decay import decay
+from agent_memory.core.decay import PROGRESS_KEY, decay, decay_preview
 from agent_memory.core.models import ProcedureStatus
 from agent_memory.core.policies import HOUR, DecayPolicy
 from agent_memory.core.semantic import fact_hash
@@ -169,3 +169,28 @@ def test_an_interrupted_pass_resumes_where_it_stopped(memory: Memory) -> None:
     assert list(memory.ports.episodes.export("acme")) == []
     # And the next pass starts fresh
     assert not run_decay(memory).resumed
+
+
+def test_a_preview_follows_every_page_names_what_decay_then_does_and_writes_nothing(
+    memory: Memory,
+) -> None:
+    # Given failed episodes over several pages and an unconfirmed fact, all past their time
+    for i in range(9):
+        consolidate(run_event(f"f{i}", outcome="FAILED"), memory.ports)
+    consolidate(run_event("r1"), memory.ports)
+    memory.clock.advance(31 * DAY)
+    p = memory.ports
+    before = list(p.episodes.export("acme")), list(p.facts.export("acme"))
+    # When decay is previewed, three records a page
+    preview = decay_preview(
+        p.episodes, p.facts, p.procedures, now=memory.clock(), policy=DecayPolicy(page_size=3)
+    )
+    # Then it names each one, and nothing was written: no record, no progress kept
+    assert sorted(e["run_id"] for e in preview.failed_episodes) == [f"f{i}" for i in range(9)]
+    assert [f["domain"] for f in preview.pending_facts] == ["contracts"]
+    assert (list(p.episodes.export("acme")), list(p.facts.export("acme"))) == before
+    assert p.ledger.get(PROGRESS_KEY, now=memory.clock()) is None
+    # And a pass then does exactly that
+    report = run_decay(memory, page_size=3)
+    assert report.failed_episodes_deleted == len(preview.failed_episodes)
+    assert report.pending_facts_expired == len(preview.pending_facts)

@@ -13,7 +13,7 @@ from typing import Any
 
 from agent_memory.adapters.local.sqlite_codec import tenant_key_range
 from agent_memory.adapters.local.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
-from agent_memory.core.errors import TransientError
+from agent_memory.core.errors import MemoryError_, TransientError
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
@@ -37,6 +37,10 @@ def _lock_errors_are_transient() -> Iterator[None]:
         if is_lock_error(exc):
             raise TransientError(f"database busy: {exc}") from exc
         raise
+
+
+class StoreUnreadable(MemoryError_):
+    """A database opened read-only is missing, unreadable or of another schema version."""
 
 
 class _ThreadConnection(sqlite3.Connection):
@@ -69,16 +73,25 @@ class SqliteDatabase:
     :meth:`write`, which takes the write lock up front (``BEGIN IMMEDIATE``) and waits up to
     ``busy_timeout`` for it; a lock still held after that raises ``TransientError``.
     The parent directory is created if missing.
+
+    ``read_only`` opens an existing file for reading only, creating and migrating nothing
+    (a store on a read-only disk, or one the user may not write): see :meth:`_open`.
     """
 
-    def __init__(self, path: str | Path, *, busy_timeout: float = 5.0) -> None:
+    def __init__(
+        self, path: str | Path, *, busy_timeout: float = 5.0, read_only: bool = False
+    ) -> None:
         self._path = str(path)
+        self._read_only = read_only
         self._busy_timeout_ms = int(busy_timeout * 1000)
         self._local = threading.local()
         # Weak, so a connection lives exactly as long as its thread's local storage.
         self._all: weakref.WeakSet[sqlite3.Connection] = weakref.WeakSet()
         self._all_lock = threading.Lock()
         self._closed = False
+        if read_only:
+            self._check_readable()
+            return
         Path(self._path).parent.mkdir(parents=True, exist_ok=True)
         try:
             self._migrate()
@@ -203,6 +216,8 @@ class SqliteDatabase:
         self.close()
 
     def _open(self) -> sqlite3.Connection:
+        if self._read_only:
+            return self._open_read_only()
         with _lock_errors_are_transient():
             # isolation_level=None: transactions are begun explicitly, never implicitly;
             # timeout is SQLite's busy_timeout, how long to wait for another writer's lock.
@@ -223,6 +238,50 @@ class SqliteDatabase:
             # free pages; write() then checkpoints so the file holds the zeroed pages.
             conn.execute("PRAGMA secure_delete = ON")
         return conn
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        # A WAL database is read with its -shm index, which SQLite must create when missing:
+        # a directory that cannot hold one is read as an immutable file instead. That is exact
+        # only without a -wal file (a writer's last commits can sit there after a crash or
+        # while it runs), so then the read is refused rather than made from a stale file.
+        uri = Path(self._path).resolve().as_uri()
+        try:
+            return self._connect_read_only(f"{uri}?mode=ro")
+        except sqlite3.OperationalError as error:
+            if Path(f"{self._path}-wal").exists():
+                raise StoreUnreadable(
+                    f"cannot read {self._path} read-only: its -wal file holds writes not yet "
+                    f"in the database, and there is no -shm index beside it ({error})"
+                ) from error
+        return self._connect_read_only(f"{uri}?immutable=1")
+
+    def _connect_read_only(self, uri: str) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            uri, uri=True, isolation_level=None, check_same_thread=False, factory=_ThreadConnection
+        )
+        conn.row_factory = sqlite3.Row
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            conn.execute("PRAGMA query_only = ON")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _check_readable(self) -> None:
+        if not Path(self._path).is_file():
+            raise StoreUnreadable(f"{self._path} does not exist")
+        try:
+            version = self.schema_version()
+        except sqlite3.DatabaseError as error:
+            self.close()
+            raise StoreUnreadable(f"cannot read {self._path}: {error}") from error
+        if version != SCHEMA_VERSION:
+            self.close()
+            raise StoreUnreadable(
+                f"{self._path} has schema version {version}; this code reads "
+                f"{SCHEMA_VERSION} (open it once where it can be written, to migrate it)"
+            )
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log into the database and empty it, so deleted content no
