@@ -179,7 +179,9 @@ LEAVES = {
     "procedure_feedback.succeeded": "boolean",
     "finished_at": "date-time",
 }
-STRINGS = [path for path, kind in LEAVES.items() if kind in {"identifier", "text", "content", "choice"}]
+STRINGS = [
+    path for path, kind in LEAVES.items() if kind in {"identifier", "text", "content", "choice"}
+]
 IDENTIFIERS = [path for path, kind in LEAVES.items() if kind == "identifier"]
 # Limits of DESIGN.md §4 as the contract states them: (path, longest accepted).
 TEXT_LIMITS = {
