@@ -102,7 +102,7 @@ def consolidation_benchmark(
                 started = time.perf_counter()
                 state = consolidate(event, ports)
                 latencies[name].append(time.perf_counter() - started)
-                episodes_written[name] += bool(state.get("episode", {}).get("written"))
+                episodes_written[name] += bool(state.episode_written)
         result: dict[str, Any] = {
             "events": count,
             "messages_per_event_mean": round(sum(len(e["messages"]) for e in events) / count, 1),

@@ -635,7 +635,7 @@ def pii_seeding(args: argparse.Namespace) -> dict[str, Any]:
             )
             states = [consolidation.consolidate(pii_event(n), ports) for n in range(args.pii_runs)]
             run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
-            proposed = states[0]["procedure"]["proposed"]
+            proposed = str(states[0].procedure and states[0].procedure.proposed)
             procedural.review(
                 ports.procedures, proposed, approve=True, reviewer="lead", now=ports.clock()
             )
@@ -657,7 +657,7 @@ def pii_seeding(args: argparse.Namespace) -> dict[str, Any]:
                 "seeded_strings": len(PII),
                 "store_bytes_searched": len(stored),
                 "log_bytes_searched": len(logs),
-                "facts_confirmed": sum(len(s["facts"]["newly_confirmed"]) for s in states),
+                "facts_confirmed": sum(len(s.facts.newly_confirmed) for s in states if s.facts),
                 "leaked": leaked,
                 "strings_leaked": len(set(leaked["stores_and_kb"]) | set(leaked["logs_and_reply"])),
             }
@@ -764,7 +764,7 @@ def gates_and_forgeries(args: argparse.Namespace) -> dict[str, Any]:
             burst_confirmed += len(bootstrap(request, memory.ports)["facts"])
         # Feedback from runs never served the procedure.
         first = consolidation.consolidate(run_event("p0", tenant_id="fb"), memory.ports)
-        proposed = first["procedure"]["proposed"]
+        proposed = str(first.procedure and first.procedure.proposed)
         procedural.review(
             memory.ports.procedures, proposed, approve=True, reviewer="lead", now=memory.clock()
         )

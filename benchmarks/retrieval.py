@@ -363,9 +363,9 @@ def load_into_memory(ports: MemoryPorts, events: Sequence[Mapping[str, Any]]) ->
     scrubbed: Counter[str] = Counter()
     for event in events:
         state = consolidate(dict(event), ports)
-        if not state["episode"]["written"]:
+        if not state.episode_written:
             raise RuntimeError(f"{event['run_id']}: no episode written")
-        scrubbed.update(state.get("pii_entities", {}))
+        scrubbed.update(state.pii_entities or {})
     return dict(sorted(scrubbed.items()))
 
 

@@ -25,6 +25,7 @@ from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
 from agent_memory.core import consolidation
+from agent_memory.core.run_state import state_from_json, state_to_json
 from agent_memory.wiring import DATABASE_FILE
 from tests.resilience.helpers_delivery import Event, Outcome, StateMachineModel
 from tests.support.memory import Memory, make_memory
@@ -144,7 +145,10 @@ def local_state_machine(memory: Memory) -> StateMachineModel:
     ports = memory.ports
 
     def call_step(step: str, state: Event) -> Event:
-        return consolidation.STEPS[step](state, ports)
+        # Each task's input and output are JSON, as the state machine carries them.
+        if step == "extract":
+            return state_to_json(consolidation.extract(state, ports))
+        return state_to_json(consolidation.STEPS[step](state_from_json(state), ports))
 
     def record(payload: Event) -> Event:
         return consolidation.record_failure(payload, ports)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from agent_memory.core import markers, procedural
 from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
 from agent_memory.core.consolidation import consolidate
-from tests.support.memory import Memory, make_memory
+from tests.support.memory import Memory, make_memory, proposed_procedure
 
 TENANT, AGENT, TASK_TYPE, DOMAIN = "acme", "reviewer", "contract_review", "contracts"
 FACT = "Liability caps below 1x annual fees are a red flag"
@@ -128,7 +128,7 @@ def served(memory: Memory, payload: str) -> dict[str, Any]:
         memory.clock.advance(2 * 3600)
     procedural.review(
         memory.ports.procedures,
-        state["procedure"]["proposed"],
+        proposed_procedure(state),
         approve=True,
         reviewer="legal-lead",
         now=memory.clock(),

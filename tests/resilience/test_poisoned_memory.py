@@ -19,7 +19,7 @@ from agent_memory.core.models import FactStatus, ProcedureStatus
 from agent_memory.core.policies import HOUR, Independence, Policies, SemanticPolicy
 from agent_memory.core.semantic import fact_hash
 from agent_memory.core.tenants import export_tenant
-from tests.support.memory import Memory, make_memory
+from tests.support.memory import Memory, make_memory, proposed_procedure
 
 TENANT, AGENT, TASK_TYPE, DOMAIN = "acme", "reviewer", "contract_review", "contracts"
 FACT = "Liability caps below 1x annual fees are a red flag"
@@ -184,7 +184,7 @@ def test_ten_concurrent_redeliveries_of_one_run_do_not_promote_its_fact(memory: 
             pool.map(lambda _: consolidate(poisoned_event("r1", ""), memory.ports), range(10))
         )
     # Then one episode was written, the fact counts one run and is not promoted
-    assert [r["episode"]["written"] for r in results].count(True) == 1
+    assert [r.episode_written for r in results].count(True) == 1
     fact = fact_of(memory)
     assert (fact.status, set(fact.run_ids)) == (FactStatus.PENDING, {run_marker(AGENT, "r1")})
     assert memory.ports.knowledge_base.document_keys(TENANT) == []
@@ -210,7 +210,7 @@ def test_a_proposed_procedure_is_never_served_before_a_human_validates_it(
     # Given ten distinct successful runs proposing the same steps
     for number in range(10):
         state = consolidate(poisoned_event(f"r{number}", ""), memory.ports)
-    proposed = state["procedure"]["proposed"]
+    proposed = proposed_procedure(state)
     # When a run of that task type bootstraps
     reply = bootstrap(parse_bootstrap_request(BOOTSTRAP), memory.ports)
     # Then the procedure is still pending and not served
@@ -229,7 +229,7 @@ def test_a_proposed_procedure_is_never_served_before_a_human_validates_it(
 
 def test_feedback_for_a_procedure_never_served_does_not_count(memory: Memory) -> None:
     # Given a proposed procedure, still pending review
-    proposed = consolidate(poisoned_event("r1", ""), memory.ports)["procedure"]["proposed"]
+    proposed = proposed_procedure(consolidate(poisoned_event("r1", ""), memory.ports))
     # When three runs report success with it although it was never served to them
     for number in (2, 3, 4):
         event = poisoned_event(f"r{number}", "")

@@ -14,7 +14,7 @@ from agent_memory.core.errors import PiiDetectionFailed
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
 from tests.support.embedder import HashingEmbedder
-from tests.support.memory import Memory, make_memory, run_event
+from tests.support.memory import Memory, make_memory, proposed_procedure, run_event
 
 REQUEST = BootstrapRequest(
     "acme", "reviewer", "Review the vendor MSA liability cap", "contract_review", "contracts"
@@ -27,7 +27,7 @@ def memory(tmp_path: Path) -> Memory:
 
 
 def proposed(memory: Memory) -> str:
-    return str(consolidate(run_event("r1"), memory.ports)["procedure"]["proposed"])
+    return proposed_procedure(consolidate(run_event("r1"), memory.ports))
 
 
 def test_an_approving_reviewers_name_is_stored_and_served_as_a_pseudonym(memory: Memory) -> None:
@@ -71,6 +71,6 @@ def test_the_local_detector_takes_a_plain_full_name(tmp_path: Path) -> None:
     ports = local_ports(
         LocalSettings(store=tmp_path), embedder=HashingEmbedder(), pii=LocalPiiDetector()
     )
-    procedure_id = str(consolidate(run_event("r1"), ports)["procedure"]["proposed"])
+    procedure_id = proposed_procedure(consolidate(run_event("r1"), ports))
     updated = procedural.decide(ports, procedure_id, approve=True, reviewer="Maria Garcia")
     assert updated.reviewer is not None and "Garcia" not in updated.reviewer

@@ -9,6 +9,7 @@ from typing import Any
 from agent_memory.core.calibration import Calibration
 from agent_memory.core.policies import Policies
 from agent_memory.core.ports import ChatModel, MemoryPorts
+from agent_memory.core.run_state import RunState
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
 from tests.support.embedder import HashingEmbedder
@@ -88,3 +89,9 @@ def run_event(run_id: str, **overrides: Any) -> dict[str, Any]:
     }
     event.update(overrides)
     return event
+
+
+def proposed_procedure(state: RunState) -> str:
+    """The id of the procedure a consolidated run proposed (or supported)."""
+    assert state.procedure is not None and state.procedure.proposed is not None
+    return state.procedure.proposed

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from agent_memory.cli import demo_runs as story
 from agent_memory.core import procedural
 from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.consolidation import STEPS, consolidate_or_record, summary
+from agent_memory.core.consolidation import STEP_NAMES, consolidate_or_record, summary
 from agent_memory.core.ingestion import run_ingestion
 from agent_memory.core.models import ProcedureStatus
 from agent_memory.core.policies import DAY
@@ -61,7 +61,7 @@ def run_demo(store: str | None, out: TextIO) -> int:
         f"LLM {'configured' if ports.chat else 'none: events carry artifacts'}"
     )
     say()
-    say("1. Consolidating past runs, a day apart: " + " -> ".join(STEPS))
+    say("1. Consolidating past runs, a day apart: " + " -> ".join(STEP_NAMES))
     for event in story.PAST_RUNS:
         say("   " + _describe(summary(consolidate_or_record(event, ports))))
         clock.days_behind = max(clock.days_behind - 1, 0)

@@ -1,10 +1,12 @@
 """The consolidation workflow: six steps from a RunFinished event to the three stores.
 
-Each step is a function of (step input, ports) returning the step output, a JSON object, so the
-same functions run as Lambda tasks of ``statemachines/consolidation.asl.json`` and in-process
-locally (:func:`consolidate`, in the ASL's order). Every step is idempotent per run, and a
-run is (tenant, agent, run id): a redelivered event or a replayed execution changes nothing that
-was already written, and two agents' runs of the same id are two runs.
+Each step is a function of (run state, ports) returning the run state with its result set
+(:class:`~agent_memory.core.run_state.RunState`), so the same functions run as Lambda tasks of
+``statemachines/consolidation.asl.json`` (their handlers read and write the state's JSON form)
+and in-process locally (:func:`consolidate`, in the ASL's order, with no JSON in between).
+Every step is idempotent per run, and a run is (tenant, agent, run id): a redelivered event or
+a replayed execution changes nothing that was already written, and two agents' runs of the same
+id are two runs.
 """
 
 from __future__ import annotations
@@ -33,11 +35,21 @@ from agent_memory.core.models import FactCandidate, ProcedureDraft, RunArtifacts
 from agent_memory.core.periods import calendar_day
 from agent_memory.core.policies import DAY
 from agent_memory.core.ports import Ledger, MemoryPorts
-from agent_memory.core.records import artifacts_from_json, run_from_state, run_to_state, to_json
+from agent_memory.core.records import to_json
+from agent_memory.core.run_state import (
+    ExtractedBy,
+    FactResults,
+    ProcedureResult,
+    RunState,
+    state_from_json,
+    state_to_json,
+    unit_from_json,
+    unit_to_json,
+)
 from agent_memory.core.scrubbing import scrub_texts
 
 State = dict[str, Any]
-Step = Callable[[State, MemoryPorts], State]
+Step = Callable[[RunState, MemoryPorts], RunState]
 
 # How long a run's scrubbed artifacts are kept to answer redeliveries identically.
 RUN_RECORD_DAYS = 90.0
@@ -59,8 +71,6 @@ CUT_MARGIN = 256
 # caps every state and task result at 256 KiB; this leaves room for the Lambda result's wrapper
 # and what the later steps add (fact hashes, staged paths: about 20 KB at the contract's most).
 STATE_BUDGET_BYTES = 200 * 1024
-# What confirm_facts reports of a run's facts (each a list of fact hashes).
-FACT_RESULTS = ("observed", "confirmed", "newly_confirmed", "contested")
 # Artifact lists trimmed, last items first, when the units alone do not make room.
 _TRIMMABLE = ("reusable_patterns", "tools_used", "key_findings")
 
@@ -149,7 +159,7 @@ def _counted_as(run: RunFinished, record_key: str | None) -> str:
     return run_marker(run.agent_id, run.run_id)
 
 
-def extract(event: State, ports: MemoryPorts) -> State:
+def extract(event: State, ports: MemoryPorts) -> RunState:
     """Validate the event and distil the run's artifacts.
 
     The event's own ``artifacts`` are used when present (no model needed), completed from the
@@ -160,11 +170,12 @@ def extract(event: State, ports: MemoryPorts) -> State:
     return extract_run(parse_run_finished(unwrap_event(event)), ports)
 
 
-def extract_run(run: RunFinished, ports: MemoryPorts) -> State:
+def extract_run(run: RunFinished, ports: MemoryPorts) -> RunState:
     """:func:`extract` for an event already validated (e.g. by a Lambda's parser)."""
     recorded = _recorded(ports, run)
     if recorded is not None:
-        return {**recorded[1]["state"], "extracted_by": "ledger"}
+        return state_from_json(recorded[1]["state"]).but(extracted_by="ledger")
+    source: ExtractedBy
     if run.artifacts is not None:
         artifacts, source = complete_artifacts(run, run.artifacts), "event"
     elif ports.chat is not None and run.messages:
@@ -173,18 +184,16 @@ def extract_run(run: RunFinished, ports: MemoryPorts) -> State:
     else:
         artifacts, source = extract_deterministically(run), "deterministic"
     policy = ports.policies.episodic
+    units = message_units(
+        run.messages,
+        max_units=policy.max_units,
+        max_chars=policy.max_unit_chars + CUT_MARGIN,
+        max_total_chars=policy.max_unit_total_chars,
+    )
+    # Messages are distilled into artifacts and units by now: the state does not carry them.
+    bare = replace(run, messages=(), artifacts=None)
     return fit_state(
-        {
-            "run": run_to_state(run),
-            "artifacts": to_json(artifacts),
-            "units": message_units(
-                run.messages,
-                max_units=policy.max_units,
-                max_chars=policy.max_unit_chars + CUT_MARGIN,
-                max_total_chars=policy.max_unit_total_chars,
-            ),
-            "extracted_by": source,
-        }
+        RunState(bare, artifacts, tuple(unit_from_json(u) for u in units), extracted_by=source)
     )
 
 
@@ -193,7 +202,7 @@ def json_bytes(value: Any) -> int:
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
-def fit_state(state: State, budget: int = STATE_BUDGET_BYTES) -> State:
+def fit_state(state: RunState, budget: int = STATE_BUDGET_BYTES) -> RunState:
     """``state`` within ``budget`` bytes of JSON: message units dropped, last first, then the
     last items of the artifacts' longest lists; what was dropped is counted in ``trimmed``.
 
@@ -201,34 +210,33 @@ def fit_state(state: State, budget: int = STATE_BUDGET_BYTES) -> State:
     free-text detail: the run's identity, facts and procedure are always kept whole. An
     event within the contract fits with its facts and procedure (they are at most ~100 KB).
     """
-    if json_bytes(state) <= budget:
+    if json_bytes(state_to_json(state)) <= budget:
         return state
-    units = list(state.get("units", []))
-    artifacts = dict(state["artifacts"])
-    trimmed = dict(state.get("trimmed", {}))
-    fixed = json_bytes({**state, "units": [], "artifacts": artifacts, "trimmed": trimmed}) + 64
+    units = list(state.units)
+    artifacts = state.artifacts
+    trimmed = dict(state.trimmed or {})
+    fixed = json_bytes(state_to_json(state.but(units=(), trimmed=trimmed))) + 64
     # Keep the first units that fit beside everything else (each costs its JSON and a comma).
     room, kept = budget - fixed, 0
     for unit in units:
-        room -= json_bytes(unit) + 1
+        room -= json_bytes(unit_to_json(unit)) + 1
         if room < 0:
             break
         kept += 1
     trimmed["units"] = trimmed.get("units", 0) + len(units) - kept
-    units = units[:kept]
-    while (
-        json_bytes({**state, "units": units, "artifacts": artifacts, "trimmed": trimmed}) > budget
-    ):
-        lists = [f for f in _TRIMMABLE if artifacts.get(f)]
+    fitted = state.but(units=tuple(units[:kept]), trimmed=trimmed)
+    while json_bytes(state_to_json(fitted)) > budget:
+        lists = [f for f in _TRIMMABLE if getattr(artifacts, f)]
         if not lists:
             break
-        longest = max(lists, key=lambda f: json_bytes(artifacts[f]))
-        artifacts[longest] = list(artifacts[longest])[:-1]
+        longest = max(lists, key=lambda f: json_bytes(list(getattr(artifacts, f))))
+        artifacts = replace(artifacts, **{longest: getattr(artifacts, longest)[:-1]})
         trimmed[longest] = trimmed.get(longest, 0) + 1
-    return {**state, "units": units, "artifacts": artifacts, "trimmed": trimmed}
+        fitted = fitted.but(artifacts=artifacts, trimmed=dict(trimmed))
+    return fitted
 
 
-def scrub(state: State, ports: MemoryPorts) -> State:
+def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     """Remove PII from every text field, before any write.
 
     The whole of every text is checked (in chunks), as a reader sees it
@@ -238,15 +246,15 @@ def scrub(state: State, ports: MemoryPorts) -> State:
     block quotes it, :mod:`~agent_memory.core.markers`). The scrubbed result is recorded per
     run, so every later delivery of the same run sees the same artifacts.
     """
-    run = run_from_state(state["run"])
+    run = state.run
     key = run_key(run.tenant_id, run.agent_id, run.run_id)
     now = ports.clock()
     cached = _recorded(ports, run)
     if cached is not None:
-        return {**cached[1]["state"], "extracted_by": state.get("extracted_by", "ledger")}
-    artifacts = artifacts_from_json(state["artifacts"])
-    units = state.get("units", [])
-    unit_texts = [text for u in units for text in (u["speaker"] or "", u["text"])]
+        return state_from_json(cached[1]["state"]).but(extracted_by=state.extracted_by)
+    artifacts = state.artifacts
+    units = state.units
+    unit_texts = [text for u in units for text in (u.speaker or "", u.text)]
     texts = _texts_of(run, artifacts)
     # A summary cut from the task is cut again from the scrubbed task, for the same reason.
     summary_from_task = artifacts.task_summary == first_sentence(run.task)
@@ -259,41 +267,40 @@ def scrub(state: State, ports: MemoryPorts) -> State:
     cut = ports.policies.episodic.max_unit_chars
     # Placeholders can be longer than what they replace: the scrubbed state is fitted again.
     scrubbed = fit_state(
-        {
-            "run": run_to_state(run),
-            "artifacts": to_json(artifacts),
-            "units": [
-                {**u, "speaker": clean_units[2 * i] or None, "text": clean_units[2 * i + 1][:cut]}
+        state.but(
+            run=run,
+            artifacts=artifacts,
+            units=tuple(
+                replace(u, speaker=clean_units[2 * i] or None, text=clean_units[2 * i + 1][:cut])
                 for i, u in enumerate(units)
-            ],
-            "extracted_by": state.get("extracted_by", "event"),
-            "pii_entities": result.counts,
-            **({"trimmed": state["trimmed"]} if "trimmed" in state else {}),
-        }
+            ),
+            pii_entities=result.counts,
+        )
     )
     # The record is also the run's start: a crash from here on leaves it incomplete, and
     # incomplete_runs finds it.
-    ports.ledger.add(
+    won = ports.ledger.add(
         key,
-        {"state": scrubbed, SCRUBBED: now},
+        {"state": state_to_json(scrubbed), SCRUBBED: now},
         now=now,
         expires_at=math.ceil(now + RUN_RECORD_DAYS * DAY),
     )
-    # A concurrent delivery may have won the race: continue with whatever was recorded first.
+    if won:
+        return scrubbed
+    # A concurrent delivery won the race: continue with whatever it recorded.
     recorded = ports.ledger.get(key, now=now)
-    return dict(recorded["state"]) if recorded else scrubbed
+    return state_from_json(recorded["state"]) if recorded else scrubbed
 
 
-def _calls_a_model(done: Callable[[State], State]) -> Callable[[Step], Step]:
+def _calls_a_model(done: Callable[[RunState], RunState]) -> Callable[[Step], Step]:
     """A step that calls a model answers ``done(state)`` instead, calling nothing, for a run
     already consolidated: a redelivery costs a ledger read, not a model call per unit.
     """
 
     def decorate(step: Step) -> Step:
         @functools.wraps(step)
-        def once(state: State, ports: MemoryPorts) -> State:
-            run = run_from_state(state["run"])
-            if _is_consolidated(ports.ledger, *_ids(run), now=ports.clock()):
+        def once(state: RunState, ports: MemoryPorts) -> RunState:
+            if _is_consolidated(ports.ledger, *_ids(state.run), now=ports.clock()):
                 return done(state)
             return step(state, ports)
 
@@ -302,14 +309,14 @@ def _calls_a_model(done: Callable[[State], State]) -> Callable[[Step], Step]:
     return decorate
 
 
-@_calls_a_model(lambda state: {**state, "episode": {"written": False}})
-def write_episode(state: State, ports: MemoryPorts) -> State:
+@_calls_a_model(lambda state: state.but(episode_written=False))
+def write_episode(state: RunState, ports: MemoryPorts) -> RunState:
     """Store the episode once per run (a redelivery finds it present before embedding)."""
-    run = run_from_state(state["run"])
+    run = state.run
     if ports.episodes.get(run.tenant_id, run.agent_id, run.run_id, now=ports.clock()) is not None:
-        return {**state, "episode": {"written": False}}
-    artifacts = artifacts_from_json(state["artifacts"])
-    units = episodic.units_from_state(state.get("units", []), artifacts)
+        return state.but(episode_written=False)
+    artifacts = state.artifacts
+    units = episodic.episode_units(state.units, artifacts)
     # Units are embedded as the index matches them: with their run's calendar day.
     day = calendar_day(run.finished_at or ports.clock())
     texts = [episodic.episode_text(artifacts), *(unit_text(u, day) for u in units)]
@@ -323,15 +330,14 @@ def write_episode(state: State, ports: MemoryPorts) -> State:
         policy=ports.policies.episodic,
         units=episodic.embed_units(units, embeddings[1:], ports.embedder.model_id),
     )
-    written = ports.episodes.add(episode)
-    return {**state, "episode": {"written": written}}
+    return state.but(episode_written=ports.episodes.add(episode))
 
 
-@_calls_a_model(lambda state: {**state, "facts": {key: [] for key in FACT_RESULTS}})
-def confirm_facts(state: State, ports: MemoryPorts) -> State:
+@_calls_a_model(lambda state: state.but(facts=FactResults()))
+def confirm_facts(state: RunState, ports: MemoryPorts) -> RunState:
     """Log the run's confident facts and promote those confirmed by enough independent runs."""
-    run = run_from_state(state["run"])
-    artifacts = artifacts_from_json(state["artifacts"])
+    run = state.run
+    artifacts = state.artifacts
     policy = ports.policies.semantic
     confirmation = semantic.observe_facts(
         ports.facts,
@@ -345,35 +351,34 @@ def confirm_facts(state: State, ports: MemoryPorts) -> State:
         now=ports.clock(),
         policy=policy,
     )
-    return {
-        **state,
-        "facts": {
-            "observed": list(confirmation.observed),
-            "confirmed": list(confirmation.confirmed),
-            "newly_confirmed": list(confirmation.newly_confirmed),
-            "contested": list(confirmation.contested),
-        },
-    }
+    return state.but(
+        facts=FactResults(
+            confirmation.observed,
+            confirmation.confirmed,
+            confirmation.newly_confirmed,
+            confirmation.contested,
+        )
+    )
 
 
-def stage_kb_docs(state: State, ports: MemoryPorts) -> State:
+def stage_kb_docs(state: RunState, ports: MemoryPorts) -> RunState:
     """Write KB documents (with metadata sidecars) for confirmed facts; ingestion is batched."""
-    run = run_from_state(state["run"])
+    run = state.run
     staged = semantic.stage_documents(
         ports.facts,
         ports.knowledge_base,
         tenant_id=run.tenant_id,
         domain=run.domain or ports.policies.semantic.default_domain,
-        fact_hashes=tuple(state.get("facts", {}).get("confirmed", ())),
+        fact_hashes=state.facts.confirmed if state.facts else (),
         now=ports.clock(),
     )
-    return {**state, "kb": {"staged": list(staged)}}
+    return state.but(kb_staged=tuple(staged))
 
 
-def propose_procedure(state: State, ports: MemoryPorts) -> State:
+def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     """Propose the run's procedure (PENDING, deduplicated) and count its procedure feedback."""
-    run = run_from_state(state["run"])
-    artifacts = artifacts_from_json(state["artifacts"])
+    run = state.run
+    artifacts = state.artifacts
     now = ports.clock()
     recorded = run_record(ports.ledger, *_ids(run), now=now)
     # Procedures count the run by its marker: two agents' runs of one id are two runs.
@@ -389,25 +394,21 @@ def propose_procedure(state: State, ports: MemoryPorts) -> State:
     if recorded is not None:
         _mark_consolidated(*recorded, ports, now)
     ports.ledger.delete(failure_key(run.tenant_id, run.agent_id, run.run_id))
-    return {
-        **state,
-        "procedure": {
-            "proposed": proposed,
-            "created": created,
-            "feedback": to_json(feedback) if feedback else None,
-        },
-    }
+    return state.but(procedure=ProcedureResult(proposed, created, feedback))
 
 
 STEPS: dict[str, Step] = {
-    "extract": extract,
     "scrub": scrub,
     "write_episode": write_episode,
     "confirm_facts": confirm_facts,
     "stage_kb_docs": stage_kb_docs,
     "propose_procedure": propose_procedure,
 }
-"""The steps by name, in the order of ``statemachines/consolidation.asl.json``."""
+"""The steps after ``extract`` (which reads the event), by name, in the order of
+``statemachines/consolidation.asl.json``."""
+AFTER_EXTRACT = tuple(STEPS)
+STEP_NAMES = ("extract", *AFTER_EXTRACT)
+"""Every step's name, in the state machine's order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,25 +417,31 @@ class StepFailed(Exception):
 
     step: str
     error: BaseException
-    state: State
+    state: RunState | State  # the event itself when extract failed
 
     def __str__(self) -> str:
         return f"{self.step} failed: {type(self.error).__name__}: {self.error}"
 
 
-def consolidate(event: State, ports: MemoryPorts) -> State:
+def consolidate(event: State, ports: MemoryPorts) -> RunState:
     """Run every step in order on one event; the final state.
 
     Raises :class:`StepFailed` naming the step; invalid input surfaces as ``InvalidInput`` from
     the first step, before anything is written (it is refused, not recorded for replay).
     """
-    return _run_steps(event, ports, STEPS)
+    try:
+        state = extract(event, ports)
+    except InvalidInput:
+        raise
+    except Exception as error:
+        raise StepFailed("extract", error, event) from error
+    return _run_steps(state, ports, AFTER_EXTRACT)
 
 
-def _run_steps(state: State, ports: MemoryPorts, steps: dict[str, Step]) -> State:
-    for name, step in steps.items():
+def _run_steps(state: RunState, ports: MemoryPorts, steps: tuple[str, ...]) -> RunState:
+    for name in steps:
         try:
-            state = step(state, ports)
+            state = STEPS[name](state, ports)
         except InvalidInput:
             raise
         except Exception as error:
@@ -443,7 +450,7 @@ def _run_steps(state: State, ports: MemoryPorts, steps: dict[str, Step]) -> Stat
 
 
 # The steps that follow scrub: they read only the run's recorded (scrubbed) state.
-AFTER_SCRUB = tuple(STEPS)[2:]
+AFTER_SCRUB = AFTER_EXTRACT[1:]
 _FAILED = "failed"
 _RUN = "run"
 # Failed runs whose event is too broken to name its tenant, agent and run are kept here.
@@ -609,7 +616,7 @@ def _identity(detail: object) -> tuple[str, str, str] | None:
     return None
 
 
-def consolidate_or_record(event: State, ports: MemoryPorts) -> State:
+def consolidate_or_record(event: State, ports: MemoryPorts) -> RunState:
     """:func:`consolidate`, recording a run whose step failed for replay before re-raising.
 
     Invalid events are refused (``InvalidInput``) and not recorded: the caller is told at once
@@ -632,7 +639,7 @@ def consolidate_or_record(event: State, ports: MemoryPorts) -> State:
         raise
 
 
-def replay(key: str, ports: MemoryPorts) -> State:
+def replay(key: str, ports: MemoryPorts) -> RunState:
     """Complete a run awaiting replay, by the key :func:`runs_to_replay` lists it under.
 
     A failed run's event is consolidated again, and its record removed once that succeeds.
@@ -643,30 +650,32 @@ def replay(key: str, ports: MemoryPorts) -> State:
     if record is None:
         raise NotFound(f"no failed or incomplete run {key!r}")
     if _kind(key) == _RUN:
-        steps = {name: STEPS[name] for name in AFTER_SCRUB}
-        return _run_steps({**record["state"], "extracted_by": "ledger"}, ports, steps)
+        recorded = state_from_json(record["state"]).but(extracted_by="ledger")
+        return _run_steps(recorded, ports, AFTER_SCRUB)
     state = consolidate_or_record(record["event"], ports)
     ports.ledger.delete(key)
     return state
 
 
-def summary(state: State) -> State:
+def summary(state: RunState) -> State:
     """What one consolidation did, for people and scripts."""
+    facts = state.facts or FactResults()
+    procedure = state.procedure or ProcedureResult(None, False)
     return {
-        "run_id": state["run"]["run_id"],
-        "agent_id": state["run"]["agent_id"],
-        "tenant_id": state["run"]["tenant_id"],
-        "outcome": state["artifacts"]["outcome"],
-        "extracted_by": state.get("extracted_by"),
-        "episode": "written" if state["episode"]["written"] else "already present",
-        "facts_observed": len(state["facts"]["observed"]),
-        "facts_confirmed": state["facts"]["newly_confirmed"],
-        "facts_contested": state["facts"].get("contested", []),
-        "kb_documents_staged": len(state["kb"]["staged"]),
-        "procedure_proposed": state["procedure"]["proposed"],
-        "procedure_created": state["procedure"]["created"],
-        "procedure_feedback": state["procedure"]["feedback"],
-        "pii_entities": state.get("pii_entities", {}),
+        "run_id": state.run.run_id,
+        "agent_id": state.run.agent_id,
+        "tenant_id": state.run.tenant_id,
+        "outcome": state.artifacts.outcome,
+        "extracted_by": state.extracted_by,
+        "episode": "written" if state.episode_written else "already present",
+        "facts_observed": len(facts.observed),
+        "facts_confirmed": list(facts.newly_confirmed),
+        "facts_contested": list(facts.contested),
+        "kb_documents_staged": len(state.kb_staged or ()),
+        "procedure_proposed": procedure.proposed,
+        "procedure_created": procedure.created,
+        "procedure_feedback": to_json(procedure.feedback) if procedure.feedback else None,
+        "pii_entities": dict(state.pii_entities or {}),
     }
 
 

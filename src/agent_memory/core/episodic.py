@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from agent_memory.core import vectors
 from agent_memory.core.episode_index import EpisodeHit, unit_text
@@ -20,9 +19,9 @@ def episode_text(artifacts: RunArtifacts) -> str:
     return " ".join([artifacts.task_summary, *artifacts.key_findings]).strip()
 
 
-def units_from_state(messages: list[dict[str, Any]], artifacts: RunArtifacts) -> list[EpisodeUnit]:
+def episode_units(messages: Sequence[EpisodeUnit], artifacts: RunArtifacts) -> list[EpisodeUnit]:
     """The episode's units: the run's messages (as kept by extraction), then its findings."""
-    units = [EpisodeUnit("message", int(m["seq"]), m["text"], m.get("speaker")) for m in messages]
+    units = list(messages)
     units += [EpisodeUnit("finding", i, f) for i, f in enumerate(artifacts.key_findings)]
     return [u for u in units if u.text.strip()]
 

@@ -20,6 +20,7 @@ from agent_memory.core.contracts import StepStateModel
 from agent_memory.core.decay import decay
 from agent_memory.core.ingestion import run_ingestion
 from agent_memory.core.records import to_json
+from agent_memory.core.run_state import FactResults, RunState, state_from_json, state_to_json
 from agent_memory.core.stats import memory_stats
 from agent_memory.serverless import caller_tenancy
 from agent_memory.serverless.observability import logger, metrics
@@ -38,10 +39,11 @@ def _milliseconds(name: str, value: float) -> None:
     metrics.add_metric(name=name, unit=MetricUnit.Milliseconds, value=value)
 
 
-def _step_state(event: Any) -> tuple[State, str]:
+def _step_state(event: Any) -> RunState:
+    """The step's input: validated as the state machine's state, read into a RunState."""
     model = parse_model(event, StepStateModel)
     logger.append_keys(tenant_id=model.run.tenant_id, run_id=model.run.run_id)
-    return model.model_dump(mode="json"), model.run.tenant_id
+    return state_from_json(event)
 
 
 def extract(event: Any) -> State:
@@ -51,56 +53,57 @@ def extract(event: Any) -> State:
     caller_tenancy.check_source(runtime(), event, run.tenant_id)
     state = consolidation.extract_run(run, runtime().ports(run.tenant_id))
     _count("RunsReceived", 1)
-    logger.info("run extracted", extracted_by=state["extracted_by"])
-    return state
+    logger.info("run extracted", extracted_by=state.extracted_by)
+    return state_to_json(state)
 
 
 def scrub(event: Any) -> State:
     """Remove PII from every field, as read (fails closed)."""
-    state, tenant_id = _step_state(event)
-    result = consolidation.scrub(state, runtime().ports(tenant_id))
-    _count("PiiEntitiesScrubbed", sum(result.get("pii_entities", {}).values()))
-    return result
+    state = _step_state(event)
+    result = consolidation.scrub(state, runtime().ports(state.run.tenant_id))
+    _count("PiiEntitiesScrubbed", sum((result.pii_entities or {}).values()))
+    return state_to_json(result)
 
 
 def write_episode(event: Any) -> State:
     """Store the run's episode once."""
-    state, tenant_id = _step_state(event)
-    result = consolidation.write_episode(state, runtime().ports(tenant_id))
-    _count("EpisodesWritten", int(result["episode"]["written"]))
-    return result
+    state = _step_state(event)
+    result = consolidation.write_episode(state, runtime().ports(state.run.tenant_id))
+    _count("EpisodesWritten", int(bool(result.episode_written)))
+    return state_to_json(result)
 
 
 def confirm_facts(event: Any) -> State:
     """Log the run's facts and promote those confirmed by enough independent runs."""
-    state, tenant_id = _step_state(event)
-    result = consolidation.confirm_facts(state, runtime().ports(tenant_id))
-    _count("FactsObserved", len(result["facts"]["observed"]))
-    _count("FactsConfirmed", len(result["facts"]["newly_confirmed"]))
-    _count("FactsContested", len(result["facts"]["contested"]))
-    if result["facts"]["newly_confirmed"]:
-        logger.info("facts confirmed", fact_hashes=result["facts"]["newly_confirmed"])
-    return result
+    state = _step_state(event)
+    result = consolidation.confirm_facts(state, runtime().ports(state.run.tenant_id))
+    facts = result.facts or FactResults()
+    _count("FactsObserved", len(facts.observed))
+    _count("FactsConfirmed", len(facts.newly_confirmed))
+    _count("FactsContested", len(facts.contested))
+    if facts.newly_confirmed:
+        logger.info("facts confirmed", fact_hashes=list(facts.newly_confirmed))
+    return state_to_json(result)
 
 
 def stage_kb_docs(event: Any) -> State:
     """Write KB documents of newly confirmed facts (ingestion is batched elsewhere)."""
-    state, tenant_id = _step_state(event)
-    result = consolidation.stage_kb_docs(state, runtime().ports(tenant_id))
-    _count("KbDocumentsStaged", len(result["kb"]["staged"]))
-    return result
+    state = _step_state(event)
+    result = consolidation.stage_kb_docs(state, runtime().ports(state.run.tenant_id))
+    _count("KbDocumentsStaged", len(result.kb_staged or ()))
+    return state_to_json(result)
 
 
 def propose_procedure(event: Any) -> State:
     """Propose the run's procedure and count its procedure feedback."""
-    state, tenant_id = _step_state(event)
-    result = consolidation.propose_procedure(state, runtime().ports(tenant_id))
-    procedure = result["procedure"]
-    _count("ProceduresProposed", int(bool(procedure["created"])))
-    feedback = procedure["feedback"]
-    _count("ProcedureFeedbackCounted", int(bool(feedback and feedback["counted"])))
+    state = _step_state(event)
+    result = consolidation.propose_procedure(state, runtime().ports(state.run.tenant_id))
+    procedure = result.procedure
+    _count("ProceduresProposed", int(bool(procedure and procedure.created)))
+    feedback = procedure.feedback if procedure else None
+    _count("ProcedureFeedbackCounted", int(bool(feedback and feedback.counted)))
     logger.info("run consolidated", **consolidation.summary(result))
-    return result
+    return state_to_json(result)
 
 
 # The dead-letter message carries this much of the error's cause (Step Functions allows 32,768

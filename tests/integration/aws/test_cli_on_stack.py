@@ -237,4 +237,4 @@ def test_an_incomplete_run_is_listed_and_redelivered_by_its_identity_on_the_stac
         "reviewer",
         "run-cut-1",
     )
-    assert consolidation.extract(started, ports)["extracted_by"] == "ledger"
+    assert consolidation.extract(started, ports).extracted_by == "ledger"

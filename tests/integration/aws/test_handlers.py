@@ -24,6 +24,7 @@ from moto import mock_aws
 from agent_memory.core import consolidation
 from agent_memory.core.errors import InvalidInput, NotFound
 from agent_memory.core.policies import HOUR
+from agent_memory.core.run_state import RunState
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
@@ -35,7 +36,7 @@ from tests.integration.aws.moto_dynamodb import (
 )
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector, WordReranker
-from tests.support.memory import DAY, HASHING_CALIBRATION, run_event
+from tests.support.memory import DAY, HASHING_CALIBRATION, proposed_procedure, run_event
 
 BUCKET = "kb-docs"
 KB_ID, DS_ID = "KB12345678", "DS12345678"
@@ -110,10 +111,10 @@ def handler(name: str) -> Any:
     return module.handler
 
 
-def consolidate_runs(aws: Aws, *run_ids: str, **overrides: Any) -> dict[str, Any]:
+def consolidate_runs(aws: Aws, *run_ids: str, **overrides: Any) -> RunState:
     """Consolidate the reviewer's runs an hour apart, the last one now: an agent's runs count as
     independent confirmations of a fact an hour apart, so the third run promotes it."""
-    state: dict[str, Any] = {}
+    state: RunState | None = None
     first = time.time() - (len(run_ids) - 1) * HOUR
     for number, run_id in enumerate(run_ids, 1):
         if number == 3 and overrides.get("outcome", "COMPLETED") == "COMPLETED":
@@ -122,6 +123,7 @@ def consolidate_runs(aws: Aws, *run_ids: str, **overrides: Any) -> dict[str, Any
         at = first + (number - 1) * HOUR
         ports = replace(aws.ports(), clock=lambda at=at: at)
         state = consolidation.consolidate(run_event(run_id, **overrides), ports)
+    assert state is not None
     return state
 
 
@@ -155,7 +157,7 @@ def test_bootstrap_returns_all_three_tiers_and_filters_the_kb_by_tenant(
             "action": "approve",
             "tenant_id": "acme",
             "reviewer": "ana",
-            "procedure_id": state["procedure"]["proposed"],
+            "procedure_id": proposed_procedure(state),
         },
         Context(),
     )
@@ -270,7 +272,7 @@ def test_bootstrap_rejects_a_bad_request_naming_the_field(aws: Aws) -> None:
 
 def test_review_lists_approves_and_refuses_another_tenants_procedure(aws: Aws) -> None:
     state = consolidate_runs(aws, "r1")
-    procedure_id = state["procedure"]["proposed"]
+    procedure_id = proposed_procedure(state)
     review = handler("procedure_review")
     listed = review({"action": "list", "tenant_id": "acme", "status": "PENDING"}, Context())
     assert [p["procedure_id"] for p in listed["procedures"]] == [procedure_id]
@@ -370,7 +372,7 @@ def test_a_missing_setting_is_named() -> None:
 
 def test_the_review_function_stores_a_reviewers_name_scrubbed(aws: Aws) -> None:
     # Given a proposed procedure on the stack
-    procedure_id = consolidate_runs(aws, "r1")["procedure"]["proposed"]
+    procedure_id = proposed_procedure(consolidate_runs(aws, "r1"))
     # When a reviewer approves it under their full name, through the review function
     approved = handler("procedure_review")(
         {

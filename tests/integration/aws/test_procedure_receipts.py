@@ -21,6 +21,7 @@ from moto import mock_aws
 
 from agent_memory.core import consolidation, procedural
 from agent_memory.core.consolidation import STEPS
+from agent_memory.core.run_state import state_to_json
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
@@ -33,7 +34,7 @@ from tests.integration.aws.moto_dynamodb import (
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.lambda_context import LambdaContext
-from tests.support.memory import HASHING_CALIBRATION, run_event
+from tests.support.memory import HASHING_CALIBRATION, proposed_procedure, run_event
 
 SECRET = "p" * 64
 KB_ID = "KB12345678"
@@ -118,7 +119,7 @@ def validated_procedure(deployment: Deployment) -> str:
     """A procedure a run proposed and a reviewer approved, written by a consolidation."""
     ports = deployment.container().ports("acme")
     state = consolidation.consolidate(run_event("seed"), ports)
-    procedure_id = str(state["procedure"]["proposed"])
+    procedure_id = proposed_procedure(state)
     procedural.review(
         ports.procedures, procedure_id, approve=True, reviewer="lead", now=ports.clock()
     )
@@ -152,10 +153,10 @@ def consolidated(deployment: Deployment, event: dict[str, Any]) -> Any:
     function in a container of its own; what the summary says of its feedback.
     """
     ports = deployment.container().ports("acme")
-    state: Any = consolidation.extract(event, ports)
-    for step in list(STEPS.values())[1:-1]:
+    state = consolidation.extract(event, ports)
+    for step in list(STEPS.values())[:-1]:
         state = step(state, ports)
-    result = in_container(deployment.container(), "propose_procedure", state)
+    result = in_container(deployment.container(), "propose_procedure", state_to_json(state))
     return result["procedure"]["feedback"]
 
 

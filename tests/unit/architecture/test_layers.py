@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.core.consolidation import STEPS
+from agent_memory.core.consolidation import STEP_NAMES
 
 ROOT = Path(__file__).parents[3]
 CORE = ROOT / "src/agent_memory/core"
@@ -62,7 +62,7 @@ def test_local_pipeline_runs_the_asl_task_steps_in_the_asl_order() -> None:
         order.append(states[name]["Comment"].removeprefix("core step: "))
         name = states[name]["Next"]
     # Then they are exactly the local pipeline's steps, in the same order
-    assert order == list(STEPS)
+    assert order == list(STEP_NAMES)
     assert states[name]["Type"] == "Succeed"
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from agent_memory.core.consolidation import (
-    STEPS,
+    STEP_NAMES,
     StepFailed,
     consolidate,
     consolidate_or_record,
@@ -39,7 +39,7 @@ def fact_runs(memory: Memory) -> int:
 
 
 def test_steps_run_in_the_documented_order() -> None:
-    assert list(STEPS) == [
+    assert list(STEP_NAMES) == [
         "extract",
         "scrub",
         "write_episode",
@@ -75,7 +75,7 @@ def test_redelivered_run_writes_nothing_twice(memory: Memory) -> None:
 def test_concurrent_redeliveries_count_once(memory: Memory) -> None:
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda _: consolidate(run_event("r1"), memory.ports), range(6)))
-    written = [r["episode"]["written"] for r in results]
+    written = [r.episode_written for r in results]
     assert written.count(True) == 1
     assert fact_runs(memory) == 1
 
@@ -287,10 +287,10 @@ def test_with_a_model_artifacts_come_from_it_and_malformed_output_is_survived(
     event = run_event("r1", messages=[{"role": "human", "content": "Review it"}])
     del event["artifacts"]
     state = extract(event, memory.ports)
-    assert state["extracted_by"] == "model"
+    assert state.extracted_by == "model"
     # The harness said COMPLETED; the model said nothing usable: the event's outcome stands.
-    assert state["artifacts"]["outcome"] == "COMPLETED"
-    assert state["artifacts"]["facts"] == []
+    assert state.artifacts.outcome == "COMPLETED"
+    assert state.artifacts.facts == ()
 
 
 def test_episodes_expire_after_90_days(memory: Memory) -> None:
