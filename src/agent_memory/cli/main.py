@@ -27,7 +27,6 @@ from agent_memory.core.models import ProcedureStatus
 
 if TYPE_CHECKING:
     from agent_memory.core.consolidation import RunsToReplay
-    from agent_memory.core.models import Procedure
     from agent_memory.core.ports import MemoryPorts
     from agent_memory.core.tenants import Retention
 
@@ -481,17 +480,13 @@ def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
 
 
 def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from functools import partial
+
     from agent_memory.core import procedural
+    from agent_memory.core.paging import every
 
     status = ProcedureStatus(args.status) if args.status else None
-    found: list[Procedure] = []
-    cursor = None
-    while True:
-        page = ports.procedures.list(tenant_id=args.tenant, status=status, cursor=cursor)
-        found.extend(page.items)
-        if page.cursor is None:
-            break
-        cursor = page.cursor
+    found = list(every(partial(ports.procedures.list, tenant_id=args.tenant, status=status)))
     if args.json:
         _print_json([procedural.procedure_view(p) for p in found], out)
         return 0

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.paging import every
 from agent_memory.core.policies import DAY, DecayPolicy
 from agent_memory.core.ports import EpisodeStore, FactStore, Ledger, Page, ProcedureStore
 
@@ -108,20 +109,13 @@ def decay_preview(
     """What :func:`decay` would delete and flag at ``now``, read with the same rules; a dry
     run that writes nothing (not even the progress record a pass keeps).
     """
-
-    def every(read: Callable[[str | None], Page[Any]]) -> list[Any]:
-        found: list[Any] = []
-        for items in _pages(read, None, lambda _: None):
-            found.extend(items)
-        return found
-
     failed_cutoff = now - policy.failed_episode_days * DAY
     pending_cutoff = now - policy.pending_fact_days * DAY
     failed = every(
-        lambda c: episodes.failed_before(failed_cutoff, now=now, limit=policy.page_size, cursor=c)
+        functools.partial(episodes.failed_before, failed_cutoff, now=now, limit=policy.page_size)
     )
     pending = every(
-        lambda c: facts.pending_seen_before(pending_cutoff, limit=policy.page_size, cursor=c)
+        functools.partial(facts.pending_seen_before, pending_cutoff, limit=policy.page_size)
     )
     return DecayPreview(
         now=now,
@@ -230,23 +224,20 @@ def _due_procedures(
     # Flagging moves procedures out of VALIDATED, so collect first, then flag; a resumed pass
     # collects again, and flagging twice is refused by its condition.
     due: list[tuple[str, str, str]] = []
-    cursor = None
-    while True:
-        page = store.list(status=ProcedureStatus.VALIDATED, limit=policy.page_size, cursor=cursor)
-        for p in page.items:
-            last_used = p.last_applied_at or p.reviewed_at or p.created_at
-            rate = p.success_rate
-            if (
-                p.times_applied >= policy.procedure_min_uses
-                and rate is not None
-                and rate < policy.procedure_min_success
-            ):
-                reason = f"success rate {rate:.0%} after {p.times_applied} uses"
-                due.append((p.procedure_id, p.tenant_id, reason))
-            elif last_used < unused_cutoff:
-                reason = f"unused for {policy.procedure_unused_days:g} days"
-                due.append((p.procedure_id, p.tenant_id, reason))
-        if page.cursor is None:
-            break
-        cursor = page.cursor
+    validated = functools.partial(
+        store.list, status=ProcedureStatus.VALIDATED, limit=policy.page_size
+    )
+    for p in every(validated):
+        last_used = p.last_applied_at or p.reviewed_at or p.created_at
+        rate = p.success_rate
+        if (
+            p.times_applied >= policy.procedure_min_uses
+            and rate is not None
+            and rate < policy.procedure_min_success
+        ):
+            reason = f"success rate {rate:.0%} after {p.times_applied} uses"
+            due.append((p.procedure_id, p.tenant_id, reason))
+        elif last_used < unused_cutoff:
+            reason = f"unused for {policy.procedure_unused_days:g} days"
+            due.append((p.procedure_id, p.tenant_id, reason))
     return due

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from agent_memory.core.ports import Page
+if TYPE_CHECKING:
+    from agent_memory.core.ports import Page
 
 T = TypeVar("T")
 
