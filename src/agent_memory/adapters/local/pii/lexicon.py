@@ -355,7 +355,8 @@ class Lexicon:
             return True
         return any(
             stem in self.common_10 or stem in self.common_20 or stem in self.words_35
-            for stem in _stems(word)
+            for spelling in (word, *_american(word))
+            for stem in (spelling, *_stems(spelling))
         )
 
 
@@ -371,6 +372,36 @@ _STEM_RULES = (
     ("er", ""),
     ("ers", ""),
 )
+
+
+# British spellings of words the (American) lists hold: "summarise", "colour", "centre",
+# "licence", "catalogue", "analyse", "cancelled" are ordinary words, not names.
+_BRITISH = (
+    ("isation", "ization"),
+    ("ise", "ize"),
+    ("ised", "ized"),
+    ("ises", "izes"),
+    ("ising", "izing"),
+    ("yse", "yze"),
+    ("ysed", "yzed"),
+    ("ysing", "yzing"),
+    ("our", "or"),
+    ("ours", "ors"),
+    ("tre", "ter"),
+    ("tres", "ters"),
+    ("ence", "ense"),
+    ("ogue", "og"),
+    ("lled", "led"),
+    ("lling", "ling"),
+)
+
+
+def _american(word: str) -> list[str]:
+    return [
+        word[: -len(suffix)] + replacement
+        for suffix, replacement in _BRITISH
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3
+    ]
 
 
 def _stems(word: str) -> list[str]:
