@@ -355,7 +355,7 @@ class Lexicon:
             return True
         return any(
             stem in self.common_10 or stem in self.common_20 or stem in self.words_35
-            for spelling in (word, *_american(word))
+            for spelling in (word, *_american(word), *_unprefixed(word))
             for stem in (spelling, *_stems(spelling))
         )
 
@@ -394,6 +394,40 @@ _BRITISH = (
     ("lled", "led"),
     ("lling", "ling"),
 )
+
+
+# A word made of a common prefix and an English word is an English word ("subprocessor",
+# "multitenant", "preapproved"); the rest must be a word of 5 letters or more on its own.
+_PREFIXES = (
+    "sub",
+    "pre",
+    "non",
+    "multi",
+    "inter",
+    "over",
+    "under",
+    "auto",
+    "micro",
+    "macro",
+    "post",
+    "anti",
+    "super",
+    "cross",
+    "counter",
+    "semi",
+    "mis",
+    "out",
+    "re",
+    "un",
+)
+
+
+def _unprefixed(word: str) -> list[str]:
+    return [
+        word[len(prefix) :].removeprefix("-")
+        for prefix in _PREFIXES
+        if word.startswith(prefix) and len(word) - len(prefix) >= 5
+    ]
 
 
 def _american(word: str) -> list[str]:
