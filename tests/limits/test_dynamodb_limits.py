@@ -35,7 +35,7 @@ from agent_memory.adapters.aws.dynamodb_facts import DynamoDbFactStore
 from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.dynamodb_schema import EPISODES, FACTS, LEDGER, PROCEDURES
-from agent_memory.core import procedural
+from agent_memory.core import procedural, receipts
 from agent_memory.core.consolidation import run_key
 from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
 from agent_memory.core.errors import InvalidInput
@@ -49,6 +49,7 @@ from agent_memory.core.models import (
     StoredVector,
 )
 from agent_memory.core.policies import EpisodicPolicy
+from agent_memory.core.ports import FeedbackCount
 from tests.contract.builders import DAY, NOW, observation, procedure
 from tests.integration.aws.moto_dynamodb import Tables, mocked_tables
 
@@ -307,6 +308,57 @@ def test_the_largest_procedure_is_under_400_kb(tables: Tables) -> None:
     # Then its item is under 400 KB by DynamoDB's rules
     (item,) = raw_items(tables, tables.name(PROCEDURES))
     assert item_size(item) <= ITEM_LIMIT_BYTES
+
+
+# Key values: "the maximum length of a partition key value is 2048 bytes", "of a sort key value
+# is 1024 bytes" (the Constraints page above, "Partition key length and values").
+PARTITION_KEY_BYTES, SORT_KEY_BYTES = 2048, 1024
+
+
+def test_feedback_at_its_maxima_keeps_its_markers_and_transaction_within_limits(
+    tables: Tables,
+) -> None:
+    # Given a procedure of the longest tenant and id, a report from the longest counted run
+    # marker (agent/run, 128 characters each) with a receipt bootstrap issued for those ids
+    client = RecordingClient(tables.client)
+    store = DynamoDbProcedureStore(client, tables.name(PROCEDURES))
+    assert store.propose(procedure(tenant_id=LONGEST_ID, procedure_id=LONGEST_ID), "r") is True
+    token = receipts.issue(
+        receipts.derive_key(b"k" * 32),
+        tenant_id=LONGEST_ID,
+        agent_id=LONGEST_ID,
+        procedure_id=LONGEST_ID,
+        now=NOW,
+    )
+    nonce = receipts.verify(
+        token,
+        receipts.derive_key(b"k" * 32),
+        tenant_id=LONGEST_ID,
+        agent_id=LONGEST_ID,
+        procedure_id=LONGEST_ID,
+        now=NOW,
+        valid_for=DAY,
+    ).nonce
+    # When the report is counted
+    counted = store.record_feedback(
+        LONGEST_ID,
+        tenant_id=LONGEST_ID,
+        run_id=f"{LONGEST_ID}/{LONGEST_ID}",
+        receipt_id=nonce,
+        succeeded=True,
+        now=NOW,
+    )
+    # Then it counted in one transaction of three actions within DynamoDB's limits, and its
+    # run and receipt markers are small items whose keys are within the key-length limits
+    assert counted is FeedbackCount.COUNTED
+    assert [len(actions) for actions in client.transactions] == [3]
+    assert_transactions_within_limits(client)
+    markers = [i for i in raw_items(tables, tables.name(PROCEDURES)) if "recorded_at" in i]
+    assert len(markers) == 2
+    for marker in markers:
+        assert item_size(marker) < 1024
+        assert len(marker["pk"]["S"].encode()) <= PARTITION_KEY_BYTES
+        assert len(marker["sk"]["S"].encode()) <= SORT_KEY_BYTES
 
 
 def test_the_largest_procedure_rejected_with_the_longest_reason_is_under_400_kb(
