@@ -28,7 +28,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+# The baseline tree is exported as cold_start.py exports its own (standard library only).
+from benchmarks.cold_start import ROOT, export, resolved
+
 TENANT, AGENT = "acme-legal", "contract-reviewer"
 TASK = "Review the Tailspin Toys vendor MSA and flag liability risks before signature."
 # What the console script runs.
@@ -50,27 +55,6 @@ def environment(tree: Path, store: Path) -> dict[str, str]:
         "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{tree}",
         "AGENT_MEMORY_HOME": str(store),
     }
-
-
-def export(ref: str, into: Path) -> Path:
-    """``ref``'s tree, exported with git archive (no working-tree changes)."""
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True
-    ).stdout
-    into.mkdir(parents=True)
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
-
-
-def resolved(ref: str | None) -> str | None:
-    if ref is None or Path(ref).is_dir():
-        return ref
-    return subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", ref],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
 
 
 def argv(name: str) -> list[str]:
