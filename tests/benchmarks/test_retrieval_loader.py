@@ -120,7 +120,7 @@ def test_product_units_map_back_to_their_dia_ids(conversation_file: Path) -> Non
         for unit in message_units(
             run.messages, max_units=300, max_chars=1_000, max_total_chars=100_000
         ):
-            found[(run.run_id, unit["seq"])] = unit["text"]
+            found[(run.run_id, unit.seq)] = unit.text
 
     # Then every unit's (run_id, seq) names the turn it came from
     assert units == {

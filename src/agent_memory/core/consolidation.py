@@ -43,7 +43,6 @@ from agent_memory.core.run_state import (
     RunState,
     state_from_json,
     state_to_json,
-    unit_from_json,
     unit_to_json,
 )
 from agent_memory.core.scrubbing import scrub_texts
@@ -192,9 +191,7 @@ def extract_run(run: RunFinished, ports: MemoryPorts) -> RunState:
     )
     # Messages are distilled into artifacts and units by now: the state does not carry them.
     bare = replace(run, messages=(), artifacts=None)
-    return fit_state(
-        RunState(bare, artifacts, tuple(unit_from_json(u) for u in units), extracted_by=source)
-    )
+    return fit_state(RunState(bare, artifacts, tuple(units), extracted_by=source))
 
 
 def json_bytes(value: Any) -> int:

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from agent_memory.core.contracts import ArtifactsModel
 from agent_memory.core.models import (
+    EpisodeUnit,
     FactCandidate,
     Message,
     Outcome,
@@ -137,26 +138,21 @@ def complete_artifacts(run: RunFinished, artifacts: RunArtifacts) -> RunArtifact
 
 def message_units(
     messages: Sequence[Message], *, max_units: int, max_chars: int, max_total_chars: int
-) -> list[dict[str, Any]]:
+) -> list[EpisodeUnit]:
     """The run's human and AI messages as searchable units (tool output and system prompts
     are left out), each cut to ``max_chars``; over budget, the first message (the task) and
     the most recent ones are kept.
     """
     units = [
-        {
-            "kind": "message",
-            "seq": seq,
-            "speaker": m.name or m.role,
-            "text": m.content.strip()[:max_chars],
-        }
+        EpisodeUnit("message", seq, m.content.strip()[:max_chars], m.name or m.role)
         for seq, m in enumerate(messages)
         if m.role in {"human", "ai"} and m.content.strip()
     ]
     if not units:
         return []
-    kept, total = [units[0]], len(str(units[0]["text"]))
+    kept, total = [units[0]], len(units[0].text)
     for unit in reversed(units[1:]):
-        size = len(str(unit["text"]))
+        size = len(unit.text)
         if len(kept) >= max_units or total + size > max_total_chars:
             break
         kept.insert(1, unit)
