@@ -76,7 +76,7 @@ def latency_benchmark(
         fill = fill_store(ports, episodes, pool, now=now)
         # Learn the embedded form of every task on a throwaway index cache (so the timed first
         # call still builds the index).
-        learner = replace(ports, episode_index=EpisodeIndexCache())
+        learner = replace(ports, episode_indexes=EpisodeIndexCache())
         for request in {r.task: r for r in requests}.values():
             bootstrap(request, learner)
         fast.misses = 0
@@ -92,7 +92,7 @@ def latency_benchmark(
         if full_index:
             policy = Policies(episodic=EpisodicPolicy(candidates=len(episodes.episodes)))
             variants["all_episodes_indexed"] = replace(
-                ports, policies=policy, episode_index=EpisodeIndexCache()
+                ports, policies=policy, episode_indexes=EpisodeIndexCache()
             )
         for name, variant in variants.items():
             result[name] = _timed_calls(variant, order, real_embedder)

@@ -5,8 +5,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from tests.support.aws_calls import AwsCallsPlugin
+
+# No timed assertions in the suite, Hypothesis's per-example deadline included: on a shared
+# 2-core machine a first example that loads a model can take longer than any fixed deadline.
+settings.register_profile("agent-memory", deadline=None)
+settings.load_profile("agent-memory")
 
 # Never reach a model hub or a public-suffix list from tests: everything must be local.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.core.episode_index import EpisodeIndex
 from agent_memory.core.models import Episode
-from agent_memory.core.scrubbing import query_form
+from agent_memory.core.scrubbing import pseudonyms_for, query_form
 from benchmarks.metrics import recall_any
 from benchmarks.retrieval import (
     DEFAULT_DATA,
@@ -69,7 +69,7 @@ def merged_episodes(
             assert episode is not None
             episodes.append(dataclasses.replace(episode, run_id=f"{name}/{session.run_id}"))
         turns.update({(f"{name}/{run}", seq): f"{name}/{t}" for (run, seq), t in units.items()})
-        pseudonyms = ports.pseudonyms(TENANT)
+        pseudonyms = pseudonyms_for(ports.pseudonym_key, TENANT)
         for question in conversation.questions:
             text = query_form(question.text, ports.pii, pseudonyms)
             questions.append(

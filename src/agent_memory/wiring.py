@@ -23,6 +23,7 @@ from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
 from agent_memory.core import receipts
 from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
+from agent_memory.core.episode_index import EpisodeIndexCache
 from agent_memory.core.errors import Conflict
 from agent_memory.core.policies import Policies
 from agent_memory.core.ports import (
@@ -92,6 +93,7 @@ def local_ports(
         knowledge_base=LocalKnowledgeBase(settings.store / KB_FOLDER, embedder),
         embedder=embedder,
         pii=_DetectorsOnFirstUse(pii),
+        episode_indexes=EpisodeIndexCache(),
         chat=chat,
         reranker=reranker,
         policies=policies or Policies(),

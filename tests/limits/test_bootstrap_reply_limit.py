@@ -24,8 +24,15 @@ import pytest
 from agent_memory.core import markers
 from agent_memory.core.bootstrap import BootstrapRequest, bootstrap, reply_bytes
 from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
-from agent_memory.core.episode_index import EpisodeHit, SearchResult, UnitHit
-from agent_memory.core.models import Episode, EpisodeUnit, KbHit, ProcedureStatus
+from agent_memory.core.models import (
+    Episode,
+    EpisodeHit,
+    EpisodeUnit,
+    KbHit,
+    ProcedureStatus,
+    SearchResult,
+    UnitHit,
+)
 from agent_memory.core.policies import EpisodicPolicy, Policies, SemanticPolicy
 from tests.contract.builders import procedure
 from tests.support.memory import Memory, make_memory
@@ -107,7 +114,7 @@ def memory_at_the_maxima(
     memory = make_memory(root, policies=Policies(**policy))
     memory.ports = replace(
         memory.ports,
-        episode_index=FoundEpisodes(tuple(largest_hit(r) for r in range(episodes))),  # type: ignore[arg-type]
+        episode_indexes=FoundEpisodes(tuple(largest_hit(r) for r in range(episodes))),  # type: ignore[arg-type]
         knowledge_base=FoundFacts(facts),  # type: ignore[arg-type]
     )
     store = memory.ports.procedures

@@ -22,9 +22,8 @@ from typing import Any
 
 from agent_memory.core import procedural
 from agent_memory.core.consolidation import consolidate
-from agent_memory.core.episode_index import SearchResult
 from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.models import FactStatus
+from agent_memory.core.models import FactStatus, SearchResult
 from agent_memory.core.ports import MemoryPorts
 
 Event = dict[str, Any]

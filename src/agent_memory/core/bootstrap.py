@@ -13,6 +13,7 @@ from typing import Annotated, Any, TypeVar
 from pydantic import StringConstraints
 
 from agent_memory.core import episodic, markers, procedural, receipts, reranking, semantic
+from agent_memory.core.calibration import episode_threshold, fact_threshold
 from agent_memory.core.contracts import (
     MAX_TASK_CHARS,
     NOT_BLANK,
@@ -20,11 +21,10 @@ from agent_memory.core.contracts import (
     StrictModel,
     validate,
 )
-from agent_memory.core.episode_index import EpisodeHit, SearchResult
 from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import Procedure
+from agent_memory.core.models import EpisodeHit, Procedure, SearchResult
 from agent_memory.core.ports import FloatArray, MemoryPorts
-from agent_memory.core.scrubbing import query_form
+from agent_memory.core.scrubbing import pseudonyms_for, query_form
 
 T = TypeVar("T")
 
@@ -92,7 +92,9 @@ def bootstrap(
     procedure_job = pool.submit(_timed, lambda: _procedure(request, ports))
     # Memory stores names as pseudonyms: the query must say them the same way.
     text, query_ms = _timed(
-        lambda: query_form(request.task, ports.pii, ports.pseudonyms(request.tenant_id))
+        lambda: query_form(
+            request.task, ports.pii, pseudonyms_for(ports.pseudonym_key, request.tenant_id)
+        )
     )
     query, embed_ms = _timed(lambda: ports.embedder.embed_query(text))
     episodes_job = pool.submit(_timed, lambda: _episodes(request, ports, text, query, now))
@@ -307,7 +309,7 @@ def _episodes(
     request: BootstrapRequest, ports: MemoryPorts, text: str, query: FloatArray, now: float
 ) -> SearchResult:
     policy = ports.policies.episodic
-    index = ports.episode_index.index(
+    index = ports.episode_indexes.index(
         ports.episodes,
         ports.embedder,
         request.tenant_id,
@@ -321,7 +323,9 @@ def _episodes(
         now=now,
         top_episodes=reranking.pool_size(policy.top_k, policy, ports.reranker),
         units_per_episode=policy.units_per_episode,
-        min_similarity=ports.episode_threshold(),
+        min_similarity=episode_threshold(
+            ports.policies, ports.embedder.model_id, ports.calibrations
+        ),
         candidates=policy.rerank_candidates,
     )
 
@@ -337,7 +341,7 @@ def _facts(
         task=text,
         query=query,
         model_id=ports.embedder.model_id,
-        min_score=ports.fact_threshold(),
+        min_score=fact_threshold(ports.policies, ports.embedder.model_id, ports.calibrations),
         top_k=ports.policies.semantic.top_k,
     )
 

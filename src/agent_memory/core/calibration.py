@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from agent_memory.core.errors import InvalidInput
+from agent_memory.core.policies import Policies
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,3 +43,17 @@ def calibration_for(model_id: str, table: Mapping[str, Calibration]) -> Calibrat
             f"no similarity calibration for model {model_id!r}: calibrate it or set thresholds",
         )
     return max(matches, key=lambda c: len(c.model_family))
+
+
+def episode_threshold(policies: Policies, model_id: str, table: Mapping[str, Calibration]) -> float:
+    """Minimum similarity of a served episode: the policy's, else the model's calibration."""
+    if policies.episodic.min_similarity is not None:
+        return policies.episodic.min_similarity
+    return calibration_for(model_id, table).episode_min_similarity
+
+
+def fact_threshold(policies: Policies, model_id: str, table: Mapping[str, Calibration]) -> float:
+    """Minimum score of a served fact: the policy's, else the model's calibration."""
+    if policies.semantic.min_score is not None:
+        return policies.semantic.min_score
+    return calibration_for(model_id, table).fact_min_score

@@ -22,7 +22,6 @@ from typing import Any
 
 from agent_memory.core import episodic, procedural, semantic
 from agent_memory.core.contracts import ID_PATTERN, parse_run_finished, unwrap_event
-from agent_memory.core.episode_index import unit_text
 from agent_memory.core.errors import InvalidInput, NotFound
 from agent_memory.core.extraction import (
     complete_artifacts,
@@ -31,7 +30,13 @@ from agent_memory.core.extraction import (
     first_sentence,
     message_units,
 )
-from agent_memory.core.models import FactCandidate, ProcedureDraft, RunArtifacts, RunFinished
+from agent_memory.core.models import (
+    FactCandidate,
+    ProcedureDraft,
+    RunArtifacts,
+    RunFinished,
+    unit_text,
+)
 from agent_memory.core.periods import calendar_day
 from agent_memory.core.policies import DAY
 from agent_memory.core.ports import Ledger, MemoryPorts
@@ -45,7 +50,7 @@ from agent_memory.core.run_state import (
     state_to_json,
     unit_to_json,
 )
-from agent_memory.core.scrubbing import scrub_texts
+from agent_memory.core.scrubbing import pseudonyms_for, scrub_texts
 
 State = dict[str, Any]
 Step = Callable[[RunState, MemoryPorts], RunState]
@@ -255,7 +260,9 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     texts = _texts_of(run, artifacts)
     # A summary cut from the task is cut again from the scrubbed task, for the same reason.
     summary_from_task = artifacts.task_summary == first_sentence(run.task)
-    result = scrub_texts([*texts, *unit_texts], ports.pii, ports.pseudonyms(run.tenant_id))
+    result = scrub_texts(
+        [*texts, *unit_texts], ports.pii, pseudonyms_for(ports.pseudonym_key, run.tenant_id)
+    )
     clean = list(result.texts)
     run, artifacts = _with_texts(run, artifacts, clean[: len(texts)])
     if summary_from_task:

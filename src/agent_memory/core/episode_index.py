@@ -33,44 +33,13 @@ from agent_memory.core.index_rows import (
     prepare,
 )
 from agent_memory.core.lexical import GroupedBm25
-from agent_memory.core.models import Episode, EpisodeUnit
+from agent_memory.core.models import Episode, EpisodeHit, SearchResult, UnitHit
 from agent_memory.core.periods import question_period
 from agent_memory.core.policies import EpisodicPolicy
 from agent_memory.core.ports import Embedder, EpisodeStore, FloatArray
 
 # Similarities equal to this many decimals are ties; COMPLETED runs win them.
 _TIE_DECIMALS = 4
-
-
-@dataclass(frozen=True, slots=True)
-class UnitHit:
-    """A unit of an episode that matched the query."""
-
-    run_id: str
-    unit: EpisodeUnit
-    score: float
-    similarity: float
-
-
-@dataclass(frozen=True, slots=True)
-class EpisodeHit:
-    """An episode that matched, its similarity to the query, and its best units."""
-
-    episode: Episode
-    score: float
-    similarity: float
-    units: tuple[UnitHit, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """Ranked episodes and ranked units (across episodes) for one query; ``ranked_by`` names
-    the reranker whose scores ordered them (``None``: the index's own).
-    """
-
-    episodes: tuple[EpisodeHit, ...]
-    units: tuple[UnitHit, ...]
-    ranked_by: str | None = None
 
 
 class EpisodeIndex:
@@ -374,12 +343,6 @@ _GROUPED_ABOVE = 4_096
 _BLOCK = 512
 
 
-def unit_text(unit: EpisodeUnit, day: str | None = None) -> str:
-    """What a unit is matched as: its run's calendar day, its speaker and its text."""
-    body = f"{unit.speaker}: {unit.text}" if unit.speaker else unit.text
-    return f"({day}) {body}" if day else body
-
-
 def _projection(matrix: FloatArray) -> tuple[FloatArray, FloatArray] | None:
     """The top principal directions of ``matrix``'s rows (uncentred: dot products are what is
     kept) as a d x d/4 basis, and the rows projected on it; ``None`` for small matrices.
@@ -466,6 +429,27 @@ def _with_added(entry: _Entry, added: list[Episode], *, now: float) -> list[Epis
     return merged[: entry.limit]
 
 
+def recent_episodes(
+    store: EpisodeStore, tenant_id: str, agent_id: str, *, now: float, policy: EpisodicPolicy
+) -> list[Episode]:
+    """The agent's newest unexpired episodes, at most ``policy.candidates``, across pages."""
+    episodes: list[Episode] = []
+    cursor: str | None = None
+    while len(episodes) < policy.candidates:
+        page = store.recent(
+            tenant_id,
+            agent_id,
+            now=now,
+            limit=min(policy.page_size, policy.candidates - len(episodes)),
+            cursor=cursor,
+        )
+        episodes.extend(page.items)
+        cursor = page.cursor
+        if cursor is None:
+            break
+    return episodes
+
+
 class EpisodeIndexCache:
     """The latest index of each recently searched agent, rebuilt when its store version moves:
     from the episodes it held and those added since, when the store can tell which
@@ -508,8 +492,6 @@ class EpisodeIndexCache:
         policy: EpisodicPolicy,
     ) -> EpisodeIndex:
         """The agent's index, built from its newest ``policy.candidates`` episodes."""
-        from agent_memory.core.episodic import recent_episodes
-
         key = (tenant_id, agent_id, embedder.model_id)
         with self._lock:
             entry = self._entries.get(key)

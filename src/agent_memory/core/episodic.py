@@ -7,11 +7,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from agent_memory.core import vectors
-from agent_memory.core.episode_index import EpisodeHit, unit_text
 from agent_memory.core.markers import EPISODIC, Section
-from agent_memory.core.models import Episode, EpisodeUnit, RunArtifacts, RunFinished
+from agent_memory.core.models import (
+    Episode,
+    EpisodeHit,
+    EpisodeUnit,
+    RunArtifacts,
+    RunFinished,
+    unit_text,
+)
 from agent_memory.core.policies import DAY, EpisodicPolicy
-from agent_memory.core.ports import EpisodeStore, FloatArray
+from agent_memory.core.ports import FloatArray
 
 
 def episode_text(artifacts: RunArtifacts) -> str:
@@ -68,27 +74,6 @@ def build_episode(
         expires_at=float(math.ceil(created + policy.retention_days * DAY)),
         units=units,
     )
-
-
-def recent_episodes(
-    store: EpisodeStore, tenant_id: str, agent_id: str, *, now: float, policy: EpisodicPolicy
-) -> list[Episode]:
-    """The agent's newest unexpired episodes, at most ``policy.candidates``, across pages."""
-    episodes: list[Episode] = []
-    cursor: str | None = None
-    while len(episodes) < policy.candidates:
-        page = store.recent(
-            tenant_id,
-            agent_id,
-            now=now,
-            limit=min(policy.page_size, policy.candidates - len(episodes)),
-            cursor=cursor,
-        )
-        episodes.extend(page.items)
-        cursor = page.cursor
-        if cursor is None:
-            break
-    return episodes
 
 
 def format_episodes(hits: Sequence[EpisodeHit]) -> Section | None:

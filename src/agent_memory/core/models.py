@@ -367,3 +367,40 @@ class IngestionJob:
     started_at: float
     statistics: IngestionStatistics = field(default_factory=IngestionStatistics)
     failure_reasons: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UnitHit:
+    """A unit of an episode that matched the query."""
+
+    run_id: str
+    unit: EpisodeUnit
+    score: float
+    similarity: float
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeHit:
+    """An episode that matched, its similarity to the query, and its best units."""
+
+    episode: Episode
+    score: float
+    similarity: float
+    units: tuple[UnitHit, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """Ranked episodes and ranked units (across episodes) for one query; ``ranked_by`` names
+    the reranker whose scores ordered them (``None``: the index's own).
+    """
+
+    episodes: tuple[EpisodeHit, ...]
+    units: tuple[UnitHit, ...]
+    ranked_by: str | None = None
+
+
+def unit_text(unit: EpisodeUnit, day: str | None = None) -> str:
+    """What a unit is matched as: its run's calendar day, its speaker and its text."""
+    body = f"{unit.speaker}: {unit.text}" if unit.speaker else unit.text
+    return f"({day}) {body}" if day else body

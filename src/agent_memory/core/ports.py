@@ -10,12 +10,12 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
-from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration, calibration_for
+from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.models import (
     DocumentState,
     Episode,
@@ -27,12 +27,9 @@ from agent_memory.core.models import (
     KbHit,
     Procedure,
     ProcedureStatus,
+    SearchResult,
 )
-from agent_memory.core.policies import Independence, Policies
-
-if TYPE_CHECKING:
-    from agent_memory.core.episode_index import EpisodeIndexCache
-    from agent_memory.core.scrubbing import Pseudonyms
+from agent_memory.core.policies import EpisodicPolicy, Independence, Policies
 
 T = TypeVar("T")
 FloatArray = npt.NDArray[np.float32]
@@ -502,6 +499,52 @@ class Reranker(Protocol):
         ...
 
 
+@runtime_checkable
+class EpisodeSearch(Protocol):
+    """A search index over an agent's episodes as they stood when it was built."""
+
+    def search(
+        self,
+        text: str,
+        query: FloatArray,
+        *,
+        now: float,
+        top_episodes: int,
+        top_units: int = 10,
+        units_per_episode: int = 3,
+        min_similarity: float | None = None,
+        candidates: int = 64,
+    ) -> SearchResult:
+        """The live episodes and their units best matching ``text`` (and its vector ``query``),
+        best first; episodes below ``min_similarity`` are left out when it is given.
+        """
+        ...
+
+
+@runtime_checkable
+class EpisodeIndexes(Protocol):
+    """Where the read path keeps each agent's search index between calls, so a warm process
+    answers from memory until the agent's episodes change.
+    """
+
+    def index(
+        self,
+        store: EpisodeStore,
+        embedder: Embedder,
+        tenant_id: str,
+        agent_id: str,
+        *,
+        now: float,
+        policy: EpisodicPolicy,
+    ) -> EpisodeSearch:
+        """The agent's index as its episodes in ``store`` stand at ``now``."""
+        ...
+
+    def clear(self, tenant_id: str | None = None) -> None:
+        """Drop kept indexes (of one tenant, or all)."""
+        ...
+
+
 def _policies() -> Policies:
     return Policies()
 
@@ -510,16 +553,11 @@ def _calibrations() -> dict[str, Calibration]:
     return dict(DEFAULT_CALIBRATIONS)
 
 
-def _index_cache() -> EpisodeIndexCache:
-    # Imported here: the index module needs this one's Protocols.
-    from agent_memory.core.episode_index import EpisodeIndexCache
-
-    return EpisodeIndexCache()
-
-
 @dataclass(frozen=True, slots=True)
 class MemoryPorts:
-    """Everything the core talks to, wired once per process, plus the policies it applies."""
+    """Everything the core talks to, wired once per process, and the configuration it applies
+    (policies, model calibrations, keys): values and ports only, no implementation.
+    """
 
     episodes: EpisodeStore
     facts: FactStore
@@ -528,11 +566,12 @@ class MemoryPorts:
     knowledge_base: KnowledgeBase
     embedder: Embedder
     pii: PiiDetector
+    # Each agent's episode search index, kept between calls (``EpisodeIndexCache``).
+    episode_indexes: EpisodeIndexes
     chat: ChatModel | None = None
     clock: Callable[[], float] = time.time
     policies: Policies = field(default_factory=_policies)
     calibrations: Mapping[str, Calibration] = field(default_factory=_calibrations)
-    episode_index: EpisodeIndexCache = field(default_factory=_index_cache)
     # Secret for keyed name pseudonyms (see ``scrubbing.Pseudonyms``); None: plain labels.
     pseudonym_key: bytes | None = None
     # Signs and checks serving receipts (``core/receipts.py``), a key derived for that alone;
@@ -540,21 +579,3 @@ class MemoryPorts:
     receipt_key: bytes | None = None
     # Reorders the episodes the index found before they are served; None: the index's order.
     reranker: Reranker | None = None
-
-    def pseudonyms(self, tenant_id: str) -> Pseudonyms | None:
-        """The tenant's name pseudonyms, if a key is configured."""
-        from agent_memory.core.scrubbing import Pseudonyms
-
-        return Pseudonyms(self.pseudonym_key, tenant_id) if self.pseudonym_key else None
-
-    def episode_threshold(self) -> float:
-        """Minimum similarity of a served episode, for the embedder in use."""
-        if self.policies.episodic.min_similarity is not None:
-            return self.policies.episodic.min_similarity
-        return calibration_for(self.embedder.model_id, self.calibrations).episode_min_similarity
-
-    def fact_threshold(self) -> float:
-        """Minimum score of a served fact, for the embedder in use."""
-        if self.policies.semantic.min_score is not None:
-            return self.policies.semantic.min_score
-        return calibration_for(self.embedder.model_id, self.calibrations).fact_min_score

@@ -15,7 +15,7 @@ from agent_memory.core.markers import PROCEDURAL, Section
 from agent_memory.core.models import Procedure, ProcedureStatus, RunArtifacts, RunFinished
 from agent_memory.core.policies import DAY, ProceduralPolicy
 from agent_memory.core.ports import FeedbackCount, MemoryPorts, ProcedureStore
-from agent_memory.core.scrubbing import scrub_texts
+from agent_memory.core.scrubbing import pseudonyms_for, scrub_texts
 
 _NUMBERING = re.compile(r"^\s*(?:step\s*)?(?:\d+|[a-z])\s*[.):-]\s*|^\s*[-*\u2022]\s*", re.I)
 _MAX_REVIEWER = 128
@@ -131,7 +131,9 @@ def decide(
         raise NotFound(f"no procedure {procedure_id_!r}")
     texts = [reviewer.strip(), *([note] if note is not None else [])]
     if texts[0] and len(texts[0]) <= _MAX_REVIEWER and len(note or "") <= MAX_REVIEW_NOTE:
-        scrubbed = scrub_texts(texts, ports.pii, ports.pseudonyms(current.tenant_id)).texts
+        scrubbed = scrub_texts(
+            texts, ports.pii, pseudonyms_for(ports.pseudonym_key, current.tenant_id)
+        ).texts
         reviewer = scrubbed[0][:_MAX_REVIEWER]
         note = scrubbed[1][:MAX_REVIEW_NOTE] if note is not None else None
     return review(

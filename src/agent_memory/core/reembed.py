@@ -35,10 +35,9 @@ from typing import Any, Generic, TypeVar
 
 from agent_memory.core import vectors
 from agent_memory.core.calibration import calibration_for
-from agent_memory.core.episode_index import unit_text
 from agent_memory.core.episodic import episode_text
 from agent_memory.core.errors import Conflict, IngestionBusy, InvalidInput
-from agent_memory.core.models import Episode, Fact, RunArtifacts, StoredVector
+from agent_memory.core.models import Episode, Fact, RunArtifacts, StoredVector, unit_text
 from agent_memory.core.paging import every
 from agent_memory.core.periods import calendar_day
 from agent_memory.core.ports import (

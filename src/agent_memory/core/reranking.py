@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from agent_memory.core.episode_index import EpisodeHit, SearchResult, UnitHit, unit_text
 from agent_memory.core.errors import TransientError
-from agent_memory.core.models import Episode
+from agent_memory.core.models import Episode, EpisodeHit, SearchResult, UnitHit, unit_text
 from agent_memory.core.policies import EpisodicPolicy
 from agent_memory.core.ports import Reranker
 

@@ -131,6 +131,11 @@ class Pseudonyms:
         return f"[{kind}-{digest.hexdigest()[:10]}]"
 
 
+def pseudonyms_for(key: bytes | None, tenant_id: str) -> Pseudonyms | None:
+    """The tenant's name pseudonyms under ``key``; None without a key (plain labels)."""
+    return Pseudonyms(key, tenant_id) if key else None
+
+
 def scrub_texts(
     texts: Sequence[str], detector: PiiDetector, pseudonyms: Pseudonyms | None = None
 ) -> ScrubResult:

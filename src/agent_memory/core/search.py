@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from agent_memory.core.episode_index import SearchResult
+from agent_memory.core.models import SearchResult
 from agent_memory.core.ports import FloatArray, MemoryPorts
 from agent_memory.core.reranking import pool_size, rerank
-from agent_memory.core.scrubbing import query_form
+from agent_memory.core.scrubbing import pseudonyms_for, query_form
 
 
 def search_episodes(
@@ -28,10 +28,10 @@ def search_episodes(
     With a reranker configured, it orders the result (``SearchResult.ranked_by``).
     """
     moment = ports.clock() if now is None else now
-    text = query_form(text, ports.pii, ports.pseudonyms(tenant_id))
+    text = query_form(text, ports.pii, pseudonyms_for(ports.pseudonym_key, tenant_id))
     vector = ports.embedder.embed_query(text) if query is None else query
     policy = ports.policies.episodic
-    index = ports.episode_index.index(
+    index = ports.episode_indexes.index(
         ports.episodes, ports.embedder, tenant_id, agent_id, now=moment, policy=policy
     )
     found = index.search(

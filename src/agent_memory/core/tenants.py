@@ -243,7 +243,7 @@ def forget_tenant(
     episodes = ports.episodes.forget(tenant_id)
     facts = ports.facts.forget(tenant_id)
     procedures = ports.procedures.forget(tenant_id)
-    ports.episode_index.clear(tenant_id)
+    ports.episode_indexes.clear(tenant_id)
     remains = [Remains(r.where, r.what, at + r.days * DAY) for r in retained]
     job: str | None = None
     if erased is not None:

@@ -82,7 +82,7 @@ class AwsRuntime:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     # The agents' search indexes, kept across invocations: a warm container serves a bootstrap
     # from memory unless the agent's episodes changed (EpisodeIndexCache).
-    episode_index: EpisodeIndexCache = field(default_factory=EpisodeIndexCache)
+    episode_indexes: EpisodeIndexCache = field(default_factory=EpisodeIndexCache)
 
     def client(self, service: str, tenant_id: str | None = None) -> Any:
         """A boto3 client, on credentials narrowed to the tenant when ``tenant_id`` is given.
@@ -146,7 +146,7 @@ class AwsRuntime:
             calibrations=self.calibrations,
             pseudonym_key=self._pseudonym_key(),
             receipt_key=self._receipt_key(),
-            episode_index=self.episode_index,
+            episode_indexes=self.episode_indexes,
             reranker=self._reranker(),
         )
 

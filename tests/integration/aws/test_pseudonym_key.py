@@ -14,7 +14,7 @@ from moto import mock_aws
 
 from agent_memory.core import consolidation
 from agent_memory.core.errors import PiiDetectionFailed
-from agent_memory.core.scrubbing import query_form
+from agent_memory.core.scrubbing import pseudonyms_for, query_form
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
@@ -43,7 +43,9 @@ def test_a_consolidated_run_stores_the_pseudonym_a_later_query_is_given(settings
     consolidation.consolidate(event, fresh_runtime(settings).ports("acme"))
     # When another container puts a query naming her in the stored form
     later = fresh_runtime(settings).ports("acme")
-    query = query_form("What did Jane Doe send?", later.pii, later.pseudonyms("acme"))
+    query = query_form(
+        "What did Jane Doe send?", later.pii, pseudonyms_for(later.pseudonym_key, "acme")
+    )
     # Then the stored task carries the same keyed pseudonym, and never the name
     stored = later.episodes.get("acme", "reviewer", "run-1", now=later.clock())
     assert stored is not None
@@ -54,7 +56,10 @@ def test_a_consolidated_run_stores_the_pseudonym_a_later_query_is_given(settings
 
 def test_the_key_is_the_secret_and_scoped_by_tenant(settings: AwsSettings):
     ports = fresh_runtime(settings).ports("acme")
-    acme, globex = ports.pseudonyms("acme"), ports.pseudonyms("globex")
+    acme, globex = (
+        pseudonyms_for(ports.pseudonym_key, "acme"),
+        pseudonyms_for(ports.pseudonym_key, "globex"),
+    )
     assert acme is not None and globex is not None
     assert acme.key == KEY.encode()
     assert acme.label("NAME", "Jane Doe") != globex.label("NAME", "Jane Doe")
@@ -68,7 +73,7 @@ def test_the_secret_is_read_once_per_container(settings: AwsSettings):
     boto3.client("secretsmanager", region_name=REGION).put_secret_value(
         SecretId=settings.pseudonym_secret_arn, SecretString="x" * 64
     )
-    pseudonyms = container.ports("globex").pseudonyms("globex")
+    pseudonyms = pseudonyms_for(container.ports("globex").pseudonym_key, "globex")
     assert pseudonyms is not None and pseudonyms.key == KEY.encode()
 
 
@@ -90,4 +95,4 @@ def test_a_missing_secret_fails_closed(settings: AwsSettings):
 
 def test_without_a_secret_names_become_plain_labels(settings: AwsSettings):
     ports = fresh_runtime(replace(settings, pseudonym_secret_arn=None)).ports("acme")
-    assert ports.pseudonyms("acme") is None
+    assert pseudonyms_for(ports.pseudonym_key, "acme") is None

@@ -5,8 +5,7 @@ from typing import Any
 import pytest
 
 from agent_memory.core.consolidation import consolidate
-from agent_memory.core.episode_index import EpisodeIndex, EpisodeIndexCache
-from agent_memory.core.episodic import recent_episodes
+from agent_memory.core.episode_index import EpisodeIndex, EpisodeIndexCache, recent_episodes
 from agent_memory.core.models import Episode
 from agent_memory.core.policies import EpisodicPolicy
 from agent_memory.core.ports import EpisodeStore

@@ -4,8 +4,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from agent_memory.core.episode_index import EpisodeHit, SearchResult, UnitHit
-from agent_memory.core.models import Episode, EpisodeUnit
+from agent_memory.core.models import Episode, EpisodeHit, EpisodeUnit, SearchResult, UnitHit
 from agent_memory.core.reranking import rerank
 from tests.support.fakes import WordReranker
 
