@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from agent_memory.adapters.local.pii import LocalPiiDetector
-from agent_memory.core.consolidation import consolidate
 from agent_memory.core.ports import Embedder, FloatArray, MemoryPorts, PiiDetector, PiiEntity
+from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
 from benchmarks.bench_latency import with_calibration

@@ -17,15 +17,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agent_memory.core import procedural
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.calibration import Calibration, calibration_for
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.episode_index import EpisodeIndexCache
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import Episode, ProcedureStatus
-from agent_memory.core.policies import EpisodicPolicy, Policies
+from agent_memory.core.model.calibration import Calibration, calibration_for
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import Episode, ProcedureStatus
+from agent_memory.core.model.policies import EpisodicPolicy, Policies
 from agent_memory.core.ports import Embedder, MemoryPorts
+from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
 from benchmarks.synthetic import (

@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from agent_memory.core import vectors
-from agent_memory.core.episode_index import EpisodeIndex
+from agent_memory.core.retrieval import vectors
+from agent_memory.core.retrieval.episode_index import EpisodeIndex
 from benchmarks import baselines
 from benchmarks.synthetic import AGENT, TENANT, EpisodeSet, FloatArray, SentencePool
 from benchmarks.timing import CacheEvictor, Summary, paired_ratios, time_call, time_cold

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from agent_memory.core import vectors
+from agent_memory.core.retrieval import vectors
 from benchmarks import dynamodb_size as ddb
 from benchmarks.baselines import decimal_list
 from benchmarks.synthetic import FloatArray

@@ -38,10 +38,10 @@ if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
 from agent_memory.adapters.aws.dynamodb_codec import Item, item_size
 from agent_memory.adapters.aws.dynamodb_episodes import _item, split_item
 from agent_memory.adapters.aws.dynamodb_schema import AGENT_TIME_INDEX, EPISODES
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.episode_index import recent_episodes
-from agent_memory.core.models import Episode
-from agent_memory.core.policies import EpisodicPolicy
+from agent_memory.core.model.models import Episode
+from agent_memory.core.model.policies import EpisodicPolicy
+from agent_memory.core.retrieval.episode_index import recent_episodes
+from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
 from benchmarks.bench_latency import with_calibration

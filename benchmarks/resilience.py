@@ -40,12 +40,14 @@ if __package__ in {None, ""}:  # run as a script: make ``tests`` and ``benchmark
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agent_memory.cli.aws_target import StackFailures
-from agent_memory.core import consolidation, markers, procedural
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.decay import decay
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.search import search_episodes
+from agent_memory.core.model import markers
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows import consolidation
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.decay import decay
+from agent_memory.core.workflows.ingestion import run_ingestion
+from agent_memory.core.workflows.search import search_episodes
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
 from tests.resilience.helpers_aws import AwsHarness, aws_harness, outcomes_of

@@ -16,9 +16,9 @@ each conversation (26, 30, 41, 42, 43):
    plain RRF (k=60) of the two; a session scores its best turn (BM25 over whole-session text is
    reported too);
 4. the product runs twice: vectors stored as int8 (the default) and as float32, selected by
-   patching the default ``encoding`` of ``agent_memory.core.vectors.encode`` during the second
-   load (the write path calls it through the module, so the patch reaches it; the stored format
-   tag is checked afterwards).
+   patching the default ``encoding`` of ``agent_memory.core.retrieval.vectors.encode`` during
+   the second load (the write path calls it through the module, so the patch reaches it; the
+   stored format tag is checked afterwards).
 
 Episodes expire ``retention_days`` after ``finished_at`` and a conversation spans up to ~10
 months, so the clock is fixed at the last session + 1 day and the retention is raised through
@@ -60,12 +60,12 @@ import numpy as np
 import numpy.typing as npt
 
 from agent_memory.adapters.local.embeddings import LocalEmbedder
-from agent_memory.core import vectors
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.models import StoredVector
-from agent_memory.core.policies import DAY, EpisodicPolicy, Policies
+from agent_memory.core.model.models import StoredVector
+from agent_memory.core.model.policies import DAY, EpisodicPolicy, Policies
 from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.search import search_episodes
+from agent_memory.core.retrieval import vectors
+from agent_memory.core.workflows.consolidation import consolidate
+from agent_memory.core.workflows.search import search_episodes
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import PSEUDONYM_KEY_FILE, local_ports
 
@@ -322,9 +322,9 @@ def open_memory(store: Path, conversation: Conversation, embedder: LocalEmbedder
 @contextlib.contextmanager
 def vector_encoding(chosen: vectors.Encoding) -> Iterator[None]:
     """Store and rank vectors as ``chosen`` while the block runs (int8 needs no patch: it is
-    the default). float32 patches the default of ``agent_memory.core.vectors.encode`` (storage)
-    and ``stack_quantized`` (the search index keeps units int8 in memory) to keep float32 rows
-    with unit scales, so the comparison covers the whole int8 path.
+    the default). float32 patches the default of ``agent_memory.core.retrieval.vectors.encode``
+    (storage) and ``stack_quantized`` (the search index keeps units int8 in memory) to keep
+    float32 rows with unit scales, so the comparison covers the whole int8 path.
     """
     if chosen == "int8":
         yield
@@ -805,8 +805,8 @@ def setup_notes(embedder: LocalEmbedder, bm25_used: str) -> dict[str, Any]:
             "session score = best turn score; also BM25 over whole-session text"
         ),
         "encoding": (
-            "second product pass with agent_memory.core.vectors.encode patched to default "
-            "encoding='float32' (the stored format tag is verified) and the search index "
+            "second product pass with agent_memory.core.retrieval.vectors.encode patched to "
+            "default encoding='float32' (the stored format tag is verified) and the search index "
             "keeping float32 rows instead of int8 (vectors.stack_quantized patched)"
         ),
         "metrics": (

@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agent_memory.core import vectors
-from agent_memory.core.models import Episode, EpisodeUnit
-from agent_memory.core.policies import DAY
+from agent_memory.core.model.models import Episode, EpisodeUnit
+from agent_memory.core.model.policies import DAY
 from agent_memory.core.ports import Embedder
+from agent_memory.core.retrieval import vectors
 
 FloatArray = npt.NDArray[np.float32]
 

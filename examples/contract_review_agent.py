@@ -38,7 +38,7 @@ from langgraph.prebuilt import create_react_agent
 from langgraph.warnings import LangGraphDeprecatedSinceV10
 from pydantic import Field
 
-from agent_memory.core.policies import WorkingMemoryPolicy
+from agent_memory.core.model.policies import WorkingMemoryPolicy
 from agent_memory.integrations.langgraph import bootstrap_node, compression_hook, finish_hook
 from agent_memory.sdk import MemoryClient, RunResult
 

@@ -14,7 +14,7 @@ from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
-from agent_memory.core.tenant_identity import TENANT_SOURCE_PREFIX, TENANT_TAG, TenantIdentity
+from agent_memory.core.model.tenant_identity import TENANT_SOURCE_PREFIX, TENANT_TAG, TenantIdentity
 from stacks.nag import acknowledge
 
 CALLER_TAG = f"aws:PrincipalTag/{TENANT_TAG}"

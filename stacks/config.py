@@ -7,7 +7,7 @@ from pathlib import Path
 
 from constructs import Node
 
-from agent_memory.core.tenant_identity import TenantIdentity
+from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.serverless.settings import FOUNDATION_MODEL_ARN
 
 ROOT = Path(__file__).resolve().parent.parent

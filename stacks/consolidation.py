@@ -19,7 +19,7 @@ from aws_cdk import aws_sqs as sqs
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
-from agent_memory.core.consolidation import INCOMPLETE_AFTER_SECONDS
+from agent_memory.core.workflows.consolidation import INCOMPLETE_AFTER_SECONDS
 from stacks.config import ROOT
 from stacks.nag import acknowledge
 

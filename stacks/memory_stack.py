@@ -7,7 +7,7 @@ from typing import Any
 from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
-from agent_memory.core.tenant_identity import TenantIdentity
+from agent_memory.core.model.tenant_identity import TenantIdentity
 from stacks.agent_access import AgentAccess
 from stacks.caller_tenancy import CallerTenancy
 from stacks.config import MemoryConfig

@@ -9,7 +9,7 @@ that forgot its session policy still cannot reach another tenant:
   names no key at all, so Scan and PartiQL are also left out);
 - S3 objects under ``tenants/${aws:PrincipalTag/tenant_id}/``, and listing that prefix only.
 
-Both rest on the tag being a tenant id (``ID_PATTERN`` of ``agent_memory.core.contracts``):
+Both rest on the tag being a tenant id (``ID_PATTERN`` of ``agent_memory.core.api.contracts``):
 ``_decay`` would reach the ledger's ``_decay#progress``, ``acm*`` (if a substituted ``*`` is
 a wildcard) every tenant starting ``acm``. The trust (``aws:RequestTag``) and the role's own
 policy (``aws:PrincipalTag``, by explicit Deny) both refuse any other value, as far as

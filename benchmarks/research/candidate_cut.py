@@ -29,9 +29,9 @@ import numpy as np
 import numpy.typing as npt
 
 from agent_memory.adapters.local.embeddings import LocalEmbedder
-from agent_memory.core.episode_index import EpisodeIndex
-from agent_memory.core.models import Episode
-from agent_memory.core.scrubbing import pseudonyms_for, query_form
+from agent_memory.core.model.models import Episode
+from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
+from agent_memory.core.retrieval.episode_index import EpisodeIndex
 from benchmarks.metrics import recall_any
 from benchmarks.retrieval import (
     DEFAULT_DATA,

@@ -21,11 +21,10 @@ from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
-from agent_memory.core import receipts
-from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
-from agent_memory.core.episode_index import EpisodeIndexCache
-from agent_memory.core.errors import Conflict
-from agent_memory.core.policies import Policies
+from agent_memory.core.model import receipts
+from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, Calibration
+from agent_memory.core.model.errors import Conflict
+from agent_memory.core.model.policies import Policies
 from agent_memory.core.ports import (
     ChatModel,
     Embedder,
@@ -34,7 +33,8 @@ from agent_memory.core.ports import (
     PiiEntity,
     Reranker,
 )
-from agent_memory.core.reembed import ACTIVE_KEY
+from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
+from agent_memory.core.workflows.reembed import ACTIVE_KEY
 from agent_memory.settings import LocalSettings
 
 DATABASE_FILE = "memory.db"
@@ -126,7 +126,7 @@ class _DetectorsOnFirstUse:
                 return self._built
             from agent_memory.adapters.local.pii import LocalPiiDetector
             from agent_memory.adapters.secrets import CredentialDetector
-            from agent_memory.core.scrubbing import AllDetectors
+            from agent_memory.core.privacy.scrubbing import AllDetectors
 
             self._built = AllDetectors(self._pii or LocalPiiDetector(), CredentialDetector())
             return self._built

@@ -10,9 +10,9 @@ import pytest
 
 from agent_memory.adapters.local.pii import LocalPiiDetector
 from agent_memory.adapters.secrets import CredentialDetector
-from agent_memory.core.errors import PiiDetectionFailed
+from agent_memory.core.model.errors import PiiDetectionFailed
 from agent_memory.core.ports import PiiDetector, PiiEntity
-from agent_memory.core.scrubbing import AllDetectors, scrub_texts
+from agent_memory.core.privacy.scrubbing import AllDetectors, scrub_texts
 
 
 def key_block() -> tuple[str, list[str]]:

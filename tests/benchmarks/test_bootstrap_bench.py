@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent_memory.core import vectors
+from agent_memory.core.retrieval import vectors
 from benchmarks import baselines, synthetic
 from benchmarks import dynamodb_size as ddb
 from benchmarks.bench_findings import targets
@@ -196,7 +196,7 @@ def test_precomputed_embedder_answers_from_its_table_and_counts_misses():
 def test_run_events_are_valid_run_finished_events():
     import random
 
-    from agent_memory.core.contracts import parse_run_finished
+    from agent_memory.core.api.contracts import parse_run_finished
 
     event = synthetic.run_event(3, random.Random(0))
     run = parse_run_finished(event)

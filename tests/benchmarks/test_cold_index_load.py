@@ -10,8 +10,8 @@ from dataclasses import replace
 
 from agent_memory.adapters.aws.dynamodb_codec import s, strings
 from agent_memory.adapters.aws.dynamodb_episodes import _episode, _item
-from agent_memory.core.episode_index import EpisodeIndex
-from agent_memory.core.models import Episode
+from agent_memory.core.model.models import Episode
+from agent_memory.core.retrieval.episode_index import EpisodeIndex
 from benchmarks.cold_index_load import (
     PAGE_BYTES,
     RANKING_WITH_TASK,

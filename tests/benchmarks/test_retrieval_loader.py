@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core.contracts import parse_run_finished
-from agent_memory.core.extraction import message_units
+from agent_memory.core.api.contracts import parse_run_finished
+from agent_memory.core.workflows.extraction import message_units
 from benchmarks.retrieval import events_from_sessions, load_conversation, session_misses
 
 # Annotation fields carry this marker: it must never reach an event.

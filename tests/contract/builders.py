@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from agent_memory.core.models import (
+from agent_memory.core.model.models import (
     Episode,
     FactObservation,
     Procedure,

@@ -20,7 +20,7 @@ from moto import mock_aws
 
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
 from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase
-from agent_memory.core.models import IngestionJob
+from agent_memory.core.model.models import IngestionJob
 from agent_memory.core.ports import KnowledgeBase
 from tests.support.botocore_answers import REGION, offline_client
 from tests.support.embedder import HashingEmbedder

@@ -14,7 +14,7 @@ from agent_memory.adapters.aws.comprehend_pii import ComprehendPiiDetector
 from agent_memory.adapters.local.pii import LocalPiiDetector
 from agent_memory.adapters.secrets import CredentialDetector
 from agent_memory.core.ports import PiiDetector
-from agent_memory.core.scrubbing import AllDetectors
+from agent_memory.core.privacy.scrubbing import AllDetectors
 from tests.support.fake_comprehend import comprehend_client
 
 EMAIL = "jane.doe@example.com"

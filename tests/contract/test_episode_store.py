@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import Episode, EpisodeUnit, StoredVector
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import Episode, EpisodeUnit, StoredVector
 from agent_memory.core.ports import EpisodeStore
 from tests.contract.builders import (
     AWKWARD_TIME,

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import AGENTS_KEPT, RUN_IDS_KEPT, Fact, FactStatus
-from agent_memory.core.policies import HOUR, Independence
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import AGENTS_KEPT, RUN_IDS_KEPT, Fact, FactStatus
+from agent_memory.core.model.policies import HOUR, Independence
 from agent_memory.core.ports import FactStore
 from tests.contract.builders import (
     AWKWARD_CONFIDENCE,

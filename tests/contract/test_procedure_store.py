@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from agent_memory.core.errors import Conflict, InvalidInput
-from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.core.model.errors import Conflict, InvalidInput
+from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import FeedbackCount, ProcedureStore
 from tests.contract.builders import AWKWARD_TIME, DAY, NOW, all_pages, in_threads, procedure
 

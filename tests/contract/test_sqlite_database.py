@@ -16,7 +16,7 @@ from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
-from agent_memory.core.errors import InvalidInput, TransientError
+from agent_memory.core.model.errors import InvalidInput, TransientError
 from tests.contract.builders import NOW, episode, in_threads, observation
 
 

@@ -18,7 +18,7 @@ import pytest
 from agent_memory.cli import commands_review
 from agent_memory.cli.demo_runs import AGENT, NEW_TASK, TENANT
 from agent_memory.cli.main import INCOMPLETE_AFTER_MINUTES, _parser
-from agent_memory.core.consolidation import INCOMPLETE_AFTER_SECONDS
+from agent_memory.core.workflows.consolidation import INCOMPLETE_AFTER_SECONDS
 from agent_memory.review import server
 
 ROOT = Path(__file__).parents[2]
@@ -98,7 +98,7 @@ def test_help_and_version_import_no_numpy_pydantic_or_model(argv: list[str]) -> 
     code, modules = loaded_after(*argv)
     # Then it answers without importing numpy, pydantic, consolidation or any model code
     assert code == 0
-    heavy = {"numpy", "pydantic", "agent_memory.core.consolidation", *MODEL_MODULES}
+    heavy = {"numpy", "pydantic", "agent_memory.core.workflows.consolidation", *MODEL_MODULES}
     assert heavy & modules == set()
 
 
@@ -199,4 +199,4 @@ def test_reading_records_imports_no_event_contracts(
     # When records are read out, no event is validated: pydantic is not imported for it
     code, modules = loaded_after(*argv, store=store)
     assert code == 0
-    assert {"pydantic", "agent_memory.core.contracts"} & modules == set()
+    assert {"pydantic", "agent_memory.core.api.contracts"} & modules == set()

@@ -11,7 +11,7 @@ import pytest
 from agent_memory.adapters.local import embeddings
 from agent_memory.adapters.local.embeddings import LocalModel
 from agent_memory.cli.main import main
-from agent_memory.core.calibration import Calibration
+from agent_memory.core.model.calibration import Calibration
 from tests.support.embedder import HashingEmbedder
 from tests.support.memory import HASHING_CALIBRATION, run_event
 

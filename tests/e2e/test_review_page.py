@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.review.server import ReviewServer
 from tests.review.scenario import Scenario, consolidate_run, seed, status_of
 from tests.support.memory import Memory, make_memory

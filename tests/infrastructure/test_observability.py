@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from aws_cdk.assertions import Template
 
-from agent_memory.core.stats import gauge_names
+from agent_memory.core.workflows.stats import gauge_names
 from stacks.consolidation import STEP_FUNCTIONS
 from stacks.functions import SPECS
 from stacks.memory_stack import MemoryStack
@@ -391,7 +391,7 @@ def test_the_comprehend_adapter_logs_a_call_still_throttled(caplog: pytest.LogCa
     from botocore.stub import Stubber
 
     from agent_memory.adapters.aws.comprehend_pii import THROTTLED_LOG, ComprehendPiiDetector
-    from agent_memory.core.errors import TransientError
+    from agent_memory.core.model.errors import TransientError
 
     # Given Comprehend answering ThrottlingException after botocore's retries
     client = boto3.client(

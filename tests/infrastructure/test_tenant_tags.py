@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.adapters.aws.tenant_credentials import TenantSessions
-from agent_memory.core.contracts import ID_PATTERN
-from agent_memory.core.errors import InvalidInput
+from agent_memory.core.api.contracts import ID_PATTERN
+from agent_memory.core.model.errors import InvalidInput
 from agent_memory.serverless.settings import AwsSettings
 from stacks.memory_stack import MemoryStack
 from tests.support.aws_calls import template_of

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent_memory.core.consolidation import INCOMPLETE_AFTER_SECONDS
+from agent_memory.core.workflows.consolidation import INCOMPLETE_AFTER_SECONDS
 from stacks.memory_stack import MemoryStack
 from tests.infrastructure.helpers import Resources, logical_id
 

@@ -21,10 +21,9 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core import markers
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap, reply_bytes
-from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
-from agent_memory.core.models import (
+from agent_memory.core.api.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
+from agent_memory.core.model import markers
+from agent_memory.core.model.models import (
     Episode,
     EpisodeHit,
     EpisodeUnit,
@@ -33,7 +32,8 @@ from agent_memory.core.models import (
     SearchResult,
     UnitHit,
 )
-from agent_memory.core.policies import EpisodicPolicy, Policies, SemanticPolicy
+from agent_memory.core.model.policies import EpisodicPolicy, Policies, SemanticPolicy
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap, reply_bytes
 from tests.contract.builders import procedure
 from tests.support.memory import Memory, make_memory
 

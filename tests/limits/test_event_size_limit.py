@@ -4,7 +4,7 @@ EventBridge: "Event size: 256 KB" per PutEvents entry
 (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-quotas.html), counted over Source,
 DetailType, Detail and Resources
 (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-putevent-size.html). The core
-holds every event to :data:`~agent_memory.core.json_input.MAX_EVENT_BYTES` of UTF-8 JSON: the
+holds every event to :data:`~agent_memory.core.api.json_input.MAX_EVENT_BYTES` of UTF-8 JSON: the
 CLI on the text it reads, the core and the extract Lambda on the compact form of the event they
 were handed. The SDK sends at most :data:`~agent_memory.sdk.events.MAX_DETAIL_BYTES`, 1 KiB
 less, so its largest run fits whole with its envelope.
@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core.contracts import parse_run_finished, unwrap_event
-from agent_memory.core.json_input import MAX_EVENT_BYTES, EventTooLarge, read_json
-from agent_memory.core.tenant_identity import tenant_source
+from agent_memory.core.api.contracts import parse_run_finished, unwrap_event
+from agent_memory.core.api.json_input import MAX_EVENT_BYTES, EventTooLarge, read_json
+from agent_memory.core.model.tenant_identity import tenant_source
 from agent_memory.sdk.errors import EventTooLargeError
 from agent_memory.sdk.events import (
     MAX_DETAIL_BYTES,

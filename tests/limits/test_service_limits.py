@@ -28,10 +28,10 @@ from agent_memory.adapters.aws.tenant_credentials import (
     packed_policy,
     tenant_session_policy,
 )
-from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_MESSAGE_CHARS, MAX_TASK_CHARS
-from agent_memory.core.models import Fact, FactStatus
-from agent_memory.core.semantic import kb_document
-from agent_memory.core.tenant_identity import tenant_source
+from agent_memory.core.api.contracts import MAX_ITEM_CHARS, MAX_MESSAGE_CHARS, MAX_TASK_CHARS
+from agent_memory.core.model.models import Fact, FactStatus
+from agent_memory.core.model.tenant_identity import tenant_source
+from agent_memory.core.tiers.semantic import kb_document
 from agent_memory.sdk.events import MAX_DETAIL_BYTES, put_events_entry
 from agent_memory.serverless.settings import AwsSettings
 from agent_memory.serverless.wiring import AwsRuntime

@@ -43,8 +43,8 @@ from moto.awslambda_simple.models import LambdaSimpleBackend
 from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
 from agent_memory.adapters.aws.bedrock_models import TITAN_EMBED_V2, BedrockEmbedder
-from agent_memory.core import receipts
-from agent_memory.core.calibration import Calibration
+from agent_memory.core.model import receipts
+from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.serverless import wiring
 from agent_memory.serverless.observability import metrics

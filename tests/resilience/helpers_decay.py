@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent_memory.core.models import Episode, Procedure, ProcedureStatus
-from agent_memory.core.policies import DAY, DecayPolicy
+from agent_memory.core.model.models import Episode, Procedure, ProcedureStatus
+from agent_memory.core.model.policies import DAY, DecayPolicy
 from agent_memory.core.ports import EpisodeStore, MemoryPorts, Page, ProcedureStore
 
 Key = tuple[str, str, str]

@@ -20,11 +20,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agent_memory.core import procedural
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.models import FactStatus, SearchResult
+from agent_memory.core.model.models import FactStatus, SearchResult
 from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.consolidation import consolidate
+from agent_memory.core.workflows.ingestion import run_ingestion
 
 Event = dict[str, Any]
 

@@ -1,6 +1,6 @@
 """Hostile RunFinished events: refused naming the field, or handled within the stated limits.
 
-Valid events are generated from the contract (``core/contracts.py``) and must consolidate on a
+Valid events are generated from the contract (``core/api/contracts.py``) and must consolidate on a
 real local memory; each hostile event is a valid one with one defect. A refused event writes
 nothing: not an episode, a fact, a procedure, a KB document nor a ledger record. The same holds
 through the ``agent-memory`` command and the ``extract`` Lambda.
@@ -25,8 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_memory.core.consolidation import consolidate, consolidate_or_record, run_key, summary
-from agent_memory.core.contracts import (
+from agent_memory.core.api.contracts import (
     ID_PATTERN,
     MAX_ITEM_CHARS,
     MAX_LIST_ITEMS,
@@ -34,8 +33,14 @@ from agent_memory.core.contracts import (
     MAX_MESSAGES,
     MAX_TASK_CHARS,
 )
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.json_input import MAX_EVENT_BYTES
+from agent_memory.core.api.json_input import MAX_EVENT_BYTES
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.workflows.consolidation import (
+    consolidate,
+    consolidate_or_record,
+    run_key,
+    summary,
+)
 from agent_memory.wiring import DATABASE_FILE
 from tests.resilience.aws_lambdas import AwsMemory, LambdaContext, aws_memory, eventbridge_event
 from tests.support.fakes import FakePiiDetector

@@ -17,8 +17,8 @@ import pytest
 
 from agent_memory.adapters.local.pii import LocalPiiDetector
 from agent_memory.adapters.secrets import CredentialDetector
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.tenants import export_tenant
+from agent_memory.core.workflows.consolidation import consolidate
+from agent_memory.core.workflows.tenants import export_tenant
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import DATABASE_FILE, local_ports
 from tests.resilience.aws_lambdas import aws_memory

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from agent_memory.core.decay import PROGRESS_KEY, DecayReport, decay
-from agent_memory.core.models import ProcedureStatus
-from agent_memory.core.policies import DecayPolicy
+from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.core.model.policies import DecayPolicy
 from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.workflows.decay import PROGRESS_KEY, DecayReport, decay
 from tests.resilience.helpers_decay import (
     TENANTS,
     Crash,

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core.consolidation import consolidate
 from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.workflows.consolidation import consolidate
 from tests.resilience.helpers_aws import aws_harness, outcomes_of
 from tests.resilience.helpers_corpus import (
     FACTS,

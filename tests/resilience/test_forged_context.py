@@ -17,9 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent_memory.core import markers, procedural
-from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
-from agent_memory.core.consolidation import consolidate
+from agent_memory.core.model import markers
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.consolidation import consolidate
 from tests.support.memory import Memory, make_memory, proposed_procedure
 
 TENANT, AGENT, TASK_TYPE, DOMAIN = "acme", "reviewer", "contract_review", "contracts"

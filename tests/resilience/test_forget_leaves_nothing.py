@@ -16,12 +16,12 @@ import pytest
 
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
-from agent_memory.core import procedural
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.models import FactStatus
-from agent_memory.core.tenants import forget_tenant
+from agent_memory.core.model.models import FactStatus
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.consolidation import consolidate
+from agent_memory.core.workflows.ingestion import run_ingestion
+from agent_memory.core.workflows.tenants import forget_tenant
 from tests.support.memory import DAY, Memory, make_memory, run_event
 
 FORGOTTEN, KEPT = "tenant-quetzal", "tenant-okapi"

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 import pytest
 
 from agent_memory.adapters.aws.retention import AWS_RETENTION, NONCURRENT_VERSION_DAYS
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.tenants import DAY, ForgetReceipt, forget_tenant
+from agent_memory.core.workflows.consolidation import consolidate
+from agent_memory.core.workflows.ingestion import run_ingestion
+from agent_memory.core.workflows.tenants import DAY, ForgetReceipt, forget_tenant
 from tests.resilience.helpers_aws import AwsHarness, aws_harness
 from tests.support.memory import run_event
 

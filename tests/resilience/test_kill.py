@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.core.consolidation import run_key, runs_to_replay
-from agent_memory.core.semantic import fact_hash
+from agent_memory.core.tiers.semantic import fact_hash
+from agent_memory.core.workflows.consolidation import run_key, runs_to_replay
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
 from tests.resilience.killable_cli import cli, kill_inside_a_step

@@ -23,9 +23,10 @@ from typing import Any
 import pytest
 
 from agent_memory.adapters.local.pii import LocalPiiDetector
-from agent_memory.core import procedural
-from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
-from agent_memory.core.consolidation import (
+from agent_memory.core.ports import PiiEntity
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.consolidation import (
     StepFailed,
     consolidate,
     consolidate_or_record,
@@ -33,9 +34,8 @@ from agent_memory.core.consolidation import (
     failure_key,
     replay,
 )
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.ports import PiiEntity
-from agent_memory.core.tenants import export_tenant
+from agent_memory.core.workflows.ingestion import run_ingestion
+from agent_memory.core.workflows.tenants import export_tenant
 from agent_memory.wiring import DATABASE_FILE
 from tests.resilience.aws_lambdas import AwsMemory, aws_memory, capture_everything
 from tests.support.memory import Memory, make_memory

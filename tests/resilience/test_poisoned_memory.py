@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core import procedural
-from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
-from agent_memory.core.consolidation import consolidate, run_marker, summary
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import FactStatus, ProcedureStatus
-from agent_memory.core.policies import HOUR, Independence, Policies, SemanticPolicy
-from agent_memory.core.semantic import fact_hash
-from agent_memory.core.tenants import export_tenant
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import FactStatus, ProcedureStatus
+from agent_memory.core.model.policies import HOUR, Independence, Policies, SemanticPolicy
+from agent_memory.core.tiers import procedural
+from agent_memory.core.tiers.semantic import fact_hash
+from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.consolidation import consolidate, run_marker, summary
+from agent_memory.core.workflows.tenants import export_tenant
 from tests.support.memory import Memory, make_memory, proposed_procedure
 
 TENANT, AGENT, TASK_TYPE, DOMAIN = "acme", "reviewer", "contract_review", "contracts"

@@ -17,10 +17,11 @@ from typing import Any
 import jsonschema
 import pytest
 
-from agent_memory.core import procedural, receipts
-from agent_memory.core.consolidation import consolidate, summary
-from agent_memory.core.decay import decay
-from agent_memory.core.policies import DAY
+from agent_memory.core.model import receipts
+from agent_memory.core.model.policies import DAY
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.consolidation import consolidate, summary
+from agent_memory.core.workflows.decay import decay
 from tests.support.memory import Memory, make_memory, run_event
 from tests.support.serving import feedback, serve
 

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from agent_memory.adapters.local.kb.store import IndexStore
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.search import search_episodes
-from agent_memory.core.tenants import export_tenant, forget_tenant
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.ingestion import run_ingestion
+from agent_memory.core.workflows.search import search_episodes
+from agent_memory.core.workflows.tenants import export_tenant, forget_tenant
 from agent_memory.wiring import DATABASE_FILE, KB_FOLDER
 from tests.resilience.helpers_aws import AwsHarness, aws_harness
 from tests.resilience.helpers_tenants import (

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agent_memory.core import procedural
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.consolidation import consolidate
 from tests.support.memory import Memory, run_event
 
 SERVED_STEPS = ["Read clause 7.3", "Compare the cap with annual fees", "Escalate to legal"]

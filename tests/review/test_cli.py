@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from agent_memory.cli.main import main
-from agent_memory.core.models import (
+from agent_memory.core.model.models import (
     RUN_IDS_KEPT,
     SOURCE_RUN_IDS_KEPT,
     FactObservation,

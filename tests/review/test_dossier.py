@@ -1,8 +1,8 @@
 """What the review page knows of a procedure: its runs, its record, what it would replace."""
 
-from agent_memory.core.consolidation import run_key
-from agent_memory.core.decay import decay
-from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.core.workflows.consolidation import run_key
+from agent_memory.core.workflows.decay import decay
 from agent_memory.review.dossier import MAX_RUNS_SHOWN, RunFinder, review_item, review_queue
 from tests.review.scenario import Scenario, consolidate_run
 from tests.support.memory import Memory

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from agent_memory.adapters.local.pii import LocalPiiDetector
-from agent_memory.core import procedural
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.errors import PiiDetectionFailed
+from agent_memory.core.model.errors import PiiDetectionFailed
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
 from tests.support.embedder import HashingEmbedder

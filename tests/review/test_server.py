@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.review.server import ReviewServer, allowed_hosts
 from tests.review.client import Client
 from tests.review.scenario import Scenario, consolidate_run, status_of

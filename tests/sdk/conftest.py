@@ -14,7 +14,7 @@ import pytest
 from botocore.response import StreamingBody
 from botocore.stub import Stubber
 
-from agent_memory.core.policies import EpisodicPolicy, Policies, SemanticPolicy
+from agent_memory.core.model.policies import EpisodicPolicy, Policies, SemanticPolicy
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.sdk import MemoryClient, RetryPolicy
 from agent_memory.settings import LocalSettings

@@ -22,10 +22,11 @@ import pytest
 from moto import mock_aws
 from moto.awslambda_simple.models import LambdaSimpleBackend
 
-from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
-from agent_memory.core.contracts import validate
+from agent_memory.core.api.contracts import validate
+from agent_memory.core.api.review_request import ReviewRequest
 from agent_memory.core.ports import MemoryPorts
-from agent_memory.serverless.review import ReviewRequest, run_review
+from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.review import run_review
 from agent_memory.settings import HOME_VARIABLE, LLM_VARIABLE, LocalSettings
 from agent_memory.wiring import local_ports
 

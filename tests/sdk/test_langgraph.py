@@ -19,10 +19,10 @@ from langchain_core.messages import (
 )
 from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 
-from agent_memory.core import markers
-from agent_memory.core.models import Message
-from agent_memory.core.policies import WorkingMemoryPolicy
-from agent_memory.core.working_memory import summary_text
+from agent_memory.core.model import markers
+from agent_memory.core.model.models import Message
+from agent_memory.core.model.policies import WorkingMemoryPolicy
+from agent_memory.core.tiers.working_memory import summary_text
 from agent_memory.integrations.langgraph import (
     MEMORY_CONTEXT_ID,
     WORKING_SUMMARY_ID,

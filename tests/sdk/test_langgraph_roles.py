@@ -13,7 +13,7 @@ from langchain_core.messages import (
     ToolMessage,
 )
 
-from agent_memory.core.models import Role
+from agent_memory.core.model.models import Role
 from agent_memory.integrations.langgraph import to_core_messages
 
 

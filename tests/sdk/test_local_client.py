@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core.consolidation import failed_runs
 from agent_memory.core.ports import PiiEntity
+from agent_memory.core.workflows.consolidation import failed_runs
 from agent_memory.sdk import (
     ClientClosedError,
     ConflictError,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from agent_memory.adapters.chat import LangChainChat
-from agent_memory.core.errors import TransientError
+from agent_memory.core.model.errors import TransientError
 from agent_memory.core.ports import PiiEntity
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")

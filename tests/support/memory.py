@@ -6,10 +6,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from agent_memory.core.calibration import Calibration
-from agent_memory.core.policies import Policies
+from agent_memory.core.model.calibration import Calibration
+from agent_memory.core.model.policies import Policies
 from agent_memory.core.ports import ChatModel, MemoryPorts
-from agent_memory.core.run_state import RunState
+from agent_memory.core.workflows.run_state import RunState
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
 from tests.support.embedder import HashingEmbedder

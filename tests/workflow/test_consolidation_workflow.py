@@ -13,7 +13,7 @@ import numpy.typing as npt
 import pytest
 from botocore.exceptions import ClientError
 
-from agent_memory.core.errors import TransientError
+from agent_memory.core.model.errors import TransientError
 from agent_memory.core.ports import PiiEntity
 from tests.support.memory import run_event
 from tests.workflow.conftest import Workflow, eventbridge_event

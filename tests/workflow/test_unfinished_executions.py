@@ -10,12 +10,12 @@ import json
 import time
 from typing import Any
 
-from agent_memory.core.consolidation import (
+from agent_memory.core.tiers.semantic import fact_hash
+from agent_memory.core.workflows.consolidation import (
     INCOMPLETE_AFTER_SECONDS,
     run_key,
     runs_to_replay,
 )
-from agent_memory.core.semantic import fact_hash
 from tests.resilience.helpers_kill import stopped_mid_step
 from tests.support.lambda_context import LambdaContext
 from tests.support.memory import run_event

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agent_memory.core.errors import InvalidInput
+from agent_memory.core.model.errors import InvalidInput
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel

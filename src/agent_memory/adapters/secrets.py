@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_memory.core.ports import PiiEntity
-from agent_memory.core.scrubbing import check_chunk
+from agent_memory.core.privacy.scrubbing import check_chunk
 
 __all__ = ["CredentialDetector"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import struct
 
-from agent_memory.core.models import EpisodeUnit, StoredVector
+from agent_memory.core.model.models import EpisodeUnit, StoredVector
 
 _LENGTH = struct.Struct("<I")
 

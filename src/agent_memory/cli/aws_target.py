@@ -14,13 +14,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from agent_memory.core.consolidation import (
+from agent_memory.core.api.contracts import unwrap_event
+from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.workflows.consolidation import (
     INCOMPLETE_AFTER_SECONDS,
     redelivery_event,
     runs_to_replay,
 )
-from agent_memory.core.contracts import unwrap_event
-from agent_memory.core.ports import MemoryPorts
 
 # Commands that work on a deployed stack; the rest run on the local store (on AWS their
 # counterparts are the stack's functions and schedules).

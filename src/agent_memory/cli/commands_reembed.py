@@ -18,11 +18,11 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any, TextIO
 
-from agent_memory.core.errors import InvalidInput
+from agent_memory.core.model.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from agent_memory.core import reembed
     from agent_memory.core.ports import Embedder, MemoryPorts
+    from agent_memory.core.workflows import reembed
 
 
 def register(commands: Any, groups: dict[str, Any]) -> None:
@@ -59,8 +59,8 @@ def register(commands: Any, groups: dict[str, Any]) -> None:
 def run_reembed(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     """Carry out the ``reembed`` command on the wired store; the exit code."""
     from agent_memory.adapters.local.embeddings import local_model
-    from agent_memory.core import reembed
-    from agent_memory.core.records import to_json
+    from agent_memory.core.model.records import to_json
+    from agent_memory.core.workflows import reembed
 
     if args.page_size < 1:
         raise InvalidInput("--page-size", "must be at least 1")

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TextIO
 
-from agent_memory.core.errors import InvalidInput
+from agent_memory.core.model.errors import InvalidInput
 
 # The review server's defaults, here so that building the parser imports no server code (a
 # test holds them to agent_memory.review.server's).
@@ -23,7 +23,7 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 
 if TYPE_CHECKING:
-    from agent_memory.core.models import Procedure
+    from agent_memory.core.model.models import Procedure
     from agent_memory.core.ports import MemoryPorts
     from agent_memory.review.diff import ProcedureDiff
 
@@ -96,7 +96,7 @@ def serve_review(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
     """Serve the review page until interrupted."""
     import webbrowser
 
-    from agent_memory.core.identifiers import ID_PATTERN
+    from agent_memory.core.model.identifiers import ID_PATTERN
     from agent_memory.review.server import ReviewServer, is_loopback
 
     if args.tenant is not None and not re.fullmatch(ID_PATTERN, args.tenant):
@@ -127,7 +127,7 @@ def serve_review(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
 
 
 def _is_served(ports: MemoryPorts, procedure: Procedure) -> bool:
-    from agent_memory.core.procedural import select_procedure
+    from agent_memory.core.tiers.procedural import select_procedure
 
     candidates = ports.procedures.for_task_type(procedure.tenant_id, procedure.task_type)
     served = select_procedure(candidates, ports.policies.procedural)
@@ -142,7 +142,7 @@ def _get(ports: MemoryPorts, procedure_id: str) -> Procedure:
 
 
 def _diff_json(diff: ProcedureDiff) -> dict[str, Any]:
-    from agent_memory.core.procedural import procedure_view
+    from agent_memory.core.tiers.procedural import procedure_view
 
     return {
         "procedure": procedure_view(diff.new),

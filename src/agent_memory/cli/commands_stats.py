@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TextIO
 
-from agent_memory.core.errors import InvalidInput
+from agent_memory.core.model.errors import InvalidInput
 
 if TYPE_CHECKING:
     from agent_memory.core.ports import MemoryPorts
-    from agent_memory.core.stats import MemoryStats
+    from agent_memory.core.workflows.stats import MemoryStats
 
 # argparse exports no public name for the subparsers' type.
 SubParsers = argparse._SubParsersAction
@@ -38,9 +38,9 @@ def register(
 
 
 def _stats(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core.identifiers import ID_PATTERN
-    from agent_memory.core.records import to_json
-    from agent_memory.core.stats import memory_stats
+    from agent_memory.core.model.identifiers import ID_PATTERN
+    from agent_memory.core.model.records import to_json
+    from agent_memory.core.workflows.stats import memory_stats
 
     tenant = args.tenant
     if tenant is not None and not re.fullmatch(ID_PATTERN, tenant):

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agent_memory.cli import demo_runs as story
-from agent_memory.core import procedural
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.consolidation import STEP_NAMES, consolidate_or_record, summary
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.models import ProcedureStatus
-from agent_memory.core.policies import DAY
+from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.core.model.policies import DAY
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.consolidation import STEP_NAMES, consolidate_or_record, summary
+from agent_memory.core.workflows.ingestion import run_ingestion
 from agent_memory.settings import LocalSettings
 
 REVIEWER = "legal-lead"

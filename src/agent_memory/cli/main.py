@@ -22,18 +22,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from agent_memory.core.errors import InvalidInput, MemoryError_
-from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.model.errors import InvalidInput, MemoryError_
+from agent_memory.core.model.models import ProcedureStatus
 
 if TYPE_CHECKING:
-    from agent_memory.core.consolidation import RunsToReplay
+    from agent_memory.core.model.models import Retention
     from agent_memory.core.ports import MemoryPorts
-    from agent_memory.core.tenants import Retention
+    from agent_memory.core.workflows.consolidation import RunsToReplay
 
 PROG = "agent-memory"
 Command = Callable[[argparse.Namespace, "MemoryPorts", TextIO], int]
-# The state machine's timeout (core.consolidation.INCOMPLETE_AFTER_SECONDS, which a test holds
-# this to): here as a literal so that building the parser imports no consolidation code.
+# The state machine's timeout (core.workflows.consolidation.INCOMPLETE_AFTER_SECONDS, which a
+# test holds this to): here as a literal so that building the parser imports no consolidation code.
 INCOMPLETE_AFTER_MINUTES = 30
 
 
@@ -156,7 +156,7 @@ def _known_failure(error: Exception, args: argparse.Namespace) -> tuple[str, int
     import sqlite3
 
     from agent_memory.cli.aws_target import AwsCommandFailed
-    from agent_memory.core.consolidation import StepFailed
+    from agent_memory.core.workflows.consolidation import StepFailed
 
     if isinstance(error, AwsCommandFailed):
         return str(error), 1
@@ -399,7 +399,7 @@ def _command_modules() -> list[Any]:
 
 
 def _read_json(source: str) -> Any:
-    from agent_memory.core.json_input import read_json_stream
+    from agent_memory.core.api.json_input import read_json_stream
 
     # Bytes, decoded by the strict reader: a C locale would let stdin turn bad bytes into lone
     # surrogates. At most one byte past the event bound is read, from a file or from stdin.
@@ -423,14 +423,14 @@ def _print_json(value: Any, out: TextIO) -> None:
 
 def _read_event(args: argparse.Namespace) -> None:
     """Read and check the event before the store is opened: a refused one creates no store."""
-    from agent_memory.core.contracts import parse_run_finished, unwrap_event
+    from agent_memory.core.api.contracts import parse_run_finished, unwrap_event
 
     args.event = _read_json(args.file)
     parse_run_finished(unwrap_event(args.event))
 
 
 def _consolidate(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core.consolidation import consolidate_or_record, summary
+    from agent_memory.core.workflows.consolidation import consolidate_or_record, summary
 
     result = summary(consolidate_or_record(args.event, ports))
     if args.json:
@@ -445,7 +445,7 @@ def _consolidate(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
 
 
 def _bootstrap(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core.bootstrap import bootstrap, parse_bootstrap_request
+    from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
 
     request = parse_bootstrap_request(
         {
@@ -465,8 +465,8 @@ def _bootstrap(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int
 
 
 def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core.ingestion import run_ingestion
-    from agent_memory.core.records import to_json
+    from agent_memory.core.model.records import to_json
+    from agent_memory.core.workflows.ingestion import run_ingestion
 
     report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
     if args.json:
@@ -480,13 +480,11 @@ def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
 
 
 def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from functools import partial
-
-    from agent_memory.core import procedural
-    from agent_memory.core.paging import every
+    from agent_memory.core.tiers import procedural
+    from agent_memory.core.workflows.review import list_procedures
 
     status = ProcedureStatus(args.status) if args.status else None
-    found = list(every(partial(ports.procedures.list, tenant_id=args.tenant, status=status)))
+    found = list_procedures(ports, tenant_id=args.tenant, status=status)
     if args.json:
         _print_json([procedural.procedure_view(p) for p in found], out)
         return 0
@@ -503,7 +501,7 @@ def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
 
 
 def _procedures_show(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core import procedural
+    from agent_memory.core.tiers import procedural
 
     found = ports.procedures.get(args.procedure_id)
     if found is None:
@@ -527,7 +525,7 @@ def _procedures_show(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
 
 
 def _procedures_approve(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core import procedural
+    from agent_memory.core.tiers import procedural
 
     updated = procedural.decide(ports, args.procedure_id, approve=True, reviewer=args.reviewer)
     out.write(f"{updated.procedure_id} is VALIDATED (reviewer {updated.reviewer})\n")
@@ -535,7 +533,7 @@ def _procedures_approve(args: argparse.Namespace, ports: MemoryPorts, out: TextI
 
 
 def _procedures_reject(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core import procedural
+    from agent_memory.core.tiers import procedural
 
     updated = procedural.decide(
         ports, args.procedure_id, approve=False, reviewer=args.reviewer, note=args.reason
@@ -570,29 +568,22 @@ def _facts_contested(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
 
 
 def _facts_resolve(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core import semantic
-    from agent_memory.core.ingestion import request_ingestion, run_ingestion
+    from agent_memory.core.workflows.review import resolve_contested_fact
 
-    removed = semantic.resolve_contested(
-        ports.facts,
-        ports.knowledge_base,
+    removed = resolve_contested_fact(
+        ports,
         tenant_id=_tenant(args.tenant),
         domain=args.domain,
         fact_hash=args.fact_hash,
         keep=args.keep,
-        now=ports.clock(),
     )
-    if removed:
-        # The KB index must drop what was removed, now rather than at the next window.
-        request_ingestion(ports.ledger, now=ports.clock())
-    run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
     out.write(f"kept {args.keep}; removed {', '.join(removed) or 'nothing'}\n")
     return 0
 
 
 def _decay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core.decay import decay, decay_preview
-    from agent_memory.core.records import to_json
+    from agent_memory.core.model.records import to_json
+    from agent_memory.core.workflows.decay import decay, decay_preview
 
     now = _parse_time(args.now) if args.now else ports.clock()
     if args.dry_run:
@@ -653,17 +644,13 @@ def _parse_time(text: str) -> float:
 
 
 def _tenant(tenant: str) -> str:
-    import re
+    from agent_memory.core.model.identifiers import checked_id
 
-    from agent_memory.core.identifiers import ID_PATTERN
-
-    if not re.fullmatch(ID_PATTERN, tenant):
-        raise InvalidInput("--tenant", f"{tenant!r} is not a tenant id")
-    return tenant
+    return checked_id(tenant, "--tenant", "tenant id")
 
 
 def _export(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core.tenants import TenantExport
+    from agent_memory.core.workflows.tenants import TenantExport
 
     export = TenantExport(ports, _tenant(args.tenant))
     for line in export:
@@ -674,7 +661,7 @@ def _export(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
 
 
 def _forget(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core.tenants import forget_tenant
+    from agent_memory.core.workflows.tenants import forget_tenant
 
     tenant = _tenant(args.tenant)
     where = f"stack {args.aws_stack}" if args.aws_stack else f"store {args.store_path}"
@@ -707,7 +694,7 @@ def _confirmed(question: str) -> bool:
 
 
 def _awaiting_replay(args: argparse.Namespace, ports: MemoryPorts) -> RunsToReplay:
-    from agent_memory.core.consolidation import runs_to_replay
+    from agent_memory.core.workflows.consolidation import runs_to_replay
 
     return runs_to_replay(
         ports.ledger, now=ports.clock(), incomplete_after=args.incomplete_after * 60
@@ -740,7 +727,7 @@ def _failed_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
 
 
 def _failed_replay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
-    from agent_memory.core.consolidation import StepFailed, replay, summary
+    from agent_memory.core.workflows.consolidation import StepFailed, replay, summary
 
     if args.key:
         keys = [args.key]

@@ -15,8 +15,8 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
-from agent_memory.core.models import (
+from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, Calibration
+from agent_memory.core.model.models import (
     DocumentState,
     Episode,
     Fact,
@@ -29,7 +29,7 @@ from agent_memory.core.models import (
     ProcedureStatus,
     SearchResult,
 )
-from agent_memory.core.policies import EpisodicPolicy, Independence, Policies
+from agent_memory.core.model.policies import EpisodicPolicy, Independence, Policies
 
 T = TypeVar("T")
 FloatArray = npt.NDArray[np.float32]
@@ -424,6 +424,32 @@ class ReindexableKnowledgeBase(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class KbErasure:
+    """What a knowledge base that erases a tenant at once did."""
+
+    documents: int
+    files_removed: int
+    folders_removed: int
+    index_generations_rewritten: int
+    index_generations_removed: int
+    # The index could not be read, so it was removed whole: the next ingestion rebuilds it.
+    index_rebuild_needed: bool = False
+
+
+@runtime_checkable
+class ErasingKnowledgeBase(Protocol):
+    """A knowledge base whose index this application writes (the local one), so it can drop a
+    tenant from it at once instead of at the next ingestion.
+    """
+
+    def erase_tenant(self, tenant_id: str) -> KbErasure:
+        """Delete the tenant's documents and its rows in every index; ``IngestionBusy``, with
+        nothing changed, while an ingestion holds the index too long.
+        """
+        ...
+
+
 @runtime_checkable
 class Embedder(Protocol):
     """A text embedding model; vectors are float32 and L2-normalised."""
@@ -574,7 +600,7 @@ class MemoryPorts:
     calibrations: Mapping[str, Calibration] = field(default_factory=_calibrations)
     # Secret for keyed name pseudonyms (see ``scrubbing.Pseudonyms``); None: plain labels.
     pseudonym_key: bytes | None = None
-    # Signs and checks serving receipts (``core/receipts.py``), a key derived for that alone;
+    # Signs and checks serving receipts (``core/model/receipts.py``), a key derived for that alone;
     # None: bootstrap hands out no receipt and no procedure feedback counts.
     receipt_key: bytes | None = None
     # Reorders the episodes the index found before they are served; None: the index's order.

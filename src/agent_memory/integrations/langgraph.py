@@ -66,19 +66,19 @@ except ImportError as error:
     ) from error
 
 from agent_memory.adapters.chat import LangChainChat
-from agent_memory.core.contracts import CORE_ROLES, MAX_MESSAGE_CHARS, MAX_MESSAGES
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.extraction import extract_run_artifacts
-from agent_memory.core.message_text import parts_text, tool_call_line, with_tool_calls
-from agent_memory.core.models import Message, Role, RunArtifacts
-from agent_memory.core.policies import WorkingMemoryPolicy
-from agent_memory.core.working_memory import (
+from agent_memory.core.api.contracts import CORE_ROLES, MAX_MESSAGE_CHARS, MAX_MESSAGES
+from agent_memory.core.api.message_text import parts_text, tool_call_line, with_tool_calls
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import Message, Role, RunArtifacts
+from agent_memory.core.model.policies import WorkingMemoryPolicy
+from agent_memory.core.tiers.working_memory import (
     Summarize,
     chat_summarizer,
     extractive_summary,
     maybe_compress,
     summary_message,
 )
+from agent_memory.core.workflows.extraction import extract_run_artifacts
 from agent_memory.sdk.aio import AsyncMemoryClient
 from agent_memory.sdk.client import MemoryClient
 from agent_memory.sdk.events import MAX_ENTRY_BYTES

@@ -6,7 +6,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Literal
 
-from agent_memory.core.models import Procedure
+from agent_memory.core.model.models import Procedure
 
 ChangeKind = Literal["same", "added", "removed", "changed"]
 WordOp = Literal["same", "removed", "added"]

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
-from agent_memory.core.consolidation import legacy_run_key, parse_run_marker, run_key
-from agent_memory.core.models import Episode, Procedure, ProcedureStatus
+from agent_memory.core.model.models import Episode, Procedure, ProcedureStatus
+from agent_memory.core.model.policies import DecayPolicy, ProceduralPolicy
 from agent_memory.core.paging import every
-from agent_memory.core.policies import DecayPolicy, ProceduralPolicy
 from agent_memory.core.ports import MemoryPorts, ProcedureStore
-from agent_memory.core.procedural import is_trial, select_procedure
+from agent_memory.core.tiers.procedural import is_trial, select_procedure
+from agent_memory.core.workflows.consolidation import legacy_run_key, parse_run_marker, run_key
 from agent_memory.review.diff import ProcedureDiff, diff_procedures
 
 AWAITING_REVIEW = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW)

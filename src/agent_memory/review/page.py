@@ -14,7 +14,7 @@ from html import escape
 from string import Template
 from typing import Literal
 
-from agent_memory.core.models import Procedure, ProcedureStatus
+from agent_memory.core.model.models import Procedure, ProcedureStatus
 from agent_memory.review.diff import ProcedureDiff, StepChange
 from agent_memory.review.dossier import ReviewItem, SourceRun
 

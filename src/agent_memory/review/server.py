@@ -28,9 +28,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 from wsgiref.types import StartResponse, WSGIEnvironment
 
-from agent_memory.core import procedural
-from agent_memory.core.errors import Conflict, InvalidInput, NotFound, TransientError
+from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, TransientError
 from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.tiers import procedural
 from agent_memory.review.dossier import review_queue
 from agent_memory.review.page import DECIDE_PATH, Banner, render_error, render_page
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
-from agent_memory.core.models import ProcedureStatus
+from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.sdk.client import MemoryClient, Mode
 from agent_memory.sdk.handles import AsyncRunHandle
 from agent_memory.sdk.types import BootstrapReply, ProcedureView

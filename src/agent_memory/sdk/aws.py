@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from agent_memory.core.bootstrap import BootstrapRequest
-from agent_memory.core.tenant_identity import tenant_source
+from agent_memory.core.model.tenant_identity import tenant_source
+from agent_memory.core.workflows.bootstrap import BootstrapRequest
 from agent_memory.sdk.errors import (
     ConfigurationError,
     ConflictError,

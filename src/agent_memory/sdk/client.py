@@ -25,12 +25,12 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Protocol, cast
 
-from agent_memory.core.bootstrap import BootstrapRequest, parse_bootstrap_request
-from agent_memory.core.errors import Conflict, InvalidInput
-from agent_memory.core.models import ProcedureStatus
-from agent_memory.core.policies import Policies
+from agent_memory.core.model.errors import Conflict, InvalidInput
+from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.core.model.policies import Policies
+from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.core.ports import ChatModel, Embedder, PiiDetector
-from agent_memory.core.tenant_identity import TenantIdentity
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, parse_bootstrap_request
 from agent_memory.sdk.aws import (
     AwsBackend,
     IdentityProofs,

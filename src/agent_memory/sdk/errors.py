@@ -7,7 +7,7 @@ the core keeps working.
 
 from __future__ import annotations
 
-from agent_memory.core.errors import Conflict, Forbidden, InvalidInput, MemoryError_, NotFound
+from agent_memory.core.model.errors import Conflict, Forbidden, InvalidInput, MemoryError_, NotFound
 
 
 class MemoryClientError(MemoryError_):

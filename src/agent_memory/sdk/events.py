@@ -6,9 +6,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from agent_memory.core.contracts import RunFinishedEvent, unwrap_event, validate
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.json_input import MAX_EVENT_BYTES, check_document
+from agent_memory.core.api.contracts import RunFinishedEvent, unwrap_event, validate
+from agent_memory.core.api.json_input import MAX_EVENT_BYTES, check_document
+from agent_memory.core.model.errors import InvalidInput
 from agent_memory.sdk.errors import EventTooLargeError, invalid
 
 DETAIL_TYPE = "RunFinished"

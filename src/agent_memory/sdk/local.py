@@ -7,17 +7,17 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.consolidation import (
+from agent_memory.core.api.contracts import validate
+from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, TransientError
+from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.consolidation import (
     StepFailed,
     consolidate_or_record,
     failure_key,
     record_failure,
     summary,
 )
-from agent_memory.core.contracts import validate
-from agent_memory.core.errors import Conflict, InvalidInput, NotFound, TransientError
-from agent_memory.core.ports import MemoryPorts
 from agent_memory.sdk.errors import (
     ClientClosedError,
     ConflictError,
@@ -69,7 +69,8 @@ class LocalBackend:
         """One procedure-review operation, as the review Lambda would carry it out."""
         # The review function's own contract and logic (pure: pydantic and the core), so both
         # modes answer alike; imported here, as only reviewers need it.
-        from agent_memory.serverless.review import ReviewRequest, run_review
+        from agent_memory.core.api.review_request import ReviewRequest
+        from agent_memory.core.workflows.review import run_review
 
         try:
             return run_review(validate(ReviewRequest, request), self.ports)

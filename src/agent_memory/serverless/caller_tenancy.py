@@ -13,7 +13,7 @@ import threading
 from typing import Any
 
 from agent_memory.adapters.aws.caller_identity import CallerTenants
-from agent_memory.core.tenant_identity import (
+from agent_memory.core.model.tenant_identity import (
     TenantIdentity,
     check_claimed_tenant,
     check_event_source,

@@ -7,16 +7,16 @@ from typing import Any, TypeVar, cast
 from aws_lambda_powertools.utilities.parser import envelopes, parse
 from pydantic import BaseModel, ValidationError
 
-from agent_memory.core.contracts import (
+from agent_memory.core.api.contracts import (
     SOURCED_KEYS,
     RunFinishedEvent,
     check_event,
     field_path,
     run_from_model,
 )
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.json_input import check_document, read_json
-from agent_memory.core.models import RunFinished
+from agent_memory.core.api.json_input import check_document, read_json
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import RunFinished
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -25,7 +25,7 @@ def parse_model(event: Any, model: type[M]) -> M:
     """``event`` parsed as ``model``, or :class:`InvalidInput` naming the first bad field.
 
     The event is held to what a JSON text could carry first (no object of more than
-    :data:`~agent_memory.core.json_input.MAX_OBJECT_KEYS` keys, finite numbers): a request of a
+    :data:`~agent_memory.core.api.json_input.MAX_OBJECT_KEYS` keys, finite numbers): a request of a
     million keys is refused before it costs a gigabyte of validation errors.
     """
     check_document(event, max_bytes=None)
@@ -40,7 +40,7 @@ def parse_run_finished_event(event: Any) -> RunFinished:
     source, or its bare detail), validated.
 
     The runtime has parsed the payload already: before any model sees it, it is held to what
-    its JSON text could have been (:func:`~agent_memory.core.contracts.check_event`). A
+    its JSON text could have been (:func:`~agent_memory.core.api.contracts.check_event`). A
     payload that is itself JSON text is read by the strict reader, as every event's text is.
     """
     if isinstance(event, str | bytes):

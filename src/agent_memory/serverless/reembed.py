@@ -1,6 +1,7 @@
 """The re-embedding job on AWS: each invocation advances the migration until near its timeout.
 
-The ``reembed`` Lambda is the AWS side of ``agent-memory reembed`` (``core/reembed.py``). It
+The ``reembed`` Lambda is the AWS side of ``agent-memory reembed``
+(``core/workflows/reembed.py``). It
 re-embeds the DynamoDB records (episodes' summary and unit vectors, facts' vectors) page by
 page and saves its position in the ledger after every page, so it is invoked again and again
 (by an operator, or a temporary schedule sending ``{"action": "run"}``) until it reports
@@ -29,9 +30,9 @@ from typing import Any, Literal
 from aws_lambda_powertools.metrics import MetricUnit
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent_memory.core import reembed
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.records import to_json
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.records import to_json
+from agent_memory.core.workflows import reembed
 from agent_memory.serverless.observability import logger, metrics
 from agent_memory.serverless.parsing import parse_model
 from agent_memory.serverless.wiring import runtime

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.tenant_identity import TenantIdentity
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.tenant_identity import TenantIdentity
 
 DEFAULT_EMBEDDING_MODEL = "amazon.titan-embed-text-v2:0"
 # A Bedrock foundation model's ARN; its Region is the one to call the model in.

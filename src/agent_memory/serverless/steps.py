@@ -13,19 +13,25 @@ from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 
-from agent_memory.core import consolidation
-from agent_memory.core.bootstrap import BootstrapRequest as Request
-from agent_memory.core.bootstrap import BootstrapRequestModel, bootstrap
-from agent_memory.core.contracts import StepStateModel
-from agent_memory.core.decay import decay
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.records import to_json
-from agent_memory.core.run_state import FactResults, RunState, state_from_json, state_to_json
-from agent_memory.core.stats import memory_stats
+from agent_memory.core.api.contracts import StepStateModel
+from agent_memory.core.api.review_request import ReviewRequest
+from agent_memory.core.model.records import to_json
+from agent_memory.core.workflows import consolidation
+from agent_memory.core.workflows.bootstrap import BootstrapRequest as Request
+from agent_memory.core.workflows.bootstrap import BootstrapRequestModel, bootstrap
+from agent_memory.core.workflows.decay import decay
+from agent_memory.core.workflows.ingestion import run_ingestion
+from agent_memory.core.workflows.review import run_review
+from agent_memory.core.workflows.run_state import (
+    FactResults,
+    RunState,
+    state_from_json,
+    state_to_json,
+)
+from agent_memory.core.workflows.stats import memory_stats
 from agent_memory.serverless import caller_tenancy
 from agent_memory.serverless.observability import logger, metrics
 from agent_memory.serverless.parsing import parse_model, parse_run_finished_event
-from agent_memory.serverless.review import ReviewRequest, run_review
 from agent_memory.serverless.wiring import runtime
 
 State = dict[str, Any]

@@ -19,12 +19,12 @@ from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
 from agent_memory.adapters.aws.tenant_credentials import DEFAULT_MAX_TENANTS, TenantSessions
 from agent_memory.adapters.secrets import CredentialDetector
-from agent_memory.core import receipts
-from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, Calibration
-from agent_memory.core.episode_index import EpisodeIndexCache
-from agent_memory.core.errors import PiiDetectionFailed
+from agent_memory.core.model import receipts
+from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, Calibration
+from agent_memory.core.model.errors import PiiDetectionFailed
 from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector, Reranker
-from agent_memory.core.scrubbing import AllDetectors
+from agent_memory.core.privacy.scrubbing import AllDetectors
+from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
 from agent_memory.serverless.client_config import configured_session
 from agent_memory.serverless.settings import AwsSettings
 

@@ -16,7 +16,7 @@ from agent_memory.adapters.local.embeddings import (
     EmbeddingModelUnavailable,
     LocalEmbedder,
 )
-from agent_memory.core.calibration import calibration_for
+from agent_memory.core.model.calibration import calibration_for
 from agent_memory.core.ports import Embedder
 
 pytestmark = pytest.mark.slow

@@ -15,8 +15,8 @@ import numpy.typing as npt
 import pytest
 
 from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase
-from agent_memory.core.errors import IngestionBusy, NotFound
-from agent_memory.core.models import KbDocument
+from agent_memory.core.model.errors import IngestionBusy, NotFound
+from agent_memory.core.model.models import KbDocument
 from agent_memory.core.ports import KnowledgeBase
 from tests.support.embedder import HashingEmbedder
 
@@ -554,7 +554,7 @@ def test_a_job_left_running_by_a_crashed_process_reads_failed(tmp_path: Path) ->
         "import os, sys\n"
         "from pathlib import Path\n"
         "from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase\n"
-        "from agent_memory.core.models import KbDocument\n"
+        "from agent_memory.core.model.models import KbDocument\n"
         "from tests.support.embedder import HashingEmbedder\n"
         "class Dying(HashingEmbedder):\n"
         "    def embed_documents(self, texts):\n"

@@ -26,8 +26,8 @@ from agent_memory.adapters.aws.bedrock_models import (
     BedrockEmbedder,
     bedrock_chat,
 )
-from agent_memory.core.calibration import DEFAULT_CALIBRATIONS, TITAN_V2, calibration_for
-from agent_memory.core.errors import TransientError
+from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, TITAN_V2, calibration_for
+from agent_memory.core.model.errors import TransientError
 from agent_memory.core.ports import ChatModel, Embedder
 
 REGION = "us-east-1"

@@ -14,7 +14,7 @@ from botocore.stub import Stubber
 
 from agent_memory.adapters.aws import bedrock_rerank
 from agent_memory.adapters.aws.bedrock_rerank import AMAZON_RERANK, BedrockReranker
-from agent_memory.core.errors import TransientError
+from agent_memory.core.model.errors import TransientError
 from agent_memory.core.ports import Reranker
 
 REGION = "us-west-2"

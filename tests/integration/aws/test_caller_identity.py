@@ -22,7 +22,7 @@ from agent_memory.adapters.aws.caller_identity import (
     _post,
     identity_proof,
 )
-from agent_memory.core.errors import Forbidden
+from agent_memory.core.model.errors import Forbidden
 
 REGION = "us-east-1"
 ACCOUNT = "123456789012"

@@ -20,8 +20,8 @@ from moto import mock_aws
 
 from agent_memory.adapters.aws.retention import AWS_RETENTION
 from agent_memory.cli.main import main
-from agent_memory.core import consolidation
-from agent_memory.core.errors import InvalidInput
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.workflows import consolidation
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables

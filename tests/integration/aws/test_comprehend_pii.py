@@ -13,9 +13,9 @@ from botocore.stub import Stubber
 from moto import mock_aws
 
 from agent_memory.adapters.aws.comprehend_pii import MAX_REQUEST_BYTES, ComprehendPiiDetector
-from agent_memory.core.errors import PiiDetectionFailed, TransientError
+from agent_memory.core.model.errors import PiiDetectionFailed, TransientError
 from agent_memory.core.ports import PiiDetector, PiiEntity
-from agent_memory.core.scrubbing import scrub_texts
+from agent_memory.core.privacy.scrubbing import scrub_texts
 
 REGION = "us-east-1"
 # The input of Comprehend's developer guide example ("Detecting PII entities"), with offsets

@@ -32,10 +32,10 @@ from agent_memory.adapters.aws.dynamodb_schema import (
     TABLES,
     TableDesign,
 )
-from agent_memory.core import vectors
-from agent_memory.core.errors import InvalidInput, TransientError
-from agent_memory.core.models import EpisodeUnit, ProcedureStatus
+from agent_memory.core.model.errors import InvalidInput, TransientError
+from agent_memory.core.model.models import EpisodeUnit, ProcedureStatus
 from agent_memory.core.ports import FeedbackCount
+from agent_memory.core.retrieval import vectors
 from tests.contract.builders import AWKWARD_CONFIDENCE, DAY, NOW, VECTOR, episode, observation
 from tests.contract.builders import procedure as procedure_record
 from tests.integration.aws.moto_dynamodb import REGION, Tables, mocked_tables

@@ -10,8 +10,8 @@ import pytest
 
 from agent_memory.adapters.aws.dynamodb_episodes import LOGGED_ADDITIONS, DynamoDbEpisodeStore
 from agent_memory.adapters.aws.dynamodb_schema import EPISODES
-from agent_memory.core.episode_index import EpisodeIndexCache
-from agent_memory.core.policies import EpisodicPolicy
+from agent_memory.core.model.policies import EpisodicPolicy
+from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
 from tests.contract.builders import NOW, episode
 from tests.integration.aws.moto_dynamodb import mocked_tables
 from tests.support.embedder import HashingEmbedder

@@ -21,10 +21,10 @@ import pytest
 from botocore.stub import ANY, Stubber
 from moto import mock_aws
 
-from agent_memory.core import consolidation
-from agent_memory.core.errors import InvalidInput, NotFound
-from agent_memory.core.policies import HOUR
-from agent_memory.core.run_state import RunState
+from agent_memory.core.model.errors import InvalidInput, NotFound
+from agent_memory.core.model.policies import HOUR
+from agent_memory.core.workflows import consolidation
+from agent_memory.core.workflows.run_state import RunState
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (

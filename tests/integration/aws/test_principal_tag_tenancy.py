@@ -16,9 +16,9 @@ import boto3
 import pytest
 
 from agent_memory.adapters.aws.caller_identity import CallerTenants, identity_proof
-from agent_memory.core import consolidation
-from agent_memory.core.errors import Forbidden
-from agent_memory.core.tenant_identity import TenantIdentity, tenant_source
+from agent_memory.core.model.errors import Forbidden
+from agent_memory.core.model.tenant_identity import TenantIdentity, tenant_source
+from agent_memory.core.workflows import consolidation
 from agent_memory.serverless import caller_tenancy
 from tests.integration.aws import test_handlers
 from tests.integration.aws.moto_dynamodb import REGION

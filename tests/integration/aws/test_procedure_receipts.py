@@ -19,9 +19,10 @@ import pytest
 from botocore.stub import ANY, Stubber
 from moto import mock_aws
 
-from agent_memory.core import consolidation, procedural
-from agent_memory.core.consolidation import STEPS
-from agent_memory.core.run_state import state_to_json
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows import consolidation
+from agent_memory.core.workflows.consolidation import STEPS
+from agent_memory.core.workflows.run_state import state_to_json
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (

@@ -12,9 +12,9 @@ import pytest
 from botocore.exceptions import ClientError
 from moto import mock_aws
 
-from agent_memory.core import consolidation
-from agent_memory.core.errors import PiiDetectionFailed
-from agent_memory.core.scrubbing import pseudonyms_for, query_form
+from agent_memory.core.model.errors import PiiDetectionFailed
+from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
+from agent_memory.core.workflows import consolidation
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,

@@ -17,10 +17,10 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from agent_memory.core import consolidation
-from agent_memory.core.calibration import Calibration
-from agent_memory.core.errors import Conflict, InvalidInput
-from agent_memory.core.reembed import ACTIVE_KEY, MIGRATION_KEY
+from agent_memory.core.model.calibration import Calibration
+from agent_memory.core.model.errors import Conflict, InvalidInput
+from agent_memory.core.workflows import consolidation
+from agent_memory.core.workflows.reembed import ACTIVE_KEY, MIGRATION_KEY
 from agent_memory.serverless import reembed as job
 from agent_memory.serverless import wiring
 from agent_memory.serverless.settings import AwsSettings

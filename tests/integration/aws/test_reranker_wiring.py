@@ -11,7 +11,7 @@ import pytest
 from moto import mock_aws
 
 from agent_memory.adapters.aws.bedrock_rerank import BedrockReranker
-from agent_memory.core.errors import InvalidInput
+from agent_memory.core.model.errors import InvalidInput
 from agent_memory.serverless.settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,

@@ -26,7 +26,7 @@ from agent_memory.adapters.aws.tenant_credentials import (
     packed_policy,
     tenant_session_policy,
 )
-from agent_memory.core.errors import InvalidInput, TransientError
+from agent_memory.core.model.errors import InvalidInput, TransientError
 
 REGION = "us-east-1"
 ACCOUNT = "123456789012"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.core.consolidation import STEP_NAMES
+from agent_memory.core.workflows.consolidation import STEP_NAMES
 
 ROOT = Path(__file__).parents[3]
 CORE = ROOT / "src/agent_memory/core"

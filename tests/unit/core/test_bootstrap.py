@@ -5,12 +5,17 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core import markers, procedural
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap, parse_bootstrap_request
-from agent_memory.core.consolidation import consolidate, summary
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.policies import HOUR
+from agent_memory.core.model import markers
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.policies import HOUR
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.bootstrap import (
+    BootstrapRequest,
+    bootstrap,
+    parse_bootstrap_request,
+)
+from agent_memory.core.workflows.consolidation import consolidate, summary
+from agent_memory.core.workflows.ingestion import run_ingestion
 from tests.support.fakes import WordReranker
 from tests.support.memory import Memory, make_memory, run_event
 
@@ -126,7 +131,7 @@ def test_at_most_three_episodes_are_served(memory: Memory) -> None:
 
 
 def test_only_the_newest_candidates_are_ranked(tmp_path: Path) -> None:
-    from agent_memory.core.policies import EpisodicPolicy, Policies
+    from agent_memory.core.model.policies import EpisodicPolicy, Policies
 
     memory = make_memory(
         tmp_path, policies=Policies(episodic=EpisodicPolicy(candidates=2, page_size=1))
@@ -212,7 +217,7 @@ def test_a_query_naming_a_person_finds_their_turn_through_the_pseudonym(memory: 
     stored = memory.ports.episodes.get("acme", "reviewer", "r1", now=memory.clock())
     assert stored is not None and "Jane Doe" not in repr(stored)
     # When a task names her
-    from agent_memory.core.search import search_episodes
+    from agent_memory.core.workflows.search import search_episodes
 
     found = search_episodes(
         memory.ports, "acme", "reviewer", "What does Jane Doe prefer?", top_episodes=1, top_units=1
@@ -252,7 +257,7 @@ def test_a_reranker_orders_the_served_episodes_and_reads_only_the_stored_form(
 
 def test_search_with_a_local_reranker_serves_its_order_and_its_units(tmp_path: Path) -> None:
     # Given a local memory built with a reranker, and a run whose second message answers
-    from agent_memory.core.search import search_episodes
+    from agent_memory.core.workflows.search import search_episodes
     from agent_memory.settings import LocalSettings
     from agent_memory.wiring import local_ports
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from agent_memory.core import episode_index, vectors
-from agent_memory.core.episode_index import EpisodeIndex, _top_positions
-from agent_memory.core.models import Episode
+from agent_memory.core.model.models import Episode
+from agent_memory.core.retrieval import episode_index, vectors
+from agent_memory.core.retrieval.episode_index import EpisodeIndex, _top_positions
 
 DIM = 64
 MODEL = "test-model"

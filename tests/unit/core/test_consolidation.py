@@ -4,7 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.core.consolidation import (
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import FactStatus, ProcedureStatus
+from agent_memory.core.model.policies import HOUR
+from agent_memory.core.tiers.procedural import review
+from agent_memory.core.tiers.semantic import fact_hash
+from agent_memory.core.workflows.consolidation import (
     STEP_NAMES,
     StepFailed,
     consolidate,
@@ -14,12 +19,7 @@ from agent_memory.core.consolidation import (
     replay,
     summary,
 )
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import FactStatus, ProcedureStatus
-from agent_memory.core.policies import HOUR
-from agent_memory.core.procedural import review
-from agent_memory.core.semantic import fact_hash
-from agent_memory.core.tenants import export_tenant
+from agent_memory.core.workflows.tenants import export_tenant
 from tests.support.fakes import fake_chat
 from tests.support.memory import DAY, Memory, make_memory, run_event
 from tests.support.serving import feedback, serve
@@ -342,7 +342,7 @@ def test_a_fact_contradicting_a_confirmed_one_is_held_back_not_served(memory: Me
 
 
 def test_a_reviewer_keeping_the_new_fact_replaces_the_old(memory: Memory) -> None:
-    from agent_memory.core.semantic import resolve_contested
+    from agent_memory.core.tiers.semantic import resolve_contested
 
     for run_id in ("r1", "r2", "r3"):
         consolidate(run_event(run_id), memory.ports)

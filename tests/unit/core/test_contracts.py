@@ -5,8 +5,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from agent_memory.core.contracts import json_schema, parse_run_finished, unwrap_event
-from agent_memory.core.errors import InvalidInput
+from agent_memory.core.api.contracts import json_schema, parse_run_finished, unwrap_event
+from agent_memory.core.model.errors import InvalidInput
 
 SCHEMA_FILE = Path(__file__).parents[3] / "src/agent_memory/schemas/run_finished.schema.json"
 

@@ -1,6 +1,6 @@
 import pytest
 
-from agent_memory.core.contradiction import contradiction
+from agent_memory.core.tiers.contradiction import contradiction
 
 
 @pytest.mark.parametrize(

@@ -2,12 +2,12 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.core import procedural
-from agent_memory.core.consolidation import consolidate, summary
-from agent_memory.core.decay import PROGRESS_KEY, decay, decay_preview
-from agent_memory.core.models import ProcedureStatus
-from agent_memory.core.policies import HOUR, DecayPolicy
-from agent_memory.core.semantic import fact_hash
+from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.core.model.policies import HOUR, DecayPolicy
+from agent_memory.core.tiers import procedural
+from agent_memory.core.tiers.semantic import fact_hash
+from agent_memory.core.workflows.consolidation import consolidate, summary
+from agent_memory.core.workflows.decay import PROGRESS_KEY, decay, decay_preview
 from tests.support.memory import DAY, Memory, make_memory, run_event
 from tests.support.serving import feedback, serve
 

@@ -4,11 +4,15 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.episode_index import EpisodeIndex, EpisodeIndexCache, recent_episodes
-from agent_memory.core.models import Episode
-from agent_memory.core.policies import EpisodicPolicy
+from agent_memory.core.model.models import Episode
+from agent_memory.core.model.policies import EpisodicPolicy
 from agent_memory.core.ports import EpisodeStore
+from agent_memory.core.retrieval.episode_index import (
+    EpisodeIndex,
+    EpisodeIndexCache,
+    recent_episodes,
+)
+from agent_memory.core.workflows.consolidation import consolidate
 from tests.support.memory import Memory, make_memory, run_event
 
 POLICY = EpisodicPolicy()

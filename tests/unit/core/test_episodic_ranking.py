@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
 
-from agent_memory.core import vectors
-from agent_memory.core.episode_index import EpisodeIndex
-from agent_memory.core.models import Episode, EpisodeUnit
+from agent_memory.core.model.models import Episode, EpisodeUnit
+from agent_memory.core.retrieval import vectors
+from agent_memory.core.retrieval.episode_index import EpisodeIndex
 from tests.support.embedder import HashingEmbedder
 
 DIM = 256

@@ -1,13 +1,13 @@
 import pytest
 
-from agent_memory.core.contracts import parse_run_finished
-from agent_memory.core.extraction import (
+from agent_memory.core.api.contracts import parse_run_finished
+from agent_memory.core.model.models import Message, RunArtifacts
+from agent_memory.core.workflows.extraction import (
     complete_artifacts,
     extract_deterministically,
     extract_run_artifacts,
     parse_artifacts,
 )
-from agent_memory.core.models import Message, RunArtifacts
 from tests.support.fakes import fake_chat
 
 GOOD_REPLY = """Here you go:

@@ -10,7 +10,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from agent_memory.core.consolidation import (
+from agent_memory.core.tiers.semantic import fact_hash
+from agent_memory.core.workflows.consolidation import (
     INCOMPLETE_AFTER_SECONDS,
     consolidate,
     record_failure,
@@ -19,7 +20,6 @@ from agent_memory.core.consolidation import (
     runs_to_replay,
     summary,
 )
-from agent_memory.core.semantic import fact_hash
 from tests.support.embedder import HashingEmbedder
 from tests.support.memory import Memory, make_memory, run_event
 

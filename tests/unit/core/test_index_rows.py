@@ -2,10 +2,10 @@ from pathlib import Path
 
 import numpy as np
 
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.episode_index import EpisodeIndex
-from agent_memory.core.index_rows import episode_key
-from agent_memory.core.models import Episode
+from agent_memory.core.model.models import Episode
+from agent_memory.core.retrieval.episode_index import EpisodeIndex
+from agent_memory.core.retrieval.index_rows import episode_key
+from agent_memory.core.workflows.consolidation import consolidate
 from tests.support.memory import Memory, make_memory, run_event
 
 

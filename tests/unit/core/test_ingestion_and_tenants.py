@@ -5,14 +5,14 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.errors import IngestionBusy
-from agent_memory.core.ingestion import MAX_ATTEMPTS, run_ingestion
-from agent_memory.core.models import DocumentState, Fact, IngestionJob, IngestionStatistics
-from agent_memory.core.policies import HOUR
-from agent_memory.core.semantic import document_key
-from agent_memory.core.tenants import export_tenant, forget_tenant
+from agent_memory.core.model.errors import IngestionBusy
+from agent_memory.core.model.models import DocumentState, Fact, IngestionJob, IngestionStatistics
+from agent_memory.core.model.policies import HOUR
+from agent_memory.core.tiers.semantic import document_key
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.consolidation import consolidate
+from agent_memory.core.workflows.ingestion import MAX_ATTEMPTS, run_ingestion
+from agent_memory.core.workflows.tenants import export_tenant, forget_tenant
 from tests.support.memory import Memory, make_memory, run_event
 
 

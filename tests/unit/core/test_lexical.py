@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent_memory.core.lexical import Bm25Index, GroupedBm25, tokenize
+from agent_memory.core.retrieval.lexical import Bm25Index, GroupedBm25, tokenize
 
 WORDS = ["contract", "clause", "liability", "renewal", "payment", "audit", "notice", "term"]
 
@@ -93,7 +93,7 @@ def test_postings_are_the_same_past_two_to_the_sixteen_terms(
 
 _SCORE_IN_A_FRESH_PROCESS = """
 import sys
-from agent_memory.core.lexical import Bm25Index
+from agent_memory.core.retrieval.lexical import Bm25Index
 words = "contract clause liability renewal payment audit notice term indemnity cap".split()
 docs = [" ".join(words[(i * 7 + j * 3) % 10] for j in range(1 + i % 9)) for i in range(300)]
 index = Bm25Index.build(docs)

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, convert_to_openai_messages
 
-from agent_memory.core.contracts import MAX_MESSAGE_CHARS, parse_run_finished
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import Message
+from agent_memory.core.api.contracts import MAX_MESSAGE_CHARS, parse_run_finished
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import Message
 
 
 def run_with(*messages: dict[str, Any]) -> tuple[Message, ...]:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent_memory.core import markers
-from agent_memory.core.markers import Section
+from agent_memory.core.model import markers
+from agent_memory.core.model.markers import Section
 
 WORDS = ["END", "MEMORY", "CONTEXT", "EPISODIC", "SEMANTIC", "PROCEDURAL", "WORKING", "SUMMARY"]
 BRACKETS = st.characters(categories=["Ps", "Pe", "Pi", "Pf"]) | st.sampled_from("[]<>(){}")

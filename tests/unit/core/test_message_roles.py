@@ -5,9 +5,9 @@ from __future__ import annotations
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from agent_memory.core.contracts import json_schema, parse_run_finished
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import Role
+from agent_memory.core.api.contracts import json_schema, parse_run_finished
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import Role
 
 SCHEMA = jsonschema.Draft202012Validator(json_schema())
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent_memory.core.pii_policy import url_is_personal
+from agent_memory.core.privacy.pii_policy import url_is_personal
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 from dataclasses import replace
 
-from agent_memory.core.models import Procedure, ProcedureStatus
-from agent_memory.core.procedural import (
+from agent_memory.core.model.models import Procedure, ProcedureStatus
+from agent_memory.core.tiers.procedural import (
     format_procedure,
     is_trial,
     normalize_step,

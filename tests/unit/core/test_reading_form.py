@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent_memory.adapters.local.pii import LocalPiiDetector
-from agent_memory.core.reading_form import reading_form, stored_form
-from agent_memory.core.scrubbing import Pseudonyms, scrub_texts
+from agent_memory.core.privacy.reading_form import reading_form, stored_form
+from agent_memory.core.privacy.scrubbing import Pseudonyms, scrub_texts
 
 # Characters that change how text reads without showing, or show as something plainer.
 DISGUISES = [

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent_memory.core import receipts
-from agent_memory.core.receipts import ReceiptRefused
+from agent_memory.core.model import receipts
+from agent_memory.core.model.receipts import ReceiptRefused
 
 KEY = receipts.derive_key(b"s" * 32)
 NOW = 1_790_000_000.0

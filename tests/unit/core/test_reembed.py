@@ -9,15 +9,17 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core import markers, reembed, vectors
-from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.calibration import Calibration
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.errors import Conflict, InvalidInput
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.models import Episode, StoredVector
-from agent_memory.core.policies import HOUR
+from agent_memory.core.model import markers
+from agent_memory.core.model.calibration import Calibration
+from agent_memory.core.model.errors import Conflict, InvalidInput
+from agent_memory.core.model.models import Episode, StoredVector
+from agent_memory.core.model.policies import HOUR
 from agent_memory.core.ports import Embedder, FloatArray, MemoryPorts
+from agent_memory.core.retrieval import vectors
+from agent_memory.core.workflows import reembed
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.consolidation import consolidate
+from agent_memory.core.workflows.ingestion import run_ingestion
 from agent_memory.settings import LocalSettings
 from agent_memory.wiring import local_ports
 from tests.support.embedder import HashingEmbedder

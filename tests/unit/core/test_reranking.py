@@ -4,8 +4,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from agent_memory.core.models import Episode, EpisodeHit, EpisodeUnit, SearchResult, UnitHit
-from agent_memory.core.reranking import rerank
+from agent_memory.core.model.models import Episode, EpisodeHit, EpisodeUnit, SearchResult, UnitHit
+from agent_memory.core.retrieval.reranking import rerank
 from tests.support.fakes import WordReranker
 
 

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core import consolidation
-from agent_memory.core.consolidation import (
+from agent_memory.core.tiers.semantic import fact_hash
+from agent_memory.core.workflows import consolidation
+from agent_memory.core.workflows.consolidation import (
     StepFailed,
     consolidate,
     consolidate_or_record,
@@ -20,7 +21,6 @@ from agent_memory.core.consolidation import (
     run_marker,
     summary,
 )
-from agent_memory.core.semantic import fact_hash
 from tests.support.memory import Memory, make_memory, run_event
 
 FACT = "Liability caps below 1x fees are a red flag"

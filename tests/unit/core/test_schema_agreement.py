@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from agent_memory.core.contracts import (
+from agent_memory.core.api.contracts import (
     DATE_TIME_PATTERN,
     ID_PATTERN,
     MAX_ITEM_CHARS,
@@ -33,8 +33,8 @@ from agent_memory.core.contracts import (
     json_schema,
     parse_run_finished,
 )
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.json_input import read_json
+from agent_memory.core.api.json_input import read_json
+from agent_memory.core.model.errors import InvalidInput
 
 SCHEMA = json_schema()
 ASSERTING = jsonschema.Draft202012Validator(

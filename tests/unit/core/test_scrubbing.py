@@ -2,9 +2,9 @@ import itertools
 
 import pytest
 
-from agent_memory.core.errors import PiiDetectionFailed, TransientError
+from agent_memory.core.model.errors import PiiDetectionFailed, TransientError
 from agent_memory.core.ports import PiiEntity
-from agent_memory.core.scrubbing import chunk_spans, scrub_texts
+from agent_memory.core.privacy.scrubbing import chunk_spans, scrub_texts
 from tests.support.fakes import FakePiiDetector
 
 
@@ -64,7 +64,7 @@ def test_a_throttled_detector_stays_retryable() -> None:
 
 
 def test_a_name_becomes_the_same_pseudonym_everywhere_in_a_tenant() -> None:
-    from agent_memory.core.scrubbing import Pseudonyms
+    from agent_memory.core.privacy.scrubbing import Pseudonyms
 
     pseudonyms = Pseudonyms(b"k" * 32, "acme")
     result = scrub_texts(
@@ -79,7 +79,7 @@ def test_a_name_becomes_the_same_pseudonym_everywhere_in_a_tenant() -> None:
 
 
 def test_pseudonyms_differ_between_tenants_and_keys() -> None:
-    from agent_memory.core.scrubbing import Pseudonyms
+    from agent_memory.core.privacy.scrubbing import Pseudonyms
 
     labels = {
         Pseudonyms(key, scope).label("NAME", "Jane Doe")

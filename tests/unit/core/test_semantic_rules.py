@@ -3,9 +3,14 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.core.models import AGENTS_KEPT, FactCandidate, FactStatus, RunArtifacts
-from agent_memory.core.policies import HOUR, Independence, SemanticPolicy
-from agent_memory.core.semantic import fact_hash, facts_worth_keeping, normalize_fact, observe_facts
+from agent_memory.core.model.models import AGENTS_KEPT, FactCandidate, FactStatus, RunArtifacts
+from agent_memory.core.model.policies import HOUR, Independence, SemanticPolicy
+from agent_memory.core.tiers.semantic import (
+    fact_hash,
+    facts_worth_keeping,
+    normalize_fact,
+    observe_facts,
+)
 from tests.support.memory import T0, Memory, make_memory
 
 

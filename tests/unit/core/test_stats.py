@@ -4,18 +4,18 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.core import procedural
-from agent_memory.core.consolidation import (
+from agent_memory.core.model.models import FactObservation
+from agent_memory.core.model.policies import HOUR
+from agent_memory.core.tiers import procedural
+from agent_memory.core.workflows.consolidation import (
     StepFailed,
     consolidate,
     consolidate_or_record,
     failure_key,
     replay,
 )
-from agent_memory.core.ingestion import run_ingestion
-from agent_memory.core.models import FactObservation
-from agent_memory.core.policies import HOUR
-from agent_memory.core.stats import MemoryStats, gauge_names, memory_stats
+from agent_memory.core.workflows.ingestion import run_ingestion
+from agent_memory.core.workflows.stats import MemoryStats, gauge_names, memory_stats
 from tests.support.memory import DAY, Memory, make_memory, run_event
 
 

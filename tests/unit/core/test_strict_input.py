@@ -17,9 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_memory.core.contracts import parse_run_finished
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.json_input import (
+from agent_memory.core.api.contracts import parse_run_finished
+from agent_memory.core.api.json_input import (
     MAX_EVENT_BYTES,
     MAX_OBJECT_KEYS,
     EventTooLarge,
@@ -27,6 +26,7 @@ from agent_memory.core.json_input import (
     read_json,
     read_json_stream,
 )
+from agent_memory.core.model.errors import InvalidInput
 
 EVENT = '{"tenant_id": "acme", "agent_id": "a", "run_id": "r1", "task": "t"%s}'
 

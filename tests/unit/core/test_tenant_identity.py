@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent_memory.core.errors import Forbidden, InvalidInput
-from agent_memory.core.tenant_identity import (
+from agent_memory.core.model.errors import Forbidden, InvalidInput
+from agent_memory.core.model.tenant_identity import (
     TenantIdentity,
     check_claimed_tenant,
     check_event_source,

@@ -12,11 +12,11 @@ import pytest
 
 from agent_memory.adapters.local.kb.lock import ingestion_lock
 from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase
-from agent_memory.core.consolidation import consolidate
-from agent_memory.core.ingestion import RETRY_KEY, run_ingestion
-from agent_memory.core.models import DocumentState, IngestionJob, KbDocument, KbHit
+from agent_memory.core.model.models import DocumentState, IngestionJob, KbDocument, KbHit
 from agent_memory.core.ports import FloatArray
-from agent_memory.core.tenants import (
+from agent_memory.core.workflows.consolidation import consolidate
+from agent_memory.core.workflows.ingestion import RETRY_KEY, run_ingestion
+from agent_memory.core.workflows.tenants import (
     DAY,
     ErasingKnowledgeBase,
     Retention,

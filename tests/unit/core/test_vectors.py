@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from agent_memory.core import vectors
+from agent_memory.core.retrieval import vectors
 
 
 def unit(seed: int, dim: int = 384) -> np.ndarray:

@@ -1,10 +1,10 @@
 import hashlib
 from collections.abc import Sequence
 
-from agent_memory.core import markers
-from agent_memory.core.models import Message
-from agent_memory.core.policies import WorkingMemoryPolicy
-from agent_memory.core.working_memory import (
+from agent_memory.core.model import markers
+from agent_memory.core.model.models import Message
+from agent_memory.core.model.policies import WorkingMemoryPolicy
+from agent_memory.core.tiers.working_memory import (
     extractive_summary,
     maybe_compress,
     summary_message,

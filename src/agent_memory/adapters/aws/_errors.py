@@ -20,8 +20,8 @@ from botocore.exceptions import (  # type: ignore[import-untyped, unused-ignore]
     ConnectionError as BotoConnectionError,
 )
 
-from agent_memory.core.contracts import ID_PATTERN
-from agent_memory.core.errors import InvalidInput, TransientError
+from agent_memory.core.api.contracts import ID_PATTERN
+from agent_memory.core.model.errors import InvalidInput, TransientError
 
 # botocore's own throttling list (retries/standard.py) plus the services' transient faults.
 THROTTLING_CODES = frozenset(

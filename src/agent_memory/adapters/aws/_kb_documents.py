@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from agent_memory.adapters.aws._errors import require_identifier
-from agent_memory.core.models import KbDocument
+from agent_memory.core.model.models import KbDocument
 
 OBJECT_SUFFIX = ".txt"
 SIDECAR_SUFFIX = ".metadata.json"

@@ -30,8 +30,8 @@ from botocore.awsrequest import AWSRequest  # type: ignore[import-untyped, unuse
 from botocore.exceptions import ClientError  # type: ignore[import-untyped, unused-ignore]
 
 from agent_memory.adapters.aws._errors import error_code, require_identifier, transient_errors
-from agent_memory.core.errors import Forbidden, InvalidInput, TransientError
-from agent_memory.core.tenant_identity import TENANT_TAG
+from agent_memory.core.model.errors import Forbidden, InvalidInput, TransientError
+from agent_memory.core.model.tenant_identity import TENANT_TAG
 
 __all__ = ["AUDIENCE_HEADER", "CallerTenants", "identity_proof"]
 

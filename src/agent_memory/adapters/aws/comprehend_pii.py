@@ -9,9 +9,9 @@ from typing import Any, Protocol
 from botocore.exceptions import ClientError  # type: ignore[import-untyped, unused-ignore]
 
 from agent_memory.adapters.aws._errors import THROTTLING_CODES, error_code, transient_errors
-from agent_memory.core.errors import TransientError
-from agent_memory.core.pii_policy import KEPT_TYPES, url_is_personal
+from agent_memory.core.model.errors import TransientError
 from agent_memory.core.ports import PiiEntity
+from agent_memory.core.privacy.pii_policy import KEPT_TYPES, url_is_personal
 
 __all__ = [
     "DEFAULT_IGNORED_TYPES",

@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any, Protocol
 
-from agent_memory.core.errors import InvalidInput, TransientError
-from agent_memory.core.models import StoredVector
+from agent_memory.core.model.errors import InvalidInput, TransientError
+from agent_memory.core.model.models import StoredVector
 
 Item = dict[str, Any]
 """One item in DynamoDB's wire format: ``{name: {"S": ...}}``."""

@@ -68,8 +68,8 @@ from agent_memory.adapters.unit_codec import (
     pack_units,
     unpack_units,
 )
-from agent_memory.core.errors import TransientError
-from agent_memory.core.models import Episode, Outcome
+from agent_memory.core.model.errors import TransientError
+from agent_memory.core.model.models import Episode, Outcome
 from agent_memory.core.ports import EpisodeChanges, Page
 
 _FAILED = "FAILED"

@@ -1,6 +1,7 @@
 """Semantic facts in DynamoDB: one item per (``{tenant}#{domain}``, fact_hash), run ids as a set.
 
-The set names the first :data:`~agent_memory.core.models.RUN_IDS_KEPT` runs that saw a fact and
+The set names the first :data:`~agent_memory.core.model.models.RUN_IDS_KEPT` runs that saw a fact,
+and
 ``sightings`` counts every distinct run, so a common fact's item stays bounded (10,000 run ids
 of up to 128 characters would pass DynamoDB's 400 KB item). Each later run is remembered by a
 small marker item, ``{tenant}#{domain}#runs`` / ``{fact_hash}#{run_id}``, written in one
@@ -8,7 +9,7 @@ transaction with its count: a redelivered run finds its marker and never counts 
 crash leaves both or neither. Markers carry none of a fact's index or listing attributes
 (their tenant index key is ``{tenant}#runs``), so only ``delete`` and ``forget`` ever read them.
 ``confirmations`` counts the independent sightings and the map ``counted_by`` holds, per agent,
-when its last one counted (at most :data:`~agent_memory.core.models.AGENTS_KEPT` agents).
+when its last one counted (at most :data:`~agent_memory.core.model.models.AGENTS_KEPT` agents).
 """
 
 from __future__ import annotations
@@ -63,9 +64,9 @@ from agent_memory.adapters.aws.dynamodb_schema import (
     shard_key,
     shard_of,
 )
-from agent_memory.core.errors import TransientError
-from agent_memory.core.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
-from agent_memory.core.policies import Independence
+from agent_memory.core.model.errors import TransientError
+from agent_memory.core.model.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
+from agent_memory.core.model.policies import Independence
 from agent_memory.core.ports import Page
 
 _PENDING = FactStatus.PENDING.value

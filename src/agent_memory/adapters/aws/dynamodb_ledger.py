@@ -20,7 +20,7 @@ from agent_memory.adapters.aws.dynamodb_codec import (
 )
 from agent_memory.adapters.aws.dynamodb_paging import Listing, read_all
 from agent_memory.adapters.aws.dynamodb_schema import KEY_HEAD, LEDGER, PREFIX_INDEX
-from agent_memory.core.errors import InvalidInput
+from agent_memory.core.model.errors import InvalidInput
 
 
 class DynamoDbLedger:

@@ -29,7 +29,7 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     translated,
 )
 from agent_memory.adapters.aws.dynamodb_schema import Index, TableDesign
-from agent_memory.core.errors import InvalidInput, TransientError
+from agent_memory.core.model.errors import InvalidInput, TransientError
 from agent_memory.core.ports import Page
 
 _BATCH_GET = 100

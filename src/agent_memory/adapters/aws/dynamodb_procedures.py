@@ -1,7 +1,7 @@
 """Procedural memory in DynamoDB: items keyed (``{tenant}#{task_type}``, procedure_id).
 
 A procedure's ``source_run_ids`` names its first
-:data:`~agent_memory.core.models.SOURCE_RUN_IDS_KEPT` proposing runs and ``proposals`` counts
+:data:`~agent_memory.core.model.models.SOURCE_RUN_IDS_KEPT` proposing runs and ``proposals`` counts
 every distinct one, so a procedure every run proposes keeps a bounded item (3,200 run ids of
 128 characters would pass DynamoDB's 400 KB). Each later run is remembered by a small marker
 item, ``{tenant}#{task_type}#runs#{id}`` / ``{run_id}``, put in the same transaction that
@@ -50,8 +50,8 @@ from agent_memory.adapters.aws.dynamodb_schema import (
     shard_key,
     shard_of,
 )
-from agent_memory.core.errors import Conflict, InvalidInput, TransientError
-from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.core.model.errors import Conflict, InvalidInput, TransientError
+from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import FeedbackCount, Page
 
 _FEEDBACK = "feedback"

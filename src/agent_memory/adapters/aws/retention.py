@@ -9,7 +9,7 @@ page is named beside it).
 
 from __future__ import annotations
 
-from agent_memory.core.tenants import Retention
+from agent_memory.core.model.models import Retention
 
 # DynamoDB point-in-time recovery, on for every table; RecoveryPeriodInDays unset, so 35 days
 # (https://docs.aws.amazon.com/amazondynamodb/latest/APIReference/API_PointInTimeRecoverySpecification.html).

@@ -11,8 +11,8 @@ from botocore.exceptions import ClientError  # type: ignore[import-untyped, unus
 
 from agent_memory.adapters.aws import _kb_documents as layout
 from agent_memory.adapters.aws._errors import error_code, transient_errors
-from agent_memory.core.errors import IngestionBusy, NotFound
-from agent_memory.core.models import (
+from agent_memory.core.model.errors import IngestionBusy, NotFound
+from agent_memory.core.model.models import (
     DocumentState,
     IngestionJob,
     IngestionState,

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agent_memory.core.calibration import Calibration
-from agent_memory.core.errors import InvalidInput, MemoryError_
+from agent_memory.core.model.calibration import Calibration
+from agent_memory.core.model.errors import InvalidInput, MemoryError_
 from agent_memory.core.ports import Embedder, FloatArray
 
 MODEL_NAME = "all-MiniLM-L6-v2"

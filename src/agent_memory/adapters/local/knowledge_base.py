@@ -19,16 +19,15 @@ from agent_memory.adapters.local.kb.keys import validate_segment
 from agent_memory.adapters.local.kb.lock import ingestion_lock
 from agent_memory.adapters.local.kb.snapshot import IndexSnapshot
 from agent_memory.adapters.local.kb.store import IndexStore, IndexUnreadable, Stamp
-from agent_memory.core.errors import NotFound
-from agent_memory.core.models import (
+from agent_memory.core.model.errors import NotFound
+from agent_memory.core.model.models import (
     DocumentState,
     IngestionJob,
     IngestionStatistics,
     KbDocument,
     KbHit,
 )
-from agent_memory.core.ports import Embedder, FloatArray
-from agent_memory.core.tenants import KbErasure
+from agent_memory.core.ports import Embedder, FloatArray, KbErasure
 
 __all__ = ["LocalKnowledgeBase"]
 

@@ -9,8 +9,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from agent_memory.core.errors import InvalidInput
-from agent_memory.core.models import StoredVector
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import StoredVector
 
 KEY_SEPARATOR = "#"
 # The character right after the separator: keys of tenant t are exactly those in [t#, t$).

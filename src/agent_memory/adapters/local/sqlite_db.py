@@ -13,7 +13,7 @@ from typing import Any
 
 from agent_memory.adapters.local.sqlite_codec import tenant_key_range
 from agent_memory.adapters.local.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
-from agent_memory.core.errors import MemoryError_, TransientError
+from agent_memory.core.model.errors import MemoryError_, TransientError
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6

@@ -20,7 +20,7 @@ from agent_memory.adapters.local.sqlite_codec import (
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.unit_codec import pack_spare_units, pack_units, unpack_units
-from agent_memory.core.models import Episode, Outcome
+from agent_memory.core.model.models import Episode, Outcome
 from agent_memory.core.ports import EpisodeChanges, Page
 
 _VECTOR_COLUMNS = (

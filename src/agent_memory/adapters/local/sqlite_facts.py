@@ -17,8 +17,8 @@ from agent_memory.adapters.local.sqlite_codec import (
     vector_from,
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
-from agent_memory.core.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
-from agent_memory.core.policies import Independence
+from agent_memory.core.model.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
+from agent_memory.core.model.policies import Independence
 from agent_memory.core.ports import Page
 
 # A fact names its first RUN_IDS_KEPT runs (in the order they were recorded) and counts them

@@ -8,7 +8,7 @@ from typing import Any
 
 from agent_memory.adapters.local.sqlite_codec import check_limit
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
-from agent_memory.core.errors import InvalidInput
+from agent_memory.core.model.errors import InvalidInput
 
 _SCAN_BATCH = 500
 

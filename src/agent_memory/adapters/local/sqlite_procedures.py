@@ -17,8 +17,8 @@ from agent_memory.adapters.local.sqlite_codec import (
     tenant_key_range,
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
-from agent_memory.core.errors import Conflict, InvalidInput
-from agent_memory.core.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.core.model.errors import Conflict, InvalidInput
+from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import FeedbackCount, Page
 
 # A procedure names its first SOURCE_RUN_IDS_KEPT proposing runs (in the order they were recorded)

@@ -136,7 +136,8 @@ _SCHEMA_V1 = (
 )
 
 # A second vector per record, in another embedding model's space, written while the store moves
-# to that model (core/reembed.py); searches read the slot holding the active model's vector.
+# to that model (core/workflows/reembed.py); searches read the slot holding the active model's
+# vector.
 _SCHEMA_V2 = (
     "ALTER TABLE episodes ADD COLUMN spare_embedding_model TEXT",
     "ALTER TABLE episodes ADD COLUMN spare_embedding_dimension INTEGER",

@@ -18,7 +18,7 @@ from agent_memory.adapters.local.kb.keys import (
     validate_key,
     validate_segment,
 )
-from agent_memory.core.models import KbDocument
+from agent_memory.core.model.models import KbDocument
 
 logger = logging.getLogger(__name__)
 

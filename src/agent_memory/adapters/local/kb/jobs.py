@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import cast, get_args
 
 from agent_memory.adapters.local.kb.files import write_atomic
-from agent_memory.core.models import IngestionJob, IngestionState, IngestionStatistics
+from agent_memory.core.model.models import IngestionJob, IngestionState, IngestionStatistics
 
 _STATES: frozenset[str] = frozenset(get_args(IngestionState))
 MAX_REASONS = 20  # a job's failure reasons kept in the log (the count is always whole)

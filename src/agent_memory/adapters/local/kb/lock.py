@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from agent_memory.core.errors import IngestionBusy
+from agent_memory.core.model.errors import IngestionBusy
 
 _POLL_SECONDS = 0.05
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from agent_memory.adapters.local.kb.documents import IndexableDocument
-from agent_memory.core.models import KbHit
+from agent_memory.core.model.models import KbHit
 from agent_memory.core.ports import FloatArray
 
 _Span = tuple[int, int]

@@ -14,7 +14,7 @@ from agent_memory.adapters.local.pii import (
 from agent_memory.adapters.local.pii.names import NameRecogniser
 from agent_memory.adapters.local.pii.spans import resolve
 from agent_memory.core.ports import PiiEntity
-from agent_memory.core.scrubbing import check_chunk
+from agent_memory.core.privacy.scrubbing import check_chunk
 
 DEFAULT_MAX_CHUNK_CHARS = 100_000
 

@@ -1,0 +1,1 @@
+"""What callers send: the event and request contracts, read strictly."""

@@ -1,0 +1,552 @@
+"""The RunFinished event contract: one pydantic model, published as a JSON Schema.
+
+``schemas/run_finished.schema.json`` is generated from :class:`RunFinishedEvent` (see
+``python -m agent_memory.core.api.contracts``) and a test keeps the two identical, so the file other
+languages validate against is exactly what every event is checked with here; a property test
+holds the two to the same verdict on generated events. JSON text is read by
+``core.json_input``, which refuses what no schema can see (size, repeated keys, numbers).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sys
+from datetime import datetime
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    StringConstraints,
+    Tag,
+    ValidationError,
+    WithJsonSchema,
+    model_validator,
+)
+
+from agent_memory.core.api.json_input import MAX_OBJECT_KEYS, check_document
+from agent_memory.core.api.message_text import parts_text, tool_call_line, with_tool_calls
+from agent_memory.core.model import receipts
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.identifiers import ID_PATTERN as ID_PATTERN  # re-exported
+from agent_memory.core.model.models import (
+    FactCandidate,
+    Message,
+    ProcedureDraft,
+    ProcedureFeedback,
+    Role,
+    RunArtifacts,
+    RunFinished,
+)
+
+M = TypeVar("M", bound=BaseModel)
+
+# Text fields must hold something besides whitespace (a search, as JSON Schema patterns are).
+# Whitespace is spelled out: "\s" means other characters to Python (\x1c-\x1f), to Rust,
+# which validates here (U+0085) and to ECMA-262, whose regexes JSON Schema names (U+FEFF); this
+# class is their union, read alike by all three.
+WHITESPACE = (
+    r"\t\n\x0b\x0c\r \x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+NOT_BLANK = f"[^{WHITESPACE}]"
+# RFC 3339 date-time (section 5.6) with a valid day of its month, years 1000 to 2999.
+_YEAR = "[12][0-9]{3}"
+_LEAP_YEAR = "(?:[12][0-9](?:0[48]|[2468][048]|[13579][26])|(?:1[26]|2[048])00)"
+_DATE = (
+    f"(?:{_YEAR}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+    "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))"
+    f"|{_LEAP_YEAR}-02-29)"
+)
+_TIME = (
+    "[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?"
+    "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
+)
+DATE_TIME_PATTERN = f"^{_DATE}{_TIME}$"
+_DATE_TIME = re.compile(DATE_TIME_PATTERN)
+DATE_TIME_RULE = (
+    "must be an RFC 3339 date-time string such as 2026-05-01T12:00:00Z (years 1000-2999)"
+)
+
+# Limits of single fields; the whole event is bounded by json_input.MAX_EVENT_BYTES.
+MAX_TASK_CHARS = 8_000
+MAX_MESSAGE_CHARS = 200_000
+MAX_MESSAGES = 2_000
+MAX_ITEM_CHARS = 2_000
+MAX_LIST_ITEMS = 50
+
+Identifier = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
+ShortText = Annotated[str, StringConstraints(max_length=MAX_ITEM_CHARS)]
+ItemList = Annotated[list[ShortText], Field(max_length=MAX_LIST_ITEMS)]
+
+
+def _finite(value: object) -> object:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("must be a finite number")
+    return value
+
+
+def _rfc3339(value: object) -> object:
+    # JSON carries a finish time as the schema's string (never a number: the schema refuses
+    # one); a Python caller may pass an aware datetime, held to the form it is sent in. Years
+    # end at 2999, so no offset can push an instant out of datetime's range in UTC.
+    if isinstance(value, datetime) and value.utcoffset() is None:
+        return value  # naive: AwareDatetime names it
+    text = value.isoformat() if isinstance(value, datetime) else value
+    if not isinstance(text, str) or not _DATE_TIME.fullmatch(text):
+        raise ValueError(DATE_TIME_RULE)
+    return value
+
+
+# Not strict: JSON carries date-times as strings, which strict mode takes for no datetime.
+FinishedAt = Annotated[
+    AwareDatetime,
+    Field(strict=False),
+    BeforeValidator(_rfc3339),
+    WithJsonSchema({"type": "string", "format": "date-time", "pattern": DATE_TIME_PATTERN}),
+]
+
+
+class StrictModel(BaseModel):
+    """Base of contract models: unknown fields and silent type coercion are errors."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+EventRole = Literal["system", "human", "ai", "tool", "user", "assistant", "function"]
+# Each role an event may name, as the core holds it. Beside the core's own, the names of OpenAI's
+# chat API (user, assistant), which most agents log their runs in; ``function`` is OpenAI's
+# legacy role for a tool's answer (``name`` names the function; without a call id it answers
+# the ai message before it, as the core reads any tool message).
+CORE_ROLES: dict[str, Role] = {
+    "system": "system",
+    "human": "human",
+    "ai": "ai",
+    "tool": "tool",
+    "user": "human",
+    "assistant": "ai",
+    "function": "tool",
+}
+
+
+Id = Annotated[str, StringConstraints(max_length=256)]
+
+
+class FunctionCallModel(StrictModel):
+    """OpenAI's function call: its name and its arguments as a JSON text."""
+
+    name: Id
+    arguments: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)] = ""
+
+
+class OpenAiToolCallModel(StrictModel):
+    """A tool call as OpenAI's chat API logs it: ``{"id", "type": "function", "function"}``."""
+
+    id: Id
+    type: Literal["function"] = "function"
+    function: FunctionCallModel
+
+
+class LangChainToolCallModel(StrictModel):
+    """A tool call as LangChain's ``AIMessage.tool_calls`` holds it."""
+
+    id: Id | None = None
+    name: Id
+    args: dict[str, Any] = Field(default_factory=dict)
+    type: Literal["tool_call"] = "tool_call"
+
+
+class TextPartModel(StrictModel):
+    """A text part of a message's content."""
+
+    type: Literal["text"]
+    text: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
+
+
+class OtherPartModel(BaseModel):
+    """A part with no text (an image, audio, a file): accepted, and not kept."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    # Any type but "text", spelled without look-ahead, which JSON Schema's regex lacks.
+    type: Annotated[
+        str,
+        StringConstraints(
+            max_length=64, pattern=r"^(?:[^t].*|t|t[^e].*|te|te[^x].*|tex|tex[^t].*|text.+)$"
+        ),
+    ]
+
+
+def _shape(value: object) -> str | None:
+    """Which shape a tool call or a content part is in: the tag of its union member."""
+    if isinstance(value, str):
+        return "shape:str"
+    if isinstance(value, list):
+        return "shape:parts"
+    if not isinstance(value, dict):
+        return None
+    if "function" in value:
+        return "shape:openai"
+    if value.get("type") == "text":
+        return "shape:text"
+    return "shape:langchain" if "name" in value or "args" in value else "shape:other"
+
+
+# Each union picks its member by shape, so an error speaks of the shape given; the tags
+# ("shape:...") are left out of the field path.
+ToolCall = Annotated[
+    Annotated[Id, Tag("shape:str")]
+    | Annotated[OpenAiToolCallModel, Tag("shape:openai")]
+    | Annotated[LangChainToolCallModel, Tag("shape:langchain")],
+    Discriminator(
+        _shape,
+        custom_error_type="tool_call_shape",
+        custom_error_message=(
+            "a tool call is its id, or an object with 'id' and 'function' (OpenAI) or "
+            "'name' and 'args' (LangChain)"
+        ),
+    ),
+]
+ContentPart = Annotated[
+    Annotated[TextPartModel, Tag("shape:text")] | Annotated[OtherPartModel, Tag("shape:other")],
+    Discriminator(
+        _shape,
+        custom_error_type="content_part_shape",
+        custom_error_message="a content part is an object with a 'type'",
+    ),
+]
+Content = Annotated[
+    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:str")]
+    | Annotated[list[ContentPart], Field(max_length=MAX_LIST_ITEMS), Tag("shape:parts")],
+    Discriminator(
+        _shape,
+        custom_error_type="content_shape",
+        custom_error_message="content is a string, a list of content parts, or null",
+    ),
+]
+
+
+class MessageModel(StrictModel):
+    """One message of the run's working memory, in LangChain's or OpenAI's shape."""
+
+    role: EventRole = Field(
+        description=(
+            "system, human, ai or tool (LangChain's message types); OpenAI's role names "
+            "user, assistant and function are accepted and held as human, ai and tool."
+        )
+    )
+    content: Content | None = Field(
+        default=None,
+        description=(
+            "The text; or OpenAI/LangChain content parts, whose text parts are kept; or null "
+            "(an assistant message that only calls tools)."
+        ),
+    )
+    name: Id | None = None
+    tool_call_id: Id | None = None
+    tool_calls: Annotated[list[ToolCall], Field(max_length=128)] = Field(
+        default_factory=list,
+        description=(
+            "The ids of the tool calls this message issued, or the calls themselves as OpenAI "
+            "or LangChain log them (their names and arguments are kept as text)."
+        ),
+    )
+    # Fields OpenAI's chat API logs beside an assistant message: a refusal is kept as text, a
+    # legacy function call like a tool call; annotations and audio carry nothing kept.
+    refusal: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)] | None = None
+    function_call: FunctionCallModel | None = None
+    annotations: Annotated[list[dict[str, Any]], Field(max_length=MAX_LIST_ITEMS)] = Field(
+        default_factory=list
+    )
+    audio: None = None
+
+    @model_validator(mode="after")
+    def _fits(self) -> MessageModel:
+        if len(self.text()) > MAX_MESSAGE_CHARS:
+            raise ValueError(
+                f"content, refusal and tool calls together exceed {MAX_MESSAGE_CHARS} characters"
+            )
+        return self
+
+    def text(self) -> str:
+        """The one text the core keeps: content, refusal, then one line per tool call."""
+        content = self.content or ""
+        if isinstance(content, list):
+            content = parts_text(
+                part.model_dump() for part in content if isinstance(part, TextPartModel)
+            )
+        if self.refusal:
+            content = "\n".join(filter(None, [content, self.refusal]))
+        calls = [_call_line(call) for call in self.tool_calls if not isinstance(call, str)]
+        if self.function_call is not None:
+            calls.append(tool_call_line(self.function_call.name, self.function_call.arguments))
+        return with_tool_calls(content, calls) if calls else content
+
+    def call_ids(self) -> tuple[str, ...]:
+        """The ids of the tool calls, however they were given."""
+        ids = (call if isinstance(call, str) else call.id for call in self.tool_calls)
+        return tuple(i for i in ids if i)
+
+
+def _call_line(call: OpenAiToolCallModel | LangChainToolCallModel) -> str:
+    if isinstance(call, OpenAiToolCallModel):
+        return tool_call_line(call.function.name, call.function.arguments)
+    return tool_call_line(call.name, json.dumps(call.args, sort_keys=True, default=str))
+
+
+class FactModel(StrictModel):
+    """A fact the run learned, with its confidence in [0, 1]."""
+
+    content: Annotated[str, StringConstraints(max_length=MAX_ITEM_CHARS, pattern=NOT_BLANK)]
+    confidence: Annotated[float, Field(ge=0.0, le=1.0), BeforeValidator(_finite)]
+
+
+class ProcedureModel(StrictModel):
+    """Steps the run proposes for its task type."""
+
+    title: Annotated[str, StringConstraints(max_length=200, pattern=NOT_BLANK)]
+    steps: Annotated[
+        list[Annotated[str, StringConstraints(max_length=MAX_ITEM_CHARS, pattern=NOT_BLANK)]],
+        Field(min_length=1, max_length=MAX_LIST_ITEMS),
+    ]
+
+
+class ArtifactsModel(StrictModel):
+    """What the agent already distilled from its run; with it no LLM is needed."""
+
+    task_summary: Annotated[str, StringConstraints(max_length=MAX_ITEM_CHARS)] = ""
+    outcome: Literal["COMPLETED", "PARTIAL", "FAILED", "UNKNOWN"] | None = None
+    key_findings: ItemList = Field(default_factory=list)
+    approach_used: Annotated[str, StringConstraints(max_length=MAX_TASK_CHARS)] = ""
+    tools_used: ItemList = Field(default_factory=list)
+    reusable_patterns: ItemList = Field(default_factory=list)
+    facts: Annotated[list[FactModel], Field(max_length=MAX_LIST_ITEMS)] = Field(
+        default_factory=list
+    )
+    procedure: ProcedureModel | None = None
+
+
+class FeedbackModel(StrictModel):
+    """Whether a procedure served to this run worked, with the receipt of its serving."""
+
+    procedure_id: Identifier
+    succeeded: bool
+    receipt: (
+        Annotated[
+            str,
+            StringConstraints(max_length=receipts.MAX_RECEIPT_CHARS, pattern=receipts.PATTERN),
+        ]
+        | None
+    ) = Field(
+        default=None,
+        description=(
+            "procedure.receipt of the bootstrap reply that served the procedure, unchanged. "
+            "Feedback without a valid one (signed, for this tenant, agent and procedure, "
+            "not expired, not used by another run) is accepted but not counted."
+        ),
+    )
+
+
+class RunFinishedEvent(StrictModel):
+    """The detail of a ``RunFinished`` event: what an agent sends when a run ends."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        frozen=True,
+        title="RunFinished",
+        json_schema_extra={
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://agent-memory.dev/schemas/run_finished.schema.json",
+            "description": (
+                "Detail of the EventBridge event with detail-type RunFinished. Identifiers never "
+                "contain '#', '/' or whitespace, so tenant-prefixed keys cannot collide. "
+                "Beyond this schema, the JSON text of an event is refused when it is larger "
+                "than 262,144 bytes of UTF-8 (256 KiB, EventBridge's limit for one event), "
+                "names a key twice in one object, holds a number a 64-bit float cannot hold "
+                "as written (1e400; 1e-400, which would read as 0; NaN), or a lone UTF-16 "
+                "surrogate escape."
+            ),
+        },
+    )
+
+    tenant_id: Identifier
+    agent_id: Identifier
+    run_id: Identifier
+    task: Annotated[str, StringConstraints(max_length=MAX_TASK_CHARS, pattern=NOT_BLANK)]
+    task_type: Identifier | None = None
+    domain: Identifier | None = None
+    outcome: Literal["COMPLETED", "PARTIAL", "FAILED"] | None = None
+    messages: Annotated[list[MessageModel], Field(max_length=MAX_MESSAGES)] = Field(
+        default_factory=list
+    )
+    artifacts: ArtifactsModel | None = None
+    procedure_feedback: FeedbackModel | None = None
+    finished_at: FinishedAt | None = None
+
+
+class RunRefModel(BaseModel):
+    """The run's identity as carried between consolidation steps (other fields pass through)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    tenant_id: Identifier
+    agent_id: Identifier
+    run_id: Identifier
+    task: str
+
+
+class StepStateModel(BaseModel):
+    """The input contract of every consolidation step after ``extract``."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    run: RunRefModel
+    artifacts: dict[str, Any]
+
+
+def json_schema() -> dict[str, Any]:
+    """The published JSON Schema of the RunFinished detail."""
+    schema = RunFinishedEvent.model_json_schema(mode="validation")
+    _anchor_ends_for_every_engine(schema)
+    return schema
+
+
+def _anchor_ends_for_every_engine(schema: dict[str, Any]) -> None:
+    # Python's re, and so Python's JSON Schema validators, let a final "$" match before a
+    # trailing newline ("acme\n"); ECMA-262 and Rust do not. Each anchored pattern also says
+    # so in a form every engine reads alike.
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.values())
+            pattern = node.get("pattern")
+            if isinstance(pattern, str) and pattern.endswith("$") and "not" not in node:
+                node["not"] = {"pattern": "\n$"}
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """A pydantic error location as a dotted path, e.g. ``artifacts.facts[2].confidence``."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif not part.startswith(("function-", "shape:")) and "[" not in part:
+            path += f".{part}" if path else part
+    return path or "event"
+
+
+def parse_run_finished(data: object) -> RunFinished:
+    """Validate one RunFinished detail and return it as a domain record.
+
+    Raises :class:`InvalidInput` naming the first offending field (a dotted path such as
+    ``artifacts.facts[2].confidence``); nothing is written for an invalid event.
+    """
+    if not isinstance(data, dict):
+        raise InvalidInput("event", "must be a JSON object")
+    check_document(data)
+    return run_from_model(validate(RunFinishedEvent, data))
+
+
+def validate(model: type[M], data: dict[str, Any]) -> M:
+    """``data`` as a ``model``, or :class:`InvalidInput` naming the first bad field."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        message = "unknown field" if first["type"] == "extra_forbidden" else first["msg"]
+        raise InvalidInput(field_path(tuple(first["loc"])), message) from None
+
+
+def run_from_model(event: RunFinishedEvent) -> RunFinished:
+    """The domain record of a validated event model."""
+    artifacts = None
+    if event.artifacts is not None:
+        a = event.artifacts
+        artifacts = RunArtifacts(
+            task_summary=a.task_summary,
+            outcome=a.outcome or event.outcome or "UNKNOWN",
+            key_findings=tuple(a.key_findings),
+            approach_used=a.approach_used,
+            tools_used=tuple(a.tools_used),
+            reusable_patterns=tuple(a.reusable_patterns),
+            facts=tuple(FactCandidate(f.content, f.confidence) for f in a.facts),
+            procedure=(
+                ProcedureDraft(a.procedure.title, tuple(a.procedure.steps)) if a.procedure else None
+            ),
+        )
+    feedback = event.procedure_feedback
+    return RunFinished(
+        tenant_id=event.tenant_id,
+        agent_id=event.agent_id,
+        run_id=event.run_id,
+        task=event.task,
+        task_type=event.task_type,
+        domain=event.domain,
+        outcome=event.outcome,
+        messages=tuple(
+            Message(CORE_ROLES[m.role], m.text(), m.name, m.tool_call_id, m.call_ids())
+            for m in event.messages
+        ),
+        artifacts=artifacts,
+        procedure_feedback=(
+            ProcedureFeedback(feedback.procedure_id, feedback.succeeded, feedback.receipt)
+            if feedback
+            else None
+        ),
+        finished_at=event.finished_at.timestamp() if event.finished_at else None,
+    )
+
+
+# What the RunFinished rule hands the state machine under principal-tag tenancy: the detail
+# and the source the bus policy checked.
+SOURCED_KEYS = frozenset({"source", "detail"})
+
+
+def check_event(document: object) -> None:
+    """Refuse an event, as already parsed, that its JSON text could not have carried whole.
+
+    The detail (of an EventBridge envelope, a ``{source, detail}`` pair, or the bare detail)
+    and what wraps it are each held to :func:`~agent_memory.core.api.json_input.check_document`:
+    at most 256 KiB of compact JSON, no object of more than 64 keys, finite numbers, Unicode
+    text. A detail's fields are named within it, as the validator names them.
+    """
+    if not isinstance(document, dict) or len(document) > MAX_OBJECT_KEYS:
+        check_document(document)
+        return
+    detail = document.get("detail")
+    if not isinstance(detail, dict):
+        if isinstance(detail, str | bytes) and (
+            "detail-type" in document or document.keys() == SOURCED_KEYS
+        ):
+            # A validator would read it as JSON text, with a reader of its own.
+            raise InvalidInput("detail", "must be a JSON object")
+        check_document(document)
+        return
+    check_document({key: value for key, value in document.items() if key != "detail"})
+    check_document(detail)
+
+
+def unwrap_event(document: object) -> object:
+    """The RunFinished detail of a full EventBridge event (or of a ``{source, detail}``
+    pair), or the document itself.
+    """
+    if isinstance(document, dict) and "detail" in document and "detail-type" in document:
+        if document["detail-type"] != "RunFinished":
+            raise InvalidInput("detail-type", "must be 'RunFinished'")
+        return document["detail"]
+    if isinstance(document, dict) and document.keys() == SOURCED_KEYS:
+        return document["detail"]
+    return document
+
+
+if __name__ == "__main__":
+    json.dump(json_schema(), sys.stdout, indent=2, sort_keys=True)
+    sys.stdout.write("\n")

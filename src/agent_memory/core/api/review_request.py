@@ -1,0 +1,23 @@
+"""The review operation's contract: list, show, approve or reject, with the reviewer."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from agent_memory.core.api.contracts import Identifier
+from agent_memory.core.model.models import ProcedureStatus
+
+
+class ReviewRequest(BaseModel):
+    """One review operation on the tenant's procedures."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    action: Literal["list", "show", "approve", "reject"]
+    tenant_id: Identifier
+    procedure_id: Identifier | None = None
+    reviewer: str | None = None
+    reason: str | None = None
+    status: ProcedureStatus | None = None

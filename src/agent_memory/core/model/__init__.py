@@ -1,0 +1,1 @@
+"""The domain's values and rules: records, errors, policies, calibrations, receipts."""

@@ -1,0 +1,147 @@
+"""Memory policies (DESIGN.md §5) as typed settings with their defaults."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from agent_memory.core.model.models import AGENTS_KEPT
+
+HOUR = 3_600.0
+DAY = 86_400.0
+
+
+@dataclass(frozen=True, slots=True)
+class WorkingMemoryPolicy:
+    """When to compress a run's messages and how much to keep verbatim."""
+
+    compress_at: int = 30
+    keep_recent: int = 15
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodicPolicy:
+    """How episodes are kept and found again."""
+
+    retention_days: float = 90.0
+    candidates: int = 500
+    page_size: int = 100
+    top_k: int = 3
+    # None: use the threshold calibrated for the embedding model (see ``calibration``).
+    min_similarity: float | None = None
+    # Each human/AI message of a run is kept as a searchable unit, within these bounds (the
+    # total also keeps a consolidation step's state under Step Functions' 256 KB).
+    max_units: int = 300
+    max_unit_chars: int = 1_000
+    max_unit_total_chars: int = 100_000
+    units_per_episode: int = 3
+    # Episodes whose units are ranked in full when more are live: half nearest by centroid,
+    # half best matching the query's words (benchmarks/research/RETRIEVAL_RECIPE.md).
+    rerank_candidates: int = 64
+    # With a reranker (MemoryPorts.reranker), this many of the index's best episodes are
+    # reordered by it before the top_k are served: the misses of the index alone mostly sit
+    # just below the cut (benchmarks/research/RETRIEVAL_RECIPE.md).
+    reranked_episodes: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Independence:
+    """When a run's sighting of a fact counts as an independent confirmation of it.
+
+    A new run's sighting counts unless its agent had a counted confirmation of the fact less
+    than ``same_agent_gap`` seconds away, or any agent had one less than ``any_agent_gap``
+    seconds away: an agent's burst of runs counts once. Times are the consolidation clock at
+    the sighting (``FactObservation.seen_at``), never a time the agent reports. Stores apply
+    the rule atomically with the sighting (``FactStore.observe``).
+    """
+
+    same_agent_gap: float = HOUR
+    # Agent ids are the caller's word within a tenant: a gap across agents is what holds
+    # against one caller that names a new agent for every run (0: trust agent ids).
+    any_agent_gap: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("same_agent_gap", "any_agent_gap"):
+            gap = getattr(self, name)
+            if not (math.isfinite(gap) and gap >= 0):
+                raise ValueError(f"{name} must be a finite number of seconds >= 0, not {gap!r}")
+
+    def counted(
+        self, last_counted: Mapping[str, float], agent_id: str, at: float
+    ) -> dict[str, float] | None:
+        """The agents' last counted times after a new run of ``agent_id`` sees the fact at
+        ``at``, or None if the sighting does not count.
+
+        ``last_counted`` holds, per agent, when its last counted confirmation was; the result
+        keeps the :data:`~agent_memory.core.model.models.AGENTS_KEPT` agents that counted last.
+        """
+        mine = last_counted.get(agent_id)
+        # A gap either side: consolidation clocks of two machines may disagree a little.
+        if mine is not None and abs(at - mine) < self.same_agent_gap:
+            return None
+        if any(abs(at - t) < self.any_agent_gap for t in last_counted.values()):
+            return None
+        after = {**last_counted, agent_id: max(at, mine if mine is not None else at)}
+        latest = sorted(after.items(), key=lambda kv: (-kv[1], kv[0]))[:AGENTS_KEPT]
+        return dict(sorted(latest))
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticPolicy:
+    """Which facts are kept, when they are promoted, and how they are served.
+
+    A fact is promoted once ``confirmations`` of its sightings counted as independent
+    (``independence``) and those came from at least ``min_distinct_agents`` agents.
+    """
+
+    min_confidence: float = 0.7
+    confirmations: int = 3
+    independence: Independence = field(default_factory=Independence)
+    min_distinct_agents: int = 1
+    top_k: int = 5
+    # Bedrock KB relevance score floor; None: the embedding model's calibrated value.
+    min_score: float | None = None
+    default_domain: str = "general"
+
+    def __post_init__(self) -> None:
+        # A fact remembers the agents of its last AGENTS_KEPT counted confirmations only.
+        if not 1 <= self.min_distinct_agents <= AGENTS_KEPT:
+            raise ValueError(f"min_distinct_agents must be within 1..{AGENTS_KEPT}")
+
+
+@dataclass(frozen=True, slots=True)
+class ProceduralPolicy:
+    """When a procedure is trusted, and which reports on it count."""
+
+    trial_uses: int = 3
+    # A run's feedback counts only with the serving receipt its bootstrap handed out, for
+    # this long after (a run longer than that, or replayed later, reports nothing).
+    receipt_valid_days: float = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class DecayPolicy:
+    """What forgetting removes or flags (never deletes a procedure)."""
+
+    failed_episode_days: float = 7.0
+    procedure_unused_days: float = 60.0
+    procedure_min_success: float = 0.6
+    procedure_min_uses: int = 3
+    pending_fact_days: float = 30.0
+    page_size: int = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Policies:
+    """Every policy, with DESIGN.md §5 defaults; each field can be overridden."""
+
+    working: WorkingMemoryPolicy = field(default_factory=WorkingMemoryPolicy)
+    episodic: EpisodicPolicy = field(default_factory=EpisodicPolicy)
+    semantic: SemanticPolicy = field(default_factory=SemanticPolicy)
+    procedural: ProceduralPolicy = field(default_factory=ProceduralPolicy)
+    decay: DecayPolicy = field(default_factory=DecayPolicy)
+    # Bootstrap's reply is trimmed, lowest-ranked content first, to this many bytes of JSON
+    # (non-ASCII escaped: the larger form). Lambda refuses a synchronous response over 6 MB,
+    # which the longest memories the product accepts would pass; at least 64 KiB.
+    max_reply_bytes: int = 1_048_576

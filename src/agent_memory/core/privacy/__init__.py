@@ -1,0 +1,1 @@
+"""What is scrubbed before anything is stored, and how text is shown to the detector."""

@@ -1,0 +1,1 @@
+"""Finding episodes again: lexical and vector indexes, periods, reranking."""

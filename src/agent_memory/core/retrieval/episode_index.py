@@ -1,0 +1,539 @@
+"""A search index over one agent's episodes and their units, cached while the store is unchanged.
+
+Unit vectors (and each episode's summary vector) are kept in one contiguous int8 matrix with a
+scale per row, beside one float32 centroid per episode and, per term, each episode's best BM25
+weight. A query first picks candidate episodes (a matrix-vector product over the centroids,
+one BM25 lookup over episodes), then ranks the candidates' units: one product over their
+vectors, a BM25 lookup and a few vector operations; nothing is rebuilt per query.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from agent_memory.core.model.models import Episode, EpisodeHit, SearchResult, UnitHit
+from agent_memory.core.model.policies import EpisodicPolicy
+from agent_memory.core.ports import Embedder, EpisodeStore, FloatArray
+from agent_memory.core.retrieval.index_rows import (
+    OBJECT_BYTES,
+    SUMMARY,
+    EpisodeKey,
+    PreparedEpisode,
+    Vocabulary,
+    as_views,
+    episode_key,
+    lexical_index,
+    prepare,
+)
+from agent_memory.core.retrieval.lexical import GroupedBm25
+from agent_memory.core.retrieval.periods import question_period
+
+# Similarities equal to this many decimals are ties; COMPLETED runs win them.
+_TIE_DECIMALS = 4
+
+
+class EpisodeIndex:
+    """Hybrid search over fixed episodes: immutable once built, cheap per query.
+
+    The recipe, measured on LoCoMo (``benchmarks/research/RETRIEVAL_RECIPE.md``): every unit is
+    matched lexically (BM25 over its own text plus its neighbours' at half weight per step) and
+    by its vector; the two z-scored scores are added; an episode is as relevant as its best
+    unit; a unit's final score adds its episode's standing, and one standard deviation each
+    when the query names its speaker or a calendar period its run falls in.
+    """
+
+    def __init__(
+        self,
+        episodes: Sequence[Episode],
+        model_id: str,
+        dimension: int,
+        *,
+        reuse: EpisodeIndex | None = None,
+    ) -> None:
+        """Index ``episodes``; rows ``reuse`` (the agent's previous index) already prepared
+        for an episode are laid out again rather than recomputed.
+        """
+        self.episodes = list(episodes)
+        self.model_id, self.dimension = model_id, dimension
+        earlier: dict[EpisodeKey, PreparedEpisode] = {}
+        self.vocabulary = Vocabulary()
+        if reuse is not None and reuse.reusable_for(model_id, dimension):
+            earlier = reuse.prepared
+            self.vocabulary = Vocabulary(reuse.vocabulary.ids)
+        keys = [episode_key(e) for e in self.episodes]
+        fresh = [
+            earlier.get(key) or prepare(episode, self.vocabulary, model_id, dimension)
+            for key, episode in zip(keys, self.episodes, strict=True)
+        ]
+        lengths = np.array([p.rows for p in fresh], dtype=np.int64)
+        self.starts = np.cumsum(lengths) - lengths
+        self.ends = self.starts + lengths
+        self.unit_episode = np.repeat(np.arange(len(fresh), dtype=np.int32), lengths)
+        self.unit_kind = _concat([p.kinds for p in fresh], np.int8)
+        self.units = [u for p in fresh for u in p.units]
+        # Units stay int8 (a quarter of float32's memory); only candidates are expanded.
+        self.unit_matrix = (
+            np.concatenate([p.matrix for p in fresh])
+            if fresh
+            else np.zeros((0, dimension), dtype=np.int8)
+        )
+        self.unit_scale = _concat([p.scale for p in fresh], np.float32)
+        self.expires_at = np.array([e.expires_at for e in self.episodes], dtype=np.float64)
+        self.usable = _concat([p.usable for p in fresh], np.bool_)
+        self.prepared: dict[EpisodeKey, PreparedEpisode] = dict(
+            zip(
+                keys,
+                as_views(fresh, self.starts, self.unit_matrix, self.unit_scale, self.usable),
+                strict=True,
+            )
+        )
+        self.episode_matrix = _centroids([p.vector_sum for p in fresh], dimension)
+        self.projection = _projection(self.episode_matrix)
+        self.earliest_expiry = float(self.expires_at.min()) if self.episodes else np.inf
+        self.lexical = lexical_index(fresh, self.starts, self.vocabulary)
+        self.episode_lexical = GroupedBm25.of(self.lexical, self.unit_episode, len(self.episodes))
+        self.created_at = np.array([e.created_at for e in self.episodes], dtype=np.float64)
+        self.completed = np.array([e.outcome == "COMPLETED" for e in self.episodes])
+        speakers = [u.speaker if u is not None and u.speaker else "" for u in self.units]
+        self.speakers = sorted({sp for sp in speakers if sp})
+        code = {sp: i for i, sp in enumerate(self.speakers)}
+        self.speaker_code = np.array([code.get(sp, -1) for sp in speakers], dtype=np.int32)
+        self.nbytes = self._footprint()
+
+    def reusable_for(self, model_id: str, dimension: int) -> bool:
+        """Whether the next index of ``model_id`` may build on this one's prepared rows: same
+        vector space, and a vocabulary not mostly made of terms no episode uses any more.
+        """
+        live = int(np.count_nonzero(np.diff(self.lexical.postings_start)))
+        return (model_id, dimension) == (self.model_id, self.dimension) and len(
+            self.vocabulary.ids
+        ) <= 2 * live + _SPARE_TERMS
+
+    def _footprint(self) -> int:
+        """Bytes this index keeps alive, estimated: its arrays, plus the episodes it holds."""
+        arrays = [v for v in vars(self).values() if isinstance(v, np.ndarray)]
+        for lexical in (self.lexical, self.episode_lexical.groups):
+            arrays += [lexical.postings_start, lexical.postings_doc, lexical.postings_weight]
+        arrays += [self.episode_lexical.first, self.episode_lexical.keys]
+        prepared = sum(p.nbytes for p in self.prepared.values())
+        terms = OBJECT_BYTES * len(self.vocabulary.ids)
+        return sum(a.nbytes for a in arrays) + prepared + terms + OBJECT_BYTES * len(self.episodes)
+
+    def search(
+        self,
+        text: str,
+        query: FloatArray,
+        *,
+        now: float,
+        top_episodes: int,
+        top_units: int = 10,
+        units_per_episode: int = 3,
+        min_similarity: float | None = None,
+        candidates: int = 64,
+    ) -> SearchResult:
+        """Rank the live episodes and their units for ``text`` (and its vector ``query``).
+
+        Two stages: the episodes' centroid vectors and their best-matching units' words pick
+        ``candidates`` episodes (see ``_candidates``), whose units are then ranked in full.
+        With no more live episodes than ``candidates``, every episode is ranked in full.
+        ``min_similarity`` (the embedding model's calibrated threshold) keeps only episodes
+        with some unit (or summary) at least that similar to the query; ``None`` ranks all.
+        Expired episodes are never returned; ties go to COMPLETED runs, then newer ones.
+        """
+        q = np.asarray(query, dtype=np.float32)
+        terms = self.lexical.terms(text)
+        live = self._candidates(terms, q, now, candidates)
+        if not len(live):
+            return SearchResult((), ())
+        starts, ends = self.starts[live], self.ends[live]
+        lengths = ends - starts
+        local_starts = np.cumsum(lengths) - lengths
+        rows = np.arange(int(lengths.sum())) + np.repeat(starts - local_starts, lengths)
+        usable = self.usable[rows]
+        cosine = self._cosines(rows, q)
+        cosine[~usable] = 0.0
+        # A unit without a comparable vector counts as average on the vector side.
+        dense = cosine if usable.all() else np.where(usable, cosine, _mean(cosine[usable]))
+        lexical = self.episode_lexical.scores_in(terms, live, starts, ends)
+        fused = _z(_z(lexical) + _z(dense))
+        best = np.maximum.reduceat(fused, local_starts)
+        in_period = self._in_period(text, live)
+        episode_score = _z(best) + in_period
+        standing = _z(episode_score)
+        unit_score = fused + np.repeat(in_period + standing, lengths)
+        named = self._named_speaker(text)
+        if named is not None:
+            unit_score += self.speaker_code[rows] == named
+        similarity = np.maximum.reduceat(np.where(usable, cosine, -1.0), local_starts)
+        chosen = (
+            np.arange(len(live))
+            if min_similarity is None
+            else np.flatnonzero(similarity >= min_similarity)
+        )
+        order = np.lexsort(
+            (
+                -self.created_at[live[chosen]],
+                ~self.completed[live[chosen]],
+                -np.round(episode_score[chosen], _TIE_DECIMALS),
+            )
+        )
+        ranked = chosen[order][:top_episodes]
+        returnable = self.unit_kind[rows] != SUMMARY
+        hits = []
+        for i in ranked:
+            own = slice(int(local_starts[i]), int(local_starts[i] + lengths[i]))
+            units = self._top(
+                rows[own], returnable[own], unit_score[own], cosine[own], units_per_episode
+            )
+            episode = self.episodes[int(live[i])]
+            hits.append(EpisodeHit(episode, float(episode_score[i]), float(similarity[i]), units))
+        return SearchResult(
+            episodes=tuple(hits),
+            units=self._top(rows, returnable, unit_score, cosine, top_units),
+        )
+
+    def _candidates(
+        self, terms: Sequence[int], q: FloatArray, now: float, candidates: int
+    ) -> npt.NDArray[np.int64]:
+        """The live episodes whose units are ranked, in index order: all of them, or
+        ``candidates`` of them: half the nearest by centroid, the rest those whose units best
+        match the query's words (then the next nearest, if few match).
+
+        The words matter: a centroid averages every message of a run, so the one message that
+        answers a question barely moves it. On the LoCoMo sessions pooled into one memory,
+        keeping 1 episode in 16 by centroid alone drops session recall@5 from 0.93 to 0.65,
+        and by centroid and words together only to 0.93 (benchmarks/research).
+        """
+        everyone = now < self.earliest_expiry
+        alive = None if everyone else self.expires_at > now
+        if (len(self.episodes) if alive is None else int(alive.sum())) <= candidates:
+            return np.arange(len(self.episodes)) if alive is None else np.flatnonzero(alive)
+        half = (candidates + 1) // 2
+        chosen = dict.fromkeys(self._nearest(q, alive, half).tolist())
+
+        def add(ranked: npt.NDArray[np.int64]) -> None:
+            for episode in ranked.tolist():
+                if len(chosen) >= candidates:
+                    return
+                chosen.setdefault(episode)
+
+        words = self.episode_lexical.group_scores(terms)
+        if alive is not None:
+            words[~alive] = 0.0
+        matched = _top_positions(words, candidates)
+        matched = matched[words[matched] > 0]
+        add(matched[np.argsort(-words[matched], kind="stable")])
+        if len(chosen) < candidates:  # few episodes share a word with the query
+            add(self._nearest(q, alive, candidates))
+        return np.sort(np.fromiter(chosen, dtype=np.int64, count=len(chosen)))
+
+    def _nearest(
+        self, q: FloatArray, alive: npt.NDArray[np.bool_] | None, count: int
+    ) -> npt.NDArray[np.int64]:
+        """The ``count`` live episodes with centroids nearest ``q``, nearest first.
+
+        Over many episodes, a product in the centroids' principal subspace (a quarter of the
+        dimensions, so a quarter of the bytes read) first keeps ``_OVERSAMPLE`` times as many,
+        and the exact centroids order those: the exact nearest survive that cut at a rate of
+        0.9995 on LoCoMo's MiniLM vectors.
+        """
+        wide = count * _OVERSAMPLE
+        if self.projection is not None and len(self.episodes) > 2 * wide:
+            basis, projected = self.projection
+            rough = projected @ (q @ basis)
+            if alive is not None:
+                rough[~alive] = -np.inf
+            pool = _top_positions(rough, wide)
+            exact = self.episode_matrix[pool] @ q
+            if alive is not None:
+                exact[~alive[pool]] = -np.inf
+        else:
+            pool = np.arange(len(self.episodes))
+            exact = self.episode_matrix @ q
+            if alive is not None:
+                exact[~alive] = -np.inf
+        best = _top_positions(exact, min(count, len(pool)))
+        return pool[best[np.argsort(-exact[best], kind="stable")]]
+
+    def _cosines(self, rows: npt.NDArray[np.int64], q: FloatArray) -> FloatArray:
+        """Cosine of each row's int8 vector with ``q``.
+
+        Expanded to float32 a cache-sized block at a time: expanding every candidate at once
+        costs more in memory traffic than the product itself.
+        """
+        result = np.empty(len(rows), dtype=np.float32)
+        for first in range(0, len(rows), _BLOCK):
+            block = rows[first : first + _BLOCK]
+            result[first : first + len(block)] = self.unit_matrix[block].astype(np.float32) @ q
+        result *= self.unit_scale[rows]
+        return result
+
+    def _in_period(self, text: str, live: npt.NDArray[np.int64]) -> FloatArray:
+        period = question_period(text)
+        if period is None:
+            return np.zeros(len(live), dtype=np.float32)
+        return np.array(
+            [period.contains(float(t)) for t in self.created_at[live]], dtype=np.float32
+        )
+
+    def _named_speaker(self, text: str) -> int | None:
+        """The code of the one speaker the query names (whole word, any case), if exactly one."""
+        low = text.lower()
+        named = [
+            i
+            for i, sp in enumerate(self.speakers)
+            if sp.lower() in low and re.search(rf"(?<!\w){re.escape(sp.lower())}(?!\w)", low)
+        ]
+        return named[0] if len(named) == 1 else None
+
+    def _top(
+        self,
+        rows: npt.NDArray[np.int64],
+        mask: npt.NDArray[np.bool_],
+        score: FloatArray,
+        cosine: FloatArray,
+        count: int,
+    ) -> tuple[UnitHit, ...]:
+        """The ``count`` best of the masked candidate units (positions into ``rows``), best
+        first; equal scores in position order.
+        """
+        if len(score) <= _FEW:  # one episode's units: plain Python beats numpy's call costs
+            keep = mask.tolist()
+            returnable = [p for p in range(len(keep)) if keep[p]]
+            # Like sorted(..., reverse=True)[:count]: stable, so ties stay in position order.
+            picked = heapq.nlargest(count, returnable, key=score.tolist().__getitem__)
+        else:
+            positions = np.flatnonzero(mask)
+            if len(positions) > count:
+                positions = positions[_top_positions(score[positions], count)]
+                positions.sort()
+            picked = positions[np.argsort(-score[positions], kind="stable")].tolist()
+        return tuple(self._hit(int(rows[p]), float(score[p]), float(cosine[p])) for p in picked)
+
+    def _hit(self, row: int, score: float, cosine: float) -> UnitHit:
+        unit = self.units[row]
+        assert unit is not None  # summaries are never returned
+        run_id = self.episodes[int(self.unit_episode[row])].run_id
+        return UnitHit(run_id, unit, score, cosine)
+
+
+# A vocabulary may hold this many terms beyond twice those in use before it is started afresh.
+_SPARE_TERMS = 10_000
+# Indexes of more episodes than this also keep their centroids projected on their principal
+# subspace of a quarter of the dimensions (85-90% of the variance of MiniLM sentence vectors).
+_PROJECT_ABOVE = 2_048
+_OVERSAMPLE = 4
+# Below this many candidate units, the best few are sorted in plain Python.
+_FEW = 64
+# Scores per group when the top few of many are chosen by group maxima first, and how many
+# scores make that pay.
+_RUN = 16
+_GROUPED_ABOVE = 4_096
+# Candidate unit vectors expanded from int8 per block: 512 x 1,024 float32 fits in L2.
+_BLOCK = 512
+
+
+def _projection(matrix: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+    """The top principal directions of ``matrix``'s rows (uncentred: dot products are what is
+    kept) as a d x d/4 basis, and the rows projected on it; ``None`` for small matrices.
+    """
+    if len(matrix) <= _PROJECT_ABOVE:
+        return None
+    _, directions = np.linalg.eigh((matrix.T @ matrix).astype(np.float64))
+    basis = np.ascontiguousarray(directions[:, ::-1][:, : matrix.shape[1] // 4], np.float32)
+    return basis, np.ascontiguousarray(matrix @ basis)
+
+
+def _centroids(sums: list[FloatArray], dimension: int) -> FloatArray:
+    """One unit vector per episode: its rows' vector sum (units' and summary's), normalised."""
+    if not sums:
+        return np.zeros((0, dimension), dtype=np.float32)
+    centroids = np.stack(sums)
+    norms = np.linalg.norm(centroids, axis=1, keepdims=True)
+    np.divide(centroids, norms, out=centroids, where=norms > 0)
+    return centroids
+
+
+def _top_positions(scores: npt.NDArray[np.floating[Any]], count: int) -> npt.NDArray[np.int64]:
+    """Positions of the ``count`` highest ``scores`` (any order; ties broken arbitrarily).
+
+    Over many scores, the scores are dealt into ``n / _RUN`` groups (position modulo the
+    group count) and only the ``count`` groups with the highest maximum are searched: a top
+    score's group has a maximum at least as high, so it is among them. A maximum over rows is
+    one vectorised pass, far cheaper than a selection over every score.
+    """
+    n = len(scores)
+    groups = n // _RUN
+    if n < _GROUPED_ABOVE or groups < 4 * count:
+        return np.argpartition(scores, n - count)[n - count :]
+    maxima = scores[: groups * _RUN].reshape(_RUN, groups).max(axis=0)
+    best = np.argpartition(maxima, groups - count)[groups - count :]
+    members = (best + np.arange(0, groups * _RUN, groups)[:, None]).ravel()
+    if groups * _RUN < n:
+        members = np.concatenate((members, np.arange(groups * _RUN, n)))
+    chosen = np.argpartition(scores[members], len(members) - count)[len(members) - count :]
+    return members[chosen]
+
+
+def _concat(arrays: list[npt.NDArray[Any]], dtype: type) -> npt.NDArray[Any]:
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
+
+
+def _mean(values: FloatArray) -> float:
+    return float(values.mean()) if len(values) else 0.0
+
+
+def _z(values: FloatArray) -> FloatArray:
+    """Standard scores of ``values`` (population std; 1 if flat), as float32."""
+    if not len(values):
+        return np.zeros(0, dtype=np.float32)
+    # np.std's Python-level bookkeeping costs more than its arithmetic on a few thousand values.
+    centred = values - float(values.sum(dtype=np.float64)) / len(values)
+    spread = float(np.sqrt(np.dot(centred, centred) / len(values))) or 1.0
+    return (centred / spread).astype(np.float32)
+
+
+@dataclass(slots=True)
+class _Entry:
+    version: str
+    built: float
+    index: EpisodeIndex
+    limit: int  # the most episodes it was built from (the policy's candidates)
+
+    def stale(self, max_age: float) -> bool:
+        return time.monotonic() - self.built >= max_age
+
+
+def _with_added(entry: _Entry, added: list[Episode], *, now: float) -> list[Episode] | None:
+    """The newest ``entry.limit`` unexpired episodes of the agent, from the entry's episodes
+    and those ``added`` since its version; None if the store must be read again.
+    """
+    held = entry.index.episodes
+    kept = [e for e in held if e.expires_at > now]
+    if len(kept) < len(held) and len(held) >= entry.limit:
+        return None  # older episodes than it holds may now be among the newest
+    known = {e.run_id for e in kept}
+    merged = kept + [e for e in added if e.run_id not in known]
+    # The order of EpisodeStore.recent, which a full read would give.
+    merged.sort(key=lambda e: (e.created_at, e.run_id), reverse=True)
+    return merged[: entry.limit]
+
+
+def recent_episodes(
+    store: EpisodeStore, tenant_id: str, agent_id: str, *, now: float, policy: EpisodicPolicy
+) -> list[Episode]:
+    """The agent's newest unexpired episodes, at most ``policy.candidates``, across pages."""
+    episodes: list[Episode] = []
+    cursor: str | None = None
+    while len(episodes) < policy.candidates:
+        page = store.recent(
+            tenant_id,
+            agent_id,
+            now=now,
+            limit=min(policy.page_size, policy.candidates - len(episodes)),
+            cursor=cursor,
+        )
+        episodes.extend(page.items)
+        cursor = page.cursor
+        if cursor is None:
+            break
+    return episodes
+
+
+class EpisodeIndexCache:
+    """The latest index of each recently searched agent, rebuilt when its store version moves:
+    from the episodes it held and those added since, when the store can tell which
+    (``EpisodeStore.changes_since``), or else from a full read of the agent's newest episodes.
+
+    Bounded by ``capacity`` indexes and by ``max_bytes`` of estimated memory (least recently
+    used first out; the newest always stays): a process serving many agents, such as a Lambda
+    container, must not grow past its memory. ``max_age`` bounds how long an index is trusted
+    without a version change (a safety net for stores whose versions cannot see every
+    deletion, such as expiry by TTL).
+    """
+
+    def __init__(
+        self, *, capacity: int = 64, max_bytes: int = 256 * 2**20, max_age: float = 300.0
+    ) -> None:
+        self._entries: OrderedDict[tuple[str, str, str], _Entry] = OrderedDict()
+        self._capacity = capacity
+        self._max_bytes = max_bytes
+        self._max_age = max_age
+        self._lock = threading.Lock()
+
+    @property
+    def nbytes(self) -> int:
+        """Estimated bytes held by the cached indexes."""
+        with self._lock:
+            return sum(e.index.nbytes for e in self._entries.values())
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def index(
+        self,
+        store: EpisodeStore,
+        embedder: Embedder,
+        tenant_id: str,
+        agent_id: str,
+        *,
+        now: float,
+        policy: EpisodicPolicy,
+    ) -> EpisodeIndex:
+        """The agent's index, built from its newest ``policy.candidates`` episodes."""
+        key = (tenant_id, agent_id, embedder.model_id)
+        with self._lock:
+            entry = self._entries.get(key)
+        episodes = None
+        if (
+            entry is not None
+            and entry.limit == policy.candidates
+            and not entry.stale(self._max_age)
+        ):
+            # One read tells whether anything changed and, if only additions, which.
+            changes = store.changes_since(
+                tenant_id, agent_id, entry.version, now=now, limit=entry.limit
+            )
+            version = changes.version
+            if version == entry.version:
+                with self._lock:
+                    if key in self._entries:
+                        self._entries.move_to_end(key)
+                return entry.index
+            if changes.added is not None:
+                episodes = _with_added(entry, changes.added, now=now)
+        else:
+            version = store.version(tenant_id, agent_id)
+        if episodes is None:
+            episodes = recent_episodes(store, tenant_id, agent_id, now=now, policy=policy)
+        previous = entry.index if entry is not None else None
+        # The agent's last index lends the rows of the episodes both hold: after a new run,
+        # only that run's episode is prepared.
+        built = EpisodeIndex(episodes, embedder.model_id, embedder.dimension, reuse=previous)
+        with self._lock:
+            self._entries[key] = _Entry(version, time.monotonic(), built, policy.candidates)
+            self._entries.move_to_end(key)
+            held = sum(e.index.nbytes for e in self._entries.values())
+            while len(self._entries) > 1 and (
+                len(self._entries) > self._capacity or held > self._max_bytes
+            ):
+                _, dropped = self._entries.popitem(last=False)
+                held -= dropped.index.nbytes
+        return built
+
+    def clear(self, tenant_id: str | None = None) -> None:
+        """Drop cached indexes (of one tenant, or all)."""
+        with self._lock:
+            for key in [k for k in self._entries if tenant_id is None or k[0] == tenant_id]:
+                del self._entries[key]

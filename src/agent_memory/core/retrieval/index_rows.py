@@ -1,0 +1,207 @@
+"""An episode's rows in a search index, prepared once and reused by the agent's next index.
+
+An index lays every episode out as rows: its messages in order, then its other units, then its
+summary. What a row is matched by (its terms, its int8 vector) depends on the episode alone, so
+when an agent's episodes change, the next index prepares only the episodes it has not seen and
+lays out the rest again from what the last index prepared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from agent_memory.core.model.models import Episode, EpisodeUnit, StoredVector
+from agent_memory.core.ports import FloatArray
+from agent_memory.core.retrieval import vectors
+from agent_memory.core.retrieval.lexical import Bm25Index, tokenize
+from agent_memory.core.retrieval.periods import calendar_day
+
+MESSAGE, FINDING, SUMMARY = 0, 1, 2
+# A neighbour lends its words at this weight, halving per step, up to this many steps away.
+NEIGHBOUR_WEIGHT = 0.5
+WINDOW = 2
+# What a small Python object (a unit, its strings and vector) costs beyond its payload, roughly.
+OBJECT_BYTES = 400
+
+Ids = npt.NDArray[np.int32]
+EpisodeKey = tuple[str, float, bytes, int]
+
+
+def episode_key(episode: Episode) -> EpisodeKey:
+    """What identifies an episode's prepared rows: episodes are written once, so its run id,
+    time, summary vector and unit count change only if it was rewritten (re-embedded).
+    """
+    summary = episode.embedding.data if episode.embedding is not None else b""
+    return (episode.run_id, episode.created_at, summary, len(episode.units))
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedEpisode:
+    """One episode's rows: kinds, units, term ids and int8 vectors (row 0 = its first message).
+
+    ``own``/``own_rows``: each row's own terms ("(day) speaker: text"), and the row of each.
+    ``plain``/``plain_rows``: each message's text terms, lent to the messages around it.
+    ``vector_sum``: the sum of its rows' vectors (the index normalises it into a centroid).
+    """
+
+    kinds: npt.NDArray[np.int8]
+    units: tuple[EpisodeUnit | None, ...]
+    own: Ids
+    own_rows: Ids
+    plain: Ids
+    plain_rows: Ids
+    messages: int
+    matrix: npt.NDArray[np.int8]
+    scale: FloatArray
+    usable: npt.NDArray[np.bool_]
+    vector_sum: FloatArray
+    unit_bytes: int
+
+    @property
+    def rows(self) -> int:
+        """How many rows the episode takes."""
+        return len(self.units)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes it keeps alive: term arrays, vector sum and units (estimated); its rows'
+        vectors are counted with the index's matrix.
+        """
+        arrays = (self.own, self.own_rows, self.plain, self.plain_rows, self.vector_sum)
+        return sum(a.nbytes for a in arrays) + self.unit_bytes
+
+
+class Vocabulary:
+    """Term ids, shared by an index and the next one built from its prepared rows."""
+
+    def __init__(self, ids: dict[str, int] | None = None) -> None:
+        self.ids: dict[str, int] = dict(ids or {})
+        self._speakers: dict[str | None, list[int]] = {None: [], "": []}
+
+    def of(self, text: str) -> list[int]:
+        """Term ids of ``text``'s tokens, new terms added."""
+        ids = self.ids
+        return [ids.setdefault(t, len(ids)) for t in tokenize(text)]
+
+    def speaker(self, name: str | None) -> list[int]:
+        """Term ids of a speaker's name (tokenised once per vocabulary)."""
+        if name not in self._speakers:
+            self._speakers[name] = self.of(name or "")
+        return self._speakers[name]
+
+
+def prepare(
+    episode: Episode, vocabulary: Vocabulary, model_id: str, dimension: int
+) -> PreparedEpisode:
+    """Lay out one episode's rows and compute what each is matched by."""
+    # A row is matched as "(day) speaker: text" (unit_text): its day's, speaker's and text's
+    # terms, tokenised apart (the separators keep words from joining).
+    day = vocabulary.of(f"({calendar_day(episode.created_at)})")
+    messages = sorted((u for u in episode.units if u.kind == "message"), key=_seq)
+    others = [u for u in episode.units if u.kind != "message"]
+    own: list[int] = []
+    own_rows: list[int] = []
+    plain: list[int] = []
+    plain_rows: list[int] = []
+    for row, unit in enumerate(messages):
+        text = vocabulary.of(unit.text)
+        plain += text
+        plain_rows += [row] * len(text)
+        terms = day + vocabulary.speaker(unit.speaker) + text
+        own += terms
+        own_rows += [row] * len(terms)
+    for row, unit in enumerate(others, start=len(messages)):
+        terms = day + vocabulary.speaker(unit.speaker) + vocabulary.of(unit.text)
+        own += terms
+        own_rows += [row] * len(terms)
+    # The episode's own summary competes as one more (unreturned) row.
+    terms = day + vocabulary.of(episode.task_summary or episode.task)
+    own += terms
+    own_rows += [len(messages) + len(others)] * len(terms)
+    units: tuple[EpisodeUnit | None, ...] = (*messages, *others, None)
+    stored: list[StoredVector | None] = [u.embedding for u in (*messages, *others)]
+    matrix, scale, usable = vectors.stack_quantized(
+        [*stored, episode.embedding], model_id, dimension
+    )
+    return PreparedEpisode(
+        kinds=np.array(
+            [MESSAGE] * len(messages) + [FINDING] * len(others) + [SUMMARY], dtype=np.int8
+        ),
+        units=units,
+        own=np.array(own, dtype=np.int32),
+        own_rows=np.array(own_rows, dtype=np.int32),
+        plain=np.array(plain, dtype=np.int32),
+        plain_rows=np.array(plain_rows, dtype=np.int32),
+        messages=len(messages),
+        matrix=matrix,
+        scale=scale,
+        usable=usable,
+        vector_sum=np.add.reduceat(matrix.astype(np.float32) * scale[:, None], [0], axis=0)[0],
+        unit_bytes=sum(
+            OBJECT_BYTES + len(u.text) + (len(u.embedding.data) if u.embedding else 0)
+            for u in episode.units
+        ),
+    )
+
+
+def lexical_index(
+    prepared: Sequence[PreparedEpisode], starts: npt.NDArray[np.int64], vocabulary: Vocabulary
+) -> Bm25Index:
+    """BM25 over every row of the laid-out episodes (episode ``i`` from row ``starts[i]``).
+
+    A row counts its own terms once, and each message the text terms of the messages up to
+    ``WINDOW`` away at ``NEIGHBOUR_WEIGHT`` per step (their text only: a neighbour's speaker
+    and date would put every name in every window).
+    """
+    rows = int(starts[-1] + prepared[-1].rows) if prepared else 0
+    own = _concat([p.own for p in prepared])
+    own_rows = _concat([p.own_rows + s for p, s in zip(prepared, starts, strict=True)])
+    plain = _concat([p.plain for p in prepared])
+    source = _concat([p.plain_rows + s for p, s in zip(prepared, starts, strict=True)])
+    first = np.repeat(starts, [len(p.plain) for p in prepared])
+    last = first + np.repeat([p.messages - 1 for p in prepared], [len(p.plain) for p in prepared])
+    docs, terms, counts = [own_rows], [own], [np.ones(len(own))]
+    for step in range(1, WINDOW + 1):
+        for target in (source - step, source + step):
+            lent = (target >= first) & (target <= last)
+            docs.append(target[lent])
+            terms.append(plain[lent])
+            counts.append(np.full(int(lent.sum()), NEIGHBOUR_WEIGHT**step))
+    return Bm25Index.from_triplets(
+        np.concatenate(docs).astype(np.int64),
+        np.concatenate(terms).astype(np.int64),
+        np.concatenate(counts),
+        vocabulary=vocabulary.ids,
+        documents=rows,
+    )
+
+
+def as_views(
+    prepared: Sequence[PreparedEpisode],
+    starts: npt.NDArray[np.int64],
+    matrix: npt.NDArray[np.int8],
+    scale: FloatArray,
+    usable: npt.NDArray[np.bool_],
+) -> list[PreparedEpisode]:
+    """The same rows, their vectors now views into the laid-out arrays (held once, not twice)."""
+    return [
+        replace(
+            p,
+            matrix=matrix[s : s + p.rows],
+            scale=scale[s : s + p.rows],
+            usable=usable[s : s + p.rows],
+        )
+        for p, s in zip(prepared, starts, strict=True)
+    ]
+
+
+def _concat(arrays: list[Ids]) -> Ids:
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int32)
+
+
+def _seq(unit: EpisodeUnit) -> int:
+    return unit.seq

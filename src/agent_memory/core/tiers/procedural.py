@@ -1,0 +1,312 @@
+"""Procedural memory: step lists proposed by runs, served only after a human validates them."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from agent_memory.core.model import receipts
+from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound
+from agent_memory.core.model.markers import PROCEDURAL, Section
+from agent_memory.core.model.models import Procedure, ProcedureStatus, RunArtifacts, RunFinished
+from agent_memory.core.model.policies import DAY, ProceduralPolicy
+from agent_memory.core.ports import FeedbackCount, MemoryPorts, ProcedureStore
+from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_texts
+
+_NUMBERING = re.compile(r"^\s*(?:step\s*)?(?:\d+|[a-z])\s*[.):-]\s*|^\s*[-*\u2022]\s*", re.I)
+_MAX_REVIEWER = 128
+# A reason is stored on the procedure's item, which the largest procedure nearly fills
+# (DynamoDB's 400 KB): 1,000 characters of 4-byte text fit in the ~5 KB it leaves.
+MAX_REVIEW_NOTE = 1_000
+
+APPROVABLE_FROM = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW, ProcedureStatus.REJECTED)
+REJECTABLE_FROM = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW, ProcedureStatus.VALIDATED)
+
+
+def normalize_step(step: str) -> str:
+    """A step without its numbering or bullet, whitespace collapsed."""
+    text = " ".join(unicodedata.normalize("NFKC", step).split())
+    return _NUMBERING.sub("", text, count=1).strip()
+
+
+def procedure_id(tenant_id: str, task_type: str, steps: tuple[str, ...]) -> str:
+    """Deterministic id of a step list: the same steps proposed again get the same id."""
+    canonical = "\n".join(normalize_step(s).casefold() for s in steps)
+    digest = hashlib.sha256(f"{tenant_id}\0{task_type}\0{canonical}".encode()).hexdigest()
+    return f"proc-{digest[:24]}"
+
+
+def propose(
+    store: ProcedureStore, run: RunFinished, artifacts: RunArtifacts, *, now: float
+) -> tuple[str | None, bool]:
+    """Propose the run's procedure as PENDING; (procedure id or None, whether it is new).
+
+    Only COMPLETED runs with a task type propose. Proposing steps that already exist adds the
+    run to the procedure's sources instead of creating a duplicate.
+    """
+    draft = artifacts.procedure
+    if artifacts.outcome != "COMPLETED" or not run.task_type or draft is None:
+        return None, False
+    steps = tuple(s for s in (normalize_step(step) for step in draft.steps) if s)
+    if not steps:
+        return None, False
+    new_id = procedure_id(run.tenant_id, run.task_type, steps)
+    created = store.propose(
+        Procedure(
+            tenant_id=run.tenant_id,
+            task_type=run.task_type,
+            procedure_id=new_id,
+            title=draft.title.strip(),
+            steps=steps,
+            status=ProcedureStatus.PENDING,
+            created_at=now,
+            updated_at=now,
+            source_run_ids=frozenset({run.run_id}),
+        ),
+        run.run_id,
+    )
+    return new_id, created
+
+
+def review(
+    store: ProcedureStore,
+    procedure_id_: str,
+    *,
+    approve: bool,
+    reviewer: str,
+    now: float,
+    note: str | None = None,
+    tenant_id: str | None = None,
+) -> Procedure:
+    """A human's decision on a procedure: approve (VALIDATED) or reject (REJECTED, with reason).
+
+    Raises :class:`NotFound` for an unknown id and :class:`Conflict` when the procedure is not
+    in a state the decision applies to (approving a validated one, say).
+    """
+    reviewer = reviewer.strip()
+    if not reviewer or len(reviewer) > _MAX_REVIEWER:
+        raise InvalidInput("reviewer", f"must be 1-{_MAX_REVIEWER} characters")
+    if not approve and not (note and note.strip()):
+        raise InvalidInput("reason", "a rejection needs a reason")
+    if note is not None and len(note) > MAX_REVIEW_NOTE:
+        raise InvalidInput("reason", f"must be at most {MAX_REVIEW_NOTE} characters")
+    current = store.get(procedure_id_, tenant_id=tenant_id)
+    if current is None:
+        raise NotFound(f"no procedure {procedure_id_!r}")
+    target = ProcedureStatus.VALIDATED if approve else ProcedureStatus.REJECTED
+    allowed = APPROVABLE_FROM if approve else REJECTABLE_FROM
+    updated = store.set_status(
+        procedure_id_,
+        tenant_id=current.tenant_id,
+        status=target,
+        allowed_from=allowed,
+        now=now,
+        reviewer=reviewer,
+        note=note.strip() if note else None,
+    )
+    if updated is None:
+        raise Conflict(f"procedure {procedure_id_} is {current.status}; cannot set {target}")
+    return updated
+
+
+def decide(
+    ports: MemoryPorts,
+    procedure_id_: str,
+    *,
+    approve: bool,
+    reviewer: str,
+    note: str | None = None,
+    tenant_id: str | None = None,
+) -> Procedure:
+    """:func:`review` as every surface records a human's decision: the reviewer's name and
+    the reason are scrubbed like every other stored text (a name becomes the tenant's keyed
+    pseudonym) before anything is written; a detector failure writes nothing.
+    """
+    current = ports.procedures.get(procedure_id_, tenant_id=tenant_id)
+    if current is None:
+        raise NotFound(f"no procedure {procedure_id_!r}")
+    texts = [reviewer.strip(), *([note] if note is not None else [])]
+    if texts[0] and len(texts[0]) <= _MAX_REVIEWER and len(note or "") <= MAX_REVIEW_NOTE:
+        scrubbed = scrub_texts(
+            texts, ports.pii, pseudonyms_for(ports.pseudonym_key, current.tenant_id)
+        ).texts
+        reviewer = scrubbed[0][:_MAX_REVIEWER]
+        note = scrubbed[1][:MAX_REVIEW_NOTE] if note is not None else None
+    return review(
+        ports.procedures,
+        procedure_id_,
+        approve=approve,
+        reviewer=reviewer,
+        note=note,
+        now=ports.clock(),
+        tenant_id=current.tenant_id,
+    )
+
+
+def wilson_lower_bound(successes: int, trials: int, z: float = 1.96) -> float:
+    """Lower bound of the success rate's 95% interval: 9/10 ranks above 1/1."""
+    if trials == 0:
+        return 0.0
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    return (centre - spread) / (1 + z * z / trials)
+
+
+def is_trial(procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()) -> bool:
+    """A validated procedure still earning its first ``trial_uses`` applications."""
+    return procedure.status is ProcedureStatus.VALIDATED and procedure.times_applied < (
+        policy.trial_uses
+    )
+
+
+def select_procedure(
+    procedures: list[Procedure], policy: ProceduralPolicy = ProceduralPolicy()
+) -> Procedure | None:
+    """The procedure to serve: VALIDATED only; proven ones by their success record, then
+    trial ones (newest review first), so a freshly validated procedure can earn its uses.
+    """
+    validated = [p for p in procedures if p.status is ProcedureStatus.VALIDATED]
+    if not validated:
+        return None
+    return max(
+        validated,
+        key=lambda p: (
+            not is_trial(p, policy),
+            wilson_lower_bound(p.times_succeeded, p.times_applied),
+            p.reviewed_at or 0.0,
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackResult:
+    """What a run's procedure feedback did: counted, or why not (``reason``, None if counted)."""
+
+    procedure_id: str
+    counted: bool
+    reason: str | None = None
+
+
+NOT_VALIDATED = "procedure not validated"
+
+
+def serving_receipt(
+    key: bytes | None, procedure: Procedure, *, agent_id: str, now: float
+) -> str | None:
+    """The receipt of serving ``procedure`` to ``agent_id`` at ``now`` (None without a key:
+    then no feedback on it can count).
+    """
+    if key is None:
+        return None
+    return receipts.issue(
+        key,
+        tenant_id=procedure.tenant_id,
+        agent_id=agent_id,
+        procedure_id=procedure.procedure_id,
+        now=now,
+    )
+
+
+def record_feedback(
+    store: ProcedureStore,
+    run: RunFinished,
+    *,
+    now: float,
+    key: bytes | None,
+    policy: ProceduralPolicy = ProceduralPolicy(),
+) -> FeedbackResult | None:
+    """Count the run's report on the procedure it was served: once per run, once per receipt.
+
+    The report counts only with the serving receipt bootstrap handed out (signed with ``key``,
+    for this tenant, agent and procedure, at most ``policy.receipt_valid_days`` old by
+    ``now``), so an agent never served the procedure cannot move its record. And only a
+    procedure that can be served (VALIDATED, or flagged since) counts: reports on a pending or
+    rejected one would let it skip its trial once approved. The result says why a report did
+    not count.
+    """
+    feedback = run.procedure_feedback
+    if feedback is None:
+        return None
+    procedure_id_ = feedback.procedure_id
+    try:
+        receipt = receipts.verify(
+            feedback.receipt,
+            key,
+            tenant_id=run.tenant_id,
+            agent_id=run.agent_id,
+            procedure_id=procedure_id_,
+            now=now,
+            valid_for=policy.receipt_valid_days * DAY,
+        )
+    except receipts.ReceiptRefused as refused:
+        return FeedbackResult(procedure_id_, False, refused.reason)
+    served = store.get(procedure_id_, tenant_id=run.tenant_id)
+    if served is None or served.status not in (
+        ProcedureStatus.VALIDATED,
+        ProcedureStatus.NEEDS_REVIEW,
+    ):
+        return FeedbackResult(procedure_id_, False, NOT_VALIDATED)
+    count = store.record_feedback(
+        procedure_id_,
+        tenant_id=run.tenant_id,
+        run_id=run.run_id,
+        receipt_id=receipt.nonce,
+        succeeded=feedback.succeeded,
+        now=now,
+    )
+    if count is FeedbackCount.COUNTED:
+        return FeedbackResult(procedure_id_, True)
+    return FeedbackResult(procedure_id_, False, count.value)
+
+
+def format_procedure(
+    procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()
+) -> Section:
+    """The procedural section of the memory context."""
+    rate = procedure.success_rate
+    if is_trial(procedure, policy):
+        record = (
+            f"(Trial: validated by {procedure.reviewer or 'a reviewer'}; "
+            f"{procedure.times_applied} of {policy.trial_uses} trial uses so far)"
+        )
+    else:
+        record = f"(Success rate: {rate or 0.0:.0%} over {procedure.times_applied} uses)"
+    lines = [procedure.title, record, ""]
+    lines.extend(f"{i}. {step}" for i, step in enumerate(procedure.steps, 1))
+    lines.append("")
+    lines.append("This procedure is a starting point. Adapt it if the current task requires it.")
+    lines.append(
+        f"(procedure_id: {procedure.procedure_id}; report the result as procedure_feedback, "
+        "with the reply's procedure.receipt)"
+    )
+    title = f"recommended approach for {procedure.task_type}"
+    return Section(PROCEDURAL, title, tuple(lines))
+
+
+def procedure_view(
+    procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()
+) -> dict[str, Any]:
+    """A procedure as replies and listings show it: steps, status, track record, review."""
+    return {
+        "procedure_id": procedure.procedure_id,
+        "tenant_id": procedure.tenant_id,
+        "task_type": procedure.task_type,
+        "status": procedure.status.value,
+        "title": procedure.title,
+        "steps": list(procedure.steps),
+        "trial": is_trial(procedure, policy),
+        "times_applied": procedure.times_applied,
+        "times_succeeded": procedure.times_succeeded,
+        "success_rate": procedure.success_rate,
+        # The first runs that proposed it (the store names a bounded few) and how many did.
+        "proposed_by_runs": sorted(procedure.source_run_ids),
+        "proposals": procedure.proposed_by,
+        "reviewer": procedure.reviewer,
+        "reviewed_at": procedure.reviewed_at,
+        "review_note": procedure.review_note,
+    }

@@ -1,0 +1,1 @@
+"""The use cases: consolidation, bootstrap, search, decay, ingestion, re-embedding, tenants."""

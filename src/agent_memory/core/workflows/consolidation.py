@@ -1,0 +1,731 @@
+"""The consolidation workflow: six steps from a RunFinished event to the three stores.
+
+Each step is a function of (run state, ports) returning the run state with its result set
+(:class:`~agent_memory.core.workflows.run_state.RunState`), so the same functions run as Lambda
+tasks of
+``statemachines/consolidation.asl.json`` (their handlers read and write the state's JSON form)
+and in-process locally (:func:`consolidate`, in the ASL's order, with no JSON in between).
+Every step is idempotent per run, and a run is (tenant, agent, run id): a redelivered event or
+a replayed execution changes nothing that was already written, and two agents' runs of the same
+id are two runs.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from agent_memory.core.api.contracts import ID_PATTERN, parse_run_finished, unwrap_event
+from agent_memory.core.model.errors import InvalidInput, NotFound
+from agent_memory.core.model.models import (
+    FactCandidate,
+    ProcedureDraft,
+    RunArtifacts,
+    RunFinished,
+    unit_text,
+)
+from agent_memory.core.model.policies import DAY
+from agent_memory.core.model.records import to_json
+from agent_memory.core.ports import Ledger, MemoryPorts
+from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_texts
+from agent_memory.core.retrieval.periods import calendar_day
+from agent_memory.core.tiers import episodic, procedural, semantic
+from agent_memory.core.workflows.extraction import (
+    complete_artifacts,
+    extract_deterministically,
+    extract_run_artifacts,
+    first_sentence,
+    message_units,
+)
+from agent_memory.core.workflows.run_state import (
+    ExtractedBy,
+    FactResults,
+    ProcedureResult,
+    RunState,
+    state_from_json,
+    state_to_json,
+    unit_to_json,
+)
+
+State = dict[str, Any]
+Step = Callable[[RunState, MemoryPorts], RunState]
+
+# How long a run's scrubbed artifacts are kept to answer redeliveries identically.
+RUN_RECORD_DAYS = 90.0
+# The longest identifier (tenant, agent, run) ID_PATTERN admits.
+MAX_ID_CHARS = 128
+# Set in a run's record by scrub, which writes it: the run has started writing.
+SCRUBBED = "scrubbed_at"
+# Set in a run's record by its last step: the run is complete, nothing of it needs replaying.
+CONSOLIDATED = "consolidated_at"
+# A run scrubbed this long ago and not consolidated is incomplete (a crash, a timed-out or
+# aborted execution): listed beside the failed runs and completed by replay. It is the state
+# machine's own timeout (stacks/consolidation.py), so no execution can still be working on it.
+INCOMPLETE_AFTER_SECONDS = 30 * 60
+# Message units leave ``extract`` this much longer than they are kept and are cut to length only
+# after ``scrub``: an entity on the cut is scrubbed whole, never stored as a fragment the
+# detector could not recognise (a cut email's local part, a cut card's first digits).
+CUT_MARGIN = 256
+# Most UTF-8 bytes of JSON the state may hold as it leaves extract and scrub. Step Functions
+# caps every state and task result at 256 KiB; this leaves room for the Lambda result's wrapper
+# and what the later steps add (fact hashes, staged paths: about 20 KB at the contract's most).
+STATE_BUDGET_BYTES = 200 * 1024
+# Artifact lists trimmed, last items first, when the units alone do not make room.
+_TRIMMABLE = ("reusable_patterns", "tools_used", "key_findings")
+
+
+def run_name(agent_id: str, run_id: str) -> str:
+    """A run's name within its tenant, ``agent/run`` (identifiers never hold ``/``): the tail
+    of its ledger keys.
+    """
+    return f"{agent_id}/{run_id}"
+
+
+def run_marker(agent_id: str, run_id: str) -> str:
+    """What facts and procedures log and count a run by: its :func:`run_name`, or, for a name
+    longer than a run id may be, a shortened name and a digest of the whole (``~`` is in no
+    identifier). Stores size their items for run ids, so a marker is never longer.
+    """
+    name = run_name(agent_id, run_id)
+    if len(name) <= MAX_ID_CHARS:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:32]
+    return f"{agent_id[:40]}/{run_id[:40]}~{digest}"
+
+
+def parse_run_marker(marker: str) -> tuple[str | None, str]:
+    """(agent_id, run_id) of a run marker or name. A bare run id (logged before runs named
+    their agent) has no agent, and neither has a digest marker (it is its own run id here).
+    """
+    agent_id, slash, run_id = marker.rpartition("/")
+    return (agent_id, run_id) if slash and "~" not in marker else (None, marker)
+
+
+def run_key(tenant_id: str, agent_id: str, run_id: str) -> str:
+    """Ledger key of a run's scrubbed artifacts (tenant first, like every tenant-owned key)."""
+    return f"{tenant_id}#run#{run_name(agent_id, run_id)}"
+
+
+def run_prefix(tenant_id: str) -> str:
+    """The prefix of every run record of the tenant."""
+    return f"{tenant_id}#run#"
+
+
+def legacy_run_key(tenant_id: str, run_id: str) -> str:
+    """Where a run's record was kept before run keys named the agent (read, never written)."""
+    return f"{run_prefix(tenant_id)}{run_id}"
+
+
+def run_record(
+    ledger: Ledger, tenant_id: str, agent_id: str, run_id: str, *, now: float
+) -> tuple[str, State] | None:
+    """(key, record) of the run's scrubbed-artifacts record, or None.
+
+    A record written before keys named the agent is this run's only if it names this agent:
+    another agent's run of the same id is another run.
+    """
+    key = run_key(tenant_id, agent_id, run_id)
+    record = ledger.get(key, now=now)
+    if record is not None:
+        return key, record
+    key = legacy_run_key(tenant_id, run_id)
+    record = ledger.get(key, now=now)
+    if record is not None and record.get("state", {}).get("run", {}).get("agent_id") == agent_id:
+        return key, record
+    return None
+
+
+def _ids(run: RunFinished) -> tuple[str, str, str]:
+    return run.tenant_id, run.agent_id, run.run_id
+
+
+def _recorded(ports: MemoryPorts, run: RunFinished) -> tuple[str, State] | None:
+    return run_record(ports.ledger, *_ids(run), now=ports.clock())
+
+
+def _counted_run_id(ports: MemoryPorts, run: RunFinished) -> str:
+    """What the stores count ``run`` by (:func:`_counted_as`), from the run's record."""
+    recorded = _recorded(ports, run)
+    return _counted_as(run, recorded[0] if recorded else None)
+
+
+def _counted_as(run: RunFinished, record_key: str | None) -> str:
+    """The run id the stores count this run by: its marker, or its bare id for a run that was
+    counted before runs named their agent (so a redelivery of it never counts twice).
+    """
+    if record_key == legacy_run_key(run.tenant_id, run.run_id):
+        return run.run_id
+    return run_marker(run.agent_id, run.run_id)
+
+
+def extract(event: State, ports: MemoryPorts) -> RunState:
+    """Validate the event and distil the run's artifacts.
+
+    The event's own ``artifacts`` are used when present (no model needed), completed from the
+    messages where empty; otherwise the chat model extracts them, or, with no model configured,
+    a deterministic extractor does. A run already consolidated returns its stored artifacts
+    without calling the model again.
+    """
+    return extract_run(parse_run_finished(unwrap_event(event)), ports)
+
+
+def extract_run(run: RunFinished, ports: MemoryPorts) -> RunState:
+    """:func:`extract` for an event already validated (e.g. by a Lambda's parser)."""
+    recorded = _recorded(ports, run)
+    if recorded is not None:
+        return state_from_json(recorded[1]["state"]).but(extracted_by="ledger")
+    source: ExtractedBy
+    if run.artifacts is not None:
+        artifacts, source = complete_artifacts(run, run.artifacts), "event"
+    elif ports.chat is not None and run.messages:
+        extracted = extract_run_artifacts(run.messages, ports.chat)
+        artifacts, source = complete_artifacts(run, extracted), "model"
+    else:
+        artifacts, source = extract_deterministically(run), "deterministic"
+    policy = ports.policies.episodic
+    units = message_units(
+        run.messages,
+        max_units=policy.max_units,
+        max_chars=policy.max_unit_chars + CUT_MARGIN,
+        max_total_chars=policy.max_unit_total_chars,
+    )
+    # Messages are distilled into artifacts and units by now: the state does not carry them.
+    bare = replace(run, messages=(), artifacts=None)
+    return fit_state(RunState(bare, artifacts, tuple(units), extracted_by=source))
+
+
+def json_bytes(value: Any) -> int:
+    """UTF-8 bytes of ``value`` as compact JSON (how Step Functions measures a state)."""
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def fit_state(state: RunState, budget: int = STATE_BUDGET_BYTES) -> RunState:
+    """``state`` within ``budget`` bytes of JSON: message units dropped, last first, then the
+    last items of the artifacts' longest lists; what was dropped is counted in ``trimmed``.
+
+    Units are search aids beside the episode's summary, and the trimmed lists are its
+    free-text detail: the run's identity, facts and procedure are always kept whole. An
+    event within the contract fits with its facts and procedure (they are at most ~100 KB).
+    """
+    if json_bytes(state_to_json(state)) <= budget:
+        return state
+    units = list(state.units)
+    artifacts = state.artifacts
+    trimmed = dict(state.trimmed or {})
+    fixed = json_bytes(state_to_json(state.but(units=(), trimmed=trimmed))) + 64
+    # Keep the first units that fit beside everything else (each costs its JSON and a comma).
+    room, kept = budget - fixed, 0
+    for unit in units:
+        room -= json_bytes(unit_to_json(unit)) + 1
+        if room < 0:
+            break
+        kept += 1
+    trimmed["units"] = trimmed.get("units", 0) + len(units) - kept
+    fitted = state.but(units=tuple(units[:kept]), trimmed=trimmed)
+    while json_bytes(state_to_json(fitted)) > budget:
+        lists = [f for f in _TRIMMABLE if getattr(artifacts, f)]
+        if not lists:
+            break
+        longest = max(lists, key=lambda f: json_bytes(list(getattr(artifacts, f))))
+        artifacts = replace(artifacts, **{longest: getattr(artifacts, longest)[:-1]})
+        trimmed[longest] = trimmed.get(longest, 0) + 1
+        fitted = fitted.but(artifacts=artifacts, trimmed=dict(trimmed))
+    return fitted
+
+
+def scrub(state: RunState, ports: MemoryPorts) -> RunState:
+    """Remove PII from every text field, before any write.
+
+    The whole of every text is checked (in chunks), as a reader sees it
+    (:mod:`~agent_memory.core.privacy.reading_form`); if the detector fails, this step fails and
+    nothing is written. Nothing transforms the texts after the scrub: what was scrubbed is
+    what is stored (stored text cannot forge the memory context, however it is spelled: the
+    block quotes it, :mod:`~agent_memory.core.model.markers`). The scrubbed result is recorded per
+    run, so every later delivery of the same run sees the same artifacts.
+    """
+    run = state.run
+    key = run_key(run.tenant_id, run.agent_id, run.run_id)
+    now = ports.clock()
+    cached = _recorded(ports, run)
+    if cached is not None:
+        return state_from_json(cached[1]["state"]).but(extracted_by=state.extracted_by)
+    artifacts = state.artifacts
+    units = state.units
+    unit_texts = [text for u in units for text in (u.speaker or "", u.text)]
+    texts = _texts_of(run, artifacts)
+    # A summary cut from the task is cut again from the scrubbed task, for the same reason.
+    summary_from_task = artifacts.task_summary == first_sentence(run.task)
+    result = scrub_texts(
+        [*texts, *unit_texts], ports.pii, pseudonyms_for(ports.pseudonym_key, run.tenant_id)
+    )
+    clean = list(result.texts)
+    run, artifacts = _with_texts(run, artifacts, clean[: len(texts)])
+    if summary_from_task:
+        artifacts = replace(artifacts, task_summary=first_sentence(run.task))
+    clean_units = clean[len(texts) :]
+    cut = ports.policies.episodic.max_unit_chars
+    # Placeholders can be longer than what they replace: the scrubbed state is fitted again.
+    scrubbed = fit_state(
+        state.but(
+            run=run,
+            artifacts=artifacts,
+            units=tuple(
+                replace(u, speaker=clean_units[2 * i] or None, text=clean_units[2 * i + 1][:cut])
+                for i, u in enumerate(units)
+            ),
+            pii_entities=result.counts,
+        )
+    )
+    # The record is also the run's start: a crash from here on leaves it incomplete, and
+    # incomplete_runs finds it.
+    won = ports.ledger.add(
+        key,
+        {"state": state_to_json(scrubbed), SCRUBBED: now},
+        now=now,
+        expires_at=math.ceil(now + RUN_RECORD_DAYS * DAY),
+    )
+    if won:
+        return scrubbed
+    # A concurrent delivery won the race: continue with whatever it recorded.
+    recorded = ports.ledger.get(key, now=now)
+    return state_from_json(recorded["state"]) if recorded else scrubbed
+
+
+def _calls_a_model(done: Callable[[RunState], RunState]) -> Callable[[Step], Step]:
+    """A step that calls a model answers ``done(state)`` instead, calling nothing, for a run
+    already consolidated: a redelivery costs a ledger read, not a model call per unit.
+    """
+
+    def decorate(step: Step) -> Step:
+        @functools.wraps(step)
+        def once(state: RunState, ports: MemoryPorts) -> RunState:
+            if _is_consolidated(ports.ledger, *_ids(state.run), now=ports.clock()):
+                return done(state)
+            return step(state, ports)
+
+        return once
+
+    return decorate
+
+
+@_calls_a_model(lambda state: state.but(episode_written=False))
+def write_episode(state: RunState, ports: MemoryPorts) -> RunState:
+    """Store the episode once per run (a redelivery finds it present before embedding)."""
+    run = state.run
+    if ports.episodes.get(run.tenant_id, run.agent_id, run.run_id, now=ports.clock()) is not None:
+        return state.but(episode_written=False)
+    artifacts = state.artifacts
+    units = episodic.episode_units(state.units, artifacts)
+    # Units are embedded as the index matches them: with their run's calendar day.
+    day = calendar_day(run.finished_at or ports.clock())
+    texts = [episodic.episode_text(artifacts), *(unit_text(u, day) for u in units)]
+    embeddings = ports.embedder.embed_documents(texts)
+    episode = episodic.build_episode(
+        run,
+        artifacts,
+        embeddings[0],
+        ports.embedder.model_id,
+        now=ports.clock(),
+        policy=ports.policies.episodic,
+        units=episodic.embed_units(units, embeddings[1:], ports.embedder.model_id),
+    )
+    return state.but(episode_written=ports.episodes.add(episode))
+
+
+@_calls_a_model(lambda state: state.but(facts=FactResults()))
+def confirm_facts(state: RunState, ports: MemoryPorts) -> RunState:
+    """Log the run's confident facts and promote those confirmed by enough independent runs."""
+    run = state.run
+    artifacts = state.artifacts
+    policy = ports.policies.semantic
+    confirmation = semantic.observe_facts(
+        ports.facts,
+        ports.embedder,
+        ports.knowledge_base,
+        tenant_id=run.tenant_id,
+        domain=run.domain or policy.default_domain,
+        agent_id=run.agent_id,
+        run_id=_counted_run_id(ports, run),
+        facts=semantic.facts_worth_keeping(artifacts, policy),
+        now=ports.clock(),
+        policy=policy,
+    )
+    return state.but(
+        facts=FactResults(
+            confirmation.observed,
+            confirmation.confirmed,
+            confirmation.newly_confirmed,
+            confirmation.contested,
+        )
+    )
+
+
+def stage_kb_docs(state: RunState, ports: MemoryPorts) -> RunState:
+    """Write KB documents (with metadata sidecars) for confirmed facts; ingestion is batched."""
+    run = state.run
+    staged = semantic.stage_documents(
+        ports.facts,
+        ports.knowledge_base,
+        tenant_id=run.tenant_id,
+        domain=run.domain or ports.policies.semantic.default_domain,
+        fact_hashes=state.facts.confirmed if state.facts else (),
+        now=ports.clock(),
+    )
+    return state.but(kb_staged=tuple(staged))
+
+
+def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
+    """Propose the run's procedure (PENDING, deduplicated) and count its procedure feedback."""
+    run = state.run
+    artifacts = state.artifacts
+    now = ports.clock()
+    recorded = run_record(ports.ledger, *_ids(run), now=now)
+    # Procedures count the run by its marker: two agents' runs of one id are two runs.
+    counted = replace(run, run_id=_counted_as(run, recorded[0] if recorded else None))
+    proposed, created = procedural.propose(ports.procedures, counted, artifacts, now=now)
+    feedback = procedural.record_feedback(
+        ports.procedures, counted, now=now, key=ports.receipt_key, policy=ports.policies.procedural
+    )
+    # The last step closes the run: it is marked complete, then a failure recorded by an
+    # earlier attempt is resolved. record_failure looks for the mark after writing, so a
+    # failure recorded meanwhile (a redelivery, whose later steps may answer from their
+    # idempotency records and never reach this line) is resolved there instead.
+    if recorded is not None:
+        _mark_consolidated(*recorded, ports, now)
+    ports.ledger.delete(failure_key(run.tenant_id, run.agent_id, run.run_id))
+    return state.but(procedure=ProcedureResult(proposed, created, feedback))
+
+
+STEPS: dict[str, Step] = {
+    "scrub": scrub,
+    "write_episode": write_episode,
+    "confirm_facts": confirm_facts,
+    "stage_kb_docs": stage_kb_docs,
+    "propose_procedure": propose_procedure,
+}
+"""The steps after ``extract`` (which reads the event), by name, in the order of
+``statemachines/consolidation.asl.json``."""
+AFTER_EXTRACT = tuple(STEPS)
+STEP_NAMES = ("extract", *AFTER_EXTRACT)
+"""Every step's name, in the state machine's order."""
+
+
+@dataclass(frozen=True, slots=True)
+class StepFailed(Exception):
+    """A consolidation step raised; ``state`` is the input it failed on."""
+
+    step: str
+    error: BaseException
+    state: RunState | State  # the event itself when extract failed
+
+    def __str__(self) -> str:
+        return f"{self.step} failed: {type(self.error).__name__}: {self.error}"
+
+
+def consolidate(event: State, ports: MemoryPorts) -> RunState:
+    """Run every step in order on one event; the final state.
+
+    Raises :class:`StepFailed` naming the step; invalid input surfaces as ``InvalidInput`` from
+    the first step, before anything is written (it is refused, not recorded for replay).
+    """
+    try:
+        state = extract(event, ports)
+    except InvalidInput:
+        raise
+    except Exception as error:
+        raise StepFailed("extract", error, event) from error
+    return _run_steps(state, ports, AFTER_EXTRACT)
+
+
+def _run_steps(state: RunState, ports: MemoryPorts, steps: tuple[str, ...]) -> RunState:
+    for name in steps:
+        try:
+            state = STEPS[name](state, ports)
+        except InvalidInput:
+            raise
+        except Exception as error:
+            raise StepFailed(name, error, state) from error
+    return state
+
+
+# The steps that follow scrub: they read only the run's recorded (scrubbed) state.
+AFTER_SCRUB = AFTER_EXTRACT[1:]
+_FAILED = "failed"
+_RUN = "run"
+# Failed runs whose event is too broken to name its tenant, agent and run are kept here.
+UNROUTABLE = "_unroutable"
+
+
+def failure_key(tenant_id: str, agent_id: str, run_id: str) -> str:
+    """Ledger key of a failed run awaiting replay."""
+    return f"{failure_prefix(tenant_id)}{run_name(agent_id, run_id)}"
+
+
+def failure_prefix(tenant_id: str) -> str:
+    """The prefix of every failed-run key of the tenant."""
+    return f"{tenant_id}#{_FAILED}#"
+
+
+def failure_identity(key: str) -> tuple[str, str | None, str]:
+    """(tenant_id, agent_id, run_id) of a failed-run key.
+
+    The agent is None for a key written before keys named it, and for an event too broken to
+    name its run (tenant ``_unroutable``, run a digest of the event).
+    """
+    tenant_id, _, marker = key.partition(f"#{_FAILED}#")
+    agent_id, run_id = parse_run_marker(marker)
+    return tenant_id, agent_id, run_id
+
+
+def _kind(key: str) -> str:
+    """``run`` or ``failed`` for a run's ledger keys (the part after the tenant)."""
+    parts = key.split("#", 2)
+    return parts[1] if len(parts) == 3 else ""
+
+
+def failed_runs(ledger: Ledger) -> list[State]:
+    """Every recorded failed run still to replay, of every tenant (an operator's view)."""
+    return [
+        value
+        for key, value in ledger.scan("")
+        if _kind(key) == _FAILED and not value.get("resolved")
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class RunsToReplay:
+    """Runs awaiting replay: ``failed`` ones (a step raised; their failure records) and
+    ``incomplete`` ones (scrubbed, then not consolidated within the bound: a crash, a
+    timed-out or aborted execution), each ``{key, tenant_id, agent_id, run_id, scrubbed_at,
+    incomplete: True}``.
+    """
+
+    failed: list[State]
+    incomplete: list[State]
+
+
+def runs_to_replay(
+    ledger: Ledger, *, now: float, incomplete_after: float = INCOMPLETE_AFTER_SECONDS
+) -> RunsToReplay:
+    """Every run of every tenant awaiting replay, found in one pass over the ledger.
+
+    A run with a failure record is listed as failed only. A run's record written before
+    records noted their start is never listed as incomplete.
+    """
+    failed: list[State] = []
+    started: list[State] = []
+    for key, value in ledger.scan(""):
+        kind = _kind(key)
+        if kind == _FAILED and not value.get("resolved"):
+            failed.append(value)
+        elif kind == _RUN and CONSOLIDATED not in value:
+            scrubbed_at = value.get(SCRUBBED)
+            if isinstance(scrubbed_at, int | float) and now - scrubbed_at >= incomplete_after:
+                started.append(_incomplete(key, value))
+    named = {failure_identity(str(record["key"])) for record in failed}
+    incomplete = [
+        entry
+        for entry in started
+        if (entry["tenant_id"], entry["agent_id"], entry["run_id"]) not in named
+        and (entry["tenant_id"], None, entry["run_id"]) not in named
+    ]
+    return RunsToReplay(failed, incomplete)
+
+
+def _incomplete(key: str, record: State) -> State:
+    run = record["state"]["run"]
+    return {
+        "key": key,
+        "tenant_id": run["tenant_id"],
+        "agent_id": run["agent_id"],
+        "run_id": run["run_id"],
+        "scrubbed_at": record[SCRUBBED],
+        "incomplete": True,
+    }
+
+
+def redelivery_event(record: State) -> State:
+    """A RunFinished detail that completes an incomplete run's record: its identity and
+    (scrubbed) task. Delivered, extract answers it from the run's record, never from this.
+    """
+    run = record["state"]["run"]
+    return {key: run[key] for key in ("tenant_id", "agent_id", "run_id", "task")}
+
+
+def record_failure(payload: State, ports: MemoryPorts) -> State:
+    """Keep a failed run where it can be replayed from; the dead-letter message.
+
+    ``payload`` holds the original ``event``, the ``error`` and optionally the ``execution``.
+    The record is kept until the run is replayed or its tenant forgotten. An event too broken
+    to name its tenant, agent and run is still kept, under a digest of its content. One
+    execution reported twice (its Catch, then its status-change event) counts one failure:
+    the second report returns the record ``repeated`` and changes nothing. If another
+    delivery has completed the run, the record is returned ``resolved`` and left to expire.
+    """
+    event = payload.get("event")
+    detail = unwrap_event(event) if isinstance(event, dict) else event
+    identity = _identity(detail)
+    if identity is None:
+        digest = hashlib.sha256(json.dumps(event, sort_keys=True, default=str).encode()).hexdigest()
+        key = f"{failure_prefix(UNROUTABLE)}{digest[:24]}"
+    else:
+        key = failure_key(*identity)
+    now = ports.clock()
+    previous = ports.ledger.get(key, now=now)
+    execution = payload.get("execution")
+    if previous is not None and execution is not None and previous.get("execution") == execution:
+        return {**previous, "repeated": True}
+    else:
+        record = {
+            "key": key,
+            "event": event,
+            "error": payload.get("error"),
+            "execution": execution,
+            "failed_at": now,
+            "failures": (previous or {}).get("failures", 0) + 1,
+        }
+        ports.ledger.put(key, record, now=now, expires_at=None)
+    if identity is not None and _is_consolidated(ports.ledger, *identity, now=now):
+        # Nothing is left to replay. Resolved rather than deleted: the failure path may only
+        # read and write the ledger.
+        record = {**record, "resolved": True}
+        ports.ledger.put(key, record, now=now, expires_at=now)
+    return record
+
+
+def _mark_consolidated(key: str, record: State, ports: MemoryPorts, now: float) -> None:
+    if CONSOLIDATED not in record:
+        expires_at = math.ceil(now + RUN_RECORD_DAYS * DAY)
+        ports.ledger.put(key, {**record, CONSOLIDATED: now}, now=now, expires_at=expires_at)
+
+
+def _is_consolidated(
+    ledger: Ledger, tenant_id: str, agent_id: str, run_id: str, *, now: float
+) -> bool:
+    found = run_record(ledger, tenant_id, agent_id, run_id, now=now)
+    return found is not None and CONSOLIDATED in found[1]
+
+
+def _identity(detail: object) -> tuple[str, str, str] | None:
+    if not isinstance(detail, dict):
+        return None
+    ids = tuple(detail.get(field) for field in ("tenant_id", "agent_id", "run_id"))
+    if all(isinstance(v, str) and re.fullmatch(ID_PATTERN, v) for v in ids):
+        return str(ids[0]), str(ids[1]), str(ids[2])
+    return None
+
+
+def consolidate_or_record(event: State, ports: MemoryPorts) -> RunState:
+    """:func:`consolidate`, recording a run whose step failed for replay before re-raising.
+
+    Invalid events are refused (``InvalidInput``) and not recorded: the caller is told at once
+    and nothing is written.
+    """
+    try:
+        return consolidate(event, ports)
+    except StepFailed as failure:
+        record_failure(
+            {
+                "event": event,
+                "error": {
+                    "Error": type(failure.error).__name__,
+                    "Cause": str(failure.error),
+                    "Step": failure.step,
+                },
+            },
+            ports,
+        )
+        raise
+
+
+def replay(key: str, ports: MemoryPorts) -> RunState:
+    """Complete a run awaiting replay, by the key :func:`runs_to_replay` lists it under.
+
+    A failed run's event is consolidated again, and its record removed once that succeeds.
+    An incomplete run's steps after scrub run on its recorded state (each is idempotent per
+    run: what was written is not written again); if one fails, the run stays incomplete.
+    """
+    record = ports.ledger.get(key, now=ports.clock())
+    if record is None:
+        raise NotFound(f"no failed or incomplete run {key!r}")
+    if _kind(key) == _RUN:
+        recorded = state_from_json(record["state"]).but(extracted_by="ledger")
+        return _run_steps(recorded, ports, AFTER_SCRUB)
+    state = consolidate_or_record(record["event"], ports)
+    ports.ledger.delete(key)
+    return state
+
+
+def summary(state: RunState) -> State:
+    """What one consolidation did, for people and scripts."""
+    facts = state.facts or FactResults()
+    procedure = state.procedure or ProcedureResult(None, False)
+    return {
+        "run_id": state.run.run_id,
+        "agent_id": state.run.agent_id,
+        "tenant_id": state.run.tenant_id,
+        "outcome": state.artifacts.outcome,
+        "extracted_by": state.extracted_by,
+        "episode": "written" if state.episode_written else "already present",
+        "facts_observed": len(facts.observed),
+        "facts_confirmed": list(facts.newly_confirmed),
+        "facts_contested": list(facts.contested),
+        "kb_documents_staged": len(state.kb_staged or ()),
+        "procedure_proposed": procedure.proposed,
+        "procedure_created": procedure.created,
+        "procedure_feedback": to_json(procedure.feedback) if procedure.feedback else None,
+        "pii_entities": dict(state.pii_entities or {}),
+    }
+
+
+def _texts_of(run: RunFinished, artifacts: RunArtifacts) -> list[str]:
+    procedure = artifacts.procedure
+    return [
+        run.task,
+        artifacts.task_summary,
+        artifacts.approach_used,
+        *artifacts.key_findings,
+        *artifacts.tools_used,
+        *artifacts.reusable_patterns,
+        *(fact.content for fact in artifacts.facts),
+        *((procedure.title, *procedure.steps) if procedure else ()),
+    ]
+
+
+def _with_texts(
+    run: RunFinished, artifacts: RunArtifacts, texts: list[str]
+) -> tuple[RunFinished, RunArtifacts]:
+    """Put scrubbed texts back in the order :func:`_texts_of` took them out."""
+    items = iter(texts)
+
+    def take(count: int) -> tuple[str, ...]:
+        return tuple(next(items) for _ in range(count))
+
+    task, summary_, approach = take(3)
+    findings = take(len(artifacts.key_findings))
+    tools = take(len(artifacts.tools_used))
+    patterns = take(len(artifacts.reusable_patterns))
+    facts = tuple(
+        FactCandidate(text, fact.confidence)
+        for fact, text in zip(artifacts.facts, take(len(artifacts.facts)), strict=True)
+    )
+    procedure = None
+    if artifacts.procedure is not None:
+        title, *steps = take(1 + len(artifacts.procedure.steps))
+        procedure = ProcedureDraft(title, tuple(steps))
+    return replace(run, task=task), replace(
+        artifacts,
+        task_summary=summary_,
+        approach_used=approach,
+        key_findings=findings,
+        tools_used=tools,
+        reusable_patterns=patterns,
+        facts=facts,
+        procedure=procedure,
+    )

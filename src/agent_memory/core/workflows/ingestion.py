@@ -1,0 +1,227 @@
+"""Batched knowledge-base ingestion: one job per window for everything staged, never per fact.
+
+A fact leaves the fast path (``mark_ingested``) only once its document is known to be in the
+index. A COMPLETE job that reports no failed document vouches for every document staged before
+it started; one that reports failures does not say which, so the KB is asked document by
+document. A fact whose document failed stays on the fast path and its document is written
+again, so the next job (which only processes added or modified documents, per
+https://docs.aws.amazon.com/bedrock/latest/userguide/kb-data-source-sync-ingest.html) retries
+it; once ``MAX_ATTEMPTS`` rewrites have all failed it is left alone, still served from the fast
+path, and counted as stuck until its document is indexed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+
+from agent_memory.core.model.errors import IngestionBusy
+from agent_memory.core.model.models import Fact, IngestionJob
+from agent_memory.core.paging import every
+from agent_memory.core.ports import FactStore, KnowledgeBase, Ledger
+from agent_memory.core.tiers.semantic import document_key, kb_document
+
+# System records start with "_", which no tenant id can: no tenant's keys reach them.
+JOB_KEY = "_kb-ingestion#current"
+DIRTY_KEY = "_kb-ingestion#dirty"
+# {"attempts": {document key: rewrites so far}} of facts whose documents failed to ingest.
+RETRY_KEY = "_kb-ingestion#retries"
+_RUNNING = ("STARTING", "IN_PROGRESS")
+MAX_ATTEMPTS = 3
+_STUCK = MAX_ATTEMPTS + 1  # the tries of a fact that failed after its last rewrite
+# Bounds the retry record (one ledger item, ~100 bytes an entry, far below DynamoDB's 400 KB
+# item limit). While it is full, no job's statistics are trusted: every due fact is checked.
+MAX_TRACKED = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class IngestionReport:
+    """What one ingestion window did.
+
+    ``documents_failed`` is what the KB reported for the jobs settled in this window;
+    ``facts_retried`` the facts whose documents were written again for the next job;
+    ``facts_stuck`` the waiting facts whose documents failed ``MAX_ATTEMPTS`` times (served
+    from the fast path, not retried); ``jobs_failed`` the jobs the KB reported FAILED in this
+    window (their facts simply wait for the next job, so this is the only trace of them).
+    """
+
+    status: str
+    job_id: str | None = None
+    facts_ingested: int = 0
+    facts_waiting: int = 0
+    documents_failed: int = 0
+    facts_retried: int = 0
+    facts_stuck: int = 0
+    jobs_failed: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class _Window:
+    ingested: int = 0
+    documents_failed: int = 0
+    retried: int = 0
+    jobs_failed: list[str] = field(default_factory=list)
+
+
+def run_ingestion(
+    facts: FactStore, kb: KnowledgeBase, ledger: Ledger, *, now: float, page_size: int = 100
+) -> IngestionReport:
+    """Settle the previous job, then start one job if anything waits.
+
+    A job still running, or a conflict from the KB, means "try in the next window". Facts
+    whose documents are stuck do not start a job by themselves.
+    """
+    window = _Window()
+    saved = _attempts(ledger, now)
+    attempts = dict(saved)
+    previous = ledger.get(JOB_KEY, now=now)
+    if previous is not None and previous["status"] in _RUNNING:
+        job = kb.ingestion_job(previous["job_id"])
+        if job.status in _RUNNING:
+            # The backlog is still reported: a long job must not read as an empty one.
+            return _report("busy", job.job_id, window, *_count_waiting(facts, attempts, page_size))
+        ledger.put(JOB_KEY, _job_json(job), now=now, expires_at=None)
+        _settle(facts, kb, job, attempts, window, now, page_size)
+    waiting, stuck = _count_waiting(facts, attempts, page_size)
+    saved = _save_attempts(ledger, saved, attempts, now)
+    dirty = ledger.get(DIRTY_KEY, now=now)
+    if waiting - stuck == 0 and dirty is None:
+        return _report("idle", None, window, waiting, stuck)
+    try:
+        job = kb.start_ingestion(now=now)
+    except IngestionBusy:
+        return _report("busy", None, window, waiting, stuck)
+    ledger.put(JOB_KEY, _job_json(job), now=now, expires_at=None)
+    if dirty is not None and dirty["at"] < job.started_at:
+        ledger.delete(DIRTY_KEY)
+    _settle(facts, kb, job, attempts, window, now, page_size)
+    waiting, stuck = _count_waiting(facts, attempts, page_size)
+    _save_attempts(ledger, saved, attempts, now)
+    return _report(job.status.lower(), job.job_id, window, waiting, stuck)
+
+
+def request_ingestion(ledger: Ledger, *, now: float) -> None:
+    """Ask the next window to ingest even if no fact waits (documents were deleted)."""
+    ledger.put(DIRTY_KEY, {"at": now}, now=now, expires_at=None)
+
+
+def forget_retries(ledger: Ledger, tenant_id: str, *, now: float) -> int:
+    """Drop the tenant's documents from the retry record (their keys name the tenant); how
+    many were dropped.
+    """
+    prefix = f"tenants/{tenant_id}/"
+    saved = _attempts(ledger, now)
+    kept = {key: tries for key, tries in saved.items() if not key.startswith(prefix)}
+    _save_attempts(ledger, saved, kept, now)
+    return len(saved) - len(kept)
+
+
+def _report(
+    status: str, job_id: str | None, window: _Window, waiting: int, stuck: int
+) -> IngestionReport:
+    return IngestionReport(
+        status,
+        job_id,
+        facts_ingested=window.ingested,
+        facts_waiting=waiting,
+        documents_failed=window.documents_failed,
+        facts_retried=window.retried,
+        facts_stuck=stuck,
+        jobs_failed=tuple(window.jobs_failed),
+    )
+
+
+def _job_json(job: IngestionJob) -> dict[str, object]:
+    return {"job_id": job.job_id, "status": job.status, "started_at": job.started_at}
+
+
+def _key(fact: Fact) -> str:
+    return document_key(fact.tenant_id, fact.domain, fact.fact_hash)
+
+
+def _settle(
+    facts: FactStore,
+    kb: KnowledgeBase,
+    job: IngestionJob,
+    attempts: dict[str, int],
+    window: _Window,
+    now: float,
+    page_size: int,
+) -> None:
+    """Mark ingested the due facts whose documents the finished ``job`` indexed."""
+    if job.status == "FAILED":
+        window.jobs_failed.append(job.job_id)
+    if job.status != "COMPLETE":
+        return  # a failed job vouches for nothing: its facts wait for the next one
+    window.documents_failed += job.statistics.failed
+    due = _due(facts, job, page_size)
+    # A fact already retried is always checked: a job reporting no failure may simply not
+    # have processed its (unchanged, or stuck) document.
+    trust = job.statistics.failed == 0 and len(attempts) < MAX_TRACKED
+    vouched = [f for f in due if trust and _key(f) not in attempts]
+    checked = [f for f in due if not (trust and _key(f) not in attempts)]
+    states = kb.document_states([_key(f) for f in checked]) if checked else {}
+    for fact in vouched:
+        facts.mark_ingested(fact.tenant_id, fact.domain, fact.fact_hash, now=now)
+        window.ingested += 1
+    for fact in checked:
+        key = _key(fact)
+        state = states.get(key, "FAILED")
+        if state == "INDEXED":
+            facts.mark_ingested(fact.tenant_id, fact.domain, fact.fact_hash, now=now)
+            attempts.pop(key, None)
+            window.ingested += 1
+        elif state == "FAILED":
+            tries = attempts.get(key, 0)
+            if tries >= MAX_ATTEMPTS:
+                attempts[key] = _STUCK  # failed again after its last rewrite
+                continue
+            if key not in attempts and len(attempts) >= MAX_TRACKED:
+                continue  # no room to count its tries: it waits, served as it is
+            # Written again, it is a modified document the next job processes.
+            kb.put_document(kb_document(fact))
+            facts.mark_staged(fact.tenant_id, fact.domain, fact.fact_hash, now=now)
+            attempts[key] = tries + 1
+            window.retried += 1
+        # PENDING: the index has not processed it yet; it stays due for a later job.
+
+
+def _due(facts: FactStore, job: IngestionJob, page_size: int) -> list[Fact]:
+    """Facts staged strictly before ``job`` started (collected first: marking removes facts
+    from the listing being paged).
+    """
+    waiting = every(partial(facts.awaiting_ingestion, limit=page_size))
+    return [f for f in waiting if (f.staged_at or job.started_at) < job.started_at]
+
+
+def _count_waiting(facts: FactStore, attempts: dict[str, int], page_size: int) -> tuple[int, int]:
+    """Facts waiting, and how many of them are stuck; forgets the tries of facts that no
+    longer wait (ingested, superseded or forgotten).
+    """
+    count = 0
+    seen: set[str] = set()
+    for fact in every(partial(facts.awaiting_ingestion, limit=page_size)):
+        count += 1
+        if (key := _key(fact)) in attempts:
+            seen.add(key)
+    for key in [k for k in attempts if k not in seen]:
+        del attempts[key]
+    return count, sum(attempts[k] >= _STUCK for k in attempts)
+
+
+def _attempts(ledger: Ledger, now: float) -> dict[str, int]:
+    record = ledger.get(RETRY_KEY, now=now)
+    raw = {} if record is None else record.get("attempts", {})
+    return {str(k): int(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+
+def _save_attempts(
+    ledger: Ledger, saved: dict[str, int], attempts: dict[str, int], now: float
+) -> dict[str, int]:
+    """Write the tries back if they changed; what is saved now."""
+    if attempts != saved:
+        if attempts:
+            ledger.put(RETRY_KEY, {"attempts": dict(attempts)}, now=now, expires_at=None)
+        else:
+            ledger.delete(RETRY_KEY)
+    return dict(attempts)
