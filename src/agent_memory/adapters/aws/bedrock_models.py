@@ -82,7 +82,7 @@ class BedrockEmbedder:
 
     @property
     def dimension(self) -> int:
-        """Length of every vector."""
+        """The dimension asked of Titan v2 (256, 512 or 1,024)."""
         return self._dimension
 
     def embed_documents(self, texts: Sequence[str]) -> FloatArray:

@@ -162,7 +162,7 @@ class DynamoDbFactStore:
             )
 
     def get(self, tenant_id: str, domain: str, fact_hash: str) -> Fact | None:
-        """The fact, or None."""
+        """One strongly consistent GetItem by key."""
         item = self._read(_key(tenant_id, domain, fact_hash))
         return self._as_fact(item) if item is not None else None
 

@@ -158,7 +158,7 @@ class DynamoDbProcedureStore:
                 raise
 
     def get(self, procedure_id: str, *, tenant_id: str | None = None) -> Procedure | None:
-        """The procedure with this id (restricted to ``tenant_id`` when given)."""
+        """Found through the tenant's id index partition, or every tenant's without one."""
         for pk in self._locate(procedure_id, tenant_id):
             item = self._read(pk, procedure_id)
             if item is not None:

@@ -228,7 +228,7 @@ class LocalKnowledgeBase:
         )
 
     def index_model(self) -> str | None:
-        """The embedding model of the index served now (None before the first ingestion)."""
+        """Read from the served snapshot; None while none is readable."""
         try:
             snapshot = self._snapshot()
         except IndexUnreadable:
@@ -292,7 +292,7 @@ class LocalKnowledgeBase:
             _remove(self._prepared.directory)
 
     def discard_prepared_index(self) -> None:
-        """Drop an index prepared and never published."""
+        """Remove the prepared folder under the ingestion lock."""
         with ingestion_lock(self._lock_path):
             _remove(self._prepared.directory)
 

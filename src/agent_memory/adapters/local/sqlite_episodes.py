@@ -262,7 +262,7 @@ class SqliteEpisodeStore:
         return (self._as_episode(r) for r in rows)
 
     def forget(self, tenant_id: str) -> int:
-        """Delete every episode of the tenant; the number deleted."""
+        """One transaction: the rows of the tenant's key range, and a new store generation."""
         low, high = tenant_key_range(tenant_id)
         with self._db.write() as conn:
             deleted = conn.execute(
