@@ -15,8 +15,8 @@ from typing import Any
 from agent_memory.adapters.local.pii import LocalPiiDetector
 from agent_memory.core.ports import Embedder, FloatArray, MemoryPorts, PiiDetector, PiiEntity
 from agent_memory.core.workflows.consolidation import consolidate
-from agent_memory.settings import LocalSettings
-from agent_memory.wiring import local_ports
+from agent_memory.wiring.local import local_ports
+from agent_memory.wiring.local_settings import LocalSettings
 from benchmarks.bench_latency import with_calibration
 from benchmarks.synthetic import HashingEmbedder, run_event
 from benchmarks.timing import Summary, paired_ratios, percentile

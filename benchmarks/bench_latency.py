@@ -26,8 +26,8 @@ from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
 from agent_memory.core.tiers import procedural
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
-from agent_memory.settings import LocalSettings
-from agent_memory.wiring import local_ports
+from agent_memory.wiring.local import local_ports
+from agent_memory.wiring.local_settings import LocalSettings
 from benchmarks.synthetic import (
     AGENT,
     TENANT,

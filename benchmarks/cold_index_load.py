@@ -42,8 +42,8 @@ from agent_memory.core.model.models import Episode
 from agent_memory.core.model.policies import EpisodicPolicy
 from agent_memory.core.retrieval.episode_index import recent_episodes
 from agent_memory.core.workflows.consolidation import consolidate
-from agent_memory.settings import LocalSettings
-from agent_memory.wiring import local_ports
+from agent_memory.wiring.local import local_ports
+from agent_memory.wiring.local_settings import LocalSettings
 from benchmarks.bench_latency import with_calibration
 from benchmarks.synthetic import AGENT, TENANT, HashingEmbedder, run_event
 

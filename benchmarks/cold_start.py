@@ -171,8 +171,8 @@ def child_tenants(count: int) -> dict[str, Any]:
 
     import boto3
 
-    from agent_memory.serverless.settings import AwsSettings
-    from agent_memory.serverless.wiring import AwsRuntime
+    from agent_memory.wiring.aws import AwsRuntime
+    from agent_memory.wiring.aws_settings import AwsSettings
 
     start_moto()
     runtime = AwsRuntime(AwsSettings.from_environment(), session=boto3.Session())

@@ -48,8 +48,8 @@ from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.decay import decay
 from agent_memory.core.workflows.ingestion import run_ingestion
 from agent_memory.core.workflows.search import search_episodes
-from agent_memory.settings import LocalSettings
-from agent_memory.wiring import local_ports
+from agent_memory.wiring.local import local_ports
+from agent_memory.wiring.local_settings import LocalSettings
 from tests.resilience.helpers_aws import AwsHarness, aws_harness, outcomes_of
 from tests.resilience.helpers_corpus import (
     Event,

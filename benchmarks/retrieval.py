@@ -66,8 +66,8 @@ from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.retrieval import vectors
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.search import search_episodes
-from agent_memory.settings import LocalSettings
-from agent_memory.wiring import PSEUDONYM_KEY_FILE, local_ports
+from agent_memory.wiring.local import PSEUDONYM_KEY_FILE, local_ports
+from agent_memory.wiring.local_settings import LocalSettings
 
 try:
     from benchmarks.metrics import (

@@ -8,7 +8,7 @@ from pathlib import Path
 from constructs import Node
 
 from agent_memory.core.model.tenant_identity import TenantIdentity
-from agent_memory.serverless.settings import FOUNDATION_MODEL_ARN
+from agent_memory.wiring.aws_settings import FOUNDATION_MODEL_ARN
 
 ROOT = Path(__file__).resolve().parent.parent
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")

@@ -61,7 +61,7 @@ def local_mode() -> DetectorUnderTest:
 
 
 def aws_mode() -> DetectorUnderTest:
-    # As serverless/wiring.py composes them: a text over the smaller limit (Comprehend's) is
+    # As wiring/aws.py composes them: a text over the smaller limit (Comprehend's) is
     # still within the credential detector's, so neither refuses it.
     comprehend_pii = ComprehendPiiDetector(comprehend_client(LocalPiiDetector()))
     detector = AllDetectors(comprehend_pii, CredentialDetector())

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from agent_memory.adapters.aws.tenant_credentials import TenantSessions
 from agent_memory.core.api.contracts import ID_PATTERN
 from agent_memory.core.model.errors import InvalidInput
-from agent_memory.serverless.settings import AwsSettings
+from agent_memory.wiring.aws_settings import AwsSettings
 from stacks.memory_stack import MemoryStack
 from tests.support.aws_calls import template_of
 from tests.support.iam_check import (

@@ -25,7 +25,7 @@ import pytest
 from botocore.client import BaseClient
 
 from agent_memory.adapters.aws.tenant_credentials import DEFAULT_MAX_TENANTS, TenantSessions
-from agent_memory.serverless.wiring import AwsRuntime
+from agent_memory.wiring.aws import AwsRuntime
 from tests.integration.aws.moto_dynamodb import REGION, Tables, mocked_tables, settings_for
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector

@@ -33,8 +33,8 @@ from agent_memory.core.model.models import Fact, FactStatus
 from agent_memory.core.model.tenant_identity import tenant_source
 from agent_memory.core.tiers.semantic import kb_document
 from agent_memory.sdk.events import MAX_DETAIL_BYTES, put_events_entry
-from agent_memory.serverless.settings import AwsSettings
-from agent_memory.serverless.wiring import AwsRuntime
+from agent_memory.wiring.aws import AwsRuntime
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION
 
 LONGEST_ID = "a" * 128

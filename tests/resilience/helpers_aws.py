@@ -46,9 +46,9 @@ from agent_memory.adapters.aws.bedrock_models import TITAN_EMBED_V2, BedrockEmbe
 from agent_memory.core.model import receipts
 from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.ports import MemoryPorts
-from agent_memory.serverless import wiring
 from agent_memory.serverless.observability import metrics
-from agent_memory.serverless.settings import AwsSettings
+from agent_memory.wiring.aws_settings import AwsSettings
+from agent_memory.wiring.local import aws as wiring
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,

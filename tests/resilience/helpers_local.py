@@ -26,7 +26,7 @@ from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
 from agent_memory.core.workflows import consolidation
 from agent_memory.core.workflows.run_state import state_from_json, state_to_json
-from agent_memory.wiring import DATABASE_FILE
+from agent_memory.wiring.local import DATABASE_FILE
 from tests.resilience.helpers_delivery import Event, Outcome, StateMachineModel
 from tests.support.memory import Memory, make_memory
 

@@ -41,7 +41,7 @@ from agent_memory.core.workflows.consolidation import (
     run_key,
     summary,
 )
-from agent_memory.wiring import DATABASE_FILE
+from agent_memory.wiring.local import DATABASE_FILE
 from tests.resilience.aws_lambdas import AwsMemory, LambdaContext, aws_memory, eventbridge_event
 from tests.support.fakes import FakePiiDetector
 from tests.support.memory import DAY, T0, Memory, make_memory

@@ -19,8 +19,8 @@ from agent_memory.adapters.local.pii import LocalPiiDetector
 from agent_memory.adapters.secrets import CredentialDetector
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.tenants import export_tenant
-from agent_memory.settings import LocalSettings
-from agent_memory.wiring import DATABASE_FILE, local_ports
+from agent_memory.wiring.local import DATABASE_FILE, local_ports
+from agent_memory.wiring.local_settings import LocalSettings
 from tests.resilience.aws_lambdas import aws_memory
 from tests.support.embedder import HashingEmbedder
 from tests.support.memory import HASHING_CALIBRATION, Clock, run_event

@@ -36,7 +36,7 @@ from agent_memory.core.workflows.consolidation import (
 )
 from agent_memory.core.workflows.ingestion import run_ingestion
 from agent_memory.core.workflows.tenants import export_tenant
-from agent_memory.wiring import DATABASE_FILE
+from agent_memory.wiring.local import DATABASE_FILE
 from tests.resilience.aws_lambdas import AwsMemory, aws_memory, capture_everything
 from tests.support.memory import Memory, make_memory
 

@@ -24,7 +24,7 @@ from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.ingestion import run_ingestion
 from agent_memory.core.workflows.search import search_episodes
 from agent_memory.core.workflows.tenants import export_tenant, forget_tenant
-from agent_memory.wiring import DATABASE_FILE, KB_FOLDER
+from agent_memory.wiring.local import DATABASE_FILE, KB_FOLDER
 from tests.resilience.helpers_aws import AwsHarness, aws_harness
 from tests.resilience.helpers_tenants import (
     TENANTS,

@@ -11,8 +11,8 @@ from agent_memory.core.model.errors import PiiDetectionFailed
 from agent_memory.core.tiers import procedural
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
-from agent_memory.settings import LocalSettings
-from agent_memory.wiring import local_ports
+from agent_memory.wiring.local import local_ports
+from agent_memory.wiring.local_settings import LocalSettings
 from tests.support.embedder import HashingEmbedder
 from tests.support.memory import Memory, make_memory, proposed_procedure, run_event
 

@@ -17,8 +17,8 @@ from botocore.stub import Stubber
 from agent_memory.core.model.policies import EpisodicPolicy, Policies, SemanticPolicy
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.sdk import MemoryClient, RetryPolicy
-from agent_memory.settings import LocalSettings
-from agent_memory.wiring import local_ports
+from agent_memory.wiring.local import local_ports
+from agent_memory.wiring.local_settings import LocalSettings
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 

@@ -27,8 +27,8 @@ from agent_memory.core.api.review_request import ReviewRequest
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
 from agent_memory.core.workflows.review import run_review
-from agent_memory.settings import HOME_VARIABLE, LLM_VARIABLE, LocalSettings
-from agent_memory.wiring import local_ports
+from agent_memory.wiring.local import local_ports
+from agent_memory.wiring.local_settings import HOME_VARIABLE, LLM_VARIABLE, LocalSettings
 
 DOC = Path(__file__).parents[2] / "docs" / "sdk.md"
 BLOCK = re.compile(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.settings import HOME_VARIABLE, LLM_VARIABLE
+from agent_memory.wiring.local_settings import HOME_VARIABLE, LLM_VARIABLE
 
 MODULES = [
     "agent_memory.sdk",

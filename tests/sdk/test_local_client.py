@@ -20,7 +20,7 @@ from agent_memory.sdk import (
     NotFoundError,
 )
 from agent_memory.sdk.events import MAX_DETAIL_BYTES
-from agent_memory.settings import HOME_VARIABLE
+from agent_memory.wiring.local_settings import HOME_VARIABLE
 from tests.sdk.conftest import LocalMemory, make_local, run_event
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector

@@ -237,7 +237,7 @@ def _access_key(client: Any) -> str | None:
 
 def _deployment(client: Any) -> Deployment:
     """The deployment the running handler's container is wired to."""
-    from agent_memory.serverless import wiring
+    from agent_memory.wiring.local import aws as wiring
 
     runtime = wiring._current
     if runtime is None:
@@ -347,7 +347,7 @@ def _never_exercised(
 
 
 def _labelled_statements(template: Template, role_id: str) -> list[Any]:
-    from agent_memory.serverless.settings import AwsSettings
+    from agent_memory.wiring.aws_settings import AwsSettings
 
     placeholder = AwsSettings(
         episodes_table="unbound-episodes",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_memory.adapters.aws import dynamodb_schema as schema
-from agent_memory.serverless.settings import AwsSettings
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.support.iam_strings import Pattern, parse
 
 ACCOUNT = "123456789012"  # moto's default account

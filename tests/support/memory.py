@@ -10,8 +10,8 @@ from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.policies import Policies
 from agent_memory.core.ports import ChatModel, MemoryPorts
 from agent_memory.core.workflows.run_state import RunState
-from agent_memory.settings import LocalSettings
-from agent_memory.wiring import local_ports
+from agent_memory.wiring.local import local_ports
+from agent_memory.wiring.local_settings import LocalSettings
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 

@@ -36,8 +36,8 @@ class AwsCommandFailed(Exception):
 def stack_ports(stack_name: str, region: str | None) -> MemoryPorts:
     """The core's ports over the stack ``stack_name``, on the caller's credentials."""
     from agent_memory.sdk.aws import stack_outputs
-    from agent_memory.serverless.settings import AwsSettings
-    from agent_memory.serverless.wiring import AwsRuntime
+    from agent_memory.wiring.aws import AwsRuntime
+    from agent_memory.wiring.aws_settings import AwsSettings
 
     with aws_errors():
         import boto3
@@ -147,8 +147,8 @@ def letter_key(body: str) -> str | None:
 def stack_failures(stack_name: str, region: str | None) -> StackFailures:
     """The failed runs of the stack ``stack_name``, on the caller's credentials."""
     from agent_memory.sdk.aws import stack_outputs
-    from agent_memory.serverless.settings import AwsSettings
-    from agent_memory.serverless.wiring import AwsRuntime
+    from agent_memory.wiring.aws import AwsRuntime
+    from agent_memory.wiring.aws_settings import AwsSettings
 
     with aws_errors():
         import boto3

@@ -19,7 +19,7 @@ from agent_memory.core.tiers import procedural
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.consolidation import STEP_NAMES, consolidate_or_record, summary
 from agent_memory.core.workflows.ingestion import run_ingestion
-from agent_memory.settings import LocalSettings
+from agent_memory.wiring.local_settings import LocalSettings
 
 REVIEWER = "legal-lead"
 
@@ -45,7 +45,7 @@ def run_demo(store: str | None, out: TextIO) -> int:
     Uses ``store`` if given, else a fresh temporary directory (so a user's own memory is never
     touched); prints progress and, last, the memory context a new run receives.
     """
-    from agent_memory.wiring import local_ports
+    from agent_memory.wiring.local import local_ports
 
     root = Path(store) if store else Path(tempfile.mkdtemp(prefix="agent-memory-demo-"))
     clock = StoryClock(days_behind=len(story.PAST_RUNS) - 1)

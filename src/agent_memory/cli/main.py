@@ -94,8 +94,8 @@ def _run(args: argparse.Namespace) -> int:
 
 def _local_ports(args: argparse.Namespace) -> MemoryPorts:
     """The store's ports; read-only ones when it cannot be written and the command only reads."""
-    from agent_memory.settings import LocalSettings
-    from agent_memory.wiring import DATABASE_FILE, local_ports
+    from agent_memory.wiring.local import DATABASE_FILE, local_ports
+    from agent_memory.wiring.local_settings import LocalSettings
 
     settings = LocalSettings.from_environment(args.store)
     args.store_path = settings.store
@@ -132,7 +132,7 @@ def _unwritable(store: Path) -> str | None:
     # os.access sees a read-only file system even for root, who ignores the modes.
     if not os.access(existing, os.W_OK | os.X_OK):
         return f"{existing} is read-only"
-    from agent_memory.wiring import DATABASE_FILE
+    from agent_memory.wiring.local import DATABASE_FILE
 
     database = store / DATABASE_FILE
     if database.exists() and not os.access(database, os.W_OK):

@@ -110,8 +110,8 @@ class MemoryClient:
         from dataclasses import replace
 
         from agent_memory.sdk.local import LocalBackend
-        from agent_memory.settings import LocalSettings
-        from agent_memory.wiring import local_ports
+        from agent_memory.wiring.local import local_ports
+        from agent_memory.wiring.local_settings import LocalSettings
 
         settings = LocalSettings.from_environment(path)
         if llm is not None:

@@ -18,7 +18,7 @@ from agent_memory.core.model.tenant_identity import (
     check_claimed_tenant,
     check_event_source,
 )
-from agent_memory.serverless.wiring import AwsRuntime
+from agent_memory.wiring.aws import AwsRuntime
 
 PROOF_FIELD = "caller_identity"
 

@@ -23,7 +23,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 
 from agent_memory.adapters.aws._errors import is_transient
 from agent_memory.core.model.errors import TransientError
-from agent_memory.serverless.wiring import runtime
+from agent_memory.wiring.aws import runtime
 
 H = TypeVar("H", bound=Callable[..., Any])
 

@@ -32,7 +32,7 @@ from agent_memory.core.workflows.stats import memory_stats
 from agent_memory.serverless import caller_tenancy
 from agent_memory.serverless.observability import logger, metrics
 from agent_memory.serverless.parsing import parse_model, parse_run_finished_event
-from agent_memory.serverless.wiring import runtime
+from agent_memory.wiring.aws import runtime
 
 State = dict[str, Any]
 

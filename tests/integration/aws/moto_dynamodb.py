@@ -15,8 +15,8 @@ import boto3
 from moto import mock_aws
 
 from agent_memory.adapters.aws.dynamodb_schema import TABLES, TableDesign
-from agent_memory.serverless.settings import AwsSettings
-from agent_memory.serverless.wiring import AwsRuntime
+from agent_memory.wiring.aws import AwsRuntime
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.memory import HASHING_CALIBRATION

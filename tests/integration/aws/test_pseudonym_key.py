@@ -15,7 +15,7 @@ from moto import mock_aws
 from agent_memory.core.model.errors import PiiDetectionFailed
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.workflows import consolidation
-from agent_memory.serverless.settings import AwsSettings
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,

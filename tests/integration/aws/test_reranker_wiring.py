@@ -12,7 +12,7 @@ from moto import mock_aws
 
 from agent_memory.adapters.aws.bedrock_rerank import BedrockReranker
 from agent_memory.core.model.errors import InvalidInput
-from agent_memory.serverless.settings import AwsSettings
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,

@@ -20,7 +20,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agent_memory.core.workflows",),
     ("agent_memory.core",),
     ("agent_memory.adapters",),
-    ("agent_memory.settings",),
     ("agent_memory.wiring",),
     ("agent_memory.serverless",),
     ("agent_memory.sdk", "agent_memory.review"),
@@ -158,7 +157,7 @@ def _placed(module: str) -> bool:
 
 def test_imports_point_to_the_same_layer_or_below() -> None:
     # Given the layers, lowest first (the core's model, ports, retrieval and privacy, tiers,
-    # workflows; then adapters, settings, wiring, the Lambda side, SDK and review,
+    # workflows; then adapters, wiring (with settings), the Lambda side, SDK and review,
     # integrations, the CLI)
     edges = graph(SRC, "agent_memory")
     # Then no module imports one of a higher layer

@@ -18,7 +18,6 @@ FORBIDDEN_IN_CORE = (
     "agent_memory.adapters",
     "agent_memory.cli",
     "agent_memory.wiring",
-    "agent_memory.settings",
     "sqlite3",
     "detect_secrets",
     "onnxruntime",

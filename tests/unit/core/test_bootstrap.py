@@ -258,8 +258,8 @@ def test_a_reranker_orders_the_served_episodes_and_reads_only_the_stored_form(
 def test_search_with_a_local_reranker_serves_its_order_and_its_units(tmp_path: Path) -> None:
     # Given a local memory built with a reranker, and a run whose second message answers
     from agent_memory.core.workflows.search import search_episodes
-    from agent_memory.settings import LocalSettings
-    from agent_memory.wiring import local_ports
+    from agent_memory.wiring.local import local_ports
+    from agent_memory.wiring.local_settings import LocalSettings
 
     memory = make_memory(tmp_path)
     ports = local_ports(

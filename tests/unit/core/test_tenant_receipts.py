@@ -23,7 +23,7 @@ from agent_memory.core.workflows.tenants import (
     TenantExport,
     forget_tenant,
 )
-from agent_memory.wiring import KB_FOLDER
+from agent_memory.wiring.local import KB_FOLDER
 from tests.support.memory import Memory, make_memory, run_event
 
 AGENTS = ("reviewer", "drafter", "auditor")

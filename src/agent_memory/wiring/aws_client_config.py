@@ -17,7 +17,7 @@ import boto3
 import botocore.session
 from botocore.config import Config
 
-from agent_memory.serverless.settings import AwsSettings
+from agent_memory.wiring.aws_settings import AwsSettings
 
 # Share of the function's timeout one AWS call may take in the worst case; the rest is for the
 # function's own work and its other calls.

@@ -35,7 +35,7 @@ from agent_memory.core.ports import (
 )
 from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
 from agent_memory.core.workflows.reembed import ACTIVE_KEY
-from agent_memory.settings import LocalSettings
+from agent_memory.wiring.local_settings import LocalSettings
 
 DATABASE_FILE = "memory.db"
 KB_FOLDER = "kb"

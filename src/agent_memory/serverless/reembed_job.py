@@ -35,7 +35,7 @@ from agent_memory.core.model.records import to_json
 from agent_memory.core.workflows import reembed
 from agent_memory.serverless.observability import logger, metrics
 from agent_memory.serverless.parsing import parse_model
-from agent_memory.serverless.wiring import runtime
+from agent_memory.wiring.aws import runtime
 
 # A page is not started with less time left than this: one page (embedding included) fits in it.
 STOP_MARGIN_MS = 180_000

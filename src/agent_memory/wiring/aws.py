@@ -25,8 +25,8 @@ from agent_memory.core.model.errors import PiiDetectionFailed
 from agent_memory.core.ports import ChatModel, Embedder, MemoryPorts, PiiDetector, Reranker
 from agent_memory.core.privacy.scrubbing import AllDetectors
 from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
-from agent_memory.serverless.client_config import configured_session
-from agent_memory.serverless.settings import AwsSettings
+from agent_memory.wiring.aws_client_config import configured_session
+from agent_memory.wiring.aws_settings import AwsSettings
 
 # An HMAC-SHA256 key should carry at least the hash's 256 bits.
 MIN_PSEUDONYM_KEY_BYTES = 32
