@@ -24,7 +24,7 @@ import pytest
 from aws_cdk.assertions import Template
 
 from agent_memory.wiring.aws_client_config import max_backoff
-from agent_memory.wiring.local import aws as wiring
+from agent_memory.wiring import aws as wiring
 from stacks.consolidation import STEP_FUNCTIONS, substitution_name
 from stacks.functions import LLM_EXTRACT_TIMEOUT_SECONDS, SPECS
 from stacks.memory_stack import MemoryStack

@@ -237,7 +237,7 @@ def _access_key(client: Any) -> str | None:
 
 def _deployment(client: Any) -> Deployment:
     """The deployment the running handler's container is wired to."""
-    from agent_memory.wiring.local import aws as wiring
+    from agent_memory.wiring import aws as wiring
 
     runtime = wiring._current
     if runtime is None:

@@ -22,7 +22,7 @@ from moto import mock_aws
 from moto.awslambda_simple.models import LambdaSimpleBackend
 
 from agent_memory.wiring.aws_settings import AwsSettings
-from agent_memory.wiring.local import aws as wiring
+from agent_memory.wiring import aws as wiring
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,
