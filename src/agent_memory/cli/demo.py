@@ -15,6 +15,7 @@ from typing import Any, TextIO
 from agent_memory.cli import demo_runs as story
 from agent_memory.core import procedural
 from agent_memory.core.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.bootstrap_reply import BootstrapReply
 from agent_memory.core.consolidation import STEP_NAMES, consolidate_or_record, summary
 from agent_memory.core.ingestion import run_ingestion
 from agent_memory.core.models import ProcedureStatus
@@ -82,10 +83,10 @@ def run_demo(store: str | None, out: TextIO) -> int:
     say()
     say("2. Semantic memory")
     before = bootstrap(request, ports)
-    for fact in before["facts"]:
+    for served in before["facts"]:
         say(
-            f"   served from the {fact['source'].replace('_', ' ')} before ingestion: "
-            f"{fact['content'][:70]}..."
+            f"   served from the {served['source'].replace('_', ' ')} before ingestion: "
+            f"{served['content'][:70]}..."
         )
     report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
     say(f"   batched KB ingestion: {report.facts_ingested} fact(s) ingested in one job")
@@ -179,7 +180,7 @@ def _describe(result: dict[str, Any]) -> str:
     )
 
 
-def _found(reply: dict[str, Any]) -> str:
+def _found(reply: BootstrapReply) -> str:
     t = reply["timings_ms"]
     procedure = reply["procedure"]
     return (

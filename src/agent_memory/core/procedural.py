@@ -7,9 +7,9 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
 
 from agent_memory.core import receipts
+from agent_memory.core.bootstrap_reply import ProcedureView
 from agent_memory.core.errors import Conflict, InvalidInput, NotFound
 from agent_memory.core.markers import PROCEDURAL, Section
 from agent_memory.core.models import Procedure, ProcedureStatus, RunArtifacts, RunFinished
@@ -288,7 +288,7 @@ def format_procedure(
 
 def procedure_view(
     procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()
-) -> dict[str, Any]:
+) -> ProcedureView:
     """A procedure as replies and listings show it: steps, status, track record, review."""
     return {
         "procedure_id": procedure.procedure_id,
