@@ -54,7 +54,9 @@ def parse_run_finished_event(event: Any) -> RunFinished:
         if isinstance(event, dict) and "detail-type" in event:
             check_detail_type(event)
             EventBridgeModel.model_validate(event)
-        model = parse(event=unwrap_event(event), model=RunFinishedEvent)
+        # Any JSON value: a detail that is not an object is refused by the model, naming it.
+        detail: Any = unwrap_event(event)
+        model = parse(event=detail, model=RunFinishedEvent)
     except ValidationError as error:
         raise _invalid(error) from None
     return run_from_model(model)
