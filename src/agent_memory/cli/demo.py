@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from agent_memory.cli import demo_runs as story
+from agent_memory.core.api.bootstrap_reply import BootstrapReply
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import DAY
 from agent_memory.core.tiers import procedural
@@ -82,10 +83,10 @@ def run_demo(store: str | None, out: TextIO) -> int:
     say()
     say("2. Semantic memory")
     before = bootstrap(request, ports)
-    for fact in before["facts"]:
+    for served in before["facts"]:
         say(
-            f"   served from the {fact['source'].replace('_', ' ')} before ingestion: "
-            f"{fact['content'][:70]}..."
+            f"   served from the {served['source'].replace('_', ' ')} before ingestion: "
+            f"{served['content'][:70]}..."
         )
     report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
     say(f"   batched KB ingestion: {report.facts_ingested} fact(s) ingested in one job")
@@ -179,7 +180,7 @@ def _describe(result: dict[str, Any]) -> str:
     )
 
 
-def _found(reply: dict[str, Any]) -> str:
+def _found(reply: BootstrapReply) -> str:
     t = reply["timings_ms"]
     procedure = reply["procedure"]
     return (

@@ -55,7 +55,7 @@ class LocalBackend:
 
     def bootstrap(self, request: BootstrapRequest) -> BootstrapReply:
         """The memory context, from the core."""
-        return cast(BootstrapReply, bootstrap(request, self.ports))
+        return bootstrap(request, self.ports)
 
     def submit(self, detail: dict[str, Any]) -> RunHandle:
         """Queue a validated event for consolidation."""

@@ -5,95 +5,29 @@ or forwarded as is), and a type checker knows its fields.
 """
 
 # No ``from __future__ import annotations`` here: TypedDict tells NotRequired keys from
-# required ones only when annotations are evaluated (``BOOTSTRAP_REPLY_KEYS`` relies on it).
+# required ones only when annotations are evaluated.
 from typing import Any, Literal, NotRequired, TypedDict
 
+# The reply's shape is the core's, which builds it: one definition for the core, the Lambda
+# and both of the SDK's modes.
+from agent_memory.core.api.bootstrap_reply import (
+    BOOTSTRAP_REPLY_KEYS,
+    BootstrapReply,
+    EpisodeUnitView,
+    EpisodeView,
+    FactView,
+    ProcedureView,
+)
 
-class EpisodeUnitView(TypedDict):
-    """A message or finding of a past run that matched the task."""
-
-    kind: Literal["message", "finding"]
-    seq: int
-    speaker: str | None
-    text: str
-    score: float
-
-
-class EpisodeView(TypedDict):
-    """A past run of the agent found relevant to the task (episodic memory)."""
-
-    run_id: str
-    task_summary: str
-    outcome: str
-    similarity: float
-    score: float
-    created_at: float
-    key_findings: list[str]
-    reusable_patterns: list[str]
-    units: list[EpisodeUnitView]
-
-
-class FactView(TypedDict):
-    """A confirmed domain fact found relevant to the task (semantic memory)."""
-
-    content: str
-    score: float
-    source: str
-    fact_hash: str
-
-
-class ProcedureView(TypedDict):
-    """A procedure with its status and track record (procedural memory)."""
-
-    procedure_id: str
-    tenant_id: str
-    task_type: str
-    status: Literal["PENDING", "VALIDATED", "REJECTED", "NEEDS_REVIEW"]
-    title: str
-    steps: list[str]
-    trial: bool
-    times_applied: int
-    times_succeeded: int
-    success_rate: float | None
-    # The first runs that proposed it; ``proposals`` counts them all (not sent by a function
-    # deployed before the count was kept).
-    proposed_by_runs: list[str]
-    proposals: NotRequired[int]
-    reviewer: str | None
-    reviewed_at: float | None
-    review_note: str | None
-    # In a bootstrap reply only: the serving receipt a report on this procedure must carry back
-    # (``procedure_feedback.receipt``) to be counted; None when the deployment signs none.
-    receipt: NotRequired[str | None]
-
-
-class BootstrapReply(TypedDict):
-    """The memory of a run about to start.
-
-    ``context`` is the block to give the model in a message of its own, after its instructions
-    and before the task (empty when nothing relevant is remembered); ``context_guidance`` the
-    sentence to add to the instructions, naming the block's boundaries by ``context_token``,
-    the random token of this reply's marker lines (both ``None`` with an empty block);
-    ``episodes``, ``facts`` and ``procedure`` are what each tier found;
-    ``episodes_ranked_by`` the reranker model that ordered the episodes (``None``: the index
-    did, with no reranker configured or none available at the time); ``timings_ms`` how long
-    each took (``embed``, ``episodic``, ``rerank``, ``semantic``, ``procedural``, ``total``).
-    """
-
-    context: str
-    # Not required: a function deployed before the tokened block existed does not send them.
-    context_token: NotRequired[str | None]
-    context_guidance: NotRequired[str | None]
-    episodes: list[EpisodeView]
-    # Not required: a function deployed before rerankers existed does not send it.
-    episodes_ranked_by: NotRequired[str | None]
-    facts: list[FactView]
-    procedure: ProcedureView | None
-    # What was trimmed to keep the reply within the deployment's byte budget, by kind
-    # ("episodes", "facts", "episode_parts", "procedure_steps", "texts"); empty when nothing.
-    # Not required: a function deployed before the budget existed does not send it.
-    truncated: NotRequired[dict[str, int]]
-    timings_ms: dict[str, float]
+__all__ = [
+    "BOOTSTRAP_REPLY_KEYS",
+    "BootstrapReply",
+    "EpisodeUnitView",
+    "EpisodeView",
+    "FactView",
+    "ProcedureView",
+    "RunResult",
+]
 
 
 class RunResult(TypedDict):
@@ -119,6 +53,3 @@ class RunResult(TypedDict):
     procedure_created: NotRequired[bool]
     procedure_feedback: NotRequired[dict[str, Any] | None]
     pii_entities: NotRequired[dict[str, int]]
-
-
-BOOTSTRAP_REPLY_KEYS = frozenset(BootstrapReply.__required_keys__)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from aws_lambda_powertools.utilities.parser import envelopes, parse
+from aws_lambda_powertools.utilities.parser import parse
+from aws_lambda_powertools.utilities.parser.models import EventBridgeModel
 from pydantic import BaseModel, ValidationError
 
 from agent_memory.core.api.contracts import (
-    SOURCED_KEYS,
     RunFinishedEvent,
+    check_detail_type,
     check_event,
     field_path,
     run_from_model,
+    unwrap_event,
 )
 from agent_memory.core.api.json_input import check_document, read_json
 from agent_memory.core.model.errors import InvalidInput
@@ -42,23 +44,22 @@ def parse_run_finished_event(event: Any) -> RunFinished:
     The runtime has parsed the payload already: before any model sees it, it is held to what
     its JSON text could have been (:func:`~agent_memory.core.api.contracts.check_event`). A
     payload that is itself JSON text is read by the strict reader, as every event's text is.
+    The detail is taken out as everywhere else
+    (:func:`~agent_memory.core.api.contracts.unwrap_event`); a document naming a detail type is an envelope whose own fields must be EventBridge's.
     """
     if isinstance(event, str | bytes):
         event = read_json(event)
     check_event(event)
     try:
         if isinstance(event, dict) and "detail-type" in event:
-            if event["detail-type"] != "RunFinished":
-                raise InvalidInput("detail-type", "must be 'RunFinished'")
-            envelope = envelopes.EventBridgeEnvelope
-            model = parse(event=event, model=RunFinishedEvent, envelope=envelope)
-        elif isinstance(event, dict) and event.keys() == SOURCED_KEYS:
-            model = parse(event=event["detail"], model=RunFinishedEvent)
-        else:
-            model = parse(event=event, model=RunFinishedEvent)
+            check_detail_type(event)
+            EventBridgeModel.model_validate(event)
+        # Any JSON value: a detail that is not an object is refused by the model, naming it.
+        detail: Any = unwrap_event(event)
+        model = parse(event=detail, model=RunFinishedEvent)
     except ValidationError as error:
         raise _invalid(error) from None
-    return run_from_model(cast(RunFinishedEvent, model))
+    return run_from_model(model)
 
 
 def _invalid(error: ValidationError) -> InvalidInput:

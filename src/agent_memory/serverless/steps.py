@@ -13,6 +13,7 @@ from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 
+from agent_memory.core.api.bootstrap_reply import BootstrapReply
 from agent_memory.core.api.contracts import StepStateModel
 from agent_memory.core.api.review_request import ReviewRequest
 from agent_memory.core.model.records import to_json
@@ -159,7 +160,7 @@ def _execution_input(execution_arn: str) -> Any:
     return json.loads(described["input"]) if described.get("input") else None
 
 
-def bootstrap_reply(event: Any) -> State:
+def bootstrap_reply(event: Any) -> BootstrapReply:
     """The memory context for a run about to start, with per-tier hits and timings."""
     event, proof = caller_tenancy.split_proof(event)
     model = parse_model(event, BootstrapRequestModel)
@@ -171,13 +172,15 @@ def bootstrap_reply(event: Any) -> State:
     return reply
 
 
-def _retrieval_metrics(reply: State) -> None:
+def _retrieval_metrics(reply: BootstrapReply) -> None:
     """Per tier: hits, best score (a procedure's success rate), latency; empty contexts."""
-    for tier, found in (("Episodic", reply["episodes"]), ("Semantic", reply["facts"])):
-        _count(f"{tier}Hits", len(found))
-        if found:
-            best = max(item.get("similarity", item.get("score", 0.0)) for item in found)
-            metrics.add_metric(name=f"{tier}BestScore", unit=MetricUnit.NoUnit, value=best)
+    # An episode's best score is its similarity to the task, a fact's its retrieval score.
+    episodic = [e["similarity"] for e in reply["episodes"]]
+    semantic = [f["score"] for f in reply["facts"]]
+    for tier, scores in (("Episodic", episodic), ("Semantic", semantic)):
+        _count(f"{tier}Hits", len(scores))
+        if scores:
+            metrics.add_metric(name=f"{tier}BestScore", unit=MetricUnit.NoUnit, value=max(scores))
     _count("SemanticFastPathHits", sum(f["source"] == "fast_path" for f in reply["facts"]))
     procedure = reply["procedure"]
     _count("ProceduralHits", int(procedure is not None))
@@ -189,7 +192,7 @@ def _retrieval_metrics(reply: State) -> None:
     _milliseconds("BootstrapLatency", timings["total"])
     for tier in ("episodic", "semantic", "procedural"):
         _milliseconds(f"{tier.title()}Latency", timings[tier])
-    if reply["episodes_ranked_by"] is not None:
+    if reply.get("episodes_ranked_by") is not None:
         _milliseconds("RerankLatency", timings["rerank"])
 
 

@@ -537,14 +537,23 @@ def check_event(document: object) -> None:
 def unwrap_event(document: object) -> object:
     """The RunFinished detail of a full EventBridge event (or of a ``{source, detail}``
     pair), or the document itself.
+
+    The one place the product takes a detail out of what EventBridge delivers: the CLI, the
+    local pipeline, the SDK and the extract Lambda (which also holds the envelope's own fields
+    to EventBridge's event model) all call it.
     """
     if isinstance(document, dict) and "detail" in document and "detail-type" in document:
-        if document["detail-type"] != "RunFinished":
-            raise InvalidInput("detail-type", "must be 'RunFinished'")
+        check_detail_type(document)
         return document["detail"]
     if isinstance(document, dict) and document.keys() == SOURCED_KEYS:
         return document["detail"]
     return document
+
+
+def check_detail_type(envelope: dict[str, Any]) -> None:
+    """Refuse an EventBridge envelope of any detail type but ``RunFinished``."""
+    if envelope["detail-type"] != "RunFinished":
+        raise InvalidInput("detail-type", "must be 'RunFinished'")
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
 
+from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.model import receipts
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound
 from agent_memory.core.model.markers import PROCEDURAL, Section
@@ -290,7 +290,7 @@ def format_procedure(
 
 def procedure_view(
     procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()
-) -> dict[str, Any]:
+) -> ProcedureView:
     """A procedure as replies and listings show it: steps, status, track record, review."""
     return {
         "procedure_id": procedure.procedure_id,

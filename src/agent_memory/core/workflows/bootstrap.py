@@ -8,10 +8,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 from pydantic import StringConstraints
 
+from agent_memory.core.api.bootstrap_reply import BootstrapReply, EpisodeView, ReplyContent
 from agent_memory.core.api.contracts import (
     MAX_TASK_CHARS,
     NOT_BLANK,
@@ -80,7 +81,7 @@ def parse_bootstrap_request(data: object) -> BootstrapRequest:
 
 def bootstrap(
     request: BootstrapRequest, ports: MemoryPorts, *, executor: Executor | None = None
-) -> dict[str, Any]:
+) -> BootstrapReply:
     """Retrieve all three tiers and assemble the memory context.
 
     The procedural lookup needs no embedding, so it starts at once; the episodic and semantic
@@ -148,7 +149,7 @@ class Found:
     procedure: Procedure | None
 
 
-def reply_bytes(reply: dict[str, Any]) -> int:
+def reply_bytes(reply: ReplyContent) -> int:
     """The reply's size as JSON with non-ASCII escaped: the larger of the two forms a runtime
     may send (a 4-byte character takes 12 bytes as a surrogate pair's escapes).
     """
@@ -156,8 +157,8 @@ def reply_bytes(reply: dict[str, Any]) -> int:
 
 
 def fit_reply(
-    found: Found, render: Callable[[Found], dict[str, Any]], budget: int
-) -> tuple[dict[str, Any], dict[str, int]]:
+    found: Found, render: Callable[[Found], ReplyContent], budget: int
+) -> tuple[ReplyContent, dict[str, int]]:
     """``render`` of ``found`` trimmed, lowest-ranked content first, until it plus what a reply
     holds besides is at most ``budget`` bytes of JSON (:func:`reply_bytes`); with how many
     pieces of each kind were trimmed (empty when none was). ``found`` is rendered once when
@@ -270,7 +271,7 @@ def _episode_bytes(hit: EpisodeHit) -> int:
     return listed + shown + units + 300
 
 
-def _content(found: Found, ports: MemoryPorts, token: str) -> dict[str, Any]:
+def _content(found: Found, ports: MemoryPorts, token: str) -> ReplyContent:
     """The reply's context block (its boundaries carrying ``token``) and per-tier views of
     ``found``.
     """
@@ -355,7 +356,7 @@ def _procedure(request: BootstrapRequest, ports: MemoryPorts) -> Procedure | Non
     return procedural.select_procedure(candidates, ports.policies.procedural)
 
 
-def _episode_json(hit: EpisodeHit) -> dict[str, Any]:
+def _episode_json(hit: EpisodeHit) -> EpisodeView:
     e = hit.episode
     return {
         "run_id": e.run_id,

@@ -1,0 +1,114 @@
+"""The bootstrap reply's shape: what the core builds, the Lambda returns and the SDK types.
+
+They are ``TypedDict`` s: the reply stays the plain JSON object of DESIGN §4 (it can be logged,
+measured against Lambda's payload limit or forwarded as is, with no codec in between), and a
+type checker holds the core's builder and every reader of the reply to the same fields. The
+SDK re-exports them (``agent_memory.sdk.types``).
+"""
+
+# No ``from __future__ import annotations`` here: TypedDict tells NotRequired keys from
+# required ones only when annotations are evaluated (``BOOTSTRAP_REPLY_KEYS`` relies on it).
+from typing import Literal, NotRequired, TypedDict
+
+
+class EpisodeUnitView(TypedDict):
+    """A message or finding of a past run that matched the task."""
+
+    kind: Literal["message", "finding"]
+    seq: int
+    speaker: str | None
+    text: str
+    score: float
+
+
+class EpisodeView(TypedDict):
+    """A past run of the agent found relevant to the task (episodic memory)."""
+
+    run_id: str
+    task_summary: str
+    outcome: str
+    similarity: float
+    score: float
+    created_at: float
+    key_findings: list[str]
+    reusable_patterns: list[str]
+    units: list[EpisodeUnitView]
+
+
+class FactView(TypedDict):
+    """A confirmed domain fact found relevant to the task (semantic memory)."""
+
+    content: str
+    score: float
+    source: str
+    fact_hash: str
+
+
+# A procedure's status as the reply spells it: the values of ``models.ProcedureStatus``.
+ProcedureStatusName = Literal["PENDING", "VALIDATED", "REJECTED", "NEEDS_REVIEW"]
+
+
+class ProcedureView(TypedDict):
+    """A procedure with its status and track record (procedural memory)."""
+
+    procedure_id: str
+    tenant_id: str
+    task_type: str
+    status: ProcedureStatusName
+    title: str
+    steps: list[str]
+    trial: bool
+    times_applied: int
+    times_succeeded: int
+    success_rate: float | None
+    # The first runs that proposed it; ``proposals`` counts them all (not sent by a function
+    # deployed before the count was kept).
+    proposed_by_runs: list[str]
+    proposals: NotRequired[int]
+    reviewer: str | None
+    reviewed_at: float | None
+    review_note: str | None
+    # In a bootstrap reply only: the serving receipt a report on this procedure must carry back
+    # (``procedure_feedback.receipt``) to be counted; None when the deployment signs none.
+    receipt: NotRequired[str | None]
+
+
+class ReplyContent(TypedDict):
+    """The part of a bootstrap reply that the byte budget trims: the context block and what
+    each tier found (:class:`BootstrapReply` adds how it was ranked, trimmed and timed).
+    """
+
+    context: str
+    # Not required: a function deployed before the tokened block existed does not send them.
+    context_token: NotRequired[str | None]
+    context_guidance: NotRequired[str | None]
+    episodes: list[EpisodeView]
+    facts: list[FactView]
+    procedure: ProcedureView | None
+
+
+class BootstrapReply(ReplyContent):
+    """The memory of a run about to start.
+
+    ``context`` is the block to give the model in a message of its own, after its instructions
+    and before the task (empty when nothing relevant is remembered); ``context_guidance`` the
+    sentence to add to the instructions, naming the block's boundaries by ``context_token``,
+    the random token of this reply's marker lines (both ``None`` with an empty block);
+    ``episodes``, ``facts`` and ``procedure`` are what each tier found;
+    ``episodes_ranked_by`` the reranker model that ordered the episodes (``None``: the index
+    did, with no reranker configured or none available at the time); ``timings_ms`` how long
+    each took (``query``, ``embed``, ``episodic``, ``rerank``, ``semantic``, ``procedural``,
+    ``total``).
+    """
+
+    # Not required: a function deployed before rerankers existed does not send it.
+    episodes_ranked_by: NotRequired[str | None]
+    # What was trimmed to keep the reply within the deployment's byte budget, by kind
+    # ("episodes", "facts", "episode_parts", "procedure_steps", "texts"); empty when nothing.
+    # Not required: a function deployed before the budget existed does not send it.
+    truncated: NotRequired[dict[str, int]]
+    timings_ms: dict[str, float]
+
+
+BOOTSTRAP_REPLY_KEYS = frozenset(BootstrapReply.__required_keys__)
+"""The keys every bootstrap reply carries, whichever deployment sent it."""
