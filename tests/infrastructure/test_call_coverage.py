@@ -19,8 +19,8 @@ import pytest
 from botocore.stub import Stubber
 
 from agent_memory.adapters.aws.tenant_credentials import packed_policy, tenant_session_policy
-from agent_memory.wiring.aws_settings import AwsSettings
 from agent_memory.wiring import aws as wiring
+from agent_memory.wiring.aws_settings import AwsSettings
 from stacks.memory_stack import MemoryStack
 from tests.support.aws_calls import FUNCTIONS_DIR, CallRecorder, Recorded, check, template_of
 from tests.support.iam_check import (

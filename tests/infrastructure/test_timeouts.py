@@ -23,8 +23,8 @@ import botocore.session
 import pytest
 from aws_cdk.assertions import Template
 
-from agent_memory.wiring.aws_client_config import max_backoff
 from agent_memory.wiring import aws as wiring
+from agent_memory.wiring.aws_client_config import max_backoff
 from stacks.consolidation import STEP_FUNCTIONS, substitution_name
 from stacks.functions import LLM_EXTRACT_TIMEOUT_SECONDS, SPECS
 from stacks.memory_stack import MemoryStack

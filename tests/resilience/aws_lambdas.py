@@ -24,8 +24,8 @@ import boto3
 from moto import mock_aws
 
 from agent_memory.core.ports import PiiDetector
-from agent_memory.wiring.aws_settings import AwsSettings
 from agent_memory.wiring import aws as wiring
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,

@@ -47,8 +47,8 @@ from agent_memory.core.model import receipts
 from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.serverless.observability import metrics
-from agent_memory.wiring.aws_settings import AwsSettings
 from agent_memory.wiring import aws as wiring
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,

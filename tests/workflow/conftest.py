@@ -21,8 +21,8 @@ import pytest
 from moto import mock_aws
 from moto.awslambda_simple.models import LambdaSimpleBackend
 
-from agent_memory.wiring.aws_settings import AwsSettings
 from agent_memory.wiring import aws as wiring
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,

@@ -45,7 +45,8 @@ def parse_run_finished_event(event: Any) -> RunFinished:
     its JSON text could have been (:func:`~agent_memory.core.api.contracts.check_event`). A
     payload that is itself JSON text is read by the strict reader, as every event's text is.
     The detail is taken out as everywhere else
-    (:func:`~agent_memory.core.api.contracts.unwrap_event`); a document naming a detail type is an envelope whose own fields must be EventBridge's.
+    (:func:`~agent_memory.core.api.contracts.unwrap_event`); a document naming a detail type
+    is an envelope whose own fields must be EventBridge's.
     """
     if isinstance(event, str | bytes):
         event = read_json(event)

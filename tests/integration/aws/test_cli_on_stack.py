@@ -22,8 +22,8 @@ from agent_memory.adapters.aws.retention import AWS_RETENTION
 from agent_memory.cli.main import main
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.workflows import consolidation
-from agent_memory.wiring.aws_settings import AwsSettings
 from agent_memory.wiring import aws as wiring
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector

@@ -25,8 +25,8 @@ from agent_memory.core.model.errors import InvalidInput, NotFound
 from agent_memory.core.model.policies import HOUR
 from agent_memory.core.workflows import consolidation
 from agent_memory.core.workflows.run_state import RunState
-from agent_memory.wiring.aws_settings import AwsSettings
 from agent_memory.wiring import aws as wiring
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,

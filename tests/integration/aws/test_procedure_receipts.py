@@ -23,8 +23,8 @@ from agent_memory.core.tiers import procedural
 from agent_memory.core.workflows import consolidation
 from agent_memory.core.workflows.consolidation import STEPS
 from agent_memory.core.workflows.run_state import state_to_json
-from agent_memory.wiring.aws_settings import AwsSettings
 from agent_memory.wiring import aws as wiring
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,

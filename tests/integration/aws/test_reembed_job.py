@@ -22,8 +22,8 @@ from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.workflows import consolidation
 from agent_memory.core.workflows.reembed import ACTIVE_KEY, MIGRATION_KEY
 from agent_memory.serverless import reembed_job as job
-from agent_memory.wiring.aws_settings import AwsSettings
 from agent_memory.wiring import aws as wiring
+from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,
