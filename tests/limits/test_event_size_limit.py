@@ -62,7 +62,7 @@ def largest_sdk_detail(char: str) -> dict[str, Any]:
             break
         detail["messages"][-1]["content"] = char * 100_000
     assert utf8(detail) == MAX_DETAIL_BYTES
-    return run_finished(detail, {})
+    return run_finished(detail, {}).detail
 
 
 def delivered(detail: dict[str, Any], source: str) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from agent_memory.sdk.errors import (
     PublishError,
     RemoteFunctionError,
 )
-from agent_memory.sdk.events import put_events_entry
+from agent_memory.sdk.events import ValidatedRun, put_events_entry
 from agent_memory.sdk.handles import RunHandle
 from agent_memory.sdk.types import BOOTSTRAP_REPLY_KEYS, BootstrapReply, RunResult
 
@@ -231,8 +231,9 @@ class AwsBackend:
             )
         return cast(BootstrapReply, reply)
 
-    def submit(self, detail: dict[str, Any]) -> RunHandle:
+    def submit(self, run: ValidatedRun) -> RunHandle:
         """Put the event on the bus (retrying what is transient); a handle with the receipt."""
+        detail = run.detail
         source = self.source if self.proofs is None else tenant_source(str(detail["tenant_id"]))
         entry = put_events_entry(detail, bus=self.event_bus_name, source=source)
         event_id = self._put(entry)

@@ -43,7 +43,7 @@ from agent_memory.sdk.aws import (
     stack_outputs,
 )
 from agent_memory.sdk.errors import ConfigurationError, invalid
-from agent_memory.sdk.events import DEFAULT_SOURCE, run_finished
+from agent_memory.sdk.events import DEFAULT_SOURCE, ValidatedRun, run_finished
 from agent_memory.sdk.handles import RunHandle
 from agent_memory.sdk.served import ServedReceipts
 from agent_memory.sdk.types import BootstrapReply, ProcedureView
@@ -59,8 +59,8 @@ class Backend(Protocol):
         """The memory context for the request."""
         ...
 
-    def submit(self, detail: dict[str, Any]) -> RunHandle:
-        """Report a validated RunFinished detail."""
+    def submit(self, run: ValidatedRun) -> RunHandle:
+        """Report a validated RunFinished event."""
         ...
 
     def review(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -240,13 +240,15 @@ class MemoryClient:
         the procedure: without one given, the client adds one its bootstraps kept for this
         tenant, agent and procedure (with none, the report is sent and not counted).
         """
-        detail = run_finished(event, fields)
-        taken = self._served.attach(detail)
+        validated = run_finished(event, fields)
+        taken = self._served.attach(validated.detail)
+        if taken is not None:
+            validated = validated.with_receipt(taken)
         try:
-            return self._backend.submit(detail)
+            return self._backend.submit(validated)
         except BaseException:
             if taken is not None:
-                self._served.give_back(detail, taken)
+                self._served.give_back(validated.detail, taken)
             raise
 
     def record_procedure_result(

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
-from agent_memory.core.api.contracts import RunFinishedEvent, unwrap_event, validate
+from agent_memory.core.api.contracts import RunFinishedEvent, run_from_model, unwrap_event, validate
 from agent_memory.core.api.json_input import MAX_EVENT_BYTES, check_document
 from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import RunFinished
 from agent_memory.sdk.errors import EventTooLargeError, invalid
 
 DETAIL_TYPE = "RunFinished"
@@ -22,8 +24,29 @@ MAX_ENTRY_BYTES = 256 * 1024
 MAX_DETAIL_BYTES = MAX_EVENT_BYTES - 1024
 
 
-def run_finished(event: Mapping[str, Any] | None, fields: Mapping[str, Any]) -> dict[str, Any]:
-    """The validated detail of a RunFinished event, as plain JSON.
+@dataclass(frozen=True, slots=True)
+class ValidatedRun:
+    """A RunFinished event the SDK validated, in its two forms: ``detail``, the JSON sent to the
+    bus (and kept for replay if the run fails), and ``run``, the domain record the embedded
+    memory consolidates as it is, without reading the detail again.
+    """
+
+    detail: dict[str, Any]
+    run: RunFinished
+
+    def with_receipt(self, receipt: str) -> ValidatedRun:
+        """The run with this serving receipt on its procedure feedback, in both forms."""
+        feedback = self.run.procedure_feedback
+        if feedback is None:
+            raise ValueError("the run reports no procedure feedback")
+        detail = {**self.detail, "procedure_feedback": {**self.detail["procedure_feedback"]}}
+        detail["procedure_feedback"]["receipt"] = receipt
+        run = replace(self.run, procedure_feedback=replace(feedback, receipt=receipt))
+        return ValidatedRun(detail, run)
+
+
+def run_finished(event: Mapping[str, Any] | None, fields: Mapping[str, Any]) -> ValidatedRun:
+    """A RunFinished event validated once: its detail as plain JSON, and its domain record.
 
     ``event`` is a detail (or a whole EventBridge event), ``fields`` keyword fields that are
     added to it or override it. Raises :class:`InvalidInputError` naming the first bad field
@@ -48,7 +71,7 @@ def run_finished(event: Mapping[str, Any] | None, fields: Mapping[str, Any]) -> 
     size = len(_compact(detail).encode("utf-8"))
     if size > MAX_DETAIL_BYTES:
         raise EventTooLargeError(size, MAX_DETAIL_BYTES)
-    return detail
+    return ValidatedRun(detail, run_from_model(model))
 
 
 def _compact(detail: Mapping[str, Any]) -> str:

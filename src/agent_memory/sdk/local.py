@@ -25,6 +25,7 @@ from agent_memory.sdk.errors import (
     NotFoundError,
     invalid,
 )
+from agent_memory.sdk.events import ValidatedRun
 from agent_memory.sdk.handles import RunHandle
 from agent_memory.sdk.types import BootstrapReply, RunResult
 
@@ -57,13 +58,13 @@ class LocalBackend:
         """The memory context, from the core."""
         return bootstrap(request, self.ports)
 
-    def submit(self, detail: dict[str, Any]) -> RunHandle:
+    def submit(self, run: ValidatedRun) -> RunHandle:
         """Queue a validated event for consolidation."""
         with self._lock:
             if self._closed:
                 raise ClientClosedError("the memory client is closed")
-            future = self._pool.submit(self._consolidate, detail)
-        return RunHandle(detail["tenant_id"], detail["run_id"], future)
+            future = self._pool.submit(self._consolidate, run)
+        return RunHandle(run.run.tenant_id, run.run.run_id, future)
 
     def review(self, request: dict[str, Any]) -> dict[str, Any]:
         """One procedure-review operation, as the review Lambda would carry it out."""
@@ -87,12 +88,14 @@ class LocalBackend:
             self._closed = True
         self._pool.shutdown(wait=wait)
 
-    def _consolidate(self, detail: dict[str, Any]) -> RunResult:
-        run_id, tenant_id, agent_id = detail["run_id"], detail["tenant_id"], detail["agent_id"]
+    def _consolidate(self, validated: ValidatedRun) -> RunResult:
+        detail, run = validated.detail, validated.run
+        run_id, tenant_id, agent_id = run.run_id, run.tenant_id, run.agent_id
         attempt = 0
         while True:
             try:
-                state = consolidate_or_record(detail, self.ports)
+                # Validated by the client already: the core takes the record as it is.
+                state = consolidate_or_record(detail, self.ports, run=run)
                 return cast(RunResult, {"status": "CONSOLIDATED", **summary(state)})
             except StepFailed as failure:
                 # Already recorded for replay by the core.

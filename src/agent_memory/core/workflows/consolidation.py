@@ -428,14 +428,16 @@ class StepFailed(Exception):
         return f"{self.step} failed: {type(self.error).__name__}: {self.error}"
 
 
-def consolidate(event: State, ports: MemoryPorts) -> RunState:
+def consolidate(event: State, ports: MemoryPorts, *, run: RunFinished | None = None) -> RunState:
     """Run every step in order on one event; the final state.
 
+    ``run`` is the event already validated into its domain record (by the SDK), which is then
+    consolidated as it is; otherwise the event is validated here.
     Raises :class:`StepFailed` naming the step; invalid input surfaces as ``InvalidInput`` from
     the first step, before anything is written (it is refused, not recorded for replay).
     """
     try:
-        state = extract(event, ports)
+        state = extract(event, ports) if run is None else extract_run(run, ports)
     except InvalidInput:
         raise
     except Exception as error:
@@ -621,14 +623,17 @@ def _identity(detail: object) -> tuple[str, str, str] | None:
     return None
 
 
-def consolidate_or_record(event: State, ports: MemoryPorts) -> RunState:
-    """:func:`consolidate`, recording a run whose step failed for replay before re-raising.
+def consolidate_or_record(
+    event: State, ports: MemoryPorts, *, run: RunFinished | None = None
+) -> RunState:
+    """:func:`consolidate`, recording a run whose step failed for replay (its ``event``)
+    before re-raising.
 
     Invalid events are refused (``InvalidInput``) and not recorded: the caller is told at once
     and nothing is written.
     """
     try:
-        return consolidate(event, ports)
+        return consolidate(event, ports, run=run)
     except StepFailed as failure:
         record_failure(
             {
