@@ -468,7 +468,7 @@ def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     from agent_memory.core.ingestion import run_ingestion
     from agent_memory.core.records import to_json
 
-    report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    report = run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=ports.clock())
     if args.json:
         _print_json(to_json(report), out)
     else:
@@ -584,8 +584,8 @@ def _facts_resolve(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) ->
     )
     if removed:
         # The KB index must drop what was removed, now rather than at the next window.
-        request_ingestion(ports.ledger, now=ports.clock())
-    run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+        request_ingestion(ports.checkpoints, now=ports.clock())
+    run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=ports.clock())
     out.write(f"kept {args.keep}; removed {', '.join(removed) or 'nothing'}\n")
     return 0
 
@@ -608,7 +608,8 @@ def _decay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
         ports.episodes,
         ports.facts,
         ports.procedures,
-        ports.ledger,
+        ports.run_ledger,
+        ports.checkpoints,
         now=now,
         policy=ports.policies.decay,
     )
@@ -710,7 +711,7 @@ def _awaiting_replay(args: argparse.Namespace, ports: MemoryPorts) -> RunsToRepl
     from agent_memory.core.consolidation import runs_to_replay
 
     return runs_to_replay(
-        ports.ledger, now=ports.clock(), incomplete_after=args.incomplete_after * 60
+        ports.run_ledger, now=ports.clock(), incomplete_after=args.incomplete_after * 60
     )
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 
-from agent_memory.core.consolidation import failed_runs, failure_prefix
+from agent_memory.core.consolidation import failed_runs
 from agent_memory.core.models import OUTCOMES, FactStatus, ProcedureStatus
 from agent_memory.core.paging import every
 from agent_memory.core.ports import MemoryPorts
@@ -109,10 +109,7 @@ def _awaiting_ingestion(ports: MemoryPorts, tenant_id: str | None) -> int:
 
 
 def _failed_runs(ports: MemoryPorts, tenant_id: str | None) -> int:
-    if tenant_id is None:
-        return len(failed_runs(ports.ledger))
-    records = ports.ledger.scan(failure_prefix(tenant_id))
-    return sum(1 for _, record in records if not record.get("resolved"))
+    return len(failed_runs(ports.run_ledger, tenant_id))
 
 
 def _ordered(counts: dict[str, int], names: tuple[str, ...]) -> dict[str, int]:
