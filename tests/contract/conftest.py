@@ -40,8 +40,9 @@ class Stores:
     """The storage ports of one adapter, over one fresh store.
 
     The run ledger, the checkpoints and the model registry share ``ledger_table``, written
-    directly only to stand for records a store kept before. ``purges_expired`` is False for a store whose TTL is native (DynamoDB): its
-    ``purge_expired`` may return 0 and leave expired records for the TTL sweeper.
+    directly only to stand for records a store kept before. ``purges_expired`` is False for a
+    store whose TTL is native (DynamoDB): its ``purge_expired`` may return 0 and leave expired
+    records for the TTL sweeper.
     """
 
     episodes: EpisodeStore

@@ -35,8 +35,8 @@ from agent_memory.adapters.aws.dynamodb_facts import DynamoDbFactStore
 from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.dynamodb_schema import EPISODES, FACTS, LEDGER, PROCEDURES
+from agent_memory.adapters.ledger_records import run_key
 from agent_memory.core import procedural, receipts
-from agent_memory.core.consolidation import run_key
 from agent_memory.core.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
 from agent_memory.core.errors import InvalidInput
 from agent_memory.core.models import (
