@@ -66,7 +66,7 @@ def test_an_aborted_execution_is_found_recorded_and_replayed_once(workflow: Work
     # And the same report delivered again counts no second failure
     record_failure(payload)
     again = ports.run_ledger.entry(failed["key"], now=time.time())
-    assert again is not None and again["failures"] == 1
+    assert again is not None and again.value["failures"] == 1
     # When it is replayed from its execution's input (as `failed replay` does on a stack)
     described = workflow.sfn.describe_execution(executionArn=arn)
     assert workflow.run(json.loads(described["input"]))["status"] == "SUCCEEDED"
