@@ -129,7 +129,8 @@ def record_failure(event: Any) -> State:
         _count("ConsolidationFailures", 1)
         logger.warning("run failed", key=record["key"], error=record.get("error"))
     identity = ports.run_ledger.identify(record["key"])
-    assert identity is not None, "record_failure keeps failures under failure keys"
+    if identity is None:
+        raise RuntimeError(f"{record['key']!r} names no run: record_failure keeps none there")
     return failure_message(record, identity)
 
 
