@@ -91,6 +91,7 @@ from tests.resilience.helpers_tenants import (
 )
 from tests.resilience.killable_cli import cli, kill_inside_a_step
 from tests.support.embedder import HashingEmbedder
+from tests.support.ledger import ledger_contents
 from tests.support.memory import HASHING_CALIBRATION, T0, make_memory, run_event
 
 FAULT_RATE = 0.2
@@ -158,7 +159,7 @@ def local_delivery(args: argparse.Namespace) -> dict[str, Any]:
         locked.database.rate = FAULT_RATE
         outcomes = _delivered(plan, machine.run, workers=4)
         locked.database.rate = 0.0
-        waiting = len(consolidation.failed_runs(memory.ports.ledger))
+        waiting = len(consolidation.failed_runs(memory.ports.run_ledger))
         redelivered = redeliver_unrecorded(machine, outcomes)
         replays, left = replay_failed(memory)
         expected = expected_state([*seeds, *events])
@@ -363,7 +364,7 @@ def kill_aws(args: argparse.Namespace) -> dict[str, Any]:
         ports = harness.ports(None)
         expected = expected_state(events)
         before = tally(ports, expected)
-        recorded_by_catch = len(consolidation.failed_runs(ports.ledger))
+        recorded_by_catch = len(consolidation.failed_runs(ports.run_ledger))
         report = harness.handler("record_failure")
         for execution in stopped[::2]:
             report({"execution": execution["executionArn"], "error": {"Error": "ABORTED"}})
@@ -389,7 +390,7 @@ def kill_aws(args: argparse.Namespace) -> dict[str, Any]:
 
 def _after_kill_replay(ports: Any, expected: Any) -> dict[str, Any]:
     counts = tally(ports, expected)
-    left = consolidation.runs_to_replay(ports.ledger, now=time.time(), incomplete_after=0)
+    left = consolidation.runs_to_replay(ports.run_ledger, now=time.time(), incomplete_after=0)
     return {
         "records_expected": counts["expected"],
         "records_lost": counts["lost"],
@@ -553,7 +554,7 @@ def _borrowed_cases() -> list[tuple[str, Any]] | None:
 def _footprint(memory: Any) -> tuple[Any, ...]:
     ports = memory.ports
     return (
-        sum(1 for _ in ports.ledger.scan("")),
+        len(ledger_contents(ports)),
         sum(1 for _ in ports.episodes.export("acme")),
         sum(1 for _ in ports.facts.export("acme")),
         sum(1 for _ in ports.procedures.export("acme")),
@@ -636,7 +637,7 @@ def pii_seeding(args: argparse.Namespace) -> dict[str, Any]:
                 ports, calibrations={**ports.calibrations, "test-hashing": HASHING_CALIBRATION}
             )
             states = [consolidation.consolidate(pii_event(n), ports) for n in range(args.pii_runs)]
-            run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+            run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=ports.clock())
             proposed = str(states[0].procedure and states[0].procedure.proposed)
             procedural.review(
                 ports.procedures, proposed, approve=True, reviewer="lead", now=ports.clock()
@@ -868,12 +869,26 @@ def decay_at_scale(args: argparse.Namespace) -> dict[str, Any]:
         _log(f"  {args.episodes} episodes written in {written:.0f} s")
         crashed = CrashingEpisodes(ports.episodes, deletes=len(seeded.doomed) // 2 + 33)
         try:
-            decay(crashed, ports.facts, ports.procedures, ports.ledger, now=T0)  # type: ignore[arg-type]
+            decay(
+                crashed,  # type: ignore[arg-type]
+                ports.facts,
+                ports.procedures,
+                ports.run_ledger,
+                ports.checkpoints,
+                now=T0,
+            )
             crash = False
         except Crash:
             crash = True
         resumed = CrashingEpisodes(ports.episodes)
-        report = decay(resumed, ports.facts, ports.procedures, ports.ledger, now=T0 + 3600)  # type: ignore[arg-type]
+        report = decay(
+            resumed,
+            ports.facts,
+            ports.procedures,
+            ports.run_ledger,
+            ports.checkpoints,
+            now=T0 + 3600,
+        )  # type: ignore[arg-type]
         survivors = stored_episodes(ports)
         procedures = {p.procedure_id for t in DECAY_TENANTS for p in ports.procedures.export(t)}
         wrong = (seeded.episodes - seeded.doomed) ^ survivors

@@ -1,6 +1,6 @@
 """Adapters under the storage contract: every contract test runs once per factory in ADAPTERS.
 
-To put a new adapter under the contract, add one factory (a context manager building its four
+To put a new adapter under the contract, add one factory (a context manager building its
 stores on fresh, empty storage) to ``ADAPTERS``.
 """
 
@@ -18,27 +18,40 @@ from agent_memory.adapters.aws.dynamodb_facts import DynamoDbFactStore
 from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.dynamodb_schema import EPISODES, FACTS, LEDGER, PROCEDURES
+from agent_memory.adapters.ledger_records import LedgerTable, ledger_ports
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
-from agent_memory.core.ports import EpisodeStore, FactStore, Ledger, ProcedureStore
+from agent_memory.core.ports import (
+    EpisodeStore,
+    FactStore,
+    JobCheckpoints,
+    ModelRegistry,
+    ProcedureStore,
+    RunLedger,
+)
 from tests.integration.aws.moto_dynamodb import mocked_tables
 
 
 @dataclass(frozen=True)
 class Stores:
-    """The four storage ports of one adapter, over one fresh store.
+    """The storage ports of one adapter, over one fresh store.
 
-    ``purges_expired`` is False for a store whose TTL is native (DynamoDB): its
-    ``purge_expired`` may return 0 and leave expired records for the TTL sweeper.
+    The run ledger, the checkpoints and the model registry share ``ledger_table``, written
+    directly only to stand for records a store kept before. ``purges_expired`` is False for a
+    store whose TTL is native (DynamoDB): its ``purge_expired`` may return 0 and leave expired
+    records for the TTL sweeper.
     """
 
     episodes: EpisodeStore
     facts: FactStore
     procedures: ProcedureStore
-    ledger: Ledger
+    ledger_table: LedgerTable
+    run_ledger: RunLedger
+    checkpoints: JobCheckpoints
+    model_registry: ModelRegistry
     purges_expired: bool
 
 
@@ -48,12 +61,17 @@ StoreFactory = Callable[[Path], AbstractContextManager[Stores]]
 @contextmanager
 def sqlite_stores(tmp_path: Path) -> Iterator[Stores]:
     db = SqliteDatabase(tmp_path / "memory.db")
+    table = SqliteLedger(db)
+    ledgers = ledger_ports(table)
     try:
         yield Stores(
             episodes=SqliteEpisodeStore(db),
             facts=SqliteFactStore(db),
             procedures=SqliteProcedureStore(db),
-            ledger=SqliteLedger(db),
+            ledger_table=table,
+            run_ledger=ledgers.run_ledger,
+            checkpoints=ledgers.checkpoints,
+            model_registry=ledgers.model_registry,
             purges_expired=True,
         )
     finally:
@@ -65,11 +83,16 @@ def dynamodb_stores(tmp_path: Path) -> Iterator[Stores]:
     # moto's TTL never deletes, and the adapters leave purging to TTL.
     del tmp_path
     with mocked_tables() as tables:
+        table = DynamoDbLedger(tables.client, tables.name(LEDGER))
+        ledgers = ledger_ports(table)
         yield Stores(
             episodes=DynamoDbEpisodeStore(tables.client, tables.name(EPISODES)),
             facts=DynamoDbFactStore(tables.client, tables.name(FACTS)),
             procedures=DynamoDbProcedureStore(tables.client, tables.name(PROCEDURES)),
-            ledger=DynamoDbLedger(tables.client, tables.name(LEDGER)),
+            ledger_table=table,
+            run_ledger=ledgers.run_ledger,
+            checkpoints=ledgers.checkpoints,
+            model_registry=ledgers.model_registry,
             purges_expired=False,
         )
 
@@ -99,5 +122,15 @@ def procedures(stores: Stores) -> ProcedureStore:
 
 
 @pytest.fixture
-def ledger(stores: Stores) -> Ledger:
-    return stores.ledger
+def run_ledger(stores: Stores) -> RunLedger:
+    return stores.run_ledger
+
+
+@pytest.fixture
+def checkpoints(stores: Stores) -> JobCheckpoints:
+    return stores.checkpoints
+
+
+@pytest.fixture
+def model_registry(stores: Stores) -> ModelRegistry:
+    return stores.model_registry

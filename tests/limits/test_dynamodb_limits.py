@@ -35,6 +35,7 @@ from agent_memory.adapters.aws.dynamodb_facts import DynamoDbFactStore
 from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.dynamodb_schema import EPISODES, FACTS, LEDGER, PROCEDURES
+from agent_memory.adapters.ledger_records import run_key
 from agent_memory.core.api.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
 from agent_memory.core.model import receipts
 from agent_memory.core.model.errors import InvalidInput
@@ -50,7 +51,6 @@ from agent_memory.core.model.models import (
 from agent_memory.core.model.policies import EpisodicPolicy
 from agent_memory.core.ports import FeedbackCount
 from agent_memory.core.tiers import procedural
-from agent_memory.core.workflows.consolidation import run_key
 from tests.contract.builders import DAY, NOW, observation, procedure
 from tests.integration.aws.moto_dynamodb import Tables, mocked_tables
 

@@ -155,7 +155,7 @@ def test_a_failing_largest_run_is_recorded_and_its_dead_letter_is_small(
     sizes = data_sizes(workflow, execution["executionArn"])
     assert max(size for *_, size in sizes) < STATE_LIMIT_BYTES
     ports = workflow.runtime.ports("limits")
-    [record] = [v for _, v in ports.ledger.scan("limits#failed#reviewer/limits-fail-1")]
+    [record] = [e.value for e in ports.run_ledger.failures("limits")]
     assert record["error"]["Error"] == "PiiDetectionFailed"
     assert record["event"] == event["detail"]  # read back from the execution, whole
     # And the dead letter names the run and its execution, in a few KB, not the event

@@ -20,7 +20,7 @@ from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.tiers import procedural
 from agent_memory.core.tiers.procedural import normalize_step, procedure_id
 from agent_memory.core.tiers.semantic import document_key, fact_hash
-from agent_memory.core.workflows.consolidation import run_key, run_marker
+from agent_memory.core.workflows.consolidation import run_marker
 
 Event = dict[str, Any]
 
@@ -372,18 +372,19 @@ def ledger_problems(ports: MemoryPorts, expected: Expected) -> list[str]:
     now = ports.clock()
     for tenant in expected.tenants:
         episodes = {e.run_id: e for e in ports.episodes.export(tenant)}
-        for key, value in ports.ledger.scan(f"{tenant}#failed#"):
+        for failure in ports.run_ledger.failures(tenant):
             # A failure another delivery made moot is kept only until it expires (at once).
-            if not value.get("resolved") or ports.ledger.get(key, now=now) is not None:
+            key = failure.key
+            if not failure.value.get("resolved") or ports.run_ledger.entry(key, now=now):
                 problems.append(f"failure record left: {key}")
         for (run_tenant, run_id), event in expected.runs.items():
             if run_tenant != tenant:
                 continue
-            record = ports.ledger.get(run_key(tenant, event["agent_id"], run_id), now=now)
-            if record is None:
+            entry = ports.run_ledger.run(tenant, event["agent_id"], run_id, now=now)
+            if entry is None:
                 problems.append(f"no scrubbed-artifacts record for {tenant}/{run_id}")
                 continue
-            artifacts = record["state"]["artifacts"]
+            artifacts = entry.value["state"]["artifacts"]
             episode = episodes.get(run_id)
             if episode is not None and (
                 episode.task_summary != artifacts["task_summary"]
@@ -434,6 +435,6 @@ def tally(ports: MemoryPorts, expected: Expected) -> dict[str, int]:
     for pid in set(expected.feedback) | set(applied):
         numbers(len(expected.feedback.get(pid, [])), applied.get(pid, 0))
     for (tenant, run_id), event in expected.runs.items():
-        recorded = ports.ledger.get(run_key(tenant, event["agent_id"], run_id), now=now)
+        recorded = ports.run_ledger.run(tenant, event["agent_id"], run_id, now=now)
         numbers(1, int(recorded is not None))
     return counts

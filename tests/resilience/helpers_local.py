@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from agent_memory.adapters.ledger_records import ledger_ports
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
@@ -130,12 +131,15 @@ def locked_memory(
     database = LockingDatabase(
         root / DATABASE_FILE, rate=rate, seed=seed, busy_timeout=busy_timeout
     )
+    ledgers = ledger_ports(SqliteLedger(database))
     memory.ports = replace(
         memory.ports,
         episodes=SqliteEpisodeStore(database),
         facts=SqliteFactStore(database),
         procedures=SqliteProcedureStore(database),
-        ledger=SqliteLedger(database),
+        run_ledger=ledgers.run_ledger,
+        checkpoints=ledgers.checkpoints,
+        model_registry=ledgers.model_registry,
     )
     return LockedMemory(memory, database)
 
@@ -179,7 +183,7 @@ def replay_failed(memory: Memory, *, rounds: int = 20) -> tuple[int, int]:
     """
     attempts = 0
     for _ in range(rounds):
-        keys = [r["key"] for r in consolidation.failed_runs(memory.ports.ledger)]
+        keys = [r["key"] for r in consolidation.failed_runs(memory.ports.run_ledger)]
         if not keys:
             return attempts, 0
         for key in keys:
@@ -188,4 +192,4 @@ def replay_failed(memory: Memory, *, rounds: int = 20) -> tuple[int, int]:
                 consolidation.replay(key, memory.ports)
             except Exception:  # recorded again; the next round tries again
                 continue
-    return attempts, len(consolidation.failed_runs(memory.ports.ledger))
+    return attempts, len(consolidation.failed_runs(memory.ports.run_ledger))

@@ -115,7 +115,7 @@ def populate(
         for event in events[tenant][: len(events[tenant]) // 2]:
             consolidate(event, ports_of(tenant))
     jobs = ports_of(None)
-    run_ingestion(jobs.facts, jobs.knowledge_base, jobs.ledger, now=jobs.clock())
+    run_ingestion(jobs.facts, jobs.knowledge_base, jobs.checkpoints, now=jobs.clock())
     for tenant in tenants:
         ports = ports_of(tenant)
         for event in events[tenant][len(events[tenant]) // 2 :]:

@@ -38,12 +38,12 @@ from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.workflows.consolidation import (
     consolidate,
     consolidate_or_record,
-    run_key,
     summary,
 )
 from agent_memory.wiring.local import DATABASE_FILE
 from tests.resilience.aws_lambdas import AwsMemory, LambdaContext, aws_memory, eventbridge_event
 from tests.support.fakes import FakePiiDetector
+from tests.support.ledger import ledger_contents
 from tests.support.memory import DAY, T0, Memory, make_memory
 
 Event = dict[str, Any]
@@ -292,7 +292,7 @@ def assert_nothing_written(memory: Memory, tenant_id: str) -> None:
     assert list(ports.facts.export(tenant_id)) == []
     assert list(ports.procedures.export(tenant_id)) == []
     assert ports.knowledge_base.document_keys(tenant_id) == []
-    assert list(ports.ledger.scan("")) == []
+    assert ledger_contents(ports) == []
     # Whatever the tenant the defect made unreadable: no row of any table, no KB file.
     assert set(rows_in(memory.root).values()) == {0}
     assert [p for p in (memory.root / "kb").rglob("*") if p.is_file()] == []
@@ -334,8 +334,8 @@ def test_any_valid_event_consolidates_and_writes_its_episode(
     assert result["episode"] == "written"
     stored = memory.ports.episodes.get(tenant, event["agent_id"], run_id, now=memory.clock())
     assert stored is not None
-    recorded = run_key(tenant, event["agent_id"], run_id)
-    assert memory.ports.ledger.get(recorded, now=memory.clock()) is not None
+    recorded = memory.ports.run_ledger.run(tenant, event["agent_id"], run_id, now=memory.clock())
+    assert recorded is not None
 
 
 # --- refused, naming the field, with nothing written -----------------------------------------

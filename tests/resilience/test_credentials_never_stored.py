@@ -23,6 +23,7 @@ from agent_memory.wiring.local import DATABASE_FILE, local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 from tests.resilience.aws_lambdas import aws_memory
 from tests.support.embedder import HashingEmbedder
+from tests.support.ledger import ledger_values
 from tests.support.memory import HASHING_CALIBRATION, Clock, run_event
 
 
@@ -164,7 +165,7 @@ def test_no_credential_reaches_a_local_store(tmp_path: Path) -> None:
     # When a run quoting every credential is consolidated
     consolidate(credential_event("cred-run-1"), ports)
     # Then no secret is in any stored record, nor in any file of the store
-    records = [*export_tenant(ports, "acme"), *(value for _, value in ports.ledger.scan(""))]
+    records = [*export_tenant(ports, "acme"), *ledger_values(ports)]
     assert records
     assert leaks(dump(records)) == []
     files = [p for p in tmp_path.rglob("*") if p.is_file()]

@@ -16,8 +16,8 @@ import pytest
 
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import DecayPolicy
-from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.workflows.decay import PROGRESS_KEY, DecayReport, decay
+from agent_memory.core.ports import Checkpoint, MemoryPorts
+from agent_memory.core.workflows.decay import DecayReport, decay
 from tests.resilience.helpers_decay import (
     TENANTS,
     Crash,
@@ -47,7 +47,14 @@ class Decayed:
 
 
 def run(ports: MemoryPorts, episodes: CrashingEpisodes, now: float) -> DecayReport:
-    return decay(episodes, ports.facts, ports.procedures, ports.ledger, now=now)  # type: ignore[arg-type]
+    return decay(
+        episodes,  # type: ignore[arg-type]
+        ports.facts,
+        ports.procedures,
+        ports.run_ledger,
+        ports.checkpoints,
+        now=now,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +67,7 @@ def decayed(tmp_path_factory: pytest.TempPathFactory) -> Decayed:
     crashed = CrashingEpisodes(ports.episodes, deletes=len(seeded.doomed) // 2 + PAGE // 3)
     with pytest.raises(Crash):
         run(ports, crashed, NOW)
-    saved = ports.ledger.get(PROGRESS_KEY, now=NOW)
+    saved = ports.checkpoints.load(Checkpoint.DECAY_PROGRESS, now=NOW)
     # When the next scheduled pass starts an hour later
     resumed = CrashingEpisodes(ports.episodes)
     report = run(ports, resumed, NOW + 3600)
@@ -82,7 +89,7 @@ def test_an_interrupted_pass_resumes_from_its_saved_position(decayed: Decayed) -
     assert decayed.report.resumed
     assert decayed.resumed.cursors[0] == decayed.saved_progress["cursor"]
     assert decayed.crashed.deleted + decayed.resumed.deleted == len(decayed.seeded.doomed)
-    assert decayed.ports.ledger.get(PROGRESS_KEY, now=NOW) is None
+    assert decayed.ports.checkpoints.load(Checkpoint.DECAY_PROGRESS, now=NOW) is None
     # And its report counts no deletion twice (the page under way at the crash may go uncounted)
     doomed = len(decayed.seeded.doomed)
     assert doomed - PAGE <= decayed.report.failed_episodes_deleted <= doomed

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from agent_memory.core.model.errors import TransientError
-from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.ports import MemoryPorts, RunEntryKind
 from agent_memory.core.workflows.consolidation import consolidate_or_record, failed_runs
-from agent_memory.wiring.local import DATABASE_FILE
+from agent_memory.wiring import DATABASE_FILE
 from tests.resilience.helpers_aws import AwsHarness, aws_harness, outcomes_of
 from tests.resilience.helpers_corpus import (
     Event,
@@ -45,6 +45,7 @@ from tests.resilience.helpers_local import (
     redeliver_unrecorded,
     replay_failed,
 )
+from tests.support.ledger import ledger_contents
 
 FAULT_RATE = 0.2
 # Retry waits and the steps' timeout, scaled down together (see helpers_aws).
@@ -80,7 +81,7 @@ class FaultRun:
 
 def _failure_records(ports: MemoryPorts) -> dict[str, Event]:
     """Every failed-run record, resolved ones (their run completed meanwhile) included."""
-    return {key: value for key, value in ports.ledger.scan("") if "#failed#" in key}
+    return {e.key: e.value for e in ports.run_ledger.entries() if e.kind is RunEntryKind.FAILURE}
 
 
 def _half_written(ports: MemoryPorts, outcomes: list[Outcome]) -> list[str]:
@@ -200,7 +201,7 @@ def test_a_redelivery_failing_after_its_run_completed_leaves_no_failure_record()
         # When the dead letter is replayed (every later step answers from its idempotency record)
         assert machine.run(letter["event"]).consolidated
         # Then no failed-run record claims the run still needs replaying
-        assert failed_runs(harness.ports(None).ledger) == []
+        assert failed_runs(harness.ports(None).run_ledger) == []
 
 
 def test_kb_ingestion_meeting_a_running_job_waits_for_the_next_window() -> None:
@@ -398,7 +399,7 @@ def test_a_write_lock_held_by_another_process_fails_the_run_without_writing(
         # Then nothing of it was written (not even its failure record, which needs the lock
         # too: the caller holds the event and the error)
         assert list(memory.ports.episodes.export("acme")) == []
-        assert list(memory.ports.ledger.scan("")) == []
+        assert ledger_contents(memory.ports) == []
     # And once the lock is released the same event consolidates completely
     consolidate_or_record(event, memory.ports)
     assert store_problems(memory.ports, expected_state([event])) == []

@@ -63,7 +63,7 @@ def learn(memory: Memory, tenant: str) -> None:
 
 def ingest(memory: Memory) -> None:
     ports = memory.ports
-    run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=ports.clock())
 
 
 def files_holding(root: Path, needle: str) -> list[str]:

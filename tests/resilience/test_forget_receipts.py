@@ -32,7 +32,7 @@ def forgotten() -> Iterator[tuple[AwsHarness, ForgetReceipt, list[str]]]:
                 event = run_event(f"run-{number}", tenant_id=tenant, agent_id=agent)
                 consolidate(event, harness.ports(tenant))
         jobs = harness.ports(None)
-        run_ingestion(jobs.facts, jobs.knowledge_base, jobs.ledger, now=jobs.clock())
+        run_ingestion(jobs.facts, jobs.knowledge_base, jobs.checkpoints, now=jobs.clock())
         documents = jobs.knowledge_base.document_keys("acme")
         assert documents
         # When the operator forgets acme, with the stack's retention

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from agent_memory.adapters.ledger_records import run_key
 from agent_memory.core.tiers.semantic import fact_hash
-from agent_memory.core.workflows.consolidation import run_key, runs_to_replay
-from agent_memory.wiring.local import local_ports
+from agent_memory.core.workflows.consolidation import runs_to_replay
+from agent_memory.wiring import local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 from tests.resilience.killable_cli import cli, kill_inside_a_step
 from tests.support.embedder import HashingEmbedder
@@ -51,5 +52,5 @@ def test_a_killed_consolidation_is_listed_and_replay_completes_it_once(
     fact = ports.facts.get("acme", "contracts", fact_hash(FACT))
     assert fact is not None and fact.sightings == 1 and fact.run_ids == {"reviewer/kill-1"}
     # And nothing is left to replay
-    runs = runs_to_replay(ports.ledger, now=time.time(), incomplete_after=0)
+    runs = runs_to_replay(ports.run_ledger, now=time.time(), incomplete_after=0)
     assert (runs.failed, runs.incomplete) == ([], [])

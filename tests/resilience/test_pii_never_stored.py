@@ -31,13 +31,13 @@ from agent_memory.core.workflows.consolidation import (
     consolidate,
     consolidate_or_record,
     failed_runs,
-    failure_key,
     replay,
 )
 from agent_memory.core.workflows.ingestion import run_ingestion
 from agent_memory.core.workflows.tenants import export_tenant
 from agent_memory.wiring.local import DATABASE_FILE
 from tests.resilience.aws_lambdas import AwsMemory, aws_memory, capture_everything
+from tests.support.ledger import ledger_contents, ledger_values
 from tests.support.memory import Memory, make_memory
 
 TENANT, AGENT, TASK_TYPE, DOMAIN = "acme", "reviewer", "contract_review", "contracts"
@@ -330,13 +330,13 @@ def local_world(root: Path) -> World:
     with capture_everything() as captured:
         for number in range(1, RUNS + 1):
             consolidate(seeded_event(number), ports)
-        run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=memory.clock())
+        run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=memory.clock())
         [first, *_] = ports.procedures.for_task_type(TENANT, TASK_TYPE)
         procedural.review(
             ports.procedures, first.procedure_id, approve=True, reviewer="lead", now=memory.clock()
         )
         reply = bootstrap(parse_bootstrap_request(BOOTSTRAP), ports)
-    records = [*export_tenant(ports, TENANT), *(value for _, value in ports.ledger.scan(""))]
+    records = [*export_tenant(ports, TENANT), *ledger_values(ports)]
     kb_files = sorted(p for p in (root / "kb").rglob("*") if p.is_file())
     database = sorted(root.glob(f"{DATABASE_FILE}*"))
     return World(
@@ -579,9 +579,9 @@ def test_a_failing_detector_writes_nothing_and_records_the_run_for_replay(
     assert list(ports.facts.export(TENANT)) == []
     assert list(ports.procedures.export(TENANT)) == []
     assert ports.knowledge_base.document_keys(TENANT) == []
-    recorded = failure_key(TENANT, AGENT, event["run_id"])
-    assert [key for key, _ in ports.ledger.scan("")] == [recorded]
-    assert [r["event"] for r in failed_runs(ports.ledger)] == [event]
+    recorded = ports.run_ledger.failure_key(TENANT, AGENT, event["run_id"])
+    assert [key for key, _ in ledger_contents(ports)] == [recorded]
+    assert [r["event"] for r in failed_runs(ports.run_ledger)] == [event]
 
 
 def test_a_replayed_run_leaves_no_raw_pii_in_the_database_file(memory: Memory) -> None:
@@ -591,7 +591,7 @@ def test_a_replayed_run_leaves_no_raw_pii_in_the_database_file(memory: Memory) -
         consolidate_or_record(seeded_event(1), broken)
     # When it is replayed with the detector back, which deletes the failure record
     working = replace(memory.ports, pii=LocalPiiDetector())
-    replay(failure_key(TENANT, AGENT, "pii-run-1"), working)
+    replay(working.run_ledger.failure_key(TENANT, AGENT, "pii-run-1"), working)
     # Then the database files hold none of the caught seeds any more
     files = b"".join(p.read_bytes() for p in memory.root.glob(f"{DATABASE_FILE}*"))
     assert [s.probe for s in CAUGHT if s.probe.encode() in files] == []

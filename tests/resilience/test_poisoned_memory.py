@@ -19,6 +19,7 @@ from agent_memory.core.tiers.semantic import fact_hash
 from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
 from agent_memory.core.workflows.consolidation import consolidate, run_marker, summary
 from agent_memory.core.workflows.tenants import export_tenant
+from tests.support.ledger import ledger_contents
 from tests.support.memory import Memory, make_memory, proposed_procedure
 
 TENANT, AGENT, TASK_TYPE, DOMAIN = "acme", "reviewer", "contract_review", "contracts"
@@ -85,7 +86,7 @@ def strings(value: Any) -> list[str]:
 
 def stored_texts(memory: Memory) -> str:
     """Every string of every record the tenant has, run records included, one per line."""
-    records = [*export_tenant(memory.ports, TENANT), *memory.ports.ledger.scan("")]
+    records = [*export_tenant(memory.ports, TENANT), *ledger_contents(memory.ports)]
     return "\n".join(strings(records))
 
 
@@ -259,7 +260,7 @@ def test_an_event_cannot_declare_its_own_memory_trusted(
     with pytest.raises(InvalidInput) as refused:
         consolidate(event, memory.ports)
     assert refused.value.message == "unknown field"
-    assert list(memory.ports.ledger.scan("")) == []
+    assert ledger_contents(memory.ports) == []
 
 
 # --- contradictions are held back -----------------------------------------------------------

@@ -63,7 +63,13 @@ def record(memory: Memory, procedure_id: str) -> tuple[int, int]:
 def run_decay(memory: Memory) -> Any:
     p = memory.ports
     return decay(
-        p.episodes, p.facts, p.procedures, p.ledger, now=memory.clock(), policy=p.policies.decay
+        p.episodes,
+        p.facts,
+        p.procedures,
+        p.run_ledger,
+        p.checkpoints,
+        now=memory.clock(),
+        policy=p.policies.decay,
     )
 
 

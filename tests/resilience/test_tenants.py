@@ -207,7 +207,7 @@ def test_forget_on_dynamodb_and_s3_spares_tenants_sharing_its_prefix(
 
     # Given every staged fact ingested (forget starts an ingestion, which would otherwise
     # mark the other tenants' waiting facts ingested: its normal work, not a change to them)
-    run_ingestion(jobs.facts, jobs.knowledge_base, jobs.ledger, now=jobs.clock())
+    run_ingestion(jobs.facts, jobs.knowledge_base, jobs.checkpoints, now=jobs.clock())
     before = {t: stored(t) for t in AWS_TENANTS}
     assert all(before.values())
     # When the operator forgets tenant acme (a cross-tenant job: the function's own role)

@@ -1,7 +1,6 @@
 """What the review page knows of a procedure: its runs, its record, what it would replace."""
 
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
-from agent_memory.core.workflows.consolidation import run_key
 from agent_memory.core.workflows.decay import decay
 from agent_memory.review.dossier import MAX_RUNS_SHOWN, RunFinder, review_item, review_queue
 from tests.review.scenario import Scenario, consolidate_run
@@ -56,7 +55,7 @@ def test_a_run_without_a_record_is_found_among_the_tenant_s_episodes(
     memory: Memory, scenario: Scenario
 ) -> None:
     # Given run-003's ledger record expired (it names the agent, whom the episode key needs)
-    memory.ports.ledger.delete(run_key("acme", "checker", "run-003"))
+    memory.ports.run_ledger.delete("acme#run#checker/run-003")
     # When the run is looked up by its bare id (as procedures logged runs before markers)
     (run,) = RunFinder(memory.ports).find("acme", ["run-003"])
     # Then the tenant's episodes are searched for it
@@ -68,7 +67,7 @@ def test_a_run_without_a_record_is_found_among_the_tenant_s_episodes(
 
 
 def test_a_run_memory_no_longer_holds_is_still_listed(memory: Memory, scenario: Scenario) -> None:
-    memory.ports.ledger.delete(run_key("acme", "reviewer", "run-002"))
+    memory.ports.run_ledger.delete("acme#run#reviewer/run-002")
     memory.ports.episodes.delete("acme", "reviewer", "run-002")
     (run,) = RunFinder(memory.ports).find("acme", ["reviewer/run-002"])
     assert (run.run_id, run.found_in, run.summary) == ("run-002", "not stored", None)
@@ -91,7 +90,8 @@ def test_a_procedure_flagged_by_decay_is_queued_with_the_reason(
         memory.ports.episodes,
         memory.ports.facts,
         memory.ports.procedures,
-        memory.ports.ledger,
+        memory.ports.run_ledger,
+        memory.ports.checkpoints,
         now=memory.clock(),
         policy=memory.ports.policies.decay,
     )

@@ -24,6 +24,7 @@ from agent_memory.wiring.local_settings import HOME_VARIABLE
 from tests.sdk.conftest import LocalMemory, make_local, run_event
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
+from tests.support.ledger import ledger_contents
 
 
 class GatedPii(FakePiiDetector):
@@ -119,7 +120,7 @@ def test_invalid_event_is_refused_before_anything_is_written(
     assert refused.value.field == field
     local.client.close()
     ports = local.ports()
-    assert list(ports.ledger.scan("")) == []
+    assert ledger_contents(ports) == []
     assert ports.episodes.recent("acme", "reviewer", now=ports.clock(), limit=10).items == ()
 
 
@@ -132,7 +133,7 @@ def test_a_run_the_bus_would_refuse_is_refused_locally_too(local: LocalMemory) -
     # Then it is refused as the AWS backend refuses it, and nothing is written
     assert refused.value.limit == MAX_DETAIL_BYTES
     local.client.close()
-    assert list(local.ports().ledger.scan("")) == []
+    assert ledger_contents(local.ports()) == []
 
 
 def test_a_million_unknown_keys_are_refused_before_any_field_is_validated(
@@ -189,7 +190,7 @@ def test_failed_step_is_raised_by_wait_and_recorded_for_replay(tmp_path: Path) -
     # Then the error names the step, and the run waits for replay under its key
     assert failed.value.step == "scrub"
     assert failed.value.replay_key == "acme#failed#reviewer/run-1"
-    assert [r["key"] for r in failed_runs(memory.ports().ledger)] == [failed.value.replay_key]
+    assert [r["key"] for r in failed_runs(memory.ports().run_ledger)] == [failed.value.replay_key]
 
 
 def test_failed_extraction_is_recorded_for_replay_too(tmp_path: Path) -> None:
@@ -203,7 +204,7 @@ def test_failed_extraction_is_recorded_for_replay_too(tmp_path: Path) -> None:
 
     assert failed.value.step == "extract"
     assert isinstance(failed.value.cause, ConnectionError)
-    recorded = failed_runs(memory.ports().ledger)
+    recorded = failed_runs(memory.ports().run_ledger)
     assert [r["error"]["Step"] for r in recorded] == ["extract"]
 
 

@@ -174,7 +174,7 @@ def test_a_failing_run_lands_in_the_dead_letter_queue_and_replays(workflow: Work
     assert execution["status"] == "FAILED"
     ports = workflow.runtime.ports("wf-dlq")
     assert list(ports.episodes.export("wf-dlq")) == []
-    records = [v for k, v in ports.ledger.scan("wf-dlq#failed#")]
+    records = [e.value for e in ports.run_ledger.failures("wf-dlq")]
     assert [r["error"]["Error"] for r in records] == ["PiiDetectionFailed"]
     [letter] = workflow.dead_letters()
     # The dead letter names the run and its execution, and carries no event
@@ -190,7 +190,7 @@ def test_a_failing_run_lands_in_the_dead_letter_queue_and_replays(workflow: Work
     # Then the run is consolidated and its failure record cleared
     assert replayed["status"] == "SUCCEEDED"
     assert len(list(ports.episodes.export("wf-dlq"))) == 1
-    assert list(ports.ledger.scan("wf-dlq#failed#")) == []
+    assert list(ports.run_ledger.failures("wf-dlq")) == []
 
 
 def test_an_invalid_event_is_dead_lettered_without_any_write(workflow: Workflow) -> None:

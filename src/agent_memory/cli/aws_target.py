@@ -49,10 +49,10 @@ def stack_ports(stack_name: str, region: str | None) -> MemoryPorts:
 
 @dataclass
 class StackFailures:
-    """The failed runs of a deployed stack: its ledger's records, replayed by starting the
+    """The failed runs of a deployed stack: its run ledger's records, replayed by starting the
     state machine again with the run's event.
 
-    The operator's credentials need, beyond reading the ledger: ``states:DescribeExecution``
+    The operator's credentials need, beyond reading the ledger table: ``states:DescribeExecution``
     (a record without its event), ``states:StartExecution`` on the state machine, and
     ``sqs:ReceiveMessage``, ``sqs:DeleteMessage`` and ``sqs:ChangeMessageVisibility`` on the
     dead-letter queue.
@@ -69,7 +69,7 @@ class StackFailures:
     ) -> list[dict[str, Any]]:
         """Every run still to replay: the failed ones, then the incomplete ones."""
         runs = runs_to_replay(
-            self.ports.ledger, now=self.ports.clock(), incomplete_after=incomplete_after
+            self.ports.run_ledger, now=self.ports.clock(), incomplete_after=incomplete_after
         )
         return [*runs.failed, *runs.incomplete]
 
@@ -113,10 +113,10 @@ class StackFailures:
         return event
 
     def _redelivery(self, entry: dict[str, Any]) -> dict[str, Any]:
-        run = self.ports.ledger.get(entry["key"], now=self.ports.clock())
+        run = self.ports.run_ledger.entry(entry["key"], now=self.ports.clock())
         if run is None:
             raise AwsCommandFailed(f"{entry['key']}: the run's record is gone (expired?)")
-        return redelivery_event(run)
+        return redelivery_event(run.value)
 
     def _delete_letters(self, key: str) -> None:
         for _ in range(_MAX_RECEIVES):

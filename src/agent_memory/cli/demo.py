@@ -88,7 +88,7 @@ def run_demo(store: str | None, out: TextIO) -> int:
             f"   served from the {served['source'].replace('_', ' ')} before ingestion: "
             f"{served['content'][:70]}..."
         )
-    report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    report = run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=ports.clock())
     say(f"   batched KB ingestion: {report.facts_ingested} fact(s) ingested in one job")
 
     say()

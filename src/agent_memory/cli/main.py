@@ -468,7 +468,7 @@ def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     from agent_memory.core.model.records import to_json
     from agent_memory.core.workflows.ingestion import run_ingestion
 
-    report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    report = run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=ports.clock())
     if args.json:
         _print_json(to_json(report), out)
     else:
@@ -599,7 +599,8 @@ def _decay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
         ports.episodes,
         ports.facts,
         ports.procedures,
-        ports.ledger,
+        ports.run_ledger,
+        ports.checkpoints,
         now=now,
         policy=ports.policies.decay,
     )
@@ -697,7 +698,7 @@ def _awaiting_replay(args: argparse.Namespace, ports: MemoryPorts) -> RunsToRepl
     from agent_memory.core.workflows.consolidation import runs_to_replay
 
     return runs_to_replay(
-        ports.ledger, now=ports.clock(), incomplete_after=args.incomplete_after * 60
+        ports.run_ledger, now=ports.clock(), incomplete_after=args.incomplete_after * 60
     )
 
 

@@ -314,32 +314,179 @@ class ProcedureStore(Protocol):
         ...
 
 
+class RunEntryKind(StrEnum):
+    """What a run ledger entry holds."""
+
+    RUN = "run"  # the run's scrubbed state, kept to answer redeliveries identically
+    FAILURE = "failed"  # a failed run awaiting replay
+
+
+@dataclass(frozen=True, slots=True)
+class RunEntry:
+    """One record of the run ledger: a run's consolidation record or a failed run's.
+
+    ``key`` is the handle the adapter keeps it under, what listings show and ``replay`` takes;
+    the core passes it back and never builds it. ``agent_id`` is None for a record written
+    before records named the agent, and for an event too broken to name its run.
+    """
+
+    key: str
+    kind: RunEntryKind
+    tenant_id: str
+    agent_id: str | None
+    run_id: str
+    value: dict[str, Any]
+
+
 @runtime_checkable
-class Ledger(Protocol):
-    """Small JSON records keyed by string: idempotency results, run records, job state."""
+class RunLedger(Protocol):
+    """Each run's consolidation record and the failed runs kept for replay, by tenant.
 
-    def get(self, key: str, *, now: float) -> dict[str, Any] | None:
-        """The record, or None if absent or expired."""
+    Records are small JSON objects; one with an expiry at or before ``now`` is absent. A
+    failure's tenant may be ``_unroutable`` (an event too broken to name its own).
+    """
+
+    def run(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> RunEntry | None:
+        """The run's record, or None."""
         ...
 
-    def add(self, key: str, value: dict[str, Any], *, now: float, expires_at: float | None) -> bool:
-        """Write unless an unexpired record exists; True if this call wrote it."""
+    def legacy_run(self, tenant_id: str, run_id: str, *, now: float) -> RunEntry | None:
+        """A record of the run id written before records named the agent (read, never written)."""
         ...
 
-    def put(self, key: str, value: dict[str, Any], *, now: float, expires_at: float | None) -> None:
-        """Write, replacing any record."""
+    def start_run(
+        self,
+        tenant_id: str,
+        agent_id: str,
+        run_id: str,
+        value: dict[str, Any],
+        *,
+        now: float,
+        expires_at: float,
+    ) -> bool:
+        """Write the run's record unless an unexpired one exists; True if this call wrote it."""
+        ...
+
+    def failure_key(self, tenant_id: str, agent_id: str | None, run_id: str) -> str:
+        """The key a failed run is (or would be) kept under."""
+        ...
+
+    def identify(self, key: str) -> tuple[str, str | None, str] | None:
+        """(tenant_id, agent_id, run_id) a run or failure key names; None for any other key."""
+        ...
+
+    def put_failure(
+        self,
+        tenant_id: str,
+        agent_id: str | None,
+        run_id: str,
+        value: dict[str, Any],
+        *,
+        now: float,
+        expires_at: float | None,
+    ) -> None:
+        """Write the run's failure record, replacing any."""
+        ...
+
+    def entry(self, key: str, *, now: float) -> RunEntry | None:
+        """The run or failure record kept under ``key``, or None."""
+        ...
+
+    def rewrite(
+        self, entry: RunEntry, value: dict[str, Any], *, now: float, expires_at: float | None
+    ) -> None:
+        """Replace an entry's value and expiry, where it is kept."""
         ...
 
     def delete(self, key: str) -> None:
-        """Remove the record if present."""
+        """Remove the entry kept under ``key``, if present."""
         ...
 
-    def scan(self, prefix: str) -> Iterator[tuple[str, dict[str, Any]]]:
-        """Every record whose key starts with ``prefix`` (for export, forget and listings)."""
+    def failures(self, tenant_id: str) -> Iterator[RunEntry]:
+        """The tenant's failure records, resolved and expired included (one key range)."""
+        ...
+
+    def entries(self, tenant_id: str | None = None) -> Iterator[RunEntry]:
+        """Every run and failure record of the tenant, expired included (no clock here), for
+        export and forget; of every tenant when ``tenant_id`` is None (an operator's pass over
+        the whole ledger). May be deleted from while iterating.
+        """
         ...
 
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Remove up to ``limit`` expired records (a store with native TTL may return 0)."""
+        ...
+
+
+class Checkpoint(StrEnum):
+    """The jobs' saved states, one record each (the values are what the adapters key them by)."""
+
+    DECAY_PROGRESS = "decay-progress"  # where an interrupted decay pass resumes
+    INGESTION_JOB = "ingestion-job"  # the knowledge base's last ingestion job
+    INGESTION_REQUESTED = "ingestion-requested"  # an ingestion asked for with nothing waiting
+    INGESTION_RETRIES = "ingestion-retries"  # rewrites of documents that failed to ingest
+    REEMBEDDING = "reembedding"  # the embedding migration: target, stage, position
+
+
+class Lease(StrEnum):
+    """Work that one process at a time may do."""
+
+    REEMBEDDING = "reembedding"
+
+
+@runtime_checkable
+class JobCheckpoints(Protocol):
+    """The saved state of resumable jobs (small JSON records, one per :class:`Checkpoint`)
+    and the leases that keep a job to one runner at a time.
+    """
+
+    def load(self, checkpoint: Checkpoint, *, now: float) -> dict[str, Any] | None:
+        """The saved state, or None."""
+        ...
+
+    def save(self, checkpoint: Checkpoint, value: dict[str, Any], *, now: float) -> None:
+        """Save the state, replacing any."""
+        ...
+
+    def clear(self, checkpoint: Checkpoint) -> None:
+        """Remove the saved state, if any."""
+        ...
+
+    def acquire(self, lease: Lease, holder: str, *, now: float, until: float) -> bool:
+        """Take the lease for ``holder`` until ``until`` unless another holds it unexpired;
+        True if this call took it.
+        """
+        ...
+
+    def renew(self, lease: Lease, holder: str, *, now: float, until: float) -> None:
+        """Hold the lease for ``holder`` until ``until``."""
+        ...
+
+    def release(self, lease: Lease, holder: str, *, now: float) -> None:
+        """Give the lease up if ``holder`` still holds it (not if it lapsed and was taken)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveModel:
+    """The store's active embedding model: what wiring embeds with and searches compare."""
+
+    model_id: str
+    dimension: int
+    switched_at: float | None = None
+    previous_model_id: str | None = None
+
+
+@runtime_checkable
+class ModelRegistry(Protocol):
+    """Which embedding model the store's vectors are searched in (recorded at a switch)."""
+
+    def active_model(self, *, now: float) -> ActiveModel | None:
+        """The recorded active model; None for a store that never recorded one."""
+        ...
+
+    def set_active_model(self, model: ActiveModel, *, now: float) -> None:
+        """Record ``model`` as the active one."""
         ...
 
 
@@ -588,7 +735,9 @@ class MemoryPorts:
     episodes: EpisodeStore
     facts: FactStore
     procedures: ProcedureStore
-    ledger: Ledger
+    run_ledger: RunLedger
+    checkpoints: JobCheckpoints
+    model_registry: ModelRegistry
     knowledge_base: KnowledgeBase
     embedder: Embedder
     pii: PiiDetector

@@ -12,7 +12,7 @@ from agent_memory.core.model.policies import DecayPolicy, ProceduralPolicy
 from agent_memory.core.paging import every
 from agent_memory.core.ports import MemoryPorts, ProcedureStore
 from agent_memory.core.tiers.procedural import is_trial, select_procedure
-from agent_memory.core.workflows.consolidation import legacy_run_key, parse_run_marker, run_key
+from agent_memory.core.workflows.consolidation import parse_run_marker
 from agent_memory.review.diff import ProcedureDiff, diff_procedures
 
 AWAITING_REVIEW = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW)
@@ -141,8 +141,13 @@ class RunFinder:
         now = self._ports.clock()
         # Procedures name a run by its marker (agent/run); one counted before markers, by id.
         agent, bare = parse_run_marker(run_id)
-        key = run_key(tenant_id, agent, bare) if agent else legacy_run_key(tenant_id, bare)
-        record = _run_record(self._ports.ledger.get(key, now=now))
+        runs = self._ports.run_ledger
+        found = (
+            runs.run(tenant_id, agent, bare, now=now)
+            if agent
+            else runs.legacy_run(tenant_id, bare, now=now)
+        )
+        record = _run_record(found.value if found else None)
         if record is not None:
             agent_id, summary, outcome = record
             episode = self._ports.episodes.get(tenant_id, agent_id, bare, now=now)

@@ -14,7 +14,6 @@ from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.consolidation import (
     StepFailed,
     consolidate_or_record,
-    failure_key,
     record_failure,
     summary,
 )
@@ -118,7 +117,10 @@ class LocalBackend:
                     )
             if not self._retryable(error, attempt):
                 raise ConsolidationError(
-                    run_id, step, error, failure_key(tenant_id, agent_id, run_id)
+                    run_id,
+                    step,
+                    error,
+                    self.ports.run_ledger.failure_key(tenant_id, agent_id, run_id),
                 ) from error
             attempt += 1
             time.sleep(self._retry_delay * attempt)

@@ -130,19 +130,25 @@ def record_failure(event: Any) -> State:
     payload = dict(event) if isinstance(event, dict) else {"error": event}
     if "event" not in payload and payload.get("execution"):
         payload["event"] = _execution_input(str(payload["execution"]))
-    record = consolidation.record_failure(payload, runtime().ports(None))
+    ports = runtime().ports(None)
+    record = consolidation.record_failure(payload, ports)
     if not record.get("repeated"):
         _count("ConsolidationFailures", 1)
         logger.warning("run failed", key=record["key"], error=record.get("error"))
-    return failure_message(record)
+    identity = ports.run_ledger.identify(record["key"])
+    if identity is None:
+        raise RuntimeError(f"{record['key']!r} names no run: record_failure keeps none there")
+    return failure_message(record, identity)
 
 
-def failure_message(record: State) -> State:
-    """What a dead-letter message says of a failed-run record: enough to find and replay it."""
+def failure_message(record: State, identity: tuple[str, str | None, str]) -> State:
+    """What a dead-letter message says of a failed-run record (named ``identity``): enough
+    to find and replay it.
+    """
     error = dict(record.get("error") or {})
     if isinstance(error.get("Cause"), str):
         error["Cause"] = error["Cause"][:MAX_MESSAGE_CAUSE_CHARS]
-    tenant_id, agent_id, run_id = consolidation.failure_identity(record["key"])
+    tenant_id, agent_id, run_id = identity
     return {
         "key": record["key"],
         "tenant_id": tenant_id,
@@ -199,7 +205,7 @@ def _retrieval_metrics(reply: BootstrapReply) -> None:
 def ingest(_: Any) -> State:
     """One batched KB ingestion window."""
     ports = runtime().ports(None)
-    report = run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+    report = run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=ports.clock())
     _count("FactsIngested", report.facts_ingested)
     # Gauges (one value a window): the backlog, and the facts whose documents keep failing.
     _count("FactsAwaitingIngestion", report.facts_waiting)
@@ -230,7 +236,8 @@ def decay_pass(_: Any) -> State:
         ports.episodes,
         ports.facts,
         ports.procedures,
-        ports.ledger,
+        ports.run_ledger,
+        ports.checkpoints,
         now=ports.clock(),
         policy=ports.policies.decay,
     )

@@ -18,6 +18,7 @@ from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
 from agent_memory.adapters.aws.tenant_credentials import DEFAULT_MAX_TENANTS, TenantSessions
+from agent_memory.adapters.ledger_records import ledger_ports
 from agent_memory.adapters.secrets import CredentialDetector
 from agent_memory.core.model import receipts
 from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, Calibration
@@ -118,6 +119,7 @@ class AwsRuntime:
         dynamodb = self.client("dynamodb", tenant_id)
         s = self.settings
         embedder = self._embedder()
+        ledgers = ledger_ports(DynamoDbLedger(dynamodb, s.ledger_table))
         return MemoryPorts(
             # Stores present each record with the vectors of the model queries are embedded
             # with, so a store carrying a second model's vectors (a migration) serves this one.
@@ -126,7 +128,9 @@ class AwsRuntime:
             ),
             facts=DynamoDbFactStore(dynamodb, s.facts_table, active_model=embedder.model_id),
             procedures=DynamoDbProcedureStore(dynamodb, s.procedures_table),
-            ledger=DynamoDbLedger(dynamodb, s.ledger_table),
+            run_ledger=ledgers.run_ledger,
+            checkpoints=ledgers.checkpoints,
+            model_registry=ledgers.model_registry,
             # Clients most steps never call are made on first use: each costs a few ms at a
             # cold start, and a tenant's S3 client a quarter MiB for as long as it is cached.
             knowledge_base=BedrockKnowledgeBase(

@@ -9,6 +9,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from agent_memory.adapters.ledger_records import ledger_ports
 from agent_memory.adapters.local.embeddings import (
     DEFAULT_MODEL_ID,
     LOCAL_MODELS,
@@ -34,7 +35,6 @@ from agent_memory.core.ports import (
     Reranker,
 )
 from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
-from agent_memory.core.workflows.reembed import ACTIVE_KEY
 from agent_memory.wiring.local_settings import LocalSettings
 
 DATABASE_FILE = "memory.db"
@@ -68,10 +68,10 @@ def local_ports(
     if not read_only:
         settings.store.mkdir(parents=True, exist_ok=True)
     database = SqliteDatabase(settings.store / DATABASE_FILE, read_only=read_only)
-    ledger = SqliteLedger(database)
+    ledgers = ledger_ports(SqliteLedger(database))
     registry = LOCAL_MODELS if models is None else models
-    active = ledger.get(ACTIVE_KEY, now=time.time())
-    active_id = str(active["model_id"]) if active else DEFAULT_MODEL_ID
+    active = ledgers.model_registry.active_model(now=time.time())
+    active_id = active.model_id if active else DEFAULT_MODEL_ID
     if embedder is None:
         embedder = local_model(active_id, registry).build()
     elif active is not None and embedder.model_id != active_id:
@@ -89,7 +89,9 @@ def local_ports(
         episodes=SqliteEpisodeStore(database, active_model=embedder.model_id),
         facts=SqliteFactStore(database, active_model=embedder.model_id),
         procedures=SqliteProcedureStore(database),
-        ledger=ledger,
+        run_ledger=ledgers.run_ledger,
+        checkpoints=ledgers.checkpoints,
+        model_registry=ledgers.model_registry,
         knowledge_base=LocalKnowledgeBase(settings.store / KB_FOLDER, embedder),
         embedder=embedder,
         pii=_DetectorsOnFirstUse(pii),

@@ -222,7 +222,9 @@ def test_an_incomplete_run_is_listed_and_redelivered_by_its_identity_on_the_stac
     # When the operator lists the runs awaiting replay, counting every unfinished run
     code, out, _ = cli("failed", "list", "--incomplete-after", "0")
     # Then it is named as incomplete
-    key = consolidation.run_key("acme", "reviewer", "run-cut-1")
+    recorded = ports.run_ledger.run("acme", "reviewer", "run-cut-1", now=ports.clock())
+    assert recorded is not None
+    key = recorded.key
     assert code == 0 and f"{key}  started=" in out
     # When it is replayed
     assert cli("failed", "replay", key, "--incomplete-after", "0")[0] == 0

@@ -32,6 +32,7 @@ from agent_memory.adapters.aws.dynamodb_schema import (
     TABLES,
     TableDesign,
 )
+from agent_memory.adapters.ledger_records import KeyedRunLedger
 from agent_memory.core.model.errors import InvalidInput, TransientError
 from agent_memory.core.model.models import EpisodeUnit, ProcedureStatus
 from agent_memory.core.ports import FeedbackCount
@@ -73,6 +74,7 @@ class Aws:
     facts: DynamoDbFactStore
     procedures: DynamoDbProcedureStore
     ledger: DynamoDbLedger
+    run_ledger: KeyedRunLedger
 
     def items(self, design: TableDesign) -> list[dict[str, Any]]:
         """Every item of a table, raw."""
@@ -93,13 +95,15 @@ class Aws:
 def aws() -> Iterator[Aws]:
     with mocked_tables() as tables:
         client = RecordingClient(tables.client)
+        ledger = DynamoDbLedger(client, tables.name(LEDGER))
         yield Aws(
             tables=tables,
             client=client,
             episodes=DynamoDbEpisodeStore(client, tables.name(EPISODES)),
             facts=DynamoDbFactStore(client, tables.name(FACTS)),
             procedures=DynamoDbProcedureStore(client, tables.name(PROCEDURES)),
-            ledger=DynamoDbLedger(client, tables.name(LEDGER)),
+            ledger=ledger,
+            run_ledger=KeyedRunLedger(ledger),
         )
 
 
@@ -117,7 +121,8 @@ def _write_one_of_everything(aws: Aws, tenant: str = "acme") -> None:
         succeeded=True,
         now=NOW,
     )
-    aws.ledger.put(f"{tenant}#run#run-1", {"state": {}}, now=NOW, expires_at=NOW + DAY)
+    aws.run_ledger.start_run(tenant, "agent-1", "run-1", {"state": {}}, now=NOW, expires_at=NOW)
+    aws.run_ledger.put_failure(tenant, "agent-1", "run-2", {"event": {}}, now=NOW, expires_at=None)
 
 
 def _item_size(item: dict[str, Any]) -> int:
@@ -329,7 +334,8 @@ def test_tenant_operations_query_indexes_and_never_scan(aws: Aws) -> None:
     list(aws.episodes.export("acme"))
     list(aws.facts.export("acme"))
     list(aws.procedures.export("acme"))
-    list(aws.ledger.scan("acme#"))
+    list(aws.run_ledger.entries("acme"))
+    list(aws.run_ledger.failures("acme"))
     aws.facts.fast_path("acme", None)
     aws.episodes.forget("acme")
     aws.facts.forget("acme")
@@ -352,7 +358,7 @@ def test_every_index_is_used_and_filters_only_read_projected_attributes(aws: Aws
     aws.procedures.get("p-acme")
     aws.procedures.list(limit=5)
     aws.procedures.list(tenant_id="acme", status=ProcedureStatus.PENDING, limit=5)
-    list(aws.ledger.scan("acme#"))
+    list(aws.run_ledger.failures("acme"))
 
     # Then every index of the schema serves some listing, and filtered ones project ALL
     queried = {

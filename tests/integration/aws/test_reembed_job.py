@@ -17,10 +17,12 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from agent_memory.adapters.ledger_records import ACTIVE_MODEL_KEY as ACTIVE_KEY
+from agent_memory.adapters.ledger_records import CHECKPOINT_KEYS
 from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.errors import Conflict, InvalidInput
+from agent_memory.core.ports import Checkpoint
 from agent_memory.core.workflows import consolidation
-from agent_memory.core.workflows.reembed import ACTIVE_KEY, MIGRATION_KEY
 from agent_memory.serverless import reembed_job as job
 from agent_memory.wiring import aws as wiring
 from agent_memory.wiring.aws_settings import AwsSettings
@@ -33,6 +35,8 @@ from tests.integration.aws.moto_dynamodb import (
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.memory import HASHING_CALIBRATION, run_event
+
+MIGRATION_KEY = CHECKPOINT_KEYS[Checkpoint.REEMBEDDING]
 
 OLD, NEW = "test-hashing-256", "test-words-64"
 WORDS_CALIBRATION = Calibration("test-words", 0.2, 0.2, "tests: word-overlap vectors")

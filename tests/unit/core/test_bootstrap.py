@@ -80,7 +80,10 @@ def test_a_confirmed_fact_is_served_by_the_fast_path_until_ingested(memory: Memo
     assert before["source"] == "fast_path"
     memory.clock.advance(1)
     report = run_ingestion(
-        memory.ports.facts, memory.ports.knowledge_base, memory.ports.ledger, now=memory.clock()
+        memory.ports.facts,
+        memory.ports.knowledge_base,
+        memory.ports.checkpoints,
+        now=memory.clock(),
     )
     assert report.facts_ingested == 1
     [after] = bootstrap(REQUEST, memory.ports)["facts"]

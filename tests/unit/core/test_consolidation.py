@@ -21,6 +21,7 @@ from agent_memory.core.workflows.consolidation import (
 )
 from agent_memory.core.workflows.tenants import export_tenant
 from tests.support.fakes import fake_chat
+from tests.support.ledger import ledger_contents
 from tests.support.memory import DAY, Memory, make_memory, run_event
 from tests.support.serving import feedback, serve
 
@@ -234,12 +235,12 @@ def test_detector_failure_writes_nothing_and_records_the_run(memory: Memory) -> 
     assert failed.value.step == "scrub"
     assert list(memory.ports.episodes.export("acme")) == []
     assert list(memory.ports.facts.export("acme")) == []
-    assert [r["key"] for r in failed_runs(memory.ports.ledger)] == ["acme#failed#reviewer/r1"]
+    assert [r["key"] for r in failed_runs(memory.ports.run_ledger)] == ["acme#failed#reviewer/r1"]
     # And once the detector is back, replaying completes the run and clears the record
     memory.pii.fail = False
     replay("acme#failed#reviewer/r1", memory.ports)
     assert memory.ports.episodes.get("acme", "reviewer", "r1", now=memory.clock()) is not None
-    assert failed_runs(memory.ports.ledger) == []
+    assert failed_runs(memory.ports.run_ledger) == []
 
 
 def test_invalid_event_is_refused_before_anything_is_written(memory: Memory) -> None:
@@ -248,7 +249,7 @@ def test_invalid_event_is_refused_before_anything_is_written(memory: Memory) -> 
             run_event("r1", artifacts={"facts": [{"content": "x", "confidence": 3}]}), memory.ports
         )
     assert list(memory.ports.episodes.export("acme")) == []
-    assert list(memory.ports.ledger.scan("")) == []
+    assert ledger_contents(memory.ports) == []
 
 
 def test_stored_text_is_the_scrubbed_text_unchanged(memory: Memory) -> None:
@@ -318,7 +319,7 @@ def test_a_successful_redelivery_clears_the_runs_failure_record(memory: Memory) 
     memory.pii.fail = False
     consolidate(run_event("r1"), memory.ports)
     # Then the failure record is gone
-    assert failed_runs(memory.ports.ledger) == []
+    assert failed_runs(memory.ports.run_ledger) == []
 
 
 def test_a_fact_contradicting_a_confirmed_one_is_held_back_not_served(memory: Memory) -> None:

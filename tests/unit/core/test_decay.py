@@ -4,10 +4,11 @@ import pytest
 
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import HOUR, DecayPolicy
+from agent_memory.core.ports import Checkpoint
 from agent_memory.core.tiers import procedural
 from agent_memory.core.tiers.semantic import fact_hash
 from agent_memory.core.workflows.consolidation import consolidate, summary
-from agent_memory.core.workflows.decay import PROGRESS_KEY, decay, decay_preview
+from agent_memory.core.workflows.decay import decay, decay_preview
 from tests.support.memory import DAY, Memory, make_memory, run_event
 from tests.support.serving import feedback, serve
 
@@ -23,7 +24,8 @@ def run_decay(memory: Memory, page_size: int = 100):  # type: ignore[no-untyped-
         p.episodes,
         p.facts,
         p.procedures,
-        p.ledger,
+        p.run_ledger,
+        p.checkpoints,
         now=memory.clock(),
         policy=DecayPolicy(page_size=page_size),
     )
@@ -156,7 +158,8 @@ def test_an_interrupted_pass_resumes_where_it_stopped(memory: Memory) -> None:
             CrashingEpisodes(p.episodes, 9),
             p.facts,
             p.procedures,
-            p.ledger,  # type: ignore[arg-type]
+            p.run_ledger,
+            p.checkpoints,
             now=memory.clock(),
             policy=DecayPolicy(page_size=4),
         )
@@ -189,7 +192,7 @@ def test_a_preview_follows_every_page_names_what_decay_then_does_and_writes_noth
     assert sorted(e["run_id"] for e in preview.failed_episodes) == [f"f{i}" for i in range(9)]
     assert [f["domain"] for f in preview.pending_facts] == ["contracts"]
     assert (list(p.episodes.export("acme")), list(p.facts.export("acme"))) == before
-    assert p.ledger.get(PROGRESS_KEY, now=memory.clock()) is None
+    assert p.checkpoints.load(Checkpoint.DECAY_PROGRESS, now=memory.clock()) is None
     # And a pass then does exactly that
     report = run_decay(memory, page_size=3)
     assert report.failed_episodes_deleted == len(preview.failed_episodes)

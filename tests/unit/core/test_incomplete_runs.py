@@ -16,7 +16,6 @@ from agent_memory.core.workflows.consolidation import (
     consolidate,
     record_failure,
     replay,
-    run_key,
     runs_to_replay,
     summary,
 )
@@ -24,7 +23,7 @@ from tests.support.embedder import HashingEmbedder
 from tests.support.memory import Memory, make_memory, run_event
 
 FACT = "Liability caps below 1x fees are a red flag"
-KEY = run_key("acme", "reviewer", "r1")
+KEY = "acme#run#reviewer/r1"  # the run's record, what replay lists it under
 
 
 class Killed(BaseException):
@@ -80,11 +79,11 @@ def test_a_run_that_died_mid_consolidation_is_listed_as_incomplete_after_the_bou
     crash(memory, dies_on=1)
     # Then it is not listed while an execution could still be working on it
     memory.clock.advance(INCOMPLETE_AFTER_SECONDS - 1)
-    early = runs_to_replay(memory.ports.ledger, now=memory.clock())
+    early = runs_to_replay(memory.ports.run_ledger, now=memory.clock())
     assert early.incomplete == [] and early.failed == []
     # And once the bound has passed it is listed as incomplete, naming the run
     memory.clock.advance(1)
-    [entry] = runs_to_replay(memory.ports.ledger, now=memory.clock()).incomplete
+    [entry] = runs_to_replay(memory.ports.run_ledger, now=memory.clock()).incomplete
     assert (entry["key"], entry["tenant_id"], entry["agent_id"], entry["run_id"]) == (
         KEY,
         "acme",
@@ -104,7 +103,7 @@ def test_replay_completes_an_incomplete_run_writing_each_record_once(
     crash(memory, dies_on)
     memory.clock.advance(INCOMPLETE_AFTER_SECONDS)
     # When it is replayed from the incomplete listing
-    [entry] = runs_to_replay(memory.ports.ledger, now=memory.clock()).incomplete
+    [entry] = runs_to_replay(memory.ports.run_ledger, now=memory.clock()).incomplete
     result = summary(replay(entry["key"], memory.ports))
     # Then the run is complete: one episode, its fact counted once, its procedure proposed
     assert result["procedure_proposed"] is not None
@@ -113,7 +112,7 @@ def test_replay_completes_an_incomplete_run_writing_each_record_once(
     assert fact is not None and fact.run_ids == {"reviewer/r1"} and fact.sightings == 1
     # And nothing is left to replay, even much later
     memory.clock.advance(INCOMPLETE_AFTER_SECONDS)
-    later = runs_to_replay(memory.ports.ledger, now=memory.clock())
+    later = runs_to_replay(memory.ports.run_ledger, now=memory.clock())
     assert later.incomplete == [] and later.failed == []
 
 
@@ -123,7 +122,7 @@ def test_a_run_with_a_failure_record_is_listed_as_failed_only(memory: Memory) ->
     record_failure({"event": run_event("r1"), "error": {"Error": "Killed"}}, memory.ports)
     memory.clock.advance(INCOMPLETE_AFTER_SECONDS)
     # Then it is listed once, as the failed run it is
-    runs = runs_to_replay(memory.ports.ledger, now=memory.clock())
+    runs = runs_to_replay(memory.ports.run_ledger, now=memory.clock())
     assert [r["key"] for r in runs.failed] == ["acme#failed#reviewer/r1"]
     assert runs.incomplete == []
 

@@ -8,6 +8,7 @@ import pytest
 from agent_memory.core.model.errors import IngestionBusy
 from agent_memory.core.model.models import DocumentState, Fact, IngestionJob, IngestionStatistics
 from agent_memory.core.model.policies import HOUR
+from agent_memory.core.ports import Checkpoint
 from agent_memory.core.tiers.semantic import document_key
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
@@ -30,7 +31,7 @@ def confirm(memory: Memory, tenant: str = "acme") -> None:
 
 def ingest(memory: Memory):  # type: ignore[no-untyped-def]
     p = memory.ports
-    return run_ingestion(p.facts, p.knowledge_base, p.ledger, now=memory.clock())
+    return run_ingestion(p.facts, p.knowledge_base, p.checkpoints, now=memory.clock())
 
 
 def test_nothing_staged_means_no_job(memory: Memory) -> None:
@@ -70,7 +71,7 @@ def test_a_busy_knowledge_base_means_try_next_window(memory: Memory) -> None:
     report = run_ingestion(
         memory.ports.facts,
         kb,
-        memory.ports.ledger,  # type: ignore[arg-type]
+        memory.ports.checkpoints,  # type: ignore[arg-type]
         now=memory.clock(),
     )
     assert (report.status, report.facts_waiting) == ("busy", 1)
@@ -82,13 +83,13 @@ def test_a_running_job_is_polled_not_restarted(memory: Memory) -> None:
     first = run_ingestion(
         memory.ports.facts,
         kb,
-        memory.ports.ledger,  # type: ignore[arg-type]
+        memory.ports.checkpoints,  # type: ignore[arg-type]
         now=memory.clock(),
     )
     second = run_ingestion(
         memory.ports.facts,
         kb,
-        memory.ports.ledger,  # type: ignore[arg-type]
+        memory.ports.checkpoints,  # type: ignore[arg-type]
         now=memory.clock(),
     )
     assert (first.status, second.status, kb.started) == ("in_progress", "busy", 1)
@@ -151,7 +152,7 @@ class FailingKnowledgeBase:
 
 def run_with(memory: Memory, kb: object):  # type: ignore[no-untyped-def]
     p = memory.ports
-    return run_ingestion(p.facts, kb, p.ledger, now=memory.clock())  # type: ignore[arg-type]
+    return run_ingestion(p.facts, kb, p.checkpoints, now=memory.clock())  # type: ignore[arg-type]
 
 
 def test_a_complete_job_with_failed_documents_ingests_only_the_indexed_ones(
@@ -209,7 +210,7 @@ def test_a_stuck_fact_is_ingested_once_its_document_finally_is(memory: Memory) -
     # Then both facts leave the fast path: the stuck one because the KB now says INDEXED,
     # although the job's statistics never vouched for a document it did not reprocess
     assert (report.facts_ingested, report.facts_waiting, report.facts_stuck) == (2, 0, 0)
-    assert memory.ports.ledger.get("_kb-ingestion#retries", now=memory.clock()) is None
+    assert memory.ports.checkpoints.load(Checkpoint.INGESTION_RETRIES, now=memory.clock()) is None
 
 
 def test_a_local_document_that_cannot_be_read_stays_on_the_fast_path_and_is_retried(
@@ -222,7 +223,10 @@ def test_a_local_document_that_cannot_be_read_stays_on_the_fast_path_and_is_retr
     sidecar.write_text("{not json")
     # When a window runs
     first = run_ingestion(
-        memory.ports.facts, memory.ports.knowledge_base, memory.ports.ledger, now=memory.clock()
+        memory.ports.facts,
+        memory.ports.knowledge_base,
+        memory.ports.checkpoints,
+        now=memory.clock(),
     )
     job = memory.ports.knowledge_base.ingestion_job(first.job_id or "")
     # Then the job COMPLETEs reporting that document failed, and the fact still waits

@@ -14,13 +14,13 @@ from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.models import Episode, StoredVector
 from agent_memory.core.model.policies import HOUR
-from agent_memory.core.ports import Embedder, FloatArray, MemoryPorts
+from agent_memory.core.ports import Embedder, FloatArray, Lease, MemoryPorts
 from agent_memory.core.retrieval import vectors
 from agent_memory.core.workflows import reembed
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.ingestion import run_ingestion
-from agent_memory.wiring.local import local_ports
+from agent_memory.wiring import local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
@@ -72,7 +72,7 @@ def consolidated(root: Path, embedder: Embedder, clock: Clock) -> MemoryPorts:
     for run_id in ("r1", "r2", "r3"):
         consolidate(run_event(run_id), ports)
         clock.advance(HOUR)  # the agent's runs count as confirmations an hour apart
-    run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=clock())
+    run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=clock())
     return ports
 
 
@@ -327,7 +327,7 @@ def test_one_run_at_a_time_and_a_crashed_runs_lease_lapses(
     # Given a migration, and another run holding the lease (a concurrent schedule, a shell)
     ports = consolidated(tmp_path, old, clock)
     reembed.begin(ports, new)
-    ports.ledger.add(reembed.LEASE_KEY, {"holder": "other"}, now=clock(), expires_at=clock() + 600)
+    ports.checkpoints.acquire(Lease.REEMBEDDING, "other", now=clock(), until=clock() + 600)
     # When this run starts, then it is refused and changes nothing
     with pytest.raises(Conflict, match="another re-embedding run"):
         reembed.advance(ports, resolver(old, new))
@@ -336,7 +336,7 @@ def test_one_run_at_a_time_and_a_crashed_runs_lease_lapses(
     # When the other run's lease lapses (it crashed), this one proceeds and releases its own
     clock.advance(reembed.LEASE_SECONDS)
     assert reembed.advance(ports, resolver(old, new)).done
-    assert ports.ledger.get(reembed.LEASE_KEY, now=clock()) is None
+    assert ports.checkpoints.acquire(Lease.REEMBEDDING, "next", now=clock(), until=clock() + 1)
 
 
 class FailingEmbedder:

@@ -7,17 +7,14 @@ from typing import Any
 
 import pytest
 
+from agent_memory.adapters import ledger_records
 from agent_memory.core.tiers.semantic import fact_hash
-from agent_memory.core.workflows import consolidation
 from agent_memory.core.workflows.consolidation import (
     StepFailed,
     consolidate,
     consolidate_or_record,
     failed_runs,
-    failure_identity,
-    legacy_run_key,
     parse_run_marker,
-    run_key,
     run_marker,
     summary,
 )
@@ -41,7 +38,7 @@ def test_two_agents_runs_of_the_same_id_are_both_consolidated(memory: Memory) ->
     now = memory.clock()
     for agent in ("reviewer", "drafter"):
         assert memory.ports.episodes.get("acme", agent, "r1", now=now) is not None
-        assert memory.ports.ledger.get(run_key("acme", agent, "r1"), now=now) is not None
+        assert memory.ports.run_ledger.run("acme", agent, "r1", now=now) is not None
 
 
 def test_two_agents_runs_of_the_same_id_each_count_for_a_fact_and_a_procedure(
@@ -65,13 +62,15 @@ def test_two_agents_failed_runs_of_the_same_id_are_two_records(memory: Memory) -
         with pytest.raises(StepFailed):
             consolidate_or_record(run_event("r1", agent_id=agent), memory.ports)
     # Then each waits for replay under its own key, which names its agent
-    keys = sorted(r["key"] for r in failed_runs(memory.ports.ledger))
+    keys = sorted(r["key"] for r in failed_runs(memory.ports.run_ledger))
     assert keys == ["acme#failed#drafter/r1", "acme#failed#reviewer/r1"]
-    assert failure_identity(keys[0]) == ("acme", "drafter", "r1")
+    assert memory.ports.run_ledger.identify(keys[0]) == ("acme", "drafter", "r1")
 
 
-def test_a_failure_key_written_before_keys_named_the_agent_is_still_read() -> None:
-    assert failure_identity("acme#failed#r1") == ("acme", None, "r1")
+def test_a_failure_key_written_before_keys_named_the_agent_is_still_read(
+    memory: Memory,
+) -> None:
+    assert memory.ports.run_ledger.identify("acme#failed#r1") == ("acme", None, "r1")
 
 
 def consolidate_as_before(
@@ -81,7 +80,9 @@ def consolidate_as_before(
     ``{tenant}#run#{run_id}``, and the stores counting the run by its bare id.
     """
     with monkeypatch.context() as patched:
-        patched.setattr(consolidation, "run_key", lambda t, a, r: legacy_run_key(t, r))
+        patched.setattr(
+            ledger_records, "run_key", lambda t, a, r: ledger_records.legacy_run_key(t, r)
+        )
         consolidate(event, memory.ports)
 
 
@@ -90,7 +91,7 @@ def test_a_run_recorded_before_keys_named_the_agent_is_not_counted_again(
 ) -> None:
     # Given a run consolidated before run keys named the agent
     consolidate_as_before(run_event("r1"), memory, monkeypatch)
-    assert memory.ports.ledger.get("acme#run#r1", now=memory.clock()) is not None
+    assert memory.ports.run_ledger.legacy_run("acme", "r1", now=memory.clock()) is not None
     # When it is redelivered after the upgrade
     again = summary(consolidate(run_event("r1"), memory.ports))
     # Then its old record answers it, and nothing counts it a second time
@@ -99,7 +100,7 @@ def test_a_run_recorded_before_keys_named_the_agent_is_not_counted_again(
     assert fact is not None and fact.run_ids == {"r1"}
     procedure = memory.ports.procedures.get(again["procedure_proposed"])
     assert procedure is not None and procedure.proposed_by == 1
-    assert memory.ports.ledger.get(run_key("acme", "reviewer", "r1"), now=memory.clock()) is None
+    assert memory.ports.run_ledger.run("acme", "reviewer", "r1", now=memory.clock()) is None
 
 
 def test_another_agents_run_is_not_answered_by_an_old_record_of_the_same_id(

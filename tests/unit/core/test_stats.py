@@ -11,7 +11,6 @@ from agent_memory.core.workflows.consolidation import (
     StepFailed,
     consolidate,
     consolidate_or_record,
-    failure_key,
     replay,
 )
 from agent_memory.core.workflows.ingestion import run_ingestion
@@ -38,7 +37,7 @@ def confirm_a_fact(memory: Memory, tenant: str = "acme") -> None:
 
 def ingest(memory: Memory) -> None:
     p = memory.ports
-    run_ingestion(p.facts, p.knowledge_base, p.ledger, now=memory.clock())
+    run_ingestion(p.facts, p.knowledge_base, p.checkpoints, now=memory.clock())
 
 
 def test_an_empty_memory_counts_zero_for_every_outcome_and_status(memory: Memory) -> None:
@@ -123,7 +122,7 @@ def test_a_failed_run_is_counted_until_it_is_replayed(memory: Memory) -> None:
     assert stats(memory, "acme").failed_runs == 1
     # When it is replayed once the detector is back
     memory.pii.fail = False
-    replay(failure_key("acme", "reviewer", "r1"), memory.ports)
+    replay(memory.ports.run_ledger.failure_key("acme", "reviewer", "r1"), memory.ports)
     # Then nothing awaits replay
     assert stats(memory).failed_runs == 0
 

@@ -15,7 +15,7 @@ from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase
 from agent_memory.core.model.models import DocumentState, IngestionJob, KbDocument, KbHit
 from agent_memory.core.ports import FloatArray
 from agent_memory.core.workflows.consolidation import consolidate
-from agent_memory.core.workflows.ingestion import RETRY_KEY, run_ingestion
+from agent_memory.core.workflows.ingestion import RETRIES, run_ingestion
 from agent_memory.core.workflows.tenants import (
     DAY,
     ErasingKnowledgeBase,
@@ -87,7 +87,7 @@ def learn(memory: Memory, tenant: str) -> None:
 
 def ingest(memory: Memory) -> None:
     p = memory.ports
-    run_ingestion(p.facts, p.knowledge_base, p.ledger, now=p.clock())
+    run_ingestion(p.facts, p.knowledge_base, p.checkpoints, now=p.clock())
 
 
 def managed(memory: Memory) -> ManagedKnowledgeBase:
@@ -202,7 +202,7 @@ def test_forget_drops_the_tenants_documents_from_the_retry_record_while_a_job_ru
     kb = managed(memory)
     kb.held = True
     ingest(memory)
-    retried = memory.ports.ledger.get(RETRY_KEY, now=memory.clock())
+    retried = memory.ports.checkpoints.load(RETRIES, now=memory.clock())
     assert retried is not None and {k.split("/")[1] for k in retried["attempts"]} == {
         "acme",
         "globex",
@@ -210,7 +210,7 @@ def test_forget_drops_the_tenants_documents_from_the_retry_record_while_a_job_ru
     # When acme is forgotten
     forget_tenant(memory.ports, "acme")
     # Then the record no longer names acme's document, and still names globex's
-    retried = memory.ports.ledger.get(RETRY_KEY, now=memory.clock())
+    retried = memory.ports.checkpoints.load(RETRIES, now=memory.clock())
     assert retried is not None and {k.split("/")[1] for k in retried["attempts"]} == {"globex"}
 
 

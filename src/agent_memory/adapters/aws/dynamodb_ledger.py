@@ -1,4 +1,8 @@
-"""The ledger in DynamoDB: small JSON records by key, TTL on expires_at, hidden once expired."""
+"""The ledger table in DynamoDB: small JSON records by key, TTL on expires_at, hidden once expired.
+
+The run ledger, the job checkpoints and the model registry are kept in it
+(:func:`~agent_memory.adapters.ledger_records.ledger_ports`).
+"""
 
 from __future__ import annotations
 
@@ -24,10 +28,10 @@ from agent_memory.core.model.errors import InvalidInput
 
 
 class DynamoDbLedger:
-    """``Ledger`` over the ledger table (:data:`~.dynamodb_schema.LEDGER`).
+    """A ``LedgerTable`` over the ledger table (:data:`~.dynamodb_schema.LEDGER`).
 
-    The partition key is the record's key unchanged: the core already starts tenant-owned keys
-    with ``{tenant_id}#`` (``{tenant}#run#{run_id}``, ``{tenant}#failed#{run_id}``), which is
+    The partition key is the record's key unchanged: tenant-owned keys start with
+    ``{tenant_id}#`` (``{tenant}#run#{run_id}``, ``{tenant}#failed#{run_id}``), which is
     what ``dynamodb:LeadingKeys`` needs, while service keys such as ``_kb-ingestion#current``
     stay readable by name. Each key's head (up to its first ``#``) feeds ``prefix-index``, so a
     prefix containing ``#`` (every tenant prefix) is one key condition; other prefixes need a

@@ -1,4 +1,8 @@
-"""The ledger in SQLite: small JSON records by key, with an optional expiry applied on read."""
+"""The ledger table in SQLite: small JSON records by key, with an optional expiry applied on read.
+
+The run ledger, the job checkpoints and the model registry are kept in it
+(:func:`~agent_memory.adapters.ledger_records.ledger_ports`).
+"""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ _SCAN_BATCH = 500
 
 
 class SqliteLedger:
-    """``Ledger`` over a :class:`SqliteDatabase`; a record with ``expires_at <= now`` is absent.
+    """A ``LedgerTable`` over a :class:`SqliteDatabase`; a record expired at ``now`` is absent.
 
     Values are stored as JSON, so they come back as JSON would: tuples as lists, keys as
     strings. NaN and infinity are refused, as DynamoDB refuses them.

@@ -32,7 +32,7 @@ from agent_memory.core.model.models import (
 )
 from agent_memory.core.model.policies import DAY
 from agent_memory.core.model.records import to_json
-from agent_memory.core.ports import Ledger, MemoryPorts
+from agent_memory.core.ports import MemoryPorts, RunEntry, RunEntryKind, RunLedger
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_texts
 from agent_memory.core.retrieval.periods import calendar_day
 from agent_memory.core.tiers import episodic, procedural, semantic
@@ -81,9 +81,7 @@ _TRIMMABLE = ("reusable_patterns", "tools_used", "key_findings")
 
 
 def run_name(agent_id: str, run_id: str) -> str:
-    """A run's name within its tenant, ``agent/run`` (identifiers never hold ``/``): the tail
-    of its ledger keys.
-    """
+    """A run's name within its tenant, ``agent/run`` (identifiers never hold ``/``)."""
     return f"{agent_id}/{run_id}"
 
 
@@ -107,37 +105,23 @@ def parse_run_marker(marker: str) -> tuple[str | None, str]:
     return (agent_id, run_id) if slash and "~" not in marker else (None, marker)
 
 
-def run_key(tenant_id: str, agent_id: str, run_id: str) -> str:
-    """Ledger key of a run's scrubbed artifacts (tenant first, like every tenant-owned key)."""
-    return f"{tenant_id}#run#{run_name(agent_id, run_id)}"
-
-
-def run_prefix(tenant_id: str) -> str:
-    """The prefix of every run record of the tenant."""
-    return f"{tenant_id}#run#"
-
-
-def legacy_run_key(tenant_id: str, run_id: str) -> str:
-    """Where a run's record was kept before run keys named the agent (read, never written)."""
-    return f"{run_prefix(tenant_id)}{run_id}"
-
-
 def run_record(
-    ledger: Ledger, tenant_id: str, agent_id: str, run_id: str, *, now: float
-) -> tuple[str, State] | None:
-    """(key, record) of the run's scrubbed-artifacts record, or None.
+    runs: RunLedger, tenant_id: str, agent_id: str, run_id: str, *, now: float
+) -> RunEntry | None:
+    """The run's scrubbed-artifacts record, or None.
 
-    A record written before keys named the agent is this run's only if it names this agent:
-    another agent's run of the same id is another run.
+    A record written before records named the agent is this run's only if it names this
+    agent: another agent's run of the same id is another run.
     """
-    key = run_key(tenant_id, agent_id, run_id)
-    record = ledger.get(key, now=now)
-    if record is not None:
-        return key, record
-    key = legacy_run_key(tenant_id, run_id)
-    record = ledger.get(key, now=now)
-    if record is not None and record.get("state", {}).get("run", {}).get("agent_id") == agent_id:
-        return key, record
+    entry = runs.run(tenant_id, agent_id, run_id, now=now)
+    if entry is not None:
+        return entry
+    entry = runs.legacy_run(tenant_id, run_id, now=now)
+    if (
+        entry is not None
+        and entry.value.get("state", {}).get("run", {}).get("agent_id") == agent_id
+    ):
+        return entry
     return None
 
 
@@ -145,21 +129,20 @@ def _ids(run: RunFinished) -> tuple[str, str, str]:
     return run.tenant_id, run.agent_id, run.run_id
 
 
-def _recorded(ports: MemoryPorts, run: RunFinished) -> tuple[str, State] | None:
-    return run_record(ports.ledger, *_ids(run), now=ports.clock())
+def _recorded(ports: MemoryPorts, run: RunFinished) -> RunEntry | None:
+    return run_record(ports.run_ledger, *_ids(run), now=ports.clock())
 
 
 def _counted_run_id(ports: MemoryPorts, run: RunFinished) -> str:
     """What the stores count ``run`` by (:func:`_counted_as`), from the run's record."""
-    recorded = _recorded(ports, run)
-    return _counted_as(run, recorded[0] if recorded else None)
+    return _counted_as(run, _recorded(ports, run))
 
 
-def _counted_as(run: RunFinished, record_key: str | None) -> str:
+def _counted_as(run: RunFinished, record: RunEntry | None) -> str:
     """The run id the stores count this run by: its marker, or its bare id for a run that was
     counted before runs named their agent (so a redelivery of it never counts twice).
     """
-    if record_key == legacy_run_key(run.tenant_id, run.run_id):
+    if record is not None and record.agent_id is None:
         return run.run_id
     return run_marker(run.agent_id, run.run_id)
 
@@ -179,7 +162,7 @@ def extract_run(run: RunFinished, ports: MemoryPorts) -> RunState:
     """:func:`extract` for an event already validated (e.g. by a Lambda's parser)."""
     recorded = _recorded(ports, run)
     if recorded is not None:
-        return state_from_json(recorded[1]["state"]).but(extracted_by="ledger")
+        return state_from_json(recorded.value["state"]).but(extracted_by="ledger")
     source: ExtractedBy
     if run.artifacts is not None:
         artifacts, source = complete_artifacts(run, run.artifacts), "event"
@@ -250,11 +233,10 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     run, so every later delivery of the same run sees the same artifacts.
     """
     run = state.run
-    key = run_key(run.tenant_id, run.agent_id, run.run_id)
     now = ports.clock()
     cached = _recorded(ports, run)
     if cached is not None:
-        return state_from_json(cached[1]["state"]).but(extracted_by=state.extracted_by)
+        return state_from_json(cached.value["state"]).but(extracted_by=state.extracted_by)
     artifacts = state.artifacts
     units = state.units
     unit_texts = [text for u in units for text in (u.speaker or "", u.text)]
@@ -284,8 +266,8 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     )
     # The record is also the run's start: a crash from here on leaves it incomplete, and
     # incomplete_runs finds it.
-    won = ports.ledger.add(
-        key,
+    won = ports.run_ledger.start_run(
+        *_ids(run),
         {"state": state_to_json(scrubbed), SCRUBBED: now},
         now=now,
         expires_at=math.ceil(now + RUN_RECORD_DAYS * DAY),
@@ -293,8 +275,8 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     if won:
         return scrubbed
     # A concurrent delivery won the race: continue with whatever it recorded.
-    recorded = ports.ledger.get(key, now=now)
-    return state_from_json(recorded["state"]) if recorded else scrubbed
+    recorded = ports.run_ledger.run(*_ids(run), now=now)
+    return state_from_json(recorded.value["state"]) if recorded else scrubbed
 
 
 def _calls_a_model(done: Callable[[RunState], RunState]) -> Callable[[Step], Step]:
@@ -305,7 +287,7 @@ def _calls_a_model(done: Callable[[RunState], RunState]) -> Callable[[Step], Ste
     def decorate(step: Step) -> Step:
         @functools.wraps(step)
         def once(state: RunState, ports: MemoryPorts) -> RunState:
-            if _is_consolidated(ports.ledger, *_ids(state.run), now=ports.clock()):
+            if _is_consolidated(ports.run_ledger, *_ids(state.run), now=ports.clock()):
                 return done(state)
             return step(state, ports)
 
@@ -385,9 +367,9 @@ def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     run = state.run
     artifacts = state.artifacts
     now = ports.clock()
-    recorded = run_record(ports.ledger, *_ids(run), now=now)
+    recorded = run_record(ports.run_ledger, *_ids(run), now=now)
     # Procedures count the run by its marker: two agents' runs of one id are two runs.
-    counted = replace(run, run_id=_counted_as(run, recorded[0] if recorded else None))
+    counted = replace(run, run_id=_counted_as(run, recorded))
     proposed, created = procedural.propose(ports.procedures, counted, artifacts, now=now)
     feedback = procedural.record_feedback(
         ports.procedures, counted, now=now, key=ports.receipt_key, policy=ports.policies.procedural
@@ -397,8 +379,8 @@ def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     # failure recorded meanwhile (a redelivery, whose later steps may answer from their
     # idempotency records and never reach this line) is resolved there instead.
     if recorded is not None:
-        _mark_consolidated(*recorded, ports, now)
-    ports.ledger.delete(failure_key(run.tenant_id, run.agent_id, run.run_id))
+        _mark_consolidated(recorded, ports, now)
+    ports.run_ledger.delete(ports.run_ledger.failure_key(*_ids(run)))
     return state.but(procedure=ProcedureResult(proposed, created, feedback))
 
 
@@ -458,46 +440,19 @@ def _run_steps(state: RunState, ports: MemoryPorts, steps: tuple[str, ...]) -> R
 
 # The steps that follow scrub: they read only the run's recorded (scrubbed) state.
 AFTER_SCRUB = AFTER_EXTRACT[1:]
-_FAILED = "failed"
-_RUN = "run"
 # Failed runs whose event is too broken to name its tenant, agent and run are kept here.
 UNROUTABLE = "_unroutable"
 
 
-def failure_key(tenant_id: str, agent_id: str, run_id: str) -> str:
-    """Ledger key of a failed run awaiting replay."""
-    return f"{failure_prefix(tenant_id)}{run_name(agent_id, run_id)}"
-
-
-def failure_prefix(tenant_id: str) -> str:
-    """The prefix of every failed-run key of the tenant."""
-    return f"{tenant_id}#{_FAILED}#"
-
-
-def failure_identity(key: str) -> tuple[str, str | None, str]:
-    """(tenant_id, agent_id, run_id) of a failed-run key.
-
-    The agent is None for a key written before keys named it, and for an event too broken to
-    name its run (tenant ``_unroutable``, run a digest of the event).
+def failed_runs(runs: RunLedger, tenant_id: str | None = None) -> list[State]:
+    """Every recorded failed run still to replay, of the tenant (its failures alone are read)
+    or of every tenant (an operator's view, a pass over the whole ledger).
     """
-    tenant_id, _, marker = key.partition(f"#{_FAILED}#")
-    agent_id, run_id = parse_run_marker(marker)
-    return tenant_id, agent_id, run_id
-
-
-def _kind(key: str) -> str:
-    """``run`` or ``failed`` for a run's ledger keys (the part after the tenant)."""
-    parts = key.split("#", 2)
-    return parts[1] if len(parts) == 3 else ""
-
-
-def failed_runs(ledger: Ledger) -> list[State]:
-    """Every recorded failed run still to replay, of every tenant (an operator's view)."""
-    return [
-        value
-        for key, value in ledger.scan("")
-        if _kind(key) == _FAILED and not value.get("resolved")
-    ]
+    if tenant_id is not None:
+        failures = runs.failures(tenant_id)
+    else:
+        failures = (e for e in runs.entries() if e.kind is RunEntryKind.FAILURE)
+    return [entry.value for entry in failures if not entry.value.get("resolved")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -513,7 +468,7 @@ class RunsToReplay:
 
 
 def runs_to_replay(
-    ledger: Ledger, *, now: float, incomplete_after: float = INCOMPLETE_AFTER_SECONDS
+    runs: RunLedger, *, now: float, incomplete_after: float = INCOMPLETE_AFTER_SECONDS
 ) -> RunsToReplay:
     """Every run of every tenant awaiting replay, found in one pass over the ledger.
 
@@ -521,16 +476,17 @@ def runs_to_replay(
     records noted their start is never listed as incomplete.
     """
     failed: list[State] = []
+    named: set[tuple[str, str | None, str]] = set()
     started: list[State] = []
-    for key, value in ledger.scan(""):
-        kind = _kind(key)
-        if kind == _FAILED and not value.get("resolved"):
+    for entry in runs.entries():
+        value = entry.value
+        if entry.kind is RunEntryKind.FAILURE and not value.get("resolved"):
             failed.append(value)
-        elif kind == _RUN and CONSOLIDATED not in value:
+            named.add((entry.tenant_id, entry.agent_id, entry.run_id))
+        elif entry.kind is RunEntryKind.RUN and CONSOLIDATED not in value:
             scrubbed_at = value.get(SCRUBBED)
             if isinstance(scrubbed_at, int | float) and now - scrubbed_at >= incomplete_after:
-                started.append(_incomplete(key, value))
-    named = {failure_identity(str(record["key"])) for record in failed}
+                started.append(_incomplete(entry))
     incomplete = [
         entry
         for entry in started
@@ -540,10 +496,11 @@ def runs_to_replay(
     return RunsToReplay(failed, incomplete)
 
 
-def _incomplete(key: str, record: State) -> State:
+def _incomplete(entry: RunEntry) -> State:
+    record = entry.value
     run = record["state"]["run"]
     return {
-        "key": key,
+        "key": entry.key,
         "tenant_id": run["tenant_id"],
         "agent_id": run["agent_id"],
         "run_id": run["run_id"],
@@ -573,13 +530,17 @@ def record_failure(payload: State, ports: MemoryPorts) -> State:
     event = payload.get("event")
     detail = unwrap_event(event) if isinstance(event, dict) else event
     identity = _identity(detail)
+    named: tuple[str, str | None, str]
     if identity is None:
         digest = hashlib.sha256(json.dumps(event, sort_keys=True, default=str).encode()).hexdigest()
-        key = f"{failure_prefix(UNROUTABLE)}{digest[:24]}"
+        named = (UNROUTABLE, None, digest[:24])
     else:
-        key = failure_key(*identity)
+        named = identity
+    tenant_id, agent_id, run_id = named
+    key = ports.run_ledger.failure_key(tenant_id, agent_id, run_id)
     now = ports.clock()
-    previous = ports.ledger.get(key, now=now)
+    found = ports.run_ledger.entry(key, now=now)
+    previous = None if found is None else found.value
     execution = payload.get("execution")
     if previous is not None and execution is not None and previous.get("execution") == execution:
         return {**previous, "repeated": True}
@@ -592,26 +553,27 @@ def record_failure(payload: State, ports: MemoryPorts) -> State:
             "failed_at": now,
             "failures": (previous or {}).get("failures", 0) + 1,
         }
-        ports.ledger.put(key, record, now=now, expires_at=None)
-    if identity is not None and _is_consolidated(ports.ledger, *identity, now=now):
+        ports.run_ledger.put_failure(tenant_id, agent_id, run_id, record, now=now, expires_at=None)
+    if identity is not None and _is_consolidated(ports.run_ledger, *identity, now=now):
         # Nothing is left to replay. Resolved rather than deleted: the failure path may only
         # read and write the ledger.
         record = {**record, "resolved": True}
-        ports.ledger.put(key, record, now=now, expires_at=now)
+        ports.run_ledger.put_failure(tenant_id, agent_id, run_id, record, now=now, expires_at=now)
     return record
 
 
-def _mark_consolidated(key: str, record: State, ports: MemoryPorts, now: float) -> None:
-    if CONSOLIDATED not in record:
+def _mark_consolidated(entry: RunEntry, ports: MemoryPorts, now: float) -> None:
+    if CONSOLIDATED not in entry.value:
         expires_at = math.ceil(now + RUN_RECORD_DAYS * DAY)
-        ports.ledger.put(key, {**record, CONSOLIDATED: now}, now=now, expires_at=expires_at)
+        value = {**entry.value, CONSOLIDATED: now}
+        ports.run_ledger.rewrite(entry, value, now=now, expires_at=expires_at)
 
 
 def _is_consolidated(
-    ledger: Ledger, tenant_id: str, agent_id: str, run_id: str, *, now: float
+    runs: RunLedger, tenant_id: str, agent_id: str, run_id: str, *, now: float
 ) -> bool:
-    found = run_record(ledger, tenant_id, agent_id, run_id, now=now)
-    return found is not None and CONSOLIDATED in found[1]
+    found = run_record(runs, tenant_id, agent_id, run_id, now=now)
+    return found is not None and CONSOLIDATED in found.value
 
 
 def _identity(detail: object) -> tuple[str, str, str] | None:
@@ -656,14 +618,14 @@ def replay(key: str, ports: MemoryPorts) -> RunState:
     An incomplete run's steps after scrub run on its recorded state (each is idempotent per
     run: what was written is not written again); if one fails, the run stays incomplete.
     """
-    record = ports.ledger.get(key, now=ports.clock())
-    if record is None:
+    entry = ports.run_ledger.entry(key, now=ports.clock())
+    if entry is None:
         raise NotFound(f"no failed or incomplete run {key!r}")
-    if _kind(key) == _RUN:
-        recorded = state_from_json(record["state"]).but(extracted_by="ledger")
+    if entry.kind is RunEntryKind.RUN:
+        recorded = state_from_json(entry.value["state"]).but(extracted_by="ledger")
         return _run_steps(recorded, ports, AFTER_SCRUB)
-    state = consolidate_or_record(record["event"], ports)
-    ports.ledger.delete(key)
+    state = consolidate_or_record(entry.value["event"], ports)
+    ports.run_ledger.delete(key)
     return state
 
 

@@ -12,10 +12,16 @@ from typing import Any
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import DAY, DecayPolicy
 from agent_memory.core.paging import every
-from agent_memory.core.ports import EpisodeStore, FactStore, Ledger, Page, ProcedureStore
+from agent_memory.core.ports import (
+    Checkpoint,
+    EpisodeStore,
+    FactStore,
+    JobCheckpoints,
+    Page,
+    ProcedureStore,
+    RunLedger,
+)
 
-# A system record ("_" starts no tenant id): where an interrupted pass resumes.
-PROGRESS_KEY = "_decay#progress"
 # An interrupted pass older than this is abandoned and a fresh one starts.
 _RESUME_WITHIN = 1.0 * DAY
 
@@ -58,7 +64,8 @@ def decay(
     episodes: EpisodeStore,
     facts: FactStore,
     procedures: ProcedureStore,
-    ledger: Ledger,
+    run_ledger: RunLedger,
+    checkpoints: JobCheckpoints,
     *,
     now: float,
     policy: DecayPolicy = DecayPolicy(),
@@ -68,17 +75,17 @@ def decay(
     Deletes FAILED episodes older than ``failed_episode_days`` and PENDING facts unseen for
     ``pending_fact_days``; flags (never deletes) validated procedures unused for
     ``procedure_unused_days`` or below ``procedure_min_success`` after ``procedure_min_uses``.
-    Every listing is followed page by page. After each page the position is saved in the
-    ledger, so a pass that is interrupted (a Lambda timeout, a crash) resumes where it stopped,
-    with the same ``now``, instead of starting over. Work of a page that was under way when
-    the pass stopped is done, but may be missing from the resumed pass's counts.
+    Every listing is followed page by page. After each page the position is saved in
+    ``checkpoints``, so a pass that is interrupted (a Lambda timeout, a crash) resumes where
+    it stopped, with the same ``now``, instead of starting over. Work of a page that was under
+    way when the pass stopped is done, but may be missing from the resumed pass's counts.
     """
-    progress, report = _load(ledger, now)
+    progress, report = _load(checkpoints, now)
 
     def save(step: int, cursor: str | None) -> None:
         progress.step, progress.cursor = step, cursor
         progress.report = asdict(report)
-        ledger.put(PROGRESS_KEY, asdict(progress), now=now, expires_at=None)
+        checkpoints.save(Checkpoint.DECAY_PROGRESS, asdict(progress), now=now)
 
     at = progress.now
     steps: list[Callable[[str | None, Callable[[str | None], None]], None]] = [
@@ -86,7 +93,7 @@ def decay(
         lambda c, s: _expire_pending_facts(facts, at, policy, report, c, s),
         lambda c, s: _purge(episodes.purge_expired, at, policy, report, "expired_episodes_purged"),
         lambda c, s: _purge(
-            ledger.purge_expired, at, policy, report, "expired_ledger_records_purged"
+            run_ledger.purge_expired, at, policy, report, "expired_ledger_records_purged"
         ),
         lambda c, s: _flag_procedures(procedures, at, policy, report),
     ]
@@ -94,7 +101,7 @@ def decay(
         cursor = progress.cursor if number == progress.step else None
         steps[number](cursor, functools.partial(save, number))
         save(number + 1, None)
-    ledger.delete(PROGRESS_KEY)
+    checkpoints.clear(Checkpoint.DECAY_PROGRESS)
     return report
 
 
@@ -133,8 +140,8 @@ def decay_preview(
     )
 
 
-def _load(ledger: Ledger, now: float) -> tuple[_Progress, DecayReport]:
-    saved = ledger.get(PROGRESS_KEY, now=now)
+def _load(checkpoints: JobCheckpoints, now: float) -> tuple[_Progress, DecayReport]:
+    saved = checkpoints.load(Checkpoint.DECAY_PROGRESS, now=now)
     if saved is None or now - float(saved["now"]) > _RESUME_WITHIN:
         return _Progress(now=now), DecayReport()
     report = DecayReport(**{**saved["report"], "resumed": True})

@@ -18,18 +18,18 @@ from functools import partial
 from agent_memory.core.model.errors import IngestionBusy
 from agent_memory.core.model.models import Fact, IngestionJob
 from agent_memory.core.paging import every
-from agent_memory.core.ports import FactStore, KnowledgeBase, Ledger
+from agent_memory.core.ports import Checkpoint, FactStore, JobCheckpoints, KnowledgeBase
 from agent_memory.core.tiers.semantic import document_key, kb_document
 
-# System records start with "_", which no tenant id can: no tenant's keys reach them.
-JOB_KEY = "_kb-ingestion#current"
-DIRTY_KEY = "_kb-ingestion#dirty"
+# The job checkpoints kept: the last job, a request to ingest with nothing waiting, and
 # {"attempts": {document key: rewrites so far}} of facts whose documents failed to ingest.
-RETRY_KEY = "_kb-ingestion#retries"
+JOB = Checkpoint.INGESTION_JOB
+REQUESTED = Checkpoint.INGESTION_REQUESTED
+RETRIES = Checkpoint.INGESTION_RETRIES
 _RUNNING = ("STARTING", "IN_PROGRESS")
 MAX_ATTEMPTS = 3
 _STUCK = MAX_ATTEMPTS + 1  # the tries of a fact that failed after its last rewrite
-# Bounds the retry record (one ledger item, ~100 bytes an entry, far below DynamoDB's 400 KB
+# Bounds the retry record (one checkpoint record, ~100 bytes an entry, far below DynamoDB's 400 KB
 # item limit). While it is full, no job's statistics are trusted: every due fact is checked.
 MAX_TRACKED = 1000
 
@@ -64,7 +64,12 @@ class _Window:
 
 
 def run_ingestion(
-    facts: FactStore, kb: KnowledgeBase, ledger: Ledger, *, now: float, page_size: int = 100
+    facts: FactStore,
+    kb: KnowledgeBase,
+    checkpoints: JobCheckpoints,
+    *,
+    now: float,
+    page_size: int = 100,
 ) -> IngestionReport:
     """Settle the previous job, then start one job if anything waits.
 
@@ -72,47 +77,47 @@ def run_ingestion(
     whose documents are stuck do not start a job by themselves.
     """
     window = _Window()
-    saved = _attempts(ledger, now)
+    saved = _attempts(checkpoints, now)
     attempts = dict(saved)
-    previous = ledger.get(JOB_KEY, now=now)
+    previous = checkpoints.load(JOB, now=now)
     if previous is not None and previous["status"] in _RUNNING:
         job = kb.ingestion_job(previous["job_id"])
         if job.status in _RUNNING:
             # The backlog is still reported: a long job must not read as an empty one.
             return _report("busy", job.job_id, window, *_count_waiting(facts, attempts, page_size))
-        ledger.put(JOB_KEY, _job_json(job), now=now, expires_at=None)
+        checkpoints.save(JOB, _job_json(job), now=now)
         _settle(facts, kb, job, attempts, window, now, page_size)
     waiting, stuck = _count_waiting(facts, attempts, page_size)
-    saved = _save_attempts(ledger, saved, attempts, now)
-    dirty = ledger.get(DIRTY_KEY, now=now)
+    saved = _save_attempts(checkpoints, saved, attempts, now)
+    dirty = checkpoints.load(REQUESTED, now=now)
     if waiting - stuck == 0 and dirty is None:
         return _report("idle", None, window, waiting, stuck)
     try:
         job = kb.start_ingestion(now=now)
     except IngestionBusy:
         return _report("busy", None, window, waiting, stuck)
-    ledger.put(JOB_KEY, _job_json(job), now=now, expires_at=None)
+    checkpoints.save(JOB, _job_json(job), now=now)
     if dirty is not None and dirty["at"] < job.started_at:
-        ledger.delete(DIRTY_KEY)
+        checkpoints.clear(REQUESTED)
     _settle(facts, kb, job, attempts, window, now, page_size)
     waiting, stuck = _count_waiting(facts, attempts, page_size)
-    _save_attempts(ledger, saved, attempts, now)
+    _save_attempts(checkpoints, saved, attempts, now)
     return _report(job.status.lower(), job.job_id, window, waiting, stuck)
 
 
-def request_ingestion(ledger: Ledger, *, now: float) -> None:
+def request_ingestion(checkpoints: JobCheckpoints, *, now: float) -> None:
     """Ask the next window to ingest even if no fact waits (documents were deleted)."""
-    ledger.put(DIRTY_KEY, {"at": now}, now=now, expires_at=None)
+    checkpoints.save(REQUESTED, {"at": now}, now=now)
 
 
-def forget_retries(ledger: Ledger, tenant_id: str, *, now: float) -> int:
+def forget_retries(checkpoints: JobCheckpoints, tenant_id: str, *, now: float) -> int:
     """Drop the tenant's documents from the retry record (their keys name the tenant); how
     many were dropped.
     """
     prefix = f"tenants/{tenant_id}/"
-    saved = _attempts(ledger, now)
+    saved = _attempts(checkpoints, now)
     kept = {key: tries for key, tries in saved.items() if not key.startswith(prefix)}
-    _save_attempts(ledger, saved, kept, now)
+    _save_attempts(checkpoints, saved, kept, now)
     return len(saved) - len(kept)
 
 
@@ -209,19 +214,19 @@ def _count_waiting(facts: FactStore, attempts: dict[str, int], page_size: int) -
     return count, sum(attempts[k] >= _STUCK for k in attempts)
 
 
-def _attempts(ledger: Ledger, now: float) -> dict[str, int]:
-    record = ledger.get(RETRY_KEY, now=now)
+def _attempts(checkpoints: JobCheckpoints, now: float) -> dict[str, int]:
+    record = checkpoints.load(RETRIES, now=now)
     raw = {} if record is None else record.get("attempts", {})
     return {str(k): int(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
 
 
 def _save_attempts(
-    ledger: Ledger, saved: dict[str, int], attempts: dict[str, int], now: float
+    checkpoints: JobCheckpoints, saved: dict[str, int], attempts: dict[str, int], now: float
 ) -> dict[str, int]:
     """Write the tries back if they changed; what is saved now."""
     if attempts != saved:
         if attempts:
-            ledger.put(RETRY_KEY, {"attempts": dict(attempts)}, now=now, expires_at=None)
+            checkpoints.save(RETRIES, {"attempts": dict(attempts)}, now=now)
         else:
-            ledger.delete(RETRY_KEY)
+            checkpoints.clear(RETRIES)
     return dict(attempts)

@@ -1,7 +1,7 @@
 """Changing the embedding model as a planned migration: re-embed beside, switch at once, drop.
 
 Vectors of different models are never compared (``vectors.stack``), so a store that changes
-model must re-embed everything it searches. The migration is kept in ledger records and
+model must re-embed everything it searches. The migration is kept in a job checkpoint and
 moves through resumable passes over every record (episodes, then facts), each saving its
 position after every page:
 
@@ -11,10 +11,10 @@ position after every page:
    with (``Episode.in_space``). When the pass is done, a knowledge base whose index this
    application builds (the local one) prepares the target's index beside the one it serves.
 2. ``request_switch`` refuses a target without a similarity calibration; ``advance`` then runs
-   a catch-up pass (records written meanwhile), publishes the prepared index and rewrites the
-   one record :data:`ACTIVE_KEY` that wiring reads: processes wired after it embed with the
-   target, and stores present the target's vectors. The old vectors stay until step 3, so a
-   process still on the old model keeps finding them.
+   a catch-up pass (records written meanwhile), publishes the prepared index and records the
+   target as the store's active model (``ModelRegistry``), which wiring reads: processes wired
+   after it embed with the target, and stores present the target's vectors. The old vectors
+   stay until step 3, so a process still on the old model keeps finding them.
 3. ``request_finish`` and ``advance`` embed whatever still lacks the active model's vector
    (written by a process that still ran the old model) and drop every other vector.
    ``request_abort`` does the same before a switch, keeping the old model.
@@ -38,7 +38,10 @@ from agent_memory.core.model.errors import Conflict, IngestionBusy, InvalidInput
 from agent_memory.core.model.models import Episode, Fact, RunArtifacts, StoredVector, unit_text
 from agent_memory.core.paging import every
 from agent_memory.core.ports import (
+    ActiveModel,
+    Checkpoint,
     Embedder,
+    Lease,
     MemoryPorts,
     Page,
     ReindexableKnowledgeBase,
@@ -47,10 +50,6 @@ from agent_memory.core.retrieval import vectors
 from agent_memory.core.retrieval.periods import calendar_day
 from agent_memory.core.tiers.episodic import episode_text
 
-# System records ("_" starts no tenant id).
-ACTIVE_KEY = "_embedding#active"
-MIGRATION_KEY = "_embedding#migration"
-LEASE_KEY = "_embedding#lease"
 # One run at a time: a run holds the lease, renewed after every page; a crashed run's lapses.
 LEASE_SECONDS = 600.0
 KINDS = ("episodes", "facts")
@@ -74,16 +73,6 @@ class Stage(StrEnum):
     ABORTING = "aborting"  # the target's vectors are dropped; the active model stays
 
 
-@dataclass(frozen=True, slots=True)
-class ActiveModel:
-    """The store's active embedding model: what wiring embeds with and searches compare."""
-
-    model_id: str
-    dimension: int
-    switched_at: float | None = None
-    previous_model_id: str | None = None
-
-
 @dataclass(slots=True)
 class PassCounts:
     """What one pass did to the records of one kind (a resumed pass includes earlier work)."""
@@ -98,7 +87,7 @@ class PassCounts:
 
 @dataclass(slots=True)
 class Migration:
-    """The migration record (:data:`MIGRATION_KEY`): target, stage and the current pass."""
+    """The migration's checkpoint (``Checkpoint.REEMBEDDING``): target, stage, current pass."""
 
     target_model_id: str
     target_dimension: int
@@ -162,13 +151,12 @@ class ReembedStatus:
 
 def active_model(ports: MemoryPorts) -> ActiveModel | None:
     """The store's recorded active model; None if none was recorded (a store never migrated)."""
-    record = ports.ledger.get(ACTIVE_KEY, now=ports.clock())
-    return None if record is None else ActiveModel(**record)
+    return ports.model_registry.active_model(now=ports.clock())
 
 
 def migration(ports: MemoryPorts) -> Migration | None:
     """The migration in progress (or switched and not finished), if any."""
-    record = ports.ledger.get(MIGRATION_KEY, now=ports.clock())
+    record = ports.checkpoints.load(Checkpoint.REEMBEDDING, now=ports.clock())
     if record is None:
         return None
     counts = {kind: PassCounts(**c) for kind, c in record.pop("counts").items()}
@@ -357,14 +345,14 @@ def _end_stage(ports: MemoryPorts, current: Migration, embedder: Embedder) -> Re
             current.target_model_id, current.target_dimension, now, previous.model_id
         )
         # The switch itself: one record, read by wiring.
-        ports.ledger.put(ACTIVE_KEY, asdict(switched), now=now, expires_at=None)
+        ports.model_registry.set_active_model(switched, now=now)
         current.stage, current.switched_at, current.updated_at = Stage.SWITCHED, now, now
         _save(ports, current)
         return _report(ports, current, current.stage, done=True, message="switched")
     if current.stage is Stage.ABORTING and index is not None:
         index.discard_prepared_index()
         current.knowledge_base = "the new model's prepared index was discarded"
-    ports.ledger.delete(MIGRATION_KEY)
+    ports.checkpoints.clear(Checkpoint.REEMBEDDING)
     ending = "finished" if current.stage is Stage.FINISHING else "aborted"
     return _report(ports, current, ending, done=True, message=ending)
 
@@ -375,9 +363,10 @@ _FIXED = "not re-indexed: a managed knowledge base keeps the model it was create
 @contextmanager
 def _lease(ports: MemoryPorts) -> Iterator[Callable[[], None]]:
     """Hold the migration's lease for the block; yields a function that renews it."""
-    holder = {"holder": uuid.uuid4().hex}
+    holder = uuid.uuid4().hex
     now = ports.clock()
-    if not ports.ledger.add(LEASE_KEY, holder, now=now, expires_at=now + LEASE_SECONDS):
+    lease = Lease.REEMBEDDING
+    if not ports.checkpoints.acquire(lease, holder, now=now, until=now + LEASE_SECONDS):
         raise Conflict(
             "another re-embedding run is in progress; try again once it stops (a crashed "
             f"run's lease lapses within {LEASE_SECONDS / 60:g} minutes)"
@@ -385,14 +374,13 @@ def _lease(ports: MemoryPorts) -> Iterator[Callable[[], None]]:
 
     def renew() -> None:
         moment = ports.clock()
-        ports.ledger.put(LEASE_KEY, holder, now=moment, expires_at=moment + LEASE_SECONDS)
+        ports.checkpoints.renew(lease, holder, now=moment, until=moment + LEASE_SECONDS)
 
     try:
         yield renew
     finally:
         # Not if the lease lapsed and another run took it meanwhile.
-        if ports.ledger.get(LEASE_KEY, now=ports.clock()) == holder:
-            ports.ledger.delete(LEASE_KEY)
+        ports.checkpoints.release(lease, holder, now=ports.clock())
 
 
 def _active_or_record(ports: MemoryPorts, now: float, *, check: bool = True) -> ActiveModel:
@@ -402,7 +390,7 @@ def _active_or_record(ports: MemoryPorts, now: float, *, check: bool = True) -> 
     active = active_model(ports)
     if active is None:
         active = ActiveModel(ports.embedder.model_id, ports.embedder.dimension)
-        ports.ledger.put(ACTIVE_KEY, asdict(active), now=now, expires_at=None)
+        ports.model_registry.set_active_model(active, now=now)
     elif check and active.model_id != ports.embedder.model_id:
         raise Conflict(
             f"this process embeds with {ports.embedder.model_id!r} but the store's active "
@@ -439,7 +427,7 @@ def _require_calibration(ports: MemoryPorts, model_id: str) -> None:
 
 def _save(ports: MemoryPorts, current: Migration) -> None:
     current.updated_at = ports.clock()
-    ports.ledger.put(MIGRATION_KEY, asdict(current), now=current.updated_at, expires_at=None)
+    ports.checkpoints.save(Checkpoint.REEMBEDDING, asdict(current), now=current.updated_at)
 
 
 def _reindexable(ports: MemoryPorts) -> ReindexableKnowledgeBase | None:

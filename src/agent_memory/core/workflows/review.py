@@ -72,6 +72,6 @@ def resolve_contested_fact(
     )
     if removed:
         # The KB index must drop what was removed, now rather than at the next window.
-        request_ingestion(ports.ledger, now=ports.clock())
-    run_ingestion(ports.facts, ports.knowledge_base, ports.ledger, now=ports.clock())
+        request_ingestion(ports.checkpoints, now=ports.clock())
+    run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=ports.clock())
     return removed

@@ -13,7 +13,7 @@ from agent_memory.core.model.models import OUTCOMES, FactStatus, ProcedureStatus
 from agent_memory.core.paging import every
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.tiers.procedural import is_trial
-from agent_memory.core.workflows.consolidation import failed_runs, failure_prefix
+from agent_memory.core.workflows.consolidation import failed_runs
 
 _PAGE = 100
 _FACT_STATUSES = tuple(s.value for s in FactStatus)
@@ -109,10 +109,7 @@ def _awaiting_ingestion(ports: MemoryPorts, tenant_id: str | None) -> int:
 
 
 def _failed_runs(ports: MemoryPorts, tenant_id: str | None) -> int:
-    if tenant_id is None:
-        return len(failed_runs(ports.ledger))
-    records = ports.ledger.scan(failure_prefix(tenant_id))
-    return sum(1 for _, record in records if not record.get("resolved"))
+    return len(failed_runs(ports.run_ledger, tenant_id))
 
 
 def _ordered(counts: dict[str, int], names: tuple[str, ...]) -> dict[str, int]:

@@ -21,11 +21,6 @@ from agent_memory.core.workflows.ingestion import forget_retries, request_ingest
 DAY = 86_400.0
 
 
-def ledger_prefixes(tenant_id: str) -> tuple[str, ...]:
-    """Ledger key prefixes that hold the tenant's records."""
-    return (f"{tenant_id}#",)
-
-
 def export_tenant(ports: MemoryPorts, tenant_id: str) -> Iterator[dict[str, Any]]:
     """Every stored record of the tenant, each as ``{"kind": ..., "record": ...}``."""
     for episode in ports.episodes.export(tenant_id):
@@ -36,9 +31,8 @@ def export_tenant(ports: MemoryPorts, tenant_id: str) -> Iterator[dict[str, Any]
         yield {"kind": "procedure", "record": to_json(procedure)}
     for key in ports.knowledge_base.document_keys(tenant_id):
         yield {"kind": "kb_document", "record": {"key": key}}
-    for prefix in ledger_prefixes(tenant_id):
-        for key, value in ports.ledger.scan(prefix):
-            yield {"kind": "ledger", "record": {"key": key, "value": value}}
+    for entry in ports.run_ledger.entries(tenant_id):
+        yield {"kind": "ledger", "record": {"key": entry.key, "value": entry.value}}
 
 
 def json_lines(records: Iterator[dict[str, Any]]) -> Iterator[str]:
@@ -199,13 +193,13 @@ def forget_tenant(
     for key in keys:
         kb.delete_document(key)
     if keys or (erased is not None and erased.index_rebuild_needed):
-        request_ingestion(ports.ledger, now=at)
+        request_ingestion(ports.checkpoints, now=at)
     # The retry record names the tenant's documents: rewritten before the stores' deletes,
     # which leave no old copy of any record behind them.
-    forget_retries(ports.ledger, tenant_id, now=at)
-    ledger_keys = [k for p in ledger_prefixes(tenant_id) for k, _ in ports.ledger.scan(p)]
+    forget_retries(ports.checkpoints, tenant_id, now=at)
+    ledger_keys = [entry.key for entry in ports.run_ledger.entries(tenant_id)]
     for key in ledger_keys:
-        ports.ledger.delete(key)
+        ports.run_ledger.delete(key)
     episodes = ports.episodes.forget(tenant_id)
     facts = ports.facts.forget(tenant_id)
     procedures = ports.procedures.forget(tenant_id)
@@ -215,7 +209,7 @@ def forget_tenant(
     if erased is not None:
         index = "erased" if erased.documents or erased.index_generations_rewritten else "untouched"
     elif keys:
-        ingestion = run_ingestion(ports.facts, kb, ports.ledger, now=ports.clock())
+        ingestion = run_ingestion(ports.facts, kb, ports.checkpoints, now=ports.clock())
         index, job = f"ingestion {ingestion.status}", ingestion.job_id
         if ingestion.status != "complete":
             until = f"job {job} completes" if job else "the next ingestion window"
