@@ -1,7 +1,8 @@
 """Adapters under the storage contract: every contract test runs once per factory in ADAPTERS.
 
 To put a new adapter under the contract, add one factory (a context manager building its four
-stores on fresh, empty storage) to ``ADAPTERS``.
+stores on fresh, empty storage) to ``ADAPTERS``. An adapter without a ``Ledger`` (the in-memory
+one, for now) has the ledger's contract skipped, saying so.
 """
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
+from agent_memory.adapters.memory import (
+    MemoryDatabase,
+    MemoryEpisodeStore,
+    MemoryFactStore,
+    MemoryProcedureStore,
+)
 from agent_memory.core.ports import EpisodeStore, FactStore, Ledger, ProcedureStore
 from tests.integration.aws.moto_dynamodb import mocked_tables
 
@@ -32,13 +39,14 @@ class Stores:
     """The four storage ports of one adapter, over one fresh store.
 
     ``purges_expired`` is False for a store whose TTL is native (DynamoDB): its
-    ``purge_expired`` may return 0 and leave expired records for the TTL sweeper.
+    ``purge_expired`` may return 0 and leave expired records for the TTL sweeper. ``ledger`` is
+    None for an adapter that has none.
     """
 
     episodes: EpisodeStore
     facts: FactStore
     procedures: ProcedureStore
-    ledger: Ledger
+    ledger: Ledger | None
     purges_expired: bool
 
 
@@ -74,12 +82,32 @@ def dynamodb_stores(tmp_path: Path) -> Iterator[Stores]:
         )
 
 
-ADAPTERS: dict[str, StoreFactory] = {"sqlite": sqlite_stores, "dynamodb": dynamodb_stores}
+@contextmanager
+def memory_stores(tmp_path: Path) -> Iterator[Stores]:
+    # No in-memory Ledger yet: that port is being split (issue 18).
+    del tmp_path
+    db = MemoryDatabase()
+    yield Stores(
+        episodes=MemoryEpisodeStore(db),
+        facts=MemoryFactStore(db),
+        procedures=MemoryProcedureStore(db),
+        ledger=None,
+        purges_expired=True,
+    )
+
+
+ADAPTERS: dict[str, StoreFactory] = {
+    "sqlite": sqlite_stores,
+    "dynamodb": dynamodb_stores,
+    "memory": memory_stores,
+}
 
 
 @pytest.fixture(params=sorted(ADAPTERS))
 def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stores]:
     with ADAPTERS[request.param](tmp_path) as built:
+        if built.ledger is None and request.node.path.name == "test_ledger.py":
+            pytest.skip(f"the {request.param} adapter has no Ledger yet")
         yield built
 
 
@@ -100,4 +128,5 @@ def procedures(stores: Stores) -> ProcedureStore:
 
 @pytest.fixture
 def ledger(stores: Stores) -> Ledger:
+    assert stores.ledger is not None  # the stores fixture skips the ledger's contract
     return stores.ledger
