@@ -34,13 +34,13 @@ class AgentVersion:
 
 @dataclass(slots=True)
 class EpisodeTable:
-    """Episodes by (``tenant#agent``, run_id), with each agent's version.
+    """Episodes by ``tenant#agent`` then run_id, with each agent's version.
 
     ``generation`` counts every change of the store and ``forgets`` every tenant forgotten:
     a version token is both, so no token is ever handed out twice.
     """
 
-    rows: dict[tuple[str, str], EpisodeRow] = field(default_factory=dict)
+    rows: dict[str, dict[str, EpisodeRow]] = field(default_factory=dict)
     versions: dict[str, AgentVersion] = field(default_factory=dict)
     generation: int = 0
     forgets: int = 0

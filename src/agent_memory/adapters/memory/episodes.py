@@ -23,14 +23,17 @@ from agent_memory.adapters.unit_codec import pack_spare_units, pack_units
 from agent_memory.core.models import Episode, EpisodeUnit
 from agent_memory.core.ports import EpisodeChanges, Page
 
+# An episode with the key it is stored under: (tenant#agent, run_id).
+_Keyed = tuple[tuple[str, str], Episode]
+
 
 class MemoryEpisodeStore:
     """``EpisodeStore`` over a :class:`MemoryDatabase`; TTL is applied on read, like DynamoDB's.
 
     Orders and cursors are SQLite's: ``recent`` by ``created_at`` then ``run_id``, both
-    descending; ``failed_before`` by ``created_at``, key ascending; ``list_all`` and ``export``
-    in key order. Cursors are keyset positions, so deleting records between pages never skips or
-    repeats one. Episodes are read in ``active_model``'s space when given
+    descending; ``failed_before`` by ``created_at`` then key, ascending; ``list_all`` and
+    ``export`` in key order. Cursors are keyset positions, so deleting records between pages
+    never skips or repeats one. Episodes are read in ``active_model``'s space when given
     (:meth:`Episode.in_space`): the embedding model the process searches with.
     """
 
@@ -39,19 +42,18 @@ class MemoryEpisodeStore:
         self._table: EpisodeTable = db.episodes
         self._model = active_model
 
-    def _as_episode(self, row: EpisodeRow) -> Episode:
-        episode = row.episode
+    def _as_episode(self, episode: Episode) -> Episode:
         return episode if self._model is None else episode.in_space(self._model)
 
     def add(self, episode: Episode) -> bool:
         """Write the episode unless its key exists; True if this call wrote it."""
-        key = (partition_key(episode.tenant_id, episode.agent_id), episode.run_id)
+        pk = partition_key(episode.tenant_id, episode.agent_id)
         stored = _as_stored(episode)
         with self._db.lock:
-            if key in self._table.rows:
+            agent = self._table.rows.setdefault(pk, {})
+            if episode.run_id in agent:
                 return False
-            generation = self._bump([key[0]], rewrite=False)
-            self._table.rows[key] = EpisodeRow(stored, added=generation)
+            agent[episode.run_id] = EpisodeRow(stored, added=self._bump([pk], rewrite=False))
         return True
 
     def version(self, tenant_id: str, agent_id: str) -> str:
@@ -85,22 +87,23 @@ class MemoryEpisodeStore:
             ):
                 return EpisodeChanges(current, None)
             added = [
-                row
-                for (row_pk, _), row in self._table.rows.items()
-                if row_pk == pk and row.added > generation and row.episode.expires_at > now
+                row.episode
+                for row in self._table.rows.get(pk, {}).values()
+                if row.added > generation and row.episode.expires_at > now
             ]
         if len(added) > limit:
             return EpisodeChanges(current, None)
-        return EpisodeChanges(current, [self._as_episode(r) for r in _newest_first(added)])
+        return EpisodeChanges(current, [self._as_episode(e) for e in _newest_first(added)])
 
     def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
         """The episode, or None if absent or expired (``expires_at <= now``)."""
-        key = (partition_key(tenant_id, agent_id), run_id)
+        pk = partition_key(tenant_id, agent_id)
         with self._db.lock:
-            row = self._table.rows.get(key)
-        if row is None or row.episode.expires_at <= now:
+            row = self._table.rows.get(pk, {}).get(run_id)
+            episode = row.episode if row is not None else None
+        if episode is None or episode.expires_at <= now:
             return None
-        return self._as_episode(row)
+        return self._as_episode(episode)
 
     def recent(
         self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
@@ -110,16 +113,14 @@ class MemoryEpisodeStore:
         pk = partition_key(tenant_id, agent_id)
         after = decode_cursor("recent", cursor, (float, str)) if cursor is not None else None
         with self._db.lock:
-            rows = [
-                row
-                for (row_pk, _), row in self._table.rows.items()
-                if row_pk == pk
-                and row.episode.expires_at > now
-                and (after is None or _recency(row) < after)
+            found = [
+                row.episode
+                for row in self._table.rows.get(pk, {}).values()
+                if row.episode.expires_at > now and (after is None or _recency(row.episode) < after)
             ]
-        page, more = page_of(_newest_first(rows), limit)
+        page, more = page_of(_newest_first(found), limit)
         next_cursor = encode_cursor("recent", _recency(page[-1])) if more else None
-        return Page(tuple(self._as_episode(r) for r in page), next_cursor)
+        return Page(tuple(self._as_episode(e) for e in page), next_cursor)
 
     def failed_before(
         self, cutoff: float, *, now: float, limit: int, cursor: str | None = None
@@ -133,24 +134,25 @@ class MemoryEpisodeStore:
         )
         with self._db.lock:
             found = [
-                (_age(key, row), row)
-                for key, row in self._table.rows.items()
-                if row.episode.outcome == "FAILED"
-                and row.episode.created_at < cutoff
-                and row.episode.expires_at > now
+                (key, e)
+                for key, e in self._every()
+                if e.outcome == "FAILED" and e.created_at < cutoff and e.expires_at > now
             ]
-        ordered = sorted((p for p in found if after is None or p[0] > after), key=_first)
+        ordered = sorted(
+            (p for p in found if after is None or _age(p) > after),
+            key=_age,
+        )
         page, more = page_of(ordered, limit)
-        next_cursor = encode_cursor("failed_before", page[-1][0]) if more else None
-        return Page(tuple(self._as_episode(row) for _, row in page), next_cursor)
+        next_cursor = encode_cursor("failed_before", _age(page[-1])) if more else None
+        return Page(tuple(self._as_episode(e) for _, e in page), next_cursor)
 
     def delete(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
         """Delete one episode, expired or not; True if it existed."""
-        key = (partition_key(tenant_id, agent_id), run_id)
+        pk = partition_key(tenant_id, agent_id)
         with self._db.lock:
-            if self._table.rows.pop(key, None) is None:
+            if self._table.rows.get(pk, {}).pop(run_id, None) is None:
                 return False
-            self._bump([key[0]])
+            self._bump([pk])
         return True
 
     def count_by_outcome(self, *, now: float, tenant_id: str | None = None) -> dict[str, int]:
@@ -159,8 +161,7 @@ class MemoryEpisodeStore:
             check_tenant(tenant_id)
         counts: dict[str, int] = {}
         with self._db.lock:
-            for row in self._table.rows.values():
-                e = row.episode
+            for _, e in self._every():
                 if e.expires_at > now and (tenant_id is None or e.tenant_id == tenant_id):
                     counts[e.outcome] = counts.get(e.outcome, 0) + 1
         return counts
@@ -171,22 +172,22 @@ class MemoryEpisodeStore:
         after = decode_cursor("list_all", cursor, (str, str)) if cursor is not None else None
         with self._db.lock:
             found = [
-                (key, row)
-                for key, row in self._table.rows.items()
-                if row.episode.expires_at > now and (after is None or key > after)
+                (key, e)
+                for key, e in self._every()
+                if e.expires_at > now and (after is None or key > after)
             ]
-        page, more = page_of(sorted(found, key=_first), limit)
+        page, more = page_of(sorted(found, key=_key), limit)
         next_cursor = encode_cursor("list_all", page[-1][0]) if more else None
-        return Page(tuple(self._as_episode(row) for _, row in page), next_cursor)
+        return Page(tuple(self._as_episode(e) for _, e in page), next_cursor)
 
     def set_vectors(self, episode: Episode) -> bool:
         """Replace the episode's vectors (summary and units, both slots) if it exists with the
         same units; every other field stays as stored.
         """
-        key = (partition_key(episode.tenant_id, episode.agent_id), episode.run_id)
+        pk = partition_key(episode.tenant_id, episode.agent_id)
         given = _as_stored(episode)
         with self._db.lock:
-            row = self._table.rows.get(key)
+            row = self._table.rows.get(pk, {}).get(episode.run_id)
             if row is None or _unit_texts(row.episode.units) != _unit_texts(given.units):
                 return False
             row.episode = replace(
@@ -195,7 +196,7 @@ class MemoryEpisodeStore:
                 spare_embedding=given.spare_embedding,
                 units=given.units,
             )
-            self._bump([key[0]])
+            self._bump([pk])
         return True
 
     def purge_expired(self, now: float, *, limit: int) -> int:
@@ -204,15 +205,12 @@ class MemoryEpisodeStore:
         """
         check_limit(limit)
         with self._db.lock:
-            expired = sorted(
-                (row.episode.expires_at, key)
-                for key, row in self._table.rows.items()
-                if row.episode.expires_at <= now
-            )[:limit]
-            for _, key in expired:
-                del self._table.rows[key]
-            self._bump(sorted({pk for _, (pk, _) in expired}))
-        return len(expired)
+            expired = sorted((e.expires_at, key) for key, e in self._every() if e.expires_at <= now)
+            purged = [key for _, key in expired[:limit]]
+            for pk, run_id in purged:
+                del self._table.rows[pk][run_id]
+            self._bump(sorted({pk for pk, _ in purged}))
+        return len(purged)
 
     def export(self, tenant_id: str) -> Iterator[Episode]:
         """Every stored episode of the tenant, expired or not, in key order (read at once, so
@@ -220,26 +218,28 @@ class MemoryEpisodeStore:
         """
         check_tenant(tenant_id)
         with self._db.lock:
-            found = [
-                (key, row)
-                for key, row in self._table.rows.items()
-                if row.episode.tenant_id == tenant_id
-            ]
-        return iter([self._as_episode(row) for _, row in sorted(found, key=_first)])
+            found = [(key, e) for key, e in self._every() if e.tenant_id == tenant_id]
+        return iter([self._as_episode(e) for _, e in sorted(found, key=_key)])
 
     def forget(self, tenant_id: str) -> int:
         """Delete every episode of the tenant; the number deleted."""
         check_tenant(tenant_id)
         with self._db.lock:
-            keys = [k for k, row in self._table.rows.items() if row.episode.tenant_id == tenant_id]
-            for key in keys:
-                del self._table.rows[key]
-            # No trace of the tenant is left; every token changes instead (forget is rare).
+            # Every key of the tenant starts so, and no other tenant's (ids hold no separator).
             prefix = partition_key(tenant_id, "")
+            agents = [pk for pk in self._table.rows if pk.startswith(prefix)]
+            deleted = sum(len(self._table.rows.pop(pk)) for pk in agents)
+            # No trace of the tenant is left; every token changes instead (forget is rare).
             for pk in [pk for pk in self._table.versions if pk.startswith(prefix)]:
                 del self._table.versions[pk]
             self._table.forgets += 1
-        return len(keys)
+        return deleted
+
+    def _every(self) -> Iterator[_Keyed]:
+        """Every stored episode with its key (the lock is held)."""
+        for pk, agent in self._table.rows.items():
+            for run_id, row in agent.items():
+                yield (pk, run_id), row.episode
 
     def _token(self, pk: str) -> str:
         """The agent's version token (the lock is held)."""
@@ -283,17 +283,18 @@ def _unit_texts(units: tuple[EpisodeUnit, ...]) -> list[tuple[str, int, str | No
     return [(u.kind, u.seq, u.speaker, u.text) for u in units]
 
 
-def _recency(row: EpisodeRow) -> tuple[float, str]:
-    return row.episode.created_at, row.episode.run_id
+def _recency(episode: Episode) -> tuple[float, str]:
+    return episode.created_at, episode.run_id
 
 
-def _newest_first(rows: list[EpisodeRow]) -> list[EpisodeRow]:
-    return sorted(rows, key=_recency, reverse=True)
+def _newest_first(episodes: list[Episode]) -> list[Episode]:
+    return sorted(episodes, key=_recency, reverse=True)
 
 
-def _age(key: tuple[str, str], row: EpisodeRow) -> tuple[float, str, str]:
-    return row.episode.created_at, key[0], key[1]
+def _age(keyed: _Keyed) -> tuple[float, str, str]:
+    (pk, run_id), episode = keyed
+    return episode.created_at, pk, run_id
 
 
-def _first(pair: tuple[tuple[object, ...], EpisodeRow]) -> tuple[object, ...]:
-    return pair[0]
+def _key(keyed: _Keyed) -> tuple[str, str]:
+    return keyed[0]
