@@ -24,6 +24,13 @@ from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
+from agent_memory.adapters.memory import (
+    MemoryDatabase,
+    MemoryEpisodeStore,
+    MemoryFactStore,
+    MemoryLedgerTable,
+    MemoryProcedureStore,
+)
 from agent_memory.core.ports import (
     EpisodeStore,
     FactStore,
@@ -97,7 +104,29 @@ def dynamodb_stores(tmp_path: Path) -> Iterator[Stores]:
         )
 
 
-ADAPTERS: dict[str, StoreFactory] = {"sqlite": sqlite_stores, "dynamodb": dynamodb_stores}
+@contextmanager
+def memory_stores(tmp_path: Path) -> Iterator[Stores]:
+    del tmp_path
+    db = MemoryDatabase()
+    table = MemoryLedgerTable(db)
+    ledgers = ledger_ports(table)
+    yield Stores(
+        episodes=MemoryEpisodeStore(db),
+        facts=MemoryFactStore(db),
+        procedures=MemoryProcedureStore(db),
+        ledger_table=table,
+        run_ledger=ledgers.run_ledger,
+        checkpoints=ledgers.checkpoints,
+        model_registry=ledgers.model_registry,
+        purges_expired=True,
+    )
+
+
+ADAPTERS: dict[str, StoreFactory] = {
+    "sqlite": sqlite_stores,
+    "dynamodb": dynamodb_stores,
+    "memory": memory_stores,
+}
 
 
 @pytest.fixture(params=sorted(ADAPTERS))

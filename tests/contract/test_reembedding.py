@@ -18,6 +18,7 @@ from agent_memory.adapters.aws.dynamodb_schema import EPISODES, FACTS
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
+from agent_memory.adapters.memory import MemoryDatabase, MemoryEpisodeStore, MemoryFactStore
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Episode, EpisodeUnit, FactStatus, StoredVector
 from agent_memory.core.ports import EpisodeStore, FactStore
@@ -277,9 +278,23 @@ def dynamodb_spaces(tmp_path: Path) -> Iterator[Spaces]:
         )
 
 
-@pytest.fixture(params=["dynamodb", "sqlite"])
+@contextmanager
+def memory_spaces(tmp_path: Path) -> Iterator[Spaces]:
+    del tmp_path
+    db = MemoryDatabase()
+    yield Spaces(
+        MemoryEpisodeStore(db),
+        MemoryFactStore(db),
+        MemoryEpisodeStore(db, active_model=NEW.model_id),
+        MemoryFactStore(db, active_model=NEW.model_id),
+    )
+
+
+@pytest.fixture(params=["dynamodb", "memory", "sqlite"])
 def spaces(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Spaces]:
-    factory = {"sqlite": sqlite_spaces, "dynamodb": dynamodb_spaces}[request.param]
+    factory = {"sqlite": sqlite_spaces, "dynamodb": dynamodb_spaces, "memory": memory_spaces}[
+        request.param
+    ]
     with factory(tmp_path) as built:
         yield built
 

@@ -1,11 +1,21 @@
-"""A real embedded memory for tests: SQLite and the local KB, with fakes only for models."""
+"""A real embedded memory for tests: SQLite (or the in-memory stores) and the local KB, with
+fakes only for models.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+from agent_memory.adapters.ledger_records import ledger_ports
+from agent_memory.adapters.memory import (
+    MemoryDatabase,
+    MemoryEpisodeStore,
+    MemoryFactStore,
+    MemoryLedgerTable,
+    MemoryProcedureStore,
+)
 from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.policies import Policies
 from agent_memory.core.ports import ChatModel, MemoryPorts
@@ -51,9 +61,22 @@ class Memory:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+Stores = Literal["sqlite", "memory"]
+
+
 def make_memory(
-    root: Path, *, chat: ChatModel | None = None, policies: Policies | None = None
+    root: Path,
+    *,
+    chat: ChatModel | None = None,
+    policies: Policies | None = None,
+    stores: Stores = "sqlite",
 ) -> Memory:
+    """The embedded memory in ``root``, as ``local_ports`` wires it, with fake models.
+
+    ``stores="memory"`` keeps its episodes, facts and procedures in memory instead of SQLite
+    (:func:`in_memory_stores`): for tests about the core, not about a store on disk, which no
+    other process (no second ``local_ports`` over ``root``) reads.
+    """
     clock = Clock()
     pii = FakePiiDetector()
     embedder = HashingEmbedder()
@@ -65,7 +88,28 @@ def make_memory(
         clock=clock,
         calibrations={**ports.calibrations, "test-hashing": HASHING_CALIBRATION},
     )
+    if stores == "memory":
+        ports = in_memory_stores(ports)
     return Memory(ports, clock, pii, embedder, root)
+
+
+def in_memory_stores(ports: MemoryPorts) -> MemoryPorts:
+    """``ports`` with fresh, empty in-memory stores (episodes, facts, procedures, and the run
+    ledger, checkpoints and model registry), read in its embedder's space as ``local_ports``
+    reads SQLite's. The KB stays on disk.
+    """
+    db = MemoryDatabase()
+    model = ports.embedder.model_id
+    ledgers = ledger_ports(MemoryLedgerTable(db))
+    return replace(
+        ports,
+        episodes=MemoryEpisodeStore(db, active_model=model),
+        facts=MemoryFactStore(db, active_model=model),
+        procedures=MemoryProcedureStore(db),
+        run_ledger=ledgers.run_ledger,
+        checkpoints=ledgers.checkpoints,
+        model_registry=ledgers.model_registry,
+    )
 
 
 def run_event(run_id: str, **overrides: Any) -> dict[str, Any]:

@@ -26,7 +26,7 @@ REQUEST = BootstrapRequest(
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
-    return make_memory(tmp_path)
+    return make_memory(tmp_path, stores="memory")
 
 
 def confirm_fact_and_approve(memory: Memory) -> str:
@@ -137,7 +137,9 @@ def test_only_the_newest_candidates_are_ranked(tmp_path: Path) -> None:
     from agent_memory.core.model.policies import EpisodicPolicy, Policies
 
     memory = make_memory(
-        tmp_path, policies=Policies(episodic=EpisodicPolicy(candidates=2, page_size=1))
+        tmp_path,
+        policies=Policies(episodic=EpisodicPolicy(candidates=2, page_size=1)),
+        stores="memory",
     )
     for i in range(4):
         consolidate(run_event(f"r{i}"), memory.ports)

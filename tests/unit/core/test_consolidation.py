@@ -30,7 +30,7 @@ FACT = "Liability caps below 1x fees are a red flag"
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
-    return make_memory(tmp_path)
+    return make_memory(tmp_path, stores="memory")
 
 
 def fact_runs(memory: Memory) -> int:
@@ -284,7 +284,7 @@ def test_without_artifacts_or_model_extraction_is_deterministic(memory: Memory) 
 def test_with_a_model_artifacts_come_from_it_and_malformed_output_is_survived(
     tmp_path: Path,
 ) -> None:
-    memory = make_memory(tmp_path, chat=fake_chat("this is not JSON"))
+    memory = make_memory(tmp_path, chat=fake_chat("this is not JSON"), stores="memory")
     event = run_event("r1", messages=[{"role": "human", "content": "Review it"}])
     del event["artifacts"]
     state = extract(event, memory.ports)

@@ -15,7 +15,7 @@ from tests.support.serving import feedback, serve
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
-    return make_memory(tmp_path)
+    return make_memory(tmp_path, stores="memory")
 
 
 def run_decay(memory: Memory, page_size: int = 100):  # type: ignore[no-untyped-def]

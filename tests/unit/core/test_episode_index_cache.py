@@ -20,7 +20,7 @@ POLICY = EpisodicPolicy()
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
-    memory = make_memory(tmp_path)
+    memory = make_memory(tmp_path, stores="memory")
     for agent in ("a1", "a2", "a3"):
         for run in range(3):
             consolidate(run_event(f"{agent}-run-{run}", agent_id=agent), memory.ports)

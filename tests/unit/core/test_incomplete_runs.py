@@ -62,7 +62,7 @@ class CountingChat:
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
-    return make_memory(tmp_path)
+    return make_memory(tmp_path, stores="memory")
 
 
 def crash(memory: Memory, dies_on: int) -> None:
@@ -143,7 +143,7 @@ def test_one_execution_reported_twice_counts_one_failure(memory: Memory) -> None
 def test_a_consolidated_runs_redelivery_calls_no_model(tmp_path: Path) -> None:
     # Given a run with messages only, consolidated with a chat model and an embedder
     chat = CountingChat()
-    memory = make_memory(tmp_path, chat=chat)
+    memory = make_memory(tmp_path, chat=chat, stores="memory")
     event = run_event(
         "r1",
         messages=[{"role": "human", "content": f"Review it. Unit {n}."} for n in range(40)],

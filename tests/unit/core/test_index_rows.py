@@ -30,7 +30,7 @@ def searched(index: EpisodeIndex, memory: Memory, text: str) -> list[tuple[objec
 
 
 def seeded(tmp_path: Path) -> Memory:
-    memory = make_memory(tmp_path)
+    memory = make_memory(tmp_path, stores="memory")
     tasks = [
         "Review the vendor MSA liability cap",
         "Check the DPA breach terms",

@@ -19,7 +19,7 @@ from tests.support.memory import Memory, make_memory, run_event
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
-    return make_memory(tmp_path)
+    return make_memory(tmp_path, stores="memory")
 
 
 def confirm(memory: Memory, tenant: str = "acme") -> None:

@@ -25,7 +25,7 @@ FACT = "Liability caps below 1x fees are a red flag"
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
-    return make_memory(tmp_path)
+    return make_memory(tmp_path, stores="memory")
 
 
 def test_two_agents_runs_of_the_same_id_are_both_consolidated(memory: Memory) -> None:

@@ -118,7 +118,7 @@ FACT = "Liability caps below 1x fees are a red flag"
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
-    return make_memory(tmp_path)
+    return make_memory(tmp_path, stores="memory")
 
 
 def see(

@@ -20,7 +20,7 @@ from tests.support.memory import DAY, Memory, make_memory, run_event
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
-    return make_memory(tmp_path)
+    return make_memory(tmp_path, stores="memory")
 
 
 def stats(memory: Memory, tenant_id: str | None = None) -> MemoryStats:

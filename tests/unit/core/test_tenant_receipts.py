@@ -75,7 +75,7 @@ class ManagedKnowledgeBase:
 
 @pytest.fixture
 def memory(tmp_path: Path) -> Memory:
-    return make_memory(tmp_path)
+    return make_memory(tmp_path, stores="memory")
 
 
 def learn(memory: Memory, tenant: str) -> None:

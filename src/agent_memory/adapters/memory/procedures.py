@@ -1,0 +1,217 @@
+"""Procedural memory in memory: procedures keyed by (tenant#task_type, procedure_id)."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+
+from agent_memory.adapters.memory.database import MemoryDatabase, ProcedureRow
+from agent_memory.adapters.memory.keys import (
+    check_limit,
+    check_tenant,
+    decode_cursor,
+    encode_cursor,
+    page_of,
+    partition_key,
+)
+from agent_memory.core.model.errors import Conflict, InvalidInput
+from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.core.ports import FeedbackCount, Page
+
+
+class MemoryProcedureStore:
+    """``ProcedureStore`` over a :class:`MemoryDatabase`, behaving as the SQLite one does.
+
+    ``procedure_id`` is unique across tenants: proposing an id that another tenant or task type
+    holds raises ``Conflict`` rather than touching that record. Feedback is deduplicated by a
+    (procedure_id, run_id) and a (procedure_id, receipt_id) record written under the same lock
+    as the counters.
+    """
+
+    def __init__(self, db: MemoryDatabase) -> None:
+        self._db = db
+        self._table = db.procedures
+
+    def propose(self, procedure: Procedure, run_id: str) -> bool:
+        """Store the proposal as given unless its id exists; True if this call created it.
+
+        When the id exists under the same key, only ``run_id`` is counted among its sources,
+        once. A proposal names at most SOURCE_RUN_IDS_KEPT sources (``InvalidInput``).
+        """
+        p = procedure
+        if len({*p.source_run_ids, run_id}) > SOURCE_RUN_IDS_KEPT:
+            raise InvalidInput(
+                "source_run_ids", f"a proposal names at most {SOURCE_RUN_IDS_KEPT} runs"
+            )
+        pk = partition_key(p.tenant_id, p.task_type)
+        with self._db.lock:
+            existing = self._table.rows.get(p.procedure_id)
+            if existing is not None:
+                if existing.pk != pk:
+                    raise Conflict(f"procedure {p.procedure_id} belongs to another key")
+                existing.sources.setdefault(run_id, None)
+                return False
+            stored = replace(p, steps=tuple(p.steps), status=ProcedureStatus(p.status), proposals=0)
+            sources = dict.fromkeys(sorted({*p.source_run_ids, run_id}))
+            self._table.rows[p.procedure_id] = ProcedureRow(pk, stored, sources)
+        return True
+
+    def get(self, procedure_id: str, *, tenant_id: str | None = None) -> Procedure | None:
+        """The procedure with this id (only if it is ``tenant_id``'s, when given)."""
+        if tenant_id is not None:
+            check_tenant(tenant_id)
+        with self._db.lock:
+            row = self._table.rows.get(procedure_id)
+            if row is None or (tenant_id is not None and row.procedure.tenant_id != tenant_id):
+                return None
+            return _procedure(row)
+
+    def for_task_type(self, tenant_id: str, task_type: str) -> list[Procedure]:
+        """Every procedure of the tenant's task type, whatever its status, by id."""
+        pk = partition_key(tenant_id, task_type)
+        return self._select(lambda row: row.pk == pk)
+
+    def list(
+        self,
+        *,
+        tenant_id: str | None = None,
+        status: ProcedureStatus | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Procedure]:
+        """Procedures filtered by tenant and status, one page in procedure_id order."""
+        check_limit(limit)
+        if tenant_id is not None:
+            check_tenant(tenant_id)
+        after = decode_cursor("procedures", cursor, (str,))[0] if cursor is not None else None
+        with self._db.lock:
+            ordered = sorted(
+                (
+                    row
+                    for procedure_id, row in self._table.rows.items()
+                    if (tenant_id is None or row.procedure.tenant_id == tenant_id)
+                    and (status is None or row.procedure.status == status)
+                    and (after is None or procedure_id > after)
+                ),
+                key=_procedure_id,
+            )
+            page, more = page_of(ordered, limit)
+            items = tuple(_procedure(row) for row in page)
+        next_cursor = encode_cursor("procedures", (items[-1].procedure_id,)) if more else None
+        return Page(items, next_cursor)
+
+    def set_status(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        status: ProcedureStatus,
+        allowed_from: Sequence[ProcedureStatus],
+        now: float,
+        reviewer: str | None = None,
+        note: str | None = None,
+    ) -> Procedure | None:
+        """Change the status if the current one is in ``allowed_from``; the procedure after.
+
+        None if the condition failed or the procedure does not exist (for this tenant).
+        ``updated_at`` becomes ``now``; with a reviewer, so do ``reviewed_at``, the reviewer and
+        the note (a note without a reviewer is not recorded).
+        """
+        allowed = {ProcedureStatus(s) for s in allowed_from}
+        if not allowed:
+            return None
+        check_tenant(tenant_id)
+        with self._db.lock:
+            row = self._owned(procedure_id, tenant_id)
+            if row is None or row.procedure.status not in allowed:
+                return None
+            changed = replace(row.procedure, status=ProcedureStatus(status), updated_at=now)
+            if reviewer is not None:
+                changed = replace(changed, reviewer=reviewer, reviewed_at=now, review_note=note)
+            row.procedure = changed
+            return _procedure(row)
+
+    def record_feedback(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        run_id: str,
+        receipt_id: str,
+        succeeded: bool,
+        now: float,
+    ) -> FeedbackCount:
+        """Count one application (and success) per run and per receipt, atomically with both
+        dedup records; anything but ``COUNTED`` changes nothing.
+        """
+        check_tenant(tenant_id)
+        with self._db.lock:
+            row = self._owned(procedure_id, tenant_id)
+            if row is None:
+                return FeedbackCount.NO_PROCEDURE
+            if (procedure_id, run_id) in self._table.feedback:
+                return FeedbackCount.RUN_COUNTED
+            if (procedure_id, receipt_id) in self._table.receipts:
+                return FeedbackCount.RECEIPT_USED
+            self._table.feedback.add((procedure_id, run_id))
+            self._table.receipts.add((procedure_id, receipt_id))
+            p = row.procedure
+            row.procedure = replace(
+                p,
+                times_applied=p.times_applied + 1,
+                times_succeeded=p.times_succeeded + int(succeeded),
+                last_applied_at=now,
+            )
+        return FeedbackCount.COUNTED
+
+    def export(self, tenant_id: str) -> Iterator[Procedure]:
+        """Every procedure of the tenant in key order (read at once: the caller may write)."""
+        check_tenant(tenant_id)
+        with self._db.lock:
+            rows = sorted(
+                (row for row in self._table.rows.values() if row.procedure.tenant_id == tenant_id),
+                key=lambda row: (row.pk, row.procedure.procedure_id),
+            )
+            return iter([_procedure(row) for row in rows])
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every procedure of the tenant with its sources and feedback records."""
+        check_tenant(tenant_id)
+        with self._db.lock:
+            owned = {
+                procedure_id
+                for procedure_id, row in self._table.rows.items()
+                if row.procedure.tenant_id == tenant_id
+            }
+            for procedure_id in owned:
+                del self._table.rows[procedure_id]
+            for records in (self._table.feedback, self._table.receipts):
+                records.difference_update({r for r in records if r[0] in owned})
+        return len(owned)
+
+    def _owned(self, procedure_id: str, tenant_id: str) -> ProcedureRow | None:
+        """The procedure's record if it is the tenant's (the lock is held)."""
+        row = self._table.rows.get(procedure_id)
+        return row if row is not None and row.procedure.tenant_id == tenant_id else None
+
+    def _select(self, keep: Callable[[ProcedureRow], bool]) -> builtins.list[Procedure]:
+        """Every procedure ``keep`` keeps, by id."""
+        with self._db.lock:
+            rows = sorted(
+                (row for row in self._table.rows.values() if keep(row)), key=_procedure_id
+            )
+            return [_procedure(row) for row in rows]
+
+
+def _procedure_id(row: ProcedureRow) -> str:
+    return row.procedure.procedure_id
+
+
+def _procedure(row: ProcedureRow) -> Procedure:
+    """The procedure as read: its first sources named, all of them counted."""
+    return replace(
+        row.procedure,
+        source_run_ids=frozenset(list(row.sources)[:SOURCE_RUN_IDS_KEPT]),
+        proposals=len(row.sources),
+    )
