@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -44,12 +43,10 @@ def test_is_an_embedder_and_construction_loads_nothing(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(embeddings, "_read_verified", refuse)
     # When an embedder is built and described
-    started = time.perf_counter()
     fresh = LocalEmbedder()
     # Then it answers without loading the model
     assert isinstance(fresh, Embedder)
     assert (fresh.model_id, fresh.dimension) == (MODEL_ID, DIMENSION)
-    assert time.perf_counter() - started < 0.1
 
 
 def test_model_id_carries_the_weights_digest() -> None:

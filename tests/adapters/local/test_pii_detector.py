@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import threading
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -110,25 +109,6 @@ def test_control_characters_around_an_email_leave_its_span_exact(
     detector: LocalPiiDetector,
 ) -> None:
     assert found(detector, "\x00jane.roe@example.com\x07") == [("EMAIL", "jane.roe@example.com")]
-
-
-def test_ten_kilobytes_are_scanned_in_well_under_100_ms(detector: LocalPiiDetector) -> None:
-    # Given 10 KB of mixed business prose, names, numbers and addresses
-    block = (
-        "Per Clause 7.3 the Vendor's Liability Cap is USD 2,500,000. Dr. Maria Garcia "
-        "(maria.garcia@example.com, +1 (415) 555-0134) approved it on Monday, May 5. "
-        "Send notices to 12 Main St., Apt 4, Springfield, IL 62704. Invoice INV-2024-0042. "
-    )
-    text = (block * (10_000 // len(block) + 1))[:10_000]
-    detector.detect(text)
-    # When it is scanned (best of five, to ignore a busy machine)
-    timings = []
-    for _ in range(5):
-        start = time.perf_counter()
-        detector.detect(text)
-        timings.append(time.perf_counter() - start)
-    # Then it takes a fraction of the 100 ms budget (about 15 ms measured)
-    assert min(timings) < 0.1
 
 
 def test_concurrent_calls_give_the_same_results_as_sequential_ones(

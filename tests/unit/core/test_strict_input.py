@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 import tracemalloc
 from typing import Any
 
@@ -17,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent_memory.core.api import contracts
 from agent_memory.core.api.contracts import parse_run_finished
 from agent_memory.core.api.json_input import (
     MAX_EVENT_BYTES,
@@ -233,24 +233,30 @@ def million_unknown_keys() -> dict[str, Any]:
     return event
 
 
-def test_a_million_unknown_keys_are_refused_before_validation_at_little_cost() -> None:
+def test_a_million_unknown_keys_are_refused_before_validation_at_little_cost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Given an event some runtime already parsed, with a million unknown keys (validating them
-    # costs the validator about 650 bytes of error each: over 600 MB)
+    # costs the validator about 650 bytes of error each: over 600 MB), and a validator that
+    # fails the test if it is reached
     event = million_unknown_keys()
+
+    def unreached(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the validator saw the event")
+
+    monkeypatch.setattr(contracts, "validate", unreached)
     # When it is parsed as a RunFinished event
     tracemalloc.start()
-    started = time.perf_counter()
     try:
         with pytest.raises(InvalidInput) as raised:
             parse_run_finished(event)
-        elapsed = time.perf_counter() - started
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    # Then it is refused as an object with too many keys, in a millisecond-scale check
+    # Then it is refused as an object with too many keys before any validation, in little memory
     assert raised.value.field == "event"
     assert f"at most {MAX_OBJECT_KEYS}" in raised.value.message
-    assert peak < 64 * 1024 and elapsed < 0.5
+    assert peak < 64 * 1024
 
 
 def test_a_million_unknown_keys_as_text_are_refused_by_the_size_bound() -> None:
