@@ -70,6 +70,16 @@ def test_no_documents_give_an_empty_matrix_of_the_dimension(embedder: Embedder) 
     assert vectors.dtype == np.float32
 
 
+def test_a_blank_text_is_a_unit_row_or_zeros_never_nan(embedder: Embedder) -> None:
+    # Given texts with nothing to embed beside one with words
+    vectors = embedder.embed_documents(["", "   \n\t", TEXTS[0]])
+    # Then every row is finite float32, a blank one either a unit vector or all zeros
+    assert vectors.dtype == np.float32 and np.isfinite(vectors).all()
+    norms = np.linalg.norm(vectors, axis=-1)
+    assert all(abs(n - 1.0) < 1e-5 or n == 0.0 for n in norms[:2])
+    assert abs(norms[2] - 1.0) < 1e-5
+
+
 def test_a_query_is_one_float32_unit_vector(embedder: Embedder) -> None:
     vector = embedder.embed_query(TEXTS[0])
 

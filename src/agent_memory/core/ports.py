@@ -599,7 +599,9 @@ class ErasingKnowledgeBase(Protocol):
 
 @runtime_checkable
 class Embedder(Protocol):
-    """A text embedding model; vectors are float32 and L2-normalised."""
+    """A text embedding model; vectors are float32 and L2-normalised, except that a text with
+    nothing to embed (blank) may get all zeros, which matches nothing.
+    """
 
     @property
     def model_id(self) -> str:
