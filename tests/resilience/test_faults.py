@@ -22,7 +22,7 @@ import pytest
 from agent_memory.core.model.errors import TransientError
 from agent_memory.core.ports import MemoryPorts, RunEntryKind
 from agent_memory.core.workflows.consolidation import consolidate_or_record, failed_runs
-from agent_memory.wiring import DATABASE_FILE
+from agent_memory.wiring.local import DATABASE_FILE
 from tests.resilience.helpers_aws import AwsHarness, aws_harness, outcomes_of
 from tests.resilience.helpers_corpus import (
     Event,

@@ -16,7 +16,7 @@ import pytest
 from agent_memory.adapters.ledger_records import run_key
 from agent_memory.core.tiers.semantic import fact_hash
 from agent_memory.core.workflows.consolidation import runs_to_replay
-from agent_memory.wiring import local_ports
+from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 from tests.resilience.killable_cli import cli, kill_inside_a_step
 from tests.support.embedder import HashingEmbedder

@@ -20,7 +20,7 @@ from agent_memory.core.workflows import reembed
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.ingestion import run_ingestion
-from agent_memory.wiring import local_ports
+from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
