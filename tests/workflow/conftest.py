@@ -1,8 +1,9 @@
 """The real consolidation ASL executed by moto's Step Functions engine.
 
-Lambda tasks are routed to the in-process handlers of ``functions/``; DynamoDB, S3 and SQS are
-moto's; models are fakes (the model boundary). Tenant clients are wrapped so they behave like a
-session narrowed by ``dynamodb:LeadingKeys``.
+Lambda tasks are routed to the in-process handlers of ``functions/`` (``moto_with_handlers``,
+shared with the resilience harness); DynamoDB, S3 and SQS are moto's; models are fakes (the
+model boundary), and so is Bedrock's knowledge base (``tests/support/fake_bedrock_kb.py``).
+Tenant clients are wrapped so they behave like a session narrowed by ``dynamodb:LeadingKeys``.
 """
 
 from __future__ import annotations
