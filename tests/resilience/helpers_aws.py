@@ -98,12 +98,12 @@ HASHING_TITAN = Calibration(
 class ServedServices:
     """Answers Comprehend, Titan and the Bedrock KB APIs on a client's ``before-call``.
 
-    Through the shared fakes: Comprehend finds what ``FakePiiDetector`` finds (emails and
-    ``names``; any text Comprehend takes in one request), Titan embeds
-    as ``tests.support.fake_titan``, and the KB is ``tests.support.fake_bedrock_kb``'s, instant
-    (its jobs finish as they start, its index is the bucket as it is). With
-    ``honour_filter`` False the KB ignores the request's metadata filter, like a misconfigured
-    knowledge base, so only the adapter's own tenant check stands between tenants.
+    Through the shared fakes of ``tests/support``: Comprehend finds what ``FakePiiDetector``
+    finds (emails and ``names``, in any text Comprehend takes in one request), Titan embeds as
+    ``fake_titan`` does, and the KB is ``fake_bedrock_kb``'s, instant (its jobs finish as they
+    start, its index is the bucket as it is). With ``honour_filter`` False the KB ignores the
+    request's metadata filter, like a misconfigured knowledge base, so only the adapter's own
+    tenant check stands between tenants.
     """
 
     def __init__(self, s3: Any, bucket: str, *, names: tuple[str, ...] = ("Jane Doe",)) -> None:
