@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agent_memory import wiring
 from agent_memory.cli.main import main
+from agent_memory.wiring import local as wiring
 from tests.support.embedder import HashingEmbedder
 from tests.support.memory import HASHING_CALIBRATION
 
