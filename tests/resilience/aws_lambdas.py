@@ -28,6 +28,7 @@ from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,
+    create_idempotency_table,
     create_tables,
     tenant_access,
 )
@@ -122,12 +123,7 @@ def aws_memory(pii: PiiDetector) -> Iterator[AwsMemory]:
     with mock.patch.dict(os.environ, env), mock_aws():
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         tables = create_tables(dynamodb)
-        dynamodb.create_table(
-            TableName=IDEMPOTENCY_TABLE,
-            KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-            AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-            BillingMode="PAY_PER_REQUEST",
-        )
+        create_idempotency_table(dynamodb, IDEMPOTENCY_TABLE)
         s3 = boto3.client("s3", region_name=REGION)
         s3.create_bucket(Bucket=BUCKET)
         settings = AwsSettings(
