@@ -1,7 +1,7 @@
 """The Lambda handlers in-process on moto, for resilience tests of the AWS path.
 
-DynamoDB and S3 are moto's; Bedrock's knowledge-base APIs, which moto lacks, are a small fake
-that ingests the bucket's documents and serves them filtered by tenant, as Bedrock does. Models
+DynamoDB and S3 are moto's; Bedrock's knowledge-base APIs, which moto lacks, are the shared
+fake of ``tests/support/fake_bedrock_kb.py``, instant (a job ingests the bucket at once). Models
 are whatever the test passes (a PII detector, the hashing embedder).
 """
 
@@ -16,7 +16,6 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 from unittest import mock
 
@@ -29,11 +28,12 @@ from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,
+    create_idempotency_table,
     create_tables,
     tenant_access,
 )
-from tests.support.aws_calls import answer_on_client
 from tests.support.embedder import HashingEmbedder
+from tests.support.fake_bedrock_kb import FakeBedrockKnowledgeBase
 from tests.support.lambda_context import LambdaContext
 from tests.support.memory import HASHING_CALIBRATION
 
@@ -41,52 +41,6 @@ BUCKET = "agent-memory-kb-docs"
 IDEMPOTENCY_TABLE = "agent-memory-idempotency"
 KB_ID, DS_ID = "KB12345678", "DS12345678"
 STEPS = ("extract", "scrub", "write_episode", "confirm_facts", "stage_kb_docs", "propose_procedure")
-
-
-class FakeBedrockKnowledgeBase:
-    """bedrock-agent + bedrock-agent-runtime: a job ingests the bucket at once; retrieve
-    serves the ingested documents that pass the request's tenant (and domain) filter.
-    """
-
-    def __init__(self, s3: Any) -> None:
-        self._s3 = s3
-        self._index: list[tuple[str, dict[str, Any]]] = []
-
-    def start_ingestion_job(self, **_: Any) -> dict[str, Any]:
-        self._index = []
-        listing = self._s3.list_objects_v2(Bucket=BUCKET).get("Contents", [])
-        for key in (o["Key"] for o in listing if o["Key"].endswith(".txt")):
-            text = self._s3.get_object(Bucket=BUCKET, Key=key)["Body"].read().decode()
-            sidecar = self._s3.get_object(Bucket=BUCKET, Key=f"{key}.metadata.json")
-            self._index.append((text, json.loads(sidecar["Body"].read())["metadataAttributes"]))
-        return self._job()
-
-    def get_ingestion_job(self, **_: Any) -> dict[str, Any]:
-        return self._job()
-
-    def retrieve(self, **request: Any) -> dict[str, Any]:
-        search = request["retrievalConfiguration"]["vectorSearchConfiguration"]
-        condition = search["filter"]
-        wanted = [c["equals"] for c in condition.get("andAll", [condition])]
-        hits = [
-            {"content": {"text": text}, "score": 0.9, "metadata": metadata}
-            for text, metadata in self._index
-            if all(metadata.get(w["key"]) == w["value"] for w in wanted)
-        ]
-        return {"retrievalResults": hits[: search["numberOfResults"]]}
-
-    def _job(self) -> dict[str, Any]:
-        now = datetime.now(UTC)
-        return {
-            "ingestionJob": {
-                "knowledgeBaseId": KB_ID,
-                "dataSourceId": DS_ID,
-                "ingestionJobId": "JOB1234567",
-                "status": "COMPLETE",
-                "startedAt": now,
-                "updatedAt": now,
-            }
-        }
 
 
 class FakeBedrockRuntime(wiring.AwsRuntime):
@@ -97,18 +51,10 @@ class FakeBedrockRuntime(wiring.AwsRuntime):
     def client(self, service: str, tenant_id: str | None = None) -> Any:
         client = super().client(service, tenant_id)
         # A real client the fake answers on, so the session's IAM check sees the calls.
-        kb = service in {"bedrock-agent", "bedrock-agent-runtime"}
-        if kb and not getattr(client, "_kb_answered", False):
-            names = ("StartIngestionJob", "GetIngestionJob", "Retrieve")
-            answer_on_client(client, {n: _method(self.bedrock, n) for n in names})
+        if not getattr(client, "_kb_answered", False):
+            self.bedrock.serve_on(client)
             client._kb_answered = True
         return client
-
-
-def _method(fake: FakeBedrockKnowledgeBase, operation: str) -> Any:
-    """``fake``'s method for API ``operation`` (``StartIngestionJob`` -> start_ingestion_job)."""
-    method = getattr(fake, "".join(f"_{c.lower()}" if c.isupper() else c for c in operation)[1:])
-    return lambda params: method(**params)
 
 
 def eventbridge_event(detail: Any, detail_type: str = "RunFinished") -> dict[str, Any]:
@@ -177,12 +123,7 @@ def aws_memory(pii: PiiDetector) -> Iterator[AwsMemory]:
     with mock.patch.dict(os.environ, env), mock_aws():
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         tables = create_tables(dynamodb)
-        dynamodb.create_table(
-            TableName=IDEMPOTENCY_TABLE,
-            KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-            AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-            BillingMode="PAY_PER_REQUEST",
-        )
+        create_idempotency_table(dynamodb, IDEMPOTENCY_TABLE)
         s3 = boto3.client("s3", region_name=REGION)
         s3.create_bucket(Bucket=BUCKET)
         settings = AwsSettings(
@@ -203,7 +144,15 @@ def aws_memory(pii: PiiDetector) -> Iterator[AwsMemory]:
             pii=pii,
             calibrations={"test-hashing": HASHING_CALIBRATION},
         )
-        runtime.bedrock = FakeBedrockKnowledgeBase(s3)
+        # Instant: a job ingests the bucket at once (the tests here are about what is stored).
+        runtime.bedrock = FakeBedrockKnowledgeBase(
+            s3,
+            bucket=BUCKET,
+            knowledge_base_id=KB_ID,
+            data_source_id=DS_ID,
+            embedder=HashingEmbedder(),
+            instant=True,
+        )
         # Step handlers bind their idempotency table at import: import them afresh, and forget
         # them after, so no other test gets handlers bound to this account.
         _forget_handlers()

@@ -1,9 +1,10 @@
 """The AWS path offline: the Lambda handlers on moto, every AWS call through a real botocore client.
 
 DynamoDB, S3 and SQS are moto's. The services moto lacks or cans are answered on the clients'
-own ``before-call`` event (:class:`ServedServices`): Comprehend ``DetectPiiEntities`` (emails
-and a list of names, real offsets), Titan ``InvokeModel`` (word-hashing vectors), the KB's
-``Retrieve`` over the documents in the bucket, and ingestion jobs. So the real adapters
+own ``before-call`` event by the shared fakes of ``tests/support`` (:class:`ServedServices`):
+Comprehend ``DetectPiiEntities`` (emails and a list of names, real offsets), Titan
+``InvokeModel`` (word-hashing vectors), the KB's ``Retrieve`` over the documents in the bucket,
+and ingestion jobs. So the real adapters
 (``ComprehendPiiDetector``, ``BedrockEmbedder``, ``BedrockKnowledgeBase``) run, and a
 :class:`~tests.resilience.helpers_faults.FaultInjector` sees every call the workflow makes.
 
@@ -19,10 +20,7 @@ Functions (:meth:`AwsHarness.execute`), and the core on the runtime's ports.
 from __future__ import annotations
 
 import importlib
-import io
 import json
-import os
-import re
 import sys
 import threading
 import time
@@ -31,15 +29,10 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Any
 from unittest import mock
 
 import boto3
-import numpy as np
-from botocore.response import StreamingBody
-from moto import mock_aws
-from moto.awslambda_simple.models import LambdaSimpleBackend
 from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
 from agent_memory.adapters.aws.bedrock_models import TITAN_EMBED_V2, BedrockEmbedder
@@ -50,18 +43,28 @@ from agent_memory.serverless.observability import metrics
 from agent_memory.wiring import aws as wiring
 from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
-    FAKE_CREDENTIALS,
     REGION,
-    SerializedClient,
+    create_idempotency_table,
     create_tables,
     tenant_access,
 )
 from tests.resilience.helpers_delivery import Event, Outcome, StateMachineModel
-from tests.resilience.helpers_faults import FaultInjector, ok_response
+from tests.resilience.helpers_faults import FaultInjector
+from tests.support.botocore_answers import answer
 from tests.support.embedder import HashingEmbedder
+from tests.support.fake_bedrock_kb import FakeBedrockKnowledgeBase
+from tests.support.fake_comprehend import MAX_TEXT_BYTES, detect_pii_entities
+from tests.support.fake_titan import invoke_model
+from tests.support.fakes import FakePiiDetector
+from tests.support.guarded_runtime import GuardedRuntime
 from tests.support.lambda_context import LambdaContext
-from tests.support.leading_keys import LeadingKeysGuard
-from tests.support.moto_workflow import deploy_consolidation, handler_reply, wait_for_execution
+from tests.support.moto_workflow import (
+    deploy_consolidation,
+    moto_with_handlers,
+    start_execution,
+    wait_for_execution,
+    wait_until_none_running,
+)
 
 DIMENSION = 256
 # Retry waits of the state machine and the handlers' timeout (the idempotent steps' 30 s in
@@ -82,8 +85,7 @@ HANDLERS = (
     "decay",
     "procedure_review",
 )
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
-_PARAMS = "resilience_params"
+KB_ID, DS_ID = "KB12345678", "DS12345678"
 # The word-hashing vectors need a lower bar than Titan's calibrated one.
 HASHING_TITAN = Calibration(
     model_family="amazon.titan-embed-text-v2",
@@ -96,199 +98,73 @@ HASHING_TITAN = Calibration(
 class ServedServices:
     """Answers Comprehend, Titan and the Bedrock KB APIs on a client's ``before-call``.
 
-    ``Retrieve`` scores every document in the bucket against the query; with
-    ``honour_filter`` False it ignores the request's metadata filter, like a misconfigured
-    knowledge base, so only the adapter's own tenant check stands between tenants.
+    Through the shared fakes of ``tests/support``: Comprehend finds what ``FakePiiDetector``
+    finds (emails and ``names``, in any text Comprehend takes in one request), Titan embeds as
+    ``fake_titan`` does, and the KB is ``fake_bedrock_kb``'s, instant (its jobs finish as they
+    start, its index is the bucket as it is). With ``honour_filter`` False the KB ignores the
+    request's metadata filter, like a misconfigured knowledge base, so only the adapter's own
+    tenant check stands between tenants.
     """
 
     def __init__(self, s3: Any, bucket: str, *, names: tuple[str, ...] = ("Jane Doe",)) -> None:
-        self._s3 = s3
-        self._bucket = bucket
-        self._names = names
-        self._embedder = HashingEmbedder(DIMENSION)
-        self.honour_filter = True
-        self.jobs: dict[str, dict[str, Any]] = {}
-        self.retrieved: list[dict[str, Any]] = []
-        self.offered_foreign = 0  # results of a tenant other than the filter's
-        self._documents: dict[str, tuple[tuple[str, str], str, dict[str, Any]]] = {}
-        self._vectors: dict[str, Any] = {}
-        self._lock = threading.Lock()
+        self.kb = FakeBedrockKnowledgeBase(
+            s3,
+            bucket=bucket,
+            knowledge_base_id=KB_ID,
+            data_source_id=DS_ID,
+            embedder=HashingEmbedder(DIMENSION),
+            instant=True,
+        )
+        recogniser = FakePiiDetector(names, max_chunk_chars=MAX_TEXT_BYTES)
+        self._detect_pii = detect_pii_entities(recogniser)
+        self._invoke_model = invoke_model()
 
-    def attach(self, client: Any) -> None:
-        events = client.meta.events
-        events.register("before-parameter-build", _remember_params)
-        served: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
-            "comprehend.DetectPiiEntities": self._detect_pii,
-            "bedrock-runtime.InvokeModel": self._invoke_model,
-            "bedrock-agent-runtime.Retrieve": self._retrieve,
-            "bedrock-agent.StartIngestionJob": self._start_ingestion,
-            "bedrock-agent.GetIngestionJob": self._get_ingestion,
-        }
-        # On the general event, after the fault injector registered first on it: botocore
-        # calls more specific registrations first, which would answer before any fault.
-        events.register("before-call", _answering(served))
+    @property
+    def honour_filter(self) -> bool:
+        return self.kb.honour_filter
 
-    def _detect_pii(self, params: dict[str, Any]) -> dict[str, Any]:
-        text = params["Text"]
-        spans = [(m.start(), m.end(), "EMAIL") for m in _EMAIL.finditer(text)]
-        for name in self._names:
-            spans += [(m.start(), m.end(), "NAME") for m in re.finditer(re.escape(name), text)]
-        return {
-            "Entities": [
-                {"Score": 0.99, "Type": kind, "BeginOffset": begin, "EndOffset": end}
-                for begin, end, kind in spans
-            ]
-        }
+    @honour_filter.setter
+    def honour_filter(self, honour: bool) -> None:
+        self.kb.honour_filter = honour
 
-    def _invoke_model(self, params: dict[str, Any]) -> dict[str, Any]:
-        request = json.loads(params["body"])
-        vector = self._embedder.embed_query(request["inputText"])
-        data = json.dumps({"embedding": vector.tolist()}).encode()
-        return {
-            "body": StreamingBody(io.BytesIO(data), len(data)),
-            "contentType": "application/json",
-        }
-
-    def _retrieve(self, params: dict[str, Any]) -> dict[str, Any]:
-        search = params["retrievalConfiguration"]["vectorSearchConfiguration"]
-        with self._lock:
-            self.retrieved.append(search.get("filter", {}))
-        query = self._embedder.embed_query(params["retrievalQuery"]["text"])
-        results = []
-        for key, text, metadata in self.documents():
-            if self.honour_filter and not _matches(search.get("filter"), metadata):
-                continue
-            score = float(np.dot(query, self._vector(text)))
-            results.append(
-                {
-                    "content": {"text": text},
-                    "score": score,
-                    "metadata": metadata,
-                    "location": {"s3Location": {"uri": f"s3://{self._bucket}/{key}"}},
-                }
-            )
-        results.sort(key=lambda r: -r["score"])
-        results = results[: search["numberOfResults"]]
-        asked = _tenant_of(search.get("filter"))
-        with self._lock:
-            self.offered_foreign += sum(r["metadata"].get("tenant_id") != asked for r in results)
-        return {"retrievalResults": results}
-
-    def _vector(self, text: str) -> Any:
-        with self._lock:
-            if text not in self._vectors:
-                self._vectors[text] = self._embedder.embed_query(text)
-            return self._vectors[text]
+    @property
+    def offered_foreign(self) -> int:
+        """Results the KB offered of a tenant other than the filter's."""
+        return self.kb.offered_foreign
 
     def documents(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
         """Every KB document in the bucket: (key, text, metadata attributes)."""
-        pages = self._s3.get_paginator("list_objects_v2").paginate(Bucket=self._bucket)
-        for page in pages:
-            tags = {item["Key"]: item["ETag"] for item in page.get("Contents", [])}
-            for key, tag in tags.items():
-                sidecar = f"{key}.metadata.json"
-                if not key.endswith(".txt") or sidecar not in tags:
-                    continue
-                version = (tag, tags[sidecar])
-                with self._lock:
-                    cached = self._documents.get(key)
-                if cached is None or cached[0] != version:
-                    metadata = json.loads(self._read(sidecar))["metadataAttributes"]
-                    cached = (version, self._read(key), metadata)
-                    with self._lock:
-                        self._documents[key] = cached
-                yield key, cached[1], cached[2]
+        return self.kb.documents()
 
-    def _read(self, key: str) -> str:
-        body = self._s3.get_object(Bucket=self._bucket, Key=key)["Body"]
-        return str(body.read().decode("utf-8"))
-
-    def _start_ingestion(self, params: dict[str, Any]) -> dict[str, Any]:
-        # The adapter takes 2 s off Bedrock's stamp for clock skew; a stamp 3 s ahead makes the
-        # job start after everything already staged, as a job started now would.
-        job = {
-            "ingestionJobId": uuid.uuid4().hex[:10].upper(),
-            "knowledgeBaseId": params["knowledgeBaseId"],
-            "dataSourceId": params["dataSourceId"],
-            "status": "COMPLETE",
-            "startedAt": datetime.now(UTC) + timedelta(seconds=3),
-            "updatedAt": datetime.now(UTC),
-        }
-        with self._lock:
-            self.jobs[job["ingestionJobId"]] = job
-        return {"ingestionJob": job}
-
-    def _get_ingestion(self, params: dict[str, Any]) -> dict[str, Any]:
-        with self._lock:
-            return {"ingestionJob": self.jobs[params["ingestionJobId"]]}
+    def attach(self, client: Any) -> None:
+        """Answer the served services' calls on ``client`` (any other client is left as it
+        is). The answers sit on the general ``before-call``, after the fault injector, which
+        registers first on it (``tests.support.botocore_answers.answer``).
+        """
+        service = client.meta.service_model.service_name
+        if service == "comprehend":
+            answer(client, "DetectPiiEntities", self._detect_pii)
+        elif service == "bedrock-runtime":
+            answer(client, "InvokeModel", self._invoke_model)
+        else:
+            self.kb.serve_on(client)
 
 
-def _remember_params(params: dict[str, Any], context: dict[str, Any], **_: Any) -> None:
-    context[_PARAMS] = dict(params)
+def _prepare(served: ServedServices, faults: FaultInjector) -> Callable[[Any], None]:
+    """Attach the served services and the fault injector to a client."""
 
+    def prepare(client: Any) -> None:
+        served.attach(client)
+        faults.attach(client)
 
-def _answering(
-    served: dict[str, Callable[[dict[str, Any]], dict[str, Any]]],
-) -> Callable[..., Any]:
-    def handler(event_name: str, context: dict[str, Any], **_: Any) -> Any:
-        answer = served.get(event_name.removeprefix("before-call."))
-        return None if answer is None else ok_response(answer(context[_PARAMS]))
-
-    return handler
-
-
-def _tenant_of(condition: dict[str, Any] | None) -> str | None:
-    if not condition:
-        return None
-    if "andAll" in condition:
-        return next((t for c in condition["andAll"] if (t := _tenant_of(c))), None)
-    equals = condition["equals"]
-    return str(equals["value"]) if equals["key"] == "tenant_id" else None
-
-
-def _matches(condition: dict[str, Any] | None, metadata: dict[str, Any]) -> bool:
-    if not condition:
-        return True
-    if "andAll" in condition:
-        return all(_matches(c, metadata) for c in condition["andAll"])
-    equals = condition["equals"]
-    return bool(metadata.get(equals["key"]) == equals["value"])
-
-
-class ResilienceRuntime(wiring.AwsRuntime):
-    """The Lambda runtime with served services, faults and LeadingKeys on every client."""
-
-    served: ServedServices
-    faults: FaultInjector
-    guarded: list[LeadingKeysGuard]
-    dynamodb_lock: threading.Lock
-
-    def client(self, service: str, tenant_id: str | None = None) -> Any:
-        client = super().client(service, tenant_id)
-        self.prepare(client)
-        if service != "dynamodb":
-            return client
-        serialized = SerializedClient(client, self.dynamodb_lock)
-        if tenant_id is None:
-            return serialized
-        guard = LeadingKeysGuard(serialized, tenant_id)
-        self.guarded.append(guard)
-        return guard
-
-    def prepare(self, client: Any) -> Any:
-        """Attach the served services and the fault injector to ``client`` once."""
-        if not getattr(client, "_resilience_prepared", False):
-            self.served.attach(client)
-            self.faults.attach(client)
-            client._resilience_prepared = True
-        return client
+    return prepare
 
 
 @dataclass
 class AwsHarness:
     """The AWS side in moto: runtime, handlers, the state machine and the dead-letter queue."""
 
-    runtime: ResilienceRuntime
+    runtime: GuardedRuntime
     faults: FaultInjector
     served: ServedServices
     sqs: Any
@@ -330,9 +206,7 @@ class AwsHarness:
 
     def execute(self, event: Event, *, wait: bool = True) -> str:
         """Start an execution of the real ASL (and wait for it to end); its ARN."""
-        arn: str = self.sfn.start_execution(
-            stateMachineArn=self.state_machine_arn, name=f"run-{_uid()}", input=json.dumps(event)
-        )["executionArn"]
+        arn = start_execution(self.sfn, self.state_machine_arn, event)
         if wait:
             self.wait(arn)
         return arn
@@ -421,29 +295,15 @@ def aws_harness(
     forgotten on the way out.
     """
     prefix = f"am{_uid()[:8]}-"
-    env = {
-        **FAKE_CREDENTIALS,
-        "POWERTOOLS_TRACE_DISABLED": "true",
-        "POWERTOOLS_METRICS_NAMESPACE": "AgentMemory",
-        "POWERTOOLS_SERVICE_NAME": "agent-memory",
-    }
-    config = {"stepfunctions": {"execute_state_machine": True}, "lambda": {"use_docker": False}}
     faults = FaultInjector(rate=fault_rate, seed=seed, enabled=False)
     with (
-        mock.patch.dict(os.environ, env),
-        mock_aws(config=config),  # type: ignore[arg-type]
-        mock.patch.object(LambdaSimpleBackend, "invoke", _route_to_handlers(time_scale)),
+        moto_with_handlers(timeout_ms=int(HANDLER_TIMEOUT_MS * time_scale)),
         mock.patch.object(retrier_decl, "time", _ScaledTime(time_scale)),
         _one_container_at_a_time_for_metrics(),
     ):
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         tables = create_tables(dynamodb, prefix)
-        dynamodb.create_table(
-            TableName=f"{prefix}idempotency",
-            KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-            AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-            BillingMode="PAY_PER_REQUEST",
-        )
+        idempotency = create_idempotency_table(dynamodb, f"{prefix}idempotency")
         s3 = boto3.client("s3", region_name=REGION)
         s3.create_bucket(Bucket=f"{prefix}kb-docs")
         sqs = boto3.client("sqs", region_name=REGION)
@@ -456,22 +316,22 @@ def aws_harness(
             facts_table=tables["facts"],
             procedures_table=tables["procedures"],
             ledger_table=tables["ledger"],
-            idempotency_table=f"{prefix}idempotency",
+            idempotency_table=idempotency,
             kb_bucket=f"{prefix}kb-docs",
-            knowledge_base_id="KB12345678",
-            kb_data_source_id="DS12345678",
+            knowledge_base_id=KB_ID,
+            kb_data_source_id=DS_ID,
             **tenant_access(tables.values(), f"{prefix}tenant-data"),
         )
-        runtime = ResilienceRuntime(
+        runtime = GuardedRuntime(
             settings,
             session=session,
             calibrations={HASHING_TITAN.model_family: HASHING_TITAN},
             # Deployed, bootstrap and propose_procedure derive it from the stack's secret; the
             # harness's functions share one runtime, so it is given instead of read.
             receipt_key=receipts.derive_key(b"resilience-harness-secret-0123456"),
+            prepare_client=_prepare(served, faults),
+            dynamodb_lock=threading.Lock(),
         )
-        runtime.served, runtime.faults, runtime.guarded = served, faults, []
-        runtime.dynamodb_lock = threading.Lock()
         titan = runtime.prepare(session.client("bedrock-runtime"))
         runtime.embedder = BedrockEmbedder(titan, TITAN_EMBED_V2, dimensions=DIMENSION)
         _forget_handlers()
@@ -481,7 +341,7 @@ def aws_harness(
                     runtime, faults, served, sqs, sfn, s3, queue_url, machine, time_scale
                 )
                 faults.enabled = False
-                _wait_for_running(sfn, machine)
+                wait_until_none_running(sfn, machine)
         finally:
             _forget_handlers()
 
@@ -519,25 +379,6 @@ def _forget_handlers() -> None:
         sys.modules.pop(f"functions.{name}.handler", None)
 
 
-def _route_to_handlers(time_scale: float) -> Callable[..., bytes]:
-    """moto's Lambda invoke, calling the in-process handler as the Lambda service would."""
-
-    def invoke(
-        self: LambdaSimpleBackend,
-        function_name: str,
-        qualifier: str | None,
-        body: Any,
-        headers: Any,
-        response_headers: Any,
-    ) -> bytes:
-        name = function_name.rsplit(":", 1)[-1].split("-", 1)[-1]
-        return handler_reply(
-            name, body, response_headers, LambdaContext(name, int(HANDLER_TIMEOUT_MS * time_scale))
-        )
-
-    return invoke
-
-
 class _ScaledTime:
     """``time`` for moto's retrier: the ASL's backoff, scaled."""
 
@@ -549,14 +390,6 @@ class _ScaledTime:
 
     def sleep(self, seconds: float) -> None:
         time.sleep(seconds * self._scale)
-
-
-def _wait_for_running(sfn: Any, machine: str) -> None:
-    for _ in range(500):
-        running = sfn.list_executions(stateMachineArn=machine, statusFilter="RUNNING")
-        if not running["executions"]:
-            return
-        time.sleep(0.02)
 
 
 def outcomes_of(harness: AwsHarness, arns: list[str]) -> list[Outcome]:

@@ -106,7 +106,7 @@ class FaultInjector:
             return code, status, applied
 
     def _before(self, event_name: str, context: dict[str, Any], **_: Any) -> Any:
-        _, service, operation = event_name.split(".", 2)
+        service, operation = event_name.split(".", 2)[1:]
         fault = self._roll(service, operation)
         if fault is None:
             return None
@@ -123,7 +123,7 @@ class FaultInjector:
         fault = context.pop(_CONTEXT_KEY, None)
         if fault is None or http_response.status_code >= 300:
             return
-        _, service, operation = event_name.split(".", 2)
+        service, operation = event_name.split(".", 2)[1:]
         code, status = fault
         self._count(service, operation, code, "after")
         raise ClientError(error_body(code, status), operation)

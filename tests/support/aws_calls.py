@@ -22,7 +22,7 @@ import os
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib.util import find_spec
@@ -202,32 +202,6 @@ class CallRecorder:
         tags = tuple((t["Key"], t["Value"]) for t in params.get("Tags", []))
         with self._lock:
             self._assumed[key] = Assumed(params["RoleArn"], params.get("Policy"), tags)
-
-
-def answer_on_client(
-    client: Any, answers: Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]]
-) -> Any:
-    """Make ``client`` answer its operations ``answers`` names (by API name) with a fake,
-    on botocore's ``before-call``: the call still runs through botocore, so the session
-    records it and checks it against the function's role. The fake gets the call's params.
-    """
-    from botocore.awsrequest import AWSResponse
-
-    service = client.meta.service_model.service_name
-
-    def remember(params: dict[str, Any], context: dict[str, Any], **_: Any) -> None:
-        context["served_params"] = dict(params)
-
-    def answer(event_name: str, context: dict[str, Any], **_: Any) -> Any:
-        fake = answers.get(event_name.rsplit(".", 1)[-1])
-        if fake is None:
-            return None
-        reply = {**fake(context["served_params"]), "ResponseMetadata": {"HTTPStatusCode": 200}}
-        return AWSResponse("https://served.invalid/", 200, {}, None), reply
-
-    client.meta.events.register(f"before-parameter-build.{service}", remember)
-    client.meta.events.register(f"before-call.{service}", answer)
-    return client
 
 
 def _access_key(client: Any) -> str | None:

@@ -21,6 +21,7 @@ REGION = "us-east-1"
 
 Answer = Callable[[dict[str, Any]], dict[str, Any]]
 _PARAMS = "tests.answers.params"
+_ANSWERS = "_tests_answered_operations"
 
 
 class ServiceError(Exception):
@@ -50,28 +51,49 @@ def answer(client: Any, operation: str, respond: Answer) -> None:
     """Have ``client`` answer ``operation`` (e.g. ``"Retrieve"``) with ``respond(params)``.
 
     ``params`` are the keyword arguments of the call; ``respond`` returns the parsed response
-    (validated against the service model) or raises ``ServiceError``.
+    (validated against the service model) or raises ``ServiceError``. The answer sits on the
+    client's general ``before-call`` event: botocore calls the handlers of a more specific
+    event first, so a handler registered first on the general one (a fault injector) still
+    sees the call before the answer does.
     """
-    service_id = client.meta.service_model.service_id.hyphenize()
-    output_shape = client.meta.service_model.operation_model(operation).output_shape
+    _answers(client)[operation] = respond
 
-    def keep_params(params: dict[str, Any], context: dict[str, Any], **_: Any) -> None:
-        context[_PARAMS] = copy.deepcopy(params)
 
-    def respond_in_process(context: dict[str, Any], **_: Any) -> tuple[AWSResponse, Any]:
+def _answers(client: Any) -> dict[str, Answer]:
+    """The operations ``client`` answers in-process, registered on its events once."""
+    answers: dict[str, Answer] | None = getattr(client, _ANSWERS, None)
+    if answers is not None:
+        return answers
+    answers = {}
+    setattr(client, _ANSWERS, answers)
+    service_model = client.meta.service_model
+    prefix = f"before-call.{service_model.service_id.hyphenize()}."
+
+    def keep_params(params: dict[str, Any], model: Any, context: dict[str, Any], **_: Any) -> None:
+        if model.name in answers:
+            context[_PARAMS] = copy.deepcopy(params)
+
+    def respond_in_process(
+        event_name: str, context: dict[str, Any], **_: Any
+    ) -> tuple[AWSResponse, Any] | None:
+        operation = event_name.removeprefix(prefix)
+        respond = answers.get(operation)
+        if respond is None or _PARAMS not in context:
+            return None
         try:
             parsed = respond(context.pop(_PARAMS))
         except ServiceError as error:
             failed = {
                 "Error": {"Code": error.code, "Message": error.message},
-                "ResponseMetadata": {"HTTPStatusCode": error.status},
+                "ResponseMetadata": {"HTTPStatusCode": error.status, "HTTPHeaders": {}},
             }
             return AWSResponse("https://fake", error.status, {}, None), failed
-        validate_parameters(parsed, output_shape)
+        validate_parameters(parsed, service_model.operation_model(operation).output_shape)
         return AWSResponse("https://fake", 200, {}, None), {
             **parsed,
-            "ResponseMetadata": {"HTTPStatusCode": 200},
+            "ResponseMetadata": {"HTTPStatusCode": 200, "HTTPHeaders": {}},
         }
 
-    client.meta.events.register(f"before-parameter-build.{service_id}.{operation}", keep_params)
-    client.meta.events.register(f"before-call.{service_id}.{operation}", respond_in_process)
+    client.meta.events.register("before-parameter-build", keep_params)
+    client.meta.events.register("before-call", respond_in_process)
+    return answers

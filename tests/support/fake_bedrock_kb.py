@@ -20,6 +20,12 @@ the calls ``BedrockKnowledgeBase`` makes, with the behaviour Bedrock documents:
 Shapes: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_agent_StartIngestionJob.html,
 API_agent_GetIngestionJob.html, API_agent_GetKnowledgeBaseDocuments.html,
 API_agent-runtime_Retrieve.html. One document is one chunk (the texts here are short).
+
+Switches for the resilience suite, where the workflow under faults is tested, not Bedrock:
+``instant`` jobs finish as they start and the index always holds the bucket as it is;
+``honour_filter`` False ignores the metadata filter, like a misconfigured knowledge base.
+``retrievals`` lists every ``Retrieve`` request, ``offered_foreign`` counts the results of a
+tenant other than the one the filter names.
 """
 
 from __future__ import annotations
@@ -27,8 +33,9 @@ from __future__ import annotations
 import json
 import threading
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import numpy as np
@@ -41,6 +48,9 @@ SIDECAR_SUFFIX = ".metadata.json"
 MAX_DOCUMENT_IDENTIFIERS = 10
 _RUNNING = ("STARTING", "IN_PROGRESS")
 _NEXT = {"STARTING": "IN_PROGRESS", "IN_PROGRESS": "COMPLETE"}
+# The adapter takes 2 s off a job's start for clock skew; an instant job stamped 3 s ahead
+# starts after everything already staged, as a job started now would.
+INSTANT_JOB_LEAD = timedelta(seconds=3)
 
 
 @dataclass(frozen=True)
@@ -72,23 +82,49 @@ class FakeBedrockKnowledgeBase:
         knowledge_base_id: str,
         data_source_id: str,
         embedder: Embedder,
+        instant: bool = False,
     ) -> None:
         self._s3 = s3
         self._bucket = bucket
         self._kb_id = knowledge_base_id
         self._ds_id = data_source_id
         self._embedder = embedder
-        self._lock = threading.Lock()
+        # Reentrant: a job starts under it and reads the bucket, which takes it too.
+        self._lock = threading.RLock()
         self._index: dict[str, _Chunk] = {}
         self._failed: dict[str, str] = {}
         self._jobs: dict[str, _Job] = {}
+        # Objects read from the bucket, by key: the ETags read (text, sidecar) and the chunk,
+        # or why it cannot be ingested.
+        self._read: dict[str, tuple[tuple[str, str | None], _Chunk | str]] = {}
+        self._instant = instant
+        self.honour_filter = True
+        self.retrievals: list[dict[str, Any]] = []
+        self.offered_foreign = 0
 
     def serve(self, agent: Any, runtime: Any) -> None:
         """Answer the KB calls of these ``bedrock-agent`` and ``bedrock-agent-runtime`` clients."""
-        answer(agent, "StartIngestionJob", self._start_ingestion_job)
-        answer(agent, "GetIngestionJob", self._get_ingestion_job)
-        answer(agent, "GetKnowledgeBaseDocuments", self._get_knowledge_base_documents)
-        answer(runtime, "Retrieve", self._retrieve)
+        self.serve_on(agent)
+        self.serve_on(runtime)
+
+    def serve_on(self, client: Any) -> None:
+        """Answer the KB calls of ``client`` if it is a ``bedrock-agent`` or
+        ``bedrock-agent-runtime`` one; any other client is left as it is.
+        """
+        service = client.meta.service_model.service_name
+        if service == "bedrock-agent":
+            answer(client, "StartIngestionJob", self._start_ingestion_job)
+            answer(client, "GetIngestionJob", self._get_ingestion_job)
+            answer(client, "GetKnowledgeBaseDocuments", self._get_knowledge_base_documents)
+        elif service == "bedrock-agent-runtime":
+            answer(client, "Retrieve", self._retrieve)
+
+    def documents(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """Every document in the bucket now, ingested or not: (key, text, metadata)."""
+        read, _ = self._read_bucket()
+        prefix = f"s3://{self._bucket}/"
+        for uri, chunk in read.items():
+            yield uri.removeprefix(prefix), chunk.text, chunk.metadata
 
     # --- bedrock-agent ----------------------------------------------------------------------
 
@@ -98,8 +134,12 @@ class FakeBedrockKnowledgeBase:
             if any(job.status in _RUNNING for job in self._jobs.values()):
                 raise ServiceError("ConflictException", "an ingestion job is running", 409)
             read, failed = self._read_bucket()
-            job = _Job(uuid.uuid4().hex[:10].upper(), datetime.now(UTC), read, failed)
+            started = datetime.now(UTC) + (INSTANT_JOB_LEAD if self._instant else timedelta())
+            job = _Job(uuid.uuid4().hex[:10].upper(), started, read, failed)
             self._jobs[job.job_id] = job
+            if self._instant:
+                job.status = "COMPLETE"
+                self._complete(job)
             return {"ingestionJob": self._describe(job)}
 
     def _get_ingestion_job(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -119,6 +159,7 @@ class FakeBedrockKnowledgeBase:
         identifiers = params["documentIdentifiers"]
         if len(identifiers) > MAX_DOCUMENT_IDENTIFIERS:
             raise ServiceError("ValidationException", "at most 10 documentIdentifiers")
+        self._follow_bucket()
         with self._lock:
             running = [job for job in self._jobs.values() if job.status in _RUNNING]
             details = []
@@ -154,16 +195,20 @@ class FakeBedrockKnowledgeBase:
             raise ServiceError("ValidationException", "numberOfResults must be within 1..100")
         condition = search.get("filter")
         query = self._embedder.embed_query(params["retrievalQuery"]["text"])
+        self._follow_bucket()
         with self._lock:
+            self.retrievals.append(params)
+            honoured = self.honour_filter and condition is not None
             chunks = [
-                c
-                for c in self._index.values()
-                if condition is None or _matches(condition, c.metadata)
+                c for c in self._index.values() if not honoured or _matches(condition, c.metadata)
             ]
         scored = sorted(
             ((float(np.dot(c.vector, query)), c) for c in chunks),
             key=lambda pair: (-pair[0], pair[1].uri),
-        )
+        )[:wanted]
+        asked = _tenant_of(condition)
+        with self._lock:
+            self.offered_foreign += sum(c.metadata.get("tenant_id") != asked for _, c in scored)
         return {
             "retrievalResults": [
                 {
@@ -177,7 +222,7 @@ class FakeBedrockKnowledgeBase:
                         "x-amz-bedrock-kb-data-source-id": self._ds_id,
                     },
                 }
-                for score, chunk in scored[:wanted]
+                for score, chunk in scored
             ]
         }
 
@@ -187,30 +232,58 @@ class FakeBedrockKnowledgeBase:
         if (params["knowledgeBaseId"], params["dataSourceId"]) != (self._kb_id, self._ds_id):
             raise ServiceError("ResourceNotFoundException", "no such data source", 404)
 
+    def _follow_bucket(self) -> None:
+        """An instant KB's index is the bucket as it is now."""
+        if self._instant:
+            read, failed = self._read_bucket()
+            with self._lock:
+                self._index, self._failed = read, failed
+
     def _read_bucket(self) -> tuple[dict[str, _Chunk], dict[str, str]]:
-        """The bucket's documents as an ingestion reads them, and those it cannot take."""
-        names: set[str] = set()
+        """The bucket's documents as an ingestion reads them, and those it cannot take.
+
+        An object read before is read again only if its ETag (or its sidecar's) changed.
+        """
+        tags: dict[str, str] = {}
         request: dict[str, Any] = {"Bucket": self._bucket}
         while True:
             page = self._s3.list_objects_v2(**request)
-            names.update(item["Key"] for item in page.get("Contents", []))
+            tags.update((item["Key"], item["ETag"]) for item in page.get("Contents", []))
             if not page.get("IsTruncated"):
                 break
             request["ContinuationToken"] = page["NextContinuationToken"]
-        read: dict[str, _Chunk] = {}
-        failed: dict[str, str] = {}
-        texts = {n: self._object(n).decode("utf-8") for n in sorted(names) if _is_text(n)}
-        vectors = self._embedder.embed_documents(list(texts.values()))
+        versions = {n: (tags[n], tags.get(n + SIDECAR_SUFFIX)) for n in sorted(tags) if _is_text(n)}
+        with self._lock:
+            known = {
+                n: self._read[n] for n in versions if self._read.get(n, ((), ""))[0] == versions[n]
+            }
+        fresh = [n for n in versions if n not in known]
+        texts = {n: self._object(n).decode("utf-8") for n in fresh}
+        vectors: Any = self._embedder.embed_documents(list(texts.values())) if texts else []
         for (name, text), vector in zip(texts.items(), vectors, strict=True):
             uri = f"s3://{self._bucket}/{name}"
-            metadata: dict[str, Any] = {}
-            if name + SIDECAR_SUFFIX in names:
-                try:
-                    metadata = json.loads(self._object(name + SIDECAR_SUFFIX))["metadataAttributes"]
-                except (ValueError, KeyError, TypeError):
-                    failed[uri] = "Encountered error: invalid metadata file"
-                    continue
-            read[uri] = _Chunk(uri, text, metadata, np.asarray(vector, dtype=np.float32))
+            entry: _Chunk | str
+            try:
+                metadata = (
+                    json.loads(self._object(name + SIDECAR_SUFFIX))["metadataAttributes"]
+                    if versions[name][1] is not None
+                    else {}
+                )
+                entry = _Chunk(uri, text, metadata, np.asarray(vector, dtype=np.float32))
+            except (ValueError, KeyError, TypeError):
+                entry = "Encountered error: invalid metadata file"
+            known[name] = (versions[name], entry)
+        with self._lock:
+            self._read = {**{n: e for n, e in self._read.items() if n in tags}, **known}
+        read: dict[str, _Chunk] = {}
+        failed: dict[str, str] = {}
+        for name in versions:
+            uri = f"s3://{self._bucket}/{name}"
+            entry = known[name][1]
+            if isinstance(entry, _Chunk):
+                read[uri] = entry
+            else:
+                failed[uri] = entry
         return read, failed
 
     def _object(self, name: str) -> bytes:
@@ -254,6 +327,16 @@ def _is_text(name: str) -> bool:
 
 def _differs(old: _Chunk, new: _Chunk) -> bool:
     return (old.text, old.metadata) != (new.text, new.metadata)
+
+
+def _tenant_of(condition: dict[str, Any] | None) -> str | None:
+    """The tenant an ``equals`` on ``tenant_id`` in ``condition`` (or its ``andAll``) names."""
+    if not condition:
+        return None
+    if "andAll" in condition:
+        return next((t for c in condition["andAll"] if (t := _tenant_of(c))), None)
+    equals = condition.get("equals", {})
+    return str(equals["value"]) if equals.get("key") == "tenant_id" else None
 
 
 def _matches(condition: dict[str, Any], metadata: dict[str, Any]) -> bool:

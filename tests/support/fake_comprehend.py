@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent_memory.core.ports import PiiDetector
-from tests.support.botocore_answers import ServiceError, answer, offline_client
+from tests.support.botocore_answers import Answer, ServiceError, answer, offline_client
 
 MAX_TEXT_BYTES = 100_000
 LANGUAGES = ("en", "es")
@@ -21,8 +21,16 @@ LANGUAGES = ("en", "es")
 def comprehend_client(recogniser: PiiDetector) -> Any:
     """A ``comprehend`` client whose ``detect_pii_entities`` reports what ``recogniser`` finds."""
     client = offline_client("comprehend")
+    answer(client, "DetectPiiEntities", detect_pii_entities(recogniser))
+    return client
 
-    def detect_pii_entities(params: dict[str, Any]) -> dict[str, Any]:
+
+def detect_pii_entities(recogniser: PiiDetector) -> Answer:
+    """Comprehend's ``DetectPiiEntities`` reporting what ``recogniser`` finds, to answer on
+    any ``comprehend`` client (``tests.support.botocore_answers.answer``).
+    """
+
+    def detect(params: dict[str, Any]) -> dict[str, Any]:
         text = params["Text"]
         if len(text.encode("utf-8")) > MAX_TEXT_BYTES:
             raise ServiceError("TextSizeLimitExceededException", "text over 100 KB")
@@ -35,5 +43,4 @@ def comprehend_client(recogniser: PiiDetector) -> Any:
             ]
         }
 
-    answer(client, "DetectPiiEntities", detect_pii_entities)
-    return client
+    return detect

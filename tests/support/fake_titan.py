@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from botocore.response import StreamingBody
 
-from tests.support.botocore_answers import ServiceError, answer, offline_client
+from tests.support.botocore_answers import Answer, ServiceError, answer, offline_client
 from tests.support.embedder import HashingEmbedder
 
 MODEL_PREFIX = "amazon.titan-embed-text-v2"
@@ -34,9 +34,17 @@ RAW_LENGTH = 3.0
 def titan_client() -> Any:
     """A ``bedrock-runtime`` client whose ``invoke_model`` embeds as the fake Titan v2 does."""
     client = offline_client("bedrock-runtime")
+    answer(client, "InvokeModel", invoke_model())
+    return client
+
+
+def invoke_model() -> Answer:
+    """Titan v2's ``InvokeModel``, to answer on any ``bedrock-runtime`` client
+    (``tests.support.botocore_answers.answer``).
+    """
     embedders = {size: HashingEmbedder(dimension=size) for size in DIMENSIONS}
 
-    def invoke_model(params: dict[str, Any]) -> dict[str, Any]:
+    def embed(params: dict[str, Any]) -> dict[str, Any]:
         if not params["modelId"].startswith(MODEL_PREFIX):
             raise ServiceError("ValidationException", "this fake is Titan Text Embeddings v2")
         request = json.loads(params["body"])
@@ -65,5 +73,4 @@ def titan_client() -> Any:
             "contentType": "application/json",
         }
 
-    answer(client, "InvokeModel", invoke_model)
-    return client
+    return embed

@@ -1,8 +1,9 @@
 """The consolidation ASL deployed on moto, its Lambda tasks answered by the in-process handlers.
 
 moto's Step Functions engine runs the real ``statemachines/consolidation.asl.json``; its Lambda
-functions are placeholders whose invocations a test routes (by patching moto's
-``LambdaSimpleBackend.invoke``) to :func:`handler_reply`.
+functions are placeholders whose invocations :func:`moto_with_handlers` routes (by patching
+moto's ``LambdaSimpleBackend.invoke``) to :func:`handler_reply`. The workflow suite and the
+resilience harness both run on this.
 """
 
 from __future__ import annotations
@@ -10,15 +11,23 @@ from __future__ import annotations
 import importlib
 import io
 import json
+import os
 import time
 import traceback
+import uuid
 import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import boto3
+from moto import mock_aws
+from moto.awslambda_simple.models import LambdaSimpleBackend
 
-from tests.integration.aws.moto_dynamodb import REGION
+from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION
+from tests.support.lambda_context import LambdaContext
 
 ASL = Path(__file__).parents[2] / "statemachines" / "consolidation.asl.json"
 # ASL placeholder -> the function folder serving it.
@@ -32,6 +41,14 @@ TASK_FUNCTIONS = {
     "RecordFailureFunctionArn": "record_failure",
 }
 
+
+# The environment the handlers' Powertools read, beside moto's fake credentials.
+LAMBDA_ENVIRONMENT = {
+    **FAKE_CREDENTIALS,
+    "POWERTOOLS_TRACE_DISABLED": "true",
+    "POWERTOOLS_METRICS_NAMESPACE": "AgentMemory",
+    "POWERTOOLS_SERVICE_NAME": "agent-memory",
+}
 
 # Names of the state machines deployed, latest last: the call check binds the template's
 # state machine to the one a handler's calls belong to.
@@ -64,6 +81,60 @@ def deploy_consolidation(queue_url: str, *, prefix: str = "") -> tuple[Any, str]
     )
     DEPLOYED_MACHINES.append(f"{prefix}consolidation")
     return sfn, str(machine["stateMachineArn"])
+
+
+@contextmanager
+def moto_with_handlers(
+    invocations: list[str] | None = None, *, timeout_ms: int | None = None
+) -> Iterator[None]:
+    """A moto account whose Step Functions run state machines and whose Lambda invocations
+    run the in-process handlers (each told it has ``timeout_ms`` left, if given); the name of
+    each function invoked is appended to ``invocations``.
+    """
+    with (
+        mock.patch.dict(os.environ, LAMBDA_ENVIRONMENT),
+        mock_aws(
+            config={
+                "stepfunctions": {"execute_state_machine": True},
+                "lambda": {"use_docker": False},
+            }
+        ),
+        mock.patch.object(
+            LambdaSimpleBackend, "invoke", _route_to_handlers(invocations, timeout_ms)
+        ),
+    ):
+        yield
+
+
+def _route_to_handlers(
+    invocations: list[str] | None, timeout_ms: int | None
+) -> Callable[..., bytes]:
+    """moto's Lambda invoke, calling the in-process handler as the Lambda service would."""
+
+    def invoke(
+        self: LambdaSimpleBackend,
+        function_name: str,
+        qualifier: str | None,
+        body: Any,
+        headers: Any,
+        response_headers: Any,
+    ) -> bytes:
+        # The function's name, without the prefix deploy_consolidation gave it.
+        name = function_name.rsplit(":", 1)[-1].split("-", 1)[-1]
+        if invocations is not None:
+            invocations.append(name)
+        context = LambdaContext(name) if timeout_ms is None else LambdaContext(name, timeout_ms)
+        return handler_reply(name, body, response_headers, context)
+
+    return invoke
+
+
+def start_execution(sfn: Any, machine: str, event: Any) -> str:
+    """Start an execution of state machine ``machine`` on ``event``; its ARN."""
+    arn: str = sfn.start_execution(
+        stateMachineArn=machine, name=f"run-{uuid.uuid4().hex[:16]}", input=json.dumps(event)
+    )["executionArn"]
+    return arn
 
 
 def handler_reply(name: str, body: Any, response_headers: Any, context: Any) -> bytes:
@@ -101,3 +172,17 @@ def wait_for_execution(sfn: Any, arn: str, *, timeout: float, poll: float = 0.02
             return described
         time.sleep(poll)
     raise AssertionError(f"execution {arn} still running after {timeout}s")
+
+
+def wait_until_none_running(
+    sfn: Any, machine: str, *, timeout: float = 10.0, poll: float = 0.02
+) -> None:
+    """Wait up to ``timeout`` s for state machine ``machine`` to have no execution running,
+    so none outlives the moto account it runs in.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        running = sfn.list_executions(stateMachineArn=machine, statusFilter="RUNNING")
+        if not running["executions"]:
+            return
+        time.sleep(poll)

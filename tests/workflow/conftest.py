@@ -1,72 +1,46 @@
 """The real consolidation ASL executed by moto's Step Functions engine.
 
-Lambda tasks are routed to the in-process handlers of ``functions/``; DynamoDB, S3 and SQS are
-moto's; models are fakes (the model boundary). Tenant clients are wrapped so they behave like a
-session narrowed by ``dynamodb:LeadingKeys``.
+Lambda tasks are routed to the in-process handlers of ``functions/`` (``moto_with_handlers``,
+shared with the resilience harness); DynamoDB, S3 and SQS are moto's; models are fakes (the
+model boundary), and so is Bedrock's knowledge base (``tests/support/fake_bedrock_kb.py``).
+Tenant clients are wrapped so they behave like a session narrowed by ``dynamodb:LeadingKeys``.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from unittest import mock
 
 import boto3
 import pytest
-from moto import mock_aws
-from moto.awslambda_simple.models import LambdaSimpleBackend
 
 from agent_memory.wiring import aws as wiring
 from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
-    FAKE_CREDENTIALS,
     REGION,
+    create_idempotency_table,
     create_tables,
     tenant_access,
 )
-from tests.support.aws_calls import answer_on_client
 from tests.support.embedder import HashingEmbedder
+from tests.support.fake_bedrock_kb import FakeBedrockKnowledgeBase
 from tests.support.fakes import FakePiiDetector
-from tests.support.lambda_context import LambdaContext
-from tests.support.leading_keys import LeadingKeysGuard
+from tests.support.guarded_runtime import GuardedRuntime
 from tests.support.memory import HASHING_CALIBRATION
-from tests.support.moto_workflow import deploy_consolidation, handler_reply, wait_for_execution
+from tests.support.moto_workflow import (
+    deploy_consolidation,
+    moto_with_handlers,
+    start_execution,
+    wait_for_execution,
+    wait_until_none_running,
+)
 
 BUCKET = "agent-memory-kb-docs"
-
-
-class EmptyKnowledgeBaseRuntime:
-    """bedrock-agent-runtime, which moto lacks: retrieve finds nothing (nothing is ingested)."""
-
-    def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
-
-    def retrieve(self, **request: Any) -> dict[str, Any]:
-        self.requests.append(request)
-        return {"retrievalResults": []}
-
-
-class GuardedRuntime(wiring.AwsRuntime):
-    """The Lambda runtime with every tenant's DynamoDB client under LeadingKeys."""
-
-    kb_runtime = EmptyKnowledgeBaseRuntime()
-
-    def client(self, service: str, tenant_id: str | None = None) -> Any:
-        client = super().client(service, tenant_id)
-        if service == "bedrock-agent-runtime":
-            # A real client the fake answers on, so the session's IAM check sees Retrieve.
-            if not getattr(client, "_kb_answered", False):
-                answer_on_client(client, {"Retrieve": lambda p: self.kb_runtime.retrieve(**p)})
-                client._kb_answered = True
-            return client
-        if service == "dynamodb" and tenant_id is not None:
-            return LeadingKeysGuard(client, tenant_id)
-        return client
+KB_ID, DS_ID = "KB12345678", "DS12345678"
 
 
 @dataclass
@@ -85,12 +59,7 @@ class Workflow:
 
     def start(self, event: dict[str, Any]) -> str:
         """Start an execution; its ARN."""
-        arn: str = self.sfn.start_execution(
-            stateMachineArn=self.state_machine_arn,
-            name=f"run-{uuid.uuid4().hex[:12]}",
-            input=json.dumps(event),
-        )["executionArn"]
-        return arn
+        return start_execution(self.sfn, self.state_machine_arn, event)
 
     def wait(self, arn: str, *, timeout: float = 60.0) -> dict[str, Any]:
         """Wait for the execution to end; its description."""
@@ -110,45 +79,13 @@ class Workflow:
         return [json.loads(m["Body"]) for m in received.get("Messages", [])]
 
 
-def _route_to_handlers(invocations: list[str]) -> Callable[..., bytes]:
-    def invoke(
-        self: LambdaSimpleBackend,
-        function_name: str,
-        qualifier: str | None,
-        body: Any,
-        headers: Any,
-        response_headers: Any,
-    ) -> bytes:
-        name = function_name.rsplit(":", 1)[-1]
-        invocations.append(name)
-        return handler_reply(name, body, response_headers, LambdaContext(name))
-
-    return invoke
-
-
 @pytest.fixture(scope="module")
 def workflow() -> Iterator[Workflow]:
-    env = {
-        **FAKE_CREDENTIALS,
-        "POWERTOOLS_TRACE_DISABLED": "true",
-        "POWERTOOLS_METRICS_NAMESPACE": "AgentMemory",
-        "POWERTOOLS_SERVICE_NAME": "agent-memory",
-    }
-    config = {"stepfunctions": {"execute_state_machine": True}, "lambda": {"use_docker": False}}
     invocations: list[str] = []
-    with (
-        mock.patch.dict(os.environ, env),
-        mock_aws(config=config),  # type: ignore[arg-type]
-        mock.patch.object(LambdaSimpleBackend, "invoke", _route_to_handlers(invocations)),
-    ):
+    with moto_with_handlers(invocations):
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         tables = create_tables(dynamodb)
-        dynamodb.create_table(
-            TableName="agent-memory-idempotency",
-            KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-            AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-            BillingMode="PAY_PER_REQUEST",
-        )
+        idempotency = create_idempotency_table(dynamodb, "agent-memory-idempotency")
         s3 = boto3.client("s3", region_name=REGION)
         s3.create_bucket(Bucket=BUCKET)
         sqs = boto3.client("sqs", region_name=REGION)
@@ -160,11 +97,20 @@ def workflow() -> Iterator[Workflow]:
             facts_table=tables["facts"],
             procedures_table=tables["procedures"],
             ledger_table=tables["ledger"],
-            idempotency_table="agent-memory-idempotency",
+            idempotency_table=idempotency,
             kb_bucket=BUCKET,
-            knowledge_base_id="KB12345678",
-            kb_data_source_id="DS12345678",
+            knowledge_base_id=KB_ID,
+            kb_data_source_id=DS_ID,
             **tenant_access(tables.values()),
+        )
+        # moto lacks Bedrock's KB: the fake answers on the runtime's real clients (so the
+        # session's IAM check sees Retrieve); nothing is ingested, so it finds nothing.
+        kb = FakeBedrockKnowledgeBase(
+            s3,
+            bucket=BUCKET,
+            knowledge_base_id=KB_ID,
+            data_source_id=DS_ID,
+            embedder=HashingEmbedder(),
         )
         pii = FakePiiDetector()
         runtime = GuardedRuntime(
@@ -173,18 +119,11 @@ def workflow() -> Iterator[Workflow]:
             embedder=HashingEmbedder(),
             pii=pii,
             calibrations={"test-hashing": HASHING_CALIBRATION},
+            prepare_client=kb.serve_on,
         )
         with mock.patch.object(wiring, "_current", runtime):
             yield Workflow(sfn, sqs, s3, dynamodb, machine, queue_url, runtime, pii, invocations)
-        _wait_for_running(sfn, machine)
-
-
-def _wait_for_running(sfn: Any, machine: str) -> None:
-    for _ in range(200):
-        running = sfn.list_executions(stateMachineArn=machine, statusFilter="RUNNING")
-        if not running["executions"]:
-            return
-        time.sleep(0.05)
+        wait_until_none_running(sfn, machine, poll=0.05)
 
 
 def eventbridge_event(detail: dict[str, Any]) -> dict[str, Any]:

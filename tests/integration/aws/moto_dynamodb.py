@@ -83,6 +83,17 @@ def create_tables(client: Any, prefix: str = "agent-memory-") -> dict[str, str]:
     return names
 
 
+def create_idempotency_table(client: Any, name: str) -> str:
+    """Create the handlers' idempotency table (Powertools' layout: key ``id``); its name."""
+    client.create_table(
+        TableName=name,
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    return name
+
+
 @contextmanager
 def mocked_tables() -> Iterator[Tables]:
     """Fresh tables in a fresh moto account, with fake credentials and no network."""
