@@ -7,18 +7,20 @@ from collections.abc import Iterator
 from typing import cast
 
 from agent_memory.adapters.local.sqlite_codec import (
-    check_limit,
-    decode_cursor,
     decode_strings,
-    encode_cursor,
     encode_strings,
-    page_of,
-    partition_key,
     tenant_key_range,
     vector_columns,
     vector_from,
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.adapters.store_keys import (
+    check_limit,
+    decode_cursor,
+    encode_cursor,
+    page_of,
+    partition_key,
+)
 from agent_memory.adapters.unit_codec import pack_spare_units, pack_units, unpack_units
 from agent_memory.core.model.models import Episode, Outcome
 from agent_memory.core.ports import EpisodeChanges, Page

@@ -6,17 +6,15 @@ import json
 import sqlite3
 from collections.abc import Iterator
 
-from agent_memory.adapters.local.sqlite_codec import (
+from agent_memory.adapters.local.sqlite_codec import tenant_key_range, vector_columns, vector_from
+from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.adapters.store_keys import (
     check_limit,
     decode_cursor,
     encode_cursor,
     page_of,
     partition_key,
-    tenant_key_range,
-    vector_columns,
-    vector_from,
 )
-from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.core.model.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
 from agent_memory.core.model.policies import Independence
 from agent_memory.core.ports import Page
@@ -220,7 +218,7 @@ class SqliteFactStore:
         check_limit(limit)
         sql, params = _SELECT, []
         if cursor is not None:
-            params = decode_cursor("facts.list_all", cursor, (str, str))
+            params = [*decode_cursor("facts.list_all", cursor, (str, str))]
             sql += " WHERE (f.pk, f.fact_hash) > (?, ?)"
         sql += " ORDER BY f.pk, f.fact_hash LIMIT ?"
         rows, more = page_of(self._db.fetchall(sql, [*params, limit + 1]), limit)

@@ -10,8 +10,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from agent_memory.adapters.local.sqlite_codec import check_limit
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.adapters.store_keys import check_limit
 from agent_memory.core.model.errors import InvalidInput
 
 _SCAN_BATCH = 500

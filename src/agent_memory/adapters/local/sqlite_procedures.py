@@ -7,16 +7,18 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 
 from agent_memory.adapters.local.sqlite_codec import (
-    check_limit,
-    decode_cursor,
     decode_strings,
-    encode_cursor,
     encode_strings,
-    page_of,
-    partition_key,
     tenant_key_range,
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.adapters.store_keys import (
+    check_limit,
+    decode_cursor,
+    encode_cursor,
+    page_of,
+    partition_key,
+)
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import FeedbackCount, Page

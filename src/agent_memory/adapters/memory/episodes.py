@@ -11,7 +11,7 @@ from agent_memory.adapters.memory.database import (
     EpisodeTable,
     MemoryDatabase,
 )
-from agent_memory.adapters.memory.keys import (
+from agent_memory.adapters.store_keys import (
     check_limit,
     check_tenant,
     decode_cursor,

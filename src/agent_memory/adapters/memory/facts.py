@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from agent_memory.adapters.memory.database import FactRow, MemoryDatabase
-from agent_memory.adapters.memory.keys import (
+from agent_memory.adapters.store_keys import (
     check_limit,
     check_tenant,
     decode_cursor,

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from agent_memory.adapters.memory.database import MemoryDatabase
-from agent_memory.adapters.memory.keys import check_limit
+from agent_memory.adapters.store_keys import check_limit
 from agent_memory.core.model.errors import InvalidInput
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 from agent_memory.adapters.memory.database import MemoryDatabase, ProcedureRow
-from agent_memory.adapters.memory.keys import (
+from agent_memory.adapters.store_keys import (
     check_limit,
     check_tenant,
     decode_cursor,

@@ -1,7 +1,8 @@
-"""Keys, cursors and page sizes of the in-memory stores, as the SQLite and DynamoDB ones check them.
+"""Keys, cursors and page sizes of the SQLite and in-memory stores (DynamoDB's keys are built
+the same way in ``aws/dynamodb_codec.py``).
 
-Records are keyed ``{tenant_id}#{part}`` like theirs, so a key part holding the separator is
-refused the same way; cursors are opaque keyset positions (the last record of a page).
+Records are keyed ``{tenant_id}#{part}``, so a key part holding the separator is refused;
+cursors are opaque keyset positions (the last record of a page).
 """
 
 from __future__ import annotations
@@ -24,16 +25,17 @@ def partition_key(tenant_id: str, part: str) -> str:
     (tenant ``a#b`` with agent ``c`` would share a key with tenant ``a`` and agent ``b#c``).
     """
     check_tenant(tenant_id)
-    _check_component("key", part)
+    check_component("key", part)
     return f"{tenant_id}{KEY_SEPARATOR}{part}"
 
 
 def check_tenant(tenant_id: str) -> None:
     """Refuse a tenant id no key could be built from."""
-    _check_component("tenant_id", tenant_id)
+    check_component("tenant_id", tenant_id)
 
 
-def _check_component(field: str, value: str) -> None:
+def check_component(field: str, value: str) -> None:
+    """Refuse a key component holding the separator."""
     if KEY_SEPARATOR in value:
         raise InvalidInput(field, f"must not contain {KEY_SEPARATOR!r}")
 
