@@ -214,13 +214,7 @@ class AwsBackend:
 
     def bootstrap(self, request: BootstrapRequest) -> BootstrapReply:
         """Invoke the bootstrap function and check the reply's shape."""
-        payload: dict[str, Any] = {
-            "tenant_id": request.tenant_id,
-            "agent_id": request.agent_id,
-            "task": request.task,
-            **({"task_type": request.task_type} if request.task_type else {}),
-            **({"domain": request.domain} if request.domain else {}),
-        }
+        payload: dict[str, Any] = request.as_json()
         if self.proofs is not None:
             payload["caller_identity"] = self.proofs.current()
         reply = self._invoke(self.bootstrap_function_name, payload)

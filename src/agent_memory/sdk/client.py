@@ -20,14 +20,16 @@ Example (local mode, a store in ``$AGENT_MEMORY_HOME`` or ``~/.agent-memory``)::
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Protocol, cast
 
+from agent_memory.core.api.bootstrap_reply import found_in
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import Policies
+from agent_memory.core.model.scope import ScopeKind
 from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.core.ports import ChatModel, Embedder, PiiDetector
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, parse_bootstrap_request
@@ -46,7 +48,7 @@ from agent_memory.sdk.errors import ConfigurationError, invalid
 from agent_memory.sdk.events import DEFAULT_SOURCE, ValidatedRun, run_finished
 from agent_memory.sdk.handles import RunHandle
 from agent_memory.sdk.served import ServedReceipts
-from agent_memory.sdk.types import BootstrapReply, ProcedureView
+from agent_memory.sdk.types import BootstrapReply, ProcedureView, SearchReply
 
 Mode = Literal["local", "aws"]
 DEFAULT_STACK = "AgentMemory"
@@ -210,21 +212,48 @@ class MemoryClient:
         *,
         task_type: str | None = None,
         domain: str | None = None,
+        scope: ScopeKind = "agent",
+        team: Sequence[str] | None = None,
     ) -> BootstrapReply:
         """The memory of a run about to start.
 
         Give the model ``reply["context"]`` in a message of its own, after its instructions and
         before the task (never inside the task text), and add ``reply["context_guidance"]`` to
         the instructions: it names the block's boundaries and says its quoted lines are data.
-        ``task_type`` selects the procedure to recommend, ``domain`` narrows the facts. The
-        procedure's serving receipt (``reply["procedure"]["receipt"]``) is kept by the client:
-        a run of this agent reporting on that procedure (``procedure_feedback`` in
-        :meth:`finish_run`, or :meth:`record_procedure_result`) carries it back.
+        ``task_type`` selects the procedure to recommend, ``domain`` narrows the facts.
+        ``scope`` widens whose past runs are read: ``"agent"`` (the default, this agent's),
+        ``"team"`` (the agents in ``team`` and this one) or ``"tenant"`` (every agent of the
+        tenant); each episode names its author (``agent_id``). The procedure's serving
+        receipt (``reply["procedure"]["receipt"]``) is kept by the client: a run of this agent
+        reporting on that procedure (``procedure_feedback`` in :meth:`finish_run`, or
+        :meth:`record_procedure_result`) carries it back.
         """
-        request = _request(tenant_id, agent_id, task, task_type, domain)
+        request = _request(tenant_id, agent_id, task, task_type, domain, scope, team)
         reply = self._backend.bootstrap(request)
         self._served.keep(request.tenant_id, request.agent_id, reply)
         return reply
+
+    def search(
+        self,
+        tenant_id: str,
+        agent_id: str,
+        query: str,
+        *,
+        domain: str | None = None,
+        scope: ScopeKind = "agent",
+        team: Sequence[str] | None = None,
+        limit: int | None = None,
+    ) -> SearchReply:
+        """Past episodes and confirmed facts relevant to ``query``, best first, at most
+        ``limit`` of each: the retrieval of :meth:`bootstrap` (same thresholds, same scope),
+        without the block or a procedure.
+        """
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+            raise invalid(InvalidInput("limit", "must be a whole number"))
+        if limit is not None and limit < 1:
+            raise invalid(InvalidInput("limit", "must be at least 1"))
+        request = _request(tenant_id, agent_id, query, None, domain, scope, team, field="query")
+        return found_in(self._backend.bootstrap(request), limit)
 
     def finish_run(self, event: Mapping[str, Any] | None = None, /, **fields: Any) -> RunHandle:
         """Report a finished run (a RunFinished event) for consolidation.
@@ -342,14 +371,28 @@ class MemoryClient:
 
 
 def _request(
-    tenant_id: str, agent_id: str, task: str, task_type: str | None, domain: str | None
+    tenant_id: str,
+    agent_id: str,
+    task: str,
+    task_type: str | None,
+    domain: str | None,
+    scope: ScopeKind = "agent",
+    team: Sequence[str] | None = None,
+    *,
+    field: str = "task",
 ) -> BootstrapRequest:
     data: dict[str, Any] = {"tenant_id": tenant_id, "agent_id": agent_id, "task": task}
     if task_type is not None:
         data["task_type"] = task_type
     if domain is not None:
         data["domain"] = domain
+    if scope != "agent":
+        data["scope"] = scope
+    if team is not None:
+        data["team"] = list(team) if not isinstance(team, str) else team
     try:
         return parse_bootstrap_request(data)
     except InvalidInput as error:
+        if error.field == "task" and field != "task":
+            error = InvalidInput(field, error.message)
         raise invalid(error) from None

@@ -17,6 +17,7 @@ from agent_memory.core.api.bootstrap_reply import (
     EpisodeView,
     FactView,
     ProcedureView,
+    SearchReply,
 )
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "FactView",
     "ProcedureView",
     "RunResult",
+    "SearchReply",
 ]
 
 

@@ -18,7 +18,6 @@ from agent_memory.core.api.contracts import StepStateModel
 from agent_memory.core.api.review_request import ReviewRequest
 from agent_memory.core.model.records import to_json
 from agent_memory.core.workflows import consolidation
-from agent_memory.core.workflows.bootstrap import BootstrapRequest as Request
 from agent_memory.core.workflows.bootstrap import BootstrapRequestModel, bootstrap
 from agent_memory.core.workflows.decay import decay
 from agent_memory.core.workflows.ingestion import run_ingestion
@@ -172,8 +171,7 @@ def bootstrap_reply(event: Any) -> BootstrapReply:
     model = parse_model(event, BootstrapRequestModel)
     logger.append_keys(tenant_id=model.tenant_id, agent_id=model.agent_id)
     caller_tenancy.check_caller(runtime(), proof, model.tenant_id)
-    request = Request(model.tenant_id, model.agent_id, model.task, model.task_type, model.domain)
-    reply = bootstrap(request, runtime().ports(model.tenant_id))
+    reply = bootstrap(model.request(), runtime().ports(model.tenant_id))
     _retrieval_metrics(reply)
     return reply
 

@@ -25,6 +25,9 @@ class EpisodeView(TypedDict):
     """A past run of the agent found relevant to the task (episodic memory)."""
 
     run_id: str
+    # The agent whose run it was (a read scoped to a team or the tenant sees other agents').
+    # Not required: a function deployed before scopes existed does not send it.
+    agent_id: NotRequired[str]
     task_summary: str
     outcome: str
     similarity: float
@@ -108,6 +111,20 @@ class BootstrapReply(ReplyContent):
     # Not required: a function deployed before the budget existed does not send it.
     truncated: NotRequired[dict[str, int]]
     timings_ms: dict[str, float]
+
+
+class SearchReply(TypedDict):
+    """What a search of memory found for a query: episodes and facts, best first (the same
+    retrieval as a bootstrap's, without the block or a procedure).
+    """
+
+    episodes: list[EpisodeView]
+    facts: list[FactView]
+
+
+def found_in(reply: ReplyContent, limit: int | None = None) -> SearchReply:
+    """The episodes and facts of ``reply``, at most ``limit`` of each."""
+    return {"episodes": reply["episodes"][:limit], "facts": reply["facts"][:limit]}
 
 
 BOOTSTRAP_REPLY_KEYS = frozenset(BootstrapReply.__required_keys__)

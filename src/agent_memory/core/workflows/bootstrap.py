@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Annotated, TypeVar
+from typing import Annotated, Literal, TypeVar
 
-from pydantic import StringConstraints
+from pydantic import Field, StringConstraints, ValidationInfo, field_validator
 
 from agent_memory.core.api.bootstrap_reply import BootstrapReply, EpisodeView, ReplyContent
 from agent_memory.core.api.contracts import (
@@ -24,6 +24,7 @@ from agent_memory.core.model import markers, receipts
 from agent_memory.core.model.calibration import episode_threshold, fact_threshold
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import EpisodeHit, Procedure, SearchResult
+from agent_memory.core.model.scope import AGENT_SCOPE, MAX_TEAM_AGENTS, Scope, team_scope
 from agent_memory.core.ports import FloatArray, MemoryPorts
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval import reranking
@@ -55,6 +56,34 @@ class BootstrapRequestModel(StrictModel):
     task: Annotated[str, StringConstraints(pattern=NOT_BLANK)]
     task_type: Identifier | None = None
     domain: Identifier | None = None
+    # Whose episodes are read besides the agent's own (core/model/scope.py).
+    scope: Literal["agent", "team", "tenant"] = "agent"
+    team: Annotated[
+        list[Identifier] | None,
+        Field(min_length=1, max_length=MAX_TEAM_AGENTS, validate_default=True),
+    ] = None
+
+    @field_validator("team")
+    @classmethod
+    def _team_with_team_scope(cls, team: list[str] | None, info: ValidationInfo) -> object:
+        scope = info.data.get("scope")
+        if scope == "team" and team is None:
+            raise ValueError("required when scope is 'team' (the agents to read)")
+        if scope != "team" and team is not None:
+            raise ValueError(f"given with scope '{scope}' (only scope 'team' takes one)")
+        return team
+
+    def request(self) -> BootstrapRequest:
+        """The validated request (a long task is cut, not refused: the query needs its gist)."""
+        scope = team_scope(self.team or []) if self.scope == "team" else Scope(self.scope)
+        return BootstrapRequest(
+            self.tenant_id,
+            self.agent_id,
+            self.task[:MAX_TASK_CHARS],
+            self.task_type,
+            self.domain,
+            scope,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,17 +95,31 @@ class BootstrapRequest:
     task: str
     task_type: str | None = None
     domain: str | None = None
+    scope: Scope = AGENT_SCOPE
+
+    def as_json(self) -> dict[str, object]:
+        """The request as the bootstrap function takes it (defaults left out)."""
+        data: dict[str, object] = {
+            "tenant_id": self.tenant_id,
+            "agent_id": self.agent_id,
+            "task": self.task,
+        }
+        if self.task_type:
+            data["task_type"] = self.task_type
+        if self.domain:
+            data["domain"] = self.domain
+        if self.scope != AGENT_SCOPE:
+            data["scope"] = self.scope.kind
+            if self.scope.kind == "team":
+                data["team"] = list(self.scope.team)
+        return data
 
 
 def parse_bootstrap_request(data: object) -> BootstrapRequest:
     """Validate a request; raises :class:`InvalidInput` naming the offending field."""
     if not isinstance(data, dict):
         raise InvalidInput("request", "must be a JSON object")
-    model = validate(BootstrapRequestModel, data)
-    # A long task is cut, not refused: the query only needs its gist.
-    return BootstrapRequest(
-        model.tenant_id, model.agent_id, model.task[:MAX_TASK_CHARS], model.task_type, model.domain
-    )
+    return validate(BootstrapRequestModel, data).request()
 
 
 def bootstrap(
@@ -360,6 +403,7 @@ def _episode_json(hit: EpisodeHit) -> EpisodeView:
     e = hit.episode
     return {
         "run_id": e.run_id,
+        "agent_id": e.agent_id,
         "task_summary": e.task_summary,
         "outcome": e.outcome,
         "similarity": round(hit.similarity, 4),
