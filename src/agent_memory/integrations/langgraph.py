@@ -71,6 +71,7 @@ from agent_memory.core.api.message_text import parts_text, tool_call_line, with_
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Message, Role, RunArtifacts
 from agent_memory.core.model.policies import WorkingMemoryPolicy
+from agent_memory.core.model.scope import ScopeKind
 from agent_memory.core.tiers.working_memory import (
     Summarize,
     chat_summarizer,
@@ -213,21 +214,24 @@ def bootstrap_node(
     task: Callable[[State], str] | None = None,
     task_type: FromState[str | None] = None,
     domain: FromState[str | None] = None,
+    scope: FromState[ScopeKind] = "agent",
+    team: FromState[Sequence[str] | None] = None,
     messages_key: str = "messages",
     fail_open: bool = False,
 ) -> Node:
     """A node that puts the memory context in the state before the first reasoning step.
 
     ``task`` reads the task from the state (default: the text of the first human message);
-    ``tenant_id``, ``agent_id``, ``task_type`` and ``domain`` are values or functions of the
-    state. The context goes in a ``SystemMessage`` (id :data:`MEMORY_CONTEXT_ID`) of its own,
-    after any leading system messages and before the task, led by the reply's
-    ``context_guidance`` (what the model should make of the block, naming its token). Nothing
-    is added when it is already there, when there is no task, or when memory has nothing
-    relevant. The procedure served, if any, is remembered in the
-    message's ``response_metadata`` for :func:`finish_hook`. With ``fail_open``, a memory
-    error (the service down, say) is logged and the run goes on without memory; invalid input
-    is raised either way.
+    ``tenant_id``, ``agent_id``, ``task_type``, ``domain``, ``scope`` and ``team`` are values or
+    functions of the state (``scope="team"`` with the ``team`` of agents, or ``scope="tenant"``,
+    lets the agent read what other agents of the tenant learned). The context goes in a
+    ``SystemMessage`` (id :data:`MEMORY_CONTEXT_ID`) of its own, after any leading system
+    messages and before the task, led by the reply's ``context_guidance`` (what the model should
+    make of the block, naming its token). Nothing is added when it is already there, when there
+    is no task, or when memory has nothing relevant. The procedure served, if any, is remembered
+    in the message's ``response_metadata`` for :func:`finish_hook`. With ``fail_open``, a memory
+    error (the service down, say) is logged and the run goes on without memory; invalid input is
+    raised either way.
     """
     memory = _sync(client)
     read_task = task or functools.partial(first_human_text, messages_key=messages_key)
@@ -246,6 +250,8 @@ def bootstrap_node(
                 text,
                 task_type=_read(task_type, state),
                 domain=_read(domain, state),
+                scope=_read(scope, state),
+                team=_read(team, state),
             )
         except InvalidInput:
             raise
