@@ -41,6 +41,27 @@ def test_local_round_trip(tmp_path: Path) -> None:
     assert "Clause 7.3 caps liability" in context
 
 
+def test_search_and_scoped_bootstrap_are_coroutines_too(tmp_path: Path) -> None:
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with AsyncMemoryClient(make_local(tmp_path).client) as memory:
+            # Given a consolidated run of the reviewer
+            await (await memory.finish_run(run_event("run-1"))).wait(timeout=30)
+            # When another agent of its team searches, and the reviewer bootstraps scoped
+            found = await memory.search(
+                "acme", "drafter", "Tailspin MSA liability cap", scope="team", team=["reviewer"]
+            )
+            reply = await memory.bootstrap(
+                "acme", "reviewer", "Review the Tailspin MSA cap", scope="tenant"
+            )
+            return dict(found), dict(reply)
+
+    found, reply = asyncio.run(scenario())
+
+    # Then both read through the sync client, the episode naming its author
+    assert [(e["run_id"], e.get("agent_id")) for e in found["episodes"]] == [("run-1", "reviewer")]
+    assert [e["run_id"] for e in reply["episodes"]] == ["run-1"]
+
+
 def test_invalid_event_is_refused(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with AsyncMemoryClient(make_local(tmp_path).client) as memory:

@@ -22,15 +22,16 @@ waits on it. Example::
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
 from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.core.model.scope import ScopeKind
 from agent_memory.sdk.client import MemoryClient, Mode
 from agent_memory.sdk.handles import AsyncRunHandle
-from agent_memory.sdk.types import BootstrapReply, ProcedureView
+from agent_memory.sdk.types import BootstrapReply, ProcedureView, SearchReply
 
 
 class AsyncMemoryClient:
@@ -74,10 +75,42 @@ class AsyncMemoryClient:
         *,
         task_type: str | None = None,
         domain: str | None = None,
+        scope: ScopeKind = "agent",
+        team: Sequence[str] | None = None,
     ) -> BootstrapReply:
         """See :meth:`MemoryClient.bootstrap`."""
         return await asyncio.to_thread(
-            self.sync.bootstrap, tenant_id, agent_id, task, task_type=task_type, domain=domain
+            self.sync.bootstrap,
+            tenant_id,
+            agent_id,
+            task,
+            task_type=task_type,
+            domain=domain,
+            scope=scope,
+            team=team,
+        )
+
+    async def search(
+        self,
+        tenant_id: str,
+        agent_id: str,
+        query: str,
+        *,
+        domain: str | None = None,
+        scope: ScopeKind = "agent",
+        team: Sequence[str] | None = None,
+        limit: int | None = None,
+    ) -> SearchReply:
+        """See :meth:`MemoryClient.search`."""
+        return await asyncio.to_thread(
+            self.sync.search,
+            tenant_id,
+            agent_id,
+            query,
+            domain=domain,
+            scope=scope,
+            team=team,
+            limit=limit,
         )
 
     async def finish_run(
