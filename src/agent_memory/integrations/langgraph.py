@@ -66,7 +66,7 @@ except ImportError as error:
     ) from error
 
 from agent_memory.adapters.chat import LangChainChat
-from agent_memory.core.api.contracts import CORE_ROLES, MAX_MESSAGE_CHARS, MAX_MESSAGES
+from agent_memory.core.api.contracts import CORE_ROLES
 from agent_memory.core.api.message_text import parts_text, tool_call_line, with_tool_calls
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Message, Role, RunArtifacts
@@ -80,9 +80,9 @@ from agent_memory.core.tiers.working_memory import (
     summary_message,
 )
 from agent_memory.core.workflows.extraction import extract_run_artifacts
+from agent_memory.integrations.run_event import fit_messages, message_json
 from agent_memory.sdk.aio import AsyncMemoryClient
 from agent_memory.sdk.client import MemoryClient
-from agent_memory.sdk.events import MAX_ENTRY_BYTES
 from agent_memory.sdk.handles import AsyncRunHandle, RunHandle
 
 __all__ = [
@@ -125,8 +125,6 @@ _METADATA_KEY = "agent_memory"
 _log = logging.getLogger(__name__)
 _MAX_NAME_CHARS = 256
 _MAX_TOOL_CALLS = 128
-# Room left in a PutEvents entry for its Source and DetailType.
-_EVENT_BUDGET = MAX_ENTRY_BYTES - 4_096
 
 
 def to_core_messages(messages: Sequence[BaseMessage]) -> list[Message]:
@@ -391,7 +389,7 @@ class FinishHook:
             if artifacts is not None:
                 detail["artifacts"] = artifacts
         detail.update(fields)
-        detail["messages"] = _fit([_message_json(m) for m in core], detail, _EVENT_BUDGET)
+        detail["messages"] = fit_messages([message_json(m) for m in core], detail)
         return detail
 
     def __call__(
@@ -581,45 +579,6 @@ def _prefix_keys(messages: Sequence[Message]) -> list[str]:
         )
         keys.append(digest.copy().hexdigest())
     return keys
-
-
-def _message_json(message: Message) -> dict[str, Any]:
-    data: dict[str, Any] = {"role": message.role, "content": message.content[:MAX_MESSAGE_CHARS]}
-    if message.name:
-        data["name"] = message.name
-    if message.tool_call_id:
-        data["tool_call_id"] = message.tool_call_id
-    if message.tool_calls:
-        data["tool_calls"] = list(message.tool_calls)
-    return data
-
-
-def _fit(
-    messages: list[dict[str, Any]], detail: Mapping[str, Any], budget: int
-) -> list[dict[str, Any]]:
-    """The messages an event can carry: up to the first human one (the task), and the most
-    recent ones that fit, within ``MAX_MESSAGES`` and ``budget`` bytes of JSON with the rest of
-    the event; what still does not fit is cut.
-    """
-
-    def size(value: object) -> int:
-        return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()) + 1
-
-    head = next((i for i, m in enumerate(messages) if m["role"] == "human"), 0)
-    prefix, tail = messages[: head + 1], messages[head + 1 :]
-    room = budget - size({k: v for k, v in detail.items() if k != "messages"}) - 16
-    total = sum(size(m) for m in messages)
-    dropped = 0
-    while dropped < len(tail) - 1 and (
-        total > room or len(prefix) + len(tail) - dropped > MAX_MESSAGES
-    ):
-        total -= size(tail[dropped])
-        dropped += 1
-    kept = [*prefix, *tail[dropped:]][-MAX_MESSAGES:]
-    if total > room:
-        share = max(200, room // (2 * len(kept)))
-        kept = [{**m, "content": m["content"][:share]} for m in kept]
-    return kept
 
 
 def _artifacts_json(artifacts: RunArtifacts) -> dict[str, Any] | None:

@@ -1,0 +1,325 @@
+"""``AgentMemoryStore``: agent-memory as a Strands ``MemoryStore``.
+
+``search`` is the bootstrap of ``MemoryClient`` (episodes, facts and the procedure for the task
+type, as memory entries); ``add_messages`` turns the batch of messages the ``MemoryManager``
+hands over after an invocation into one RunFinished event, reported with
+``MemoryClient.finish_run``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import threading
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from itertools import zip_longest
+from typing import Any, Literal, TypeAlias
+
+from strands.memory import (
+    AddMessagesContext,
+    ExtractionConfig,
+    InvocationTrigger,
+    MemoryEntry,
+    MemoryMessageFilter,
+    MemoryStore,
+    SearchOptions,
+)
+from strands.types.content import Message as StrandsMessage
+
+from agent_memory.core.api.contracts import MAX_TASK_CHARS
+from agent_memory.core.model.scope import ScopeKind
+from agent_memory.integrations.run_event import fit_messages, message_json
+from agent_memory.integrations.strands.messages import first_user_text, to_core_messages
+from agent_memory.sdk.client import MemoryClient
+from agent_memory.sdk.handles import RunHandle
+from agent_memory.sdk.types import BootstrapReply, EpisodeView, FactView, ProcedureView
+
+__all__ = [
+    "DEFAULT_MAX_SEARCH_RESULTS",
+    "AgentMemoryStore",
+    "Outcome",
+    "invocation_outcome",
+    "memory_entries",
+]
+
+Outcome = Literal["COMPLETED", "PARTIAL", "FAILED"]
+Messages: TypeAlias = Sequence[StrandsMessage]
+DEFAULT_MAX_SEARCH_RESULTS = 5
+_RUN_PREFIX = "strands-"
+
+
+def invocation_outcome(messages: Messages) -> Outcome:
+    """``COMPLETED`` when the batch ends with the model's final answer (an assistant message
+    with text and no tool use), else ``PARTIAL`` (the invocation stopped on the way).
+    """
+    last = messages[-1] if messages else None
+    if last is None or last["role"] != "assistant":
+        return "PARTIAL"
+    blocks = last["content"]
+    if any("toolUse" in b for b in blocks):
+        return "PARTIAL"
+    if not any(str(b.get("text") or "").strip() for b in blocks):
+        return "PARTIAL"
+    return "COMPLETED"
+
+
+class AgentMemoryStore(MemoryStore):
+    """agent-memory as a Strands memory store, for ``MemoryManager(stores=[store])``.
+
+    ``search`` asks ``client.bootstrap`` about the query (with ``task_type``, ``domain``,
+    ``scope`` and ``team``) and returns the procedure it recommends, then the episodes and facts
+    it found, best first and alternately, at most ``max_search_results`` entries; each entry's
+    metadata says what it is (``kind``) and, for an episode, which agent's run it was.
+
+    Writable with extraction on by default: after every invocation the ``MemoryManager`` hands
+    the invocation's messages (tool uses and results included) to ``add_messages``, which
+    reports them as ONE RunFinished event. Its run id is derived from this store's id for the
+    agent and the messages' sequence numbers, so a retried batch is the same run (consolidated
+    once). ``outcome`` (a value, or a function of the batch; default
+    :func:`invocation_outcome`) is the run's outcome; when a search served a procedure since the
+    last batch, the run reports on it: ``procedure_succeeded(batch)`` when given, else whether
+    the outcome is ``COMPLETED`` (the client adds the procedure's serving receipt). With
+    ``wait``, ``add_messages`` also waits for the run to be consolidated.
+
+    One store per agent: the sequence numbers are the agent's, and the store is re-keyed
+    (:meth:`initialize`) each time a ``MemoryManager`` starts an agent with it.
+    """
+
+    def __init__(
+        self,
+        client: MemoryClient,
+        *,
+        tenant_id: str,
+        agent_id: str,
+        task_type: str | None = None,
+        domain: str | None = None,
+        scope: ScopeKind = "agent",
+        team: Sequence[str] | None = None,
+        name: str = "agent-memory",
+        description: str | None = (
+            "What this agent (or its team) learned in earlier runs: past runs with their "
+            "findings, confirmed facts and the recommended procedure for the task."
+        ),
+        max_search_results: int | None = None,
+        writable: bool = True,
+        extraction: ExtractionConfig | bool | None = None,
+        outcome: Outcome | Callable[[Messages], Outcome | None] | None = invocation_outcome,
+        procedure_succeeded: Callable[[Messages], bool | None] | None = None,
+        task: Callable[[Messages], str] | None = None,
+        wait: bool = False,
+    ) -> None:
+        if max_search_results is not None and max_search_results < 1:
+            raise ValueError("AgentMemoryStore: max_search_results must be at least 1")
+        self.name = name
+        self.description = description
+        self.max_search_results = max_search_results
+        self.writable = writable
+        self.extraction = (
+            extraction if extraction is not None else (every_invocation() if writable else None)
+        )
+        self.client = client
+        self.tenant_id = tenant_id
+        self.agent_id = agent_id
+        self.task_type = task_type
+        self.domain = domain
+        self.scope: ScopeKind = scope
+        self.team = list(team) if team is not None else None
+        self._outcome = outcome
+        self._procedure_succeeded = procedure_succeeded
+        self._task = task or first_user_text
+        self._wait = wait
+        self._lock = threading.Lock()
+        self._key = uuid.uuid4().hex
+        self._sent: set[int] = set()
+        self._served: str | None = None
+
+    async def initialize(self) -> None:
+        """A new key for the runs of the agent being started (its sequence numbers restart)."""
+        with self._lock:
+            self._key = uuid.uuid4().hex
+            self._sent.clear()
+            self._served = None
+
+    async def search(self, query: str, options: SearchOptions | None = None) -> list[MemoryEntry]:
+        """The procedure, episodes and facts memory holds for ``query`` (see the class)."""
+        limit = (options or {}).get("max_search_results") or self.max_search_results
+        if not query.strip():
+            return []
+        reply = await asyncio.to_thread(self.bootstrap, query)
+        return memory_entries(reply, limit or DEFAULT_MAX_SEARCH_RESULTS)
+
+    def bootstrap(self, query: str) -> BootstrapReply:
+        """``client.bootstrap`` for ``query`` with this store's settings; a procedure it serves
+        is the one the next batch reports on.
+        """
+        reply = self.client.bootstrap(
+            self.tenant_id,
+            self.agent_id,
+            query,
+            task_type=self.task_type,
+            domain=self.domain,
+            scope=self.scope,
+            team=self.team,
+        )
+        procedure = reply["procedure"]
+        if procedure is not None:
+            with self._lock:
+                self._served = procedure["procedure_id"]
+        return reply
+
+    async def add_messages(
+        self, messages: list[StrandsMessage], context: AddMessagesContext | None = None
+    ) -> RunHandle | None:
+        """Report the batch as one RunFinished event; its handle (None when there was nothing
+        new to report: no task text, or every message already reported by this store).
+        """
+        numbers = context.sequence_numbers if context is not None else None
+        with self._lock:
+            served = self._served
+        detail = self._event(messages, numbers, served)
+        if detail is None:
+            return None
+        handle = await asyncio.to_thread(self.client.finish_run, detail)
+        with self._lock:
+            self._sent.update(numbers or ())
+            # Reported on (or not judged) with this run: the next one starts afresh.
+            if self._served == served:
+                self._served = None
+        if self._wait:
+            await asyncio.to_thread(handle.wait)
+        return handle
+
+    def run_event(
+        self, messages: Sequence[StrandsMessage], sequence_numbers: Sequence[int] | None = None
+    ) -> dict[str, Any] | None:
+        """The RunFinished detail for a batch (not yet validated or sent), or None when there
+        is nothing new in it to report.
+        """
+        with self._lock:
+            served = self._served
+        return self._event(messages, sequence_numbers, served)
+
+    def _event(
+        self,
+        messages: Sequence[StrandsMessage],
+        sequence_numbers: Sequence[int] | None,
+        served: str | None,
+    ) -> dict[str, Any] | None:
+        batch = list(messages)
+        if sequence_numbers is not None:
+            if len(sequence_numbers) != len(batch):
+                raise ValueError("AgentMemoryStore: one sequence number per message is needed")
+            with self._lock:
+                paired = zip(sequence_numbers, batch, strict=True)
+                fresh = [(n, m) for n, m in paired if n not in self._sent]
+            numbers: list[int] | None = [n for n, _ in fresh]
+            batch = [m for _, m in fresh]
+        else:
+            numbers = None
+        core = to_core_messages(batch)
+        task = self._task(batch).strip() or next((m.content for m in core if m.content.strip()), "")
+        if not batch or not task.strip():
+            return None
+        detail: dict[str, Any] = {
+            "tenant_id": self.tenant_id,
+            "agent_id": self.agent_id,
+            "run_id": self._run_id(batch, numbers),
+            "task": task[:MAX_TASK_CHARS],
+        }
+        for key, value in (("task_type", self.task_type), ("domain", self.domain)):
+            if value is not None:
+                detail[key] = value
+        outcome = self._outcome(batch) if callable(self._outcome) else self._outcome
+        if outcome is not None:
+            detail["outcome"] = outcome
+        if served is not None:
+            succeeded = (
+                self._procedure_succeeded(batch)
+                if self._procedure_succeeded is not None
+                else (outcome == "COMPLETED" if outcome is not None else None)
+            )
+            if succeeded is not None:
+                detail["procedure_feedback"] = {"procedure_id": served, "succeeded": succeeded}
+        detail["messages"] = fit_messages([message_json(m) for m in core], detail)
+        return detail
+
+    def _run_id(self, batch: Sequence[StrandsMessage], numbers: Sequence[int] | None) -> str:
+        # A retried batch carries the same numbers; without numbers, the messages' own tracking
+        # ids (or, lacking those, their content) stand for them.
+        with self._lock:
+            key = self._key
+        if numbers is not None:
+            identity: object = list(numbers)
+        else:
+            identity = [m.get("tracking_id") or [m["role"], m["content"]] for m in batch]
+        digest = hashlib.sha256(
+            json.dumps([key, identity], sort_keys=True, default=str).encode()
+        ).hexdigest()
+        return f"{_RUN_PREFIX}{digest[:40]}"
+
+
+def every_invocation() -> ExtractionConfig:
+    """Extraction after every invocation, tool uses and results kept: one run per invocation."""
+    return ExtractionConfig(trigger=[InvocationTrigger()], filter=MemoryMessageFilter(exclude=[]))
+
+
+def memory_entries(reply: BootstrapReply, limit: int) -> list[MemoryEntry]:
+    """A bootstrap reply as at most ``limit`` memory entries: its procedure, then its episodes
+    and facts alternately, best first.
+    """
+    entries: list[MemoryEntry] = []
+    if reply["procedure"] is not None:
+        entries.append(_procedure_entry(reply["procedure"]))
+    for episode, fact in zip_longest(reply["episodes"], reply["facts"]):
+        if episode is not None:
+            entries.append(_episode_entry(episode))
+        if fact is not None:
+            entries.append(_fact_entry(fact))
+    return entries[:limit]
+
+
+def _episode_entry(episode: EpisodeView) -> MemoryEntry:
+    author = episode.get("agent_id")
+    lines = [
+        f"Past run{f' of agent {author}' if author else ''} ({episode['outcome']}): "
+        f"{episode['task_summary']}"
+    ]
+    if episode["key_findings"]:
+        lines.append("Key findings:")
+        lines.extend(f"- {finding}" for finding in episode["key_findings"])
+    if episode["reusable_patterns"]:
+        lines.append("Patterns that worked:")
+        lines.extend(f"- {pattern}" for pattern in episode["reusable_patterns"])
+    metadata: dict[str, Any] = {
+        "kind": "episode",
+        "run_id": episode["run_id"],
+        "outcome": episode["outcome"],
+        "score": episode["score"],
+    }
+    if author:
+        metadata["agent_id"] = author
+    return MemoryEntry(content="\n".join(lines), metadata=metadata)
+
+
+def _fact_entry(fact: FactView) -> MemoryEntry:
+    return MemoryEntry(
+        content=f"Confirmed fact: {fact['content']}",
+        metadata={"kind": "fact", "source": fact["source"], "score": fact["score"]},
+    )
+
+
+def _procedure_entry(procedure: ProcedureView) -> MemoryEntry:
+    lines = [f"Recommended procedure for {procedure['task_type']}: {procedure['title']}"]
+    lines.extend(f"{i}. {step}" for i, step in enumerate(procedure["steps"], 1))
+    lines.append("A starting point: adapt it if the task requires it.")
+    metadata: Mapping[str, Any] = {
+        "kind": "procedure",
+        "procedure_id": procedure["procedure_id"],
+        "status": procedure["status"],
+        "trial": procedure["trial"],
+        "times_applied": procedure["times_applied"],
+        "success_rate": procedure["success_rate"],
+    }
+    return MemoryEntry(content="\n".join(lines), metadata=dict(metadata))
