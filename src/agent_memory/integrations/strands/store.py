@@ -134,6 +134,8 @@ class AgentMemoryStore(MemoryStore):
         self._key = uuid.uuid4().hex
         self._sent: set[int] = set()
         self._served: str | None = None
+        self.last_handle: RunHandle | None = None
+        """The handle of the last run this store reported."""
 
     async def initialize(self) -> None:
         """A new key for the runs of the agent being started (its sequence numbers restart)."""
@@ -183,6 +185,7 @@ class AgentMemoryStore(MemoryStore):
             return None
         handle = await asyncio.to_thread(self.client.finish_run, detail)
         with self._lock:
+            self.last_handle = handle
             self._sent.update(numbers or ())
             # Reported on (or not judged) with this run: the next one starts afresh.
             if self._served == served:
