@@ -16,6 +16,7 @@ MODULES = [
     "agent_memory.sdk.client",
     "agent_memory.sdk.aio",
     "agent_memory.integrations.langgraph",
+    "agent_memory.integrations.strands",
 ]
 # A paragraph ending in "::" introduces an indented literal block (reStructuredText).
 EXAMPLE = re.compile(r"::\n\n((?:(?:    .*)?\n)+)")

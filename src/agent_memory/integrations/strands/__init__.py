@@ -11,24 +11,27 @@ Needs ``strands-agents`` (the ``strands`` extra). Two pieces, usable separately:
   conversations with the core's working memory, never separating a ``toolUse`` from its
   ``toolResult``.
 
-Example (offline model aside: any Strands model)::
+In an agent (any Strands model), pass ``memory_manager=MemoryManager(stores=[store])`` and
+``conversation_manager=MemoryConversationManager()`` to ``Agent``: the manager searches the
+store before the model's first call and hands it each invocation's messages afterwards
+(``examples/strands_agent.py`` runs one offline). The store alone, on the local memory::
 
-    from strands import Agent
-    from strands.memory import MemoryManager
+    import asyncio
 
-    from agent_memory.integrations.strands import AgentMemoryStore, MemoryConversationManager
+    from strands.memory import AddMessagesContext
+
+    from agent_memory.integrations.strands import AgentMemoryStore
     from agent_memory.sdk import MemoryClient
 
     with MemoryClient.local() as memory:
-        store = AgentMemoryStore(
-            memory, tenant_id="acme", agent_id="reviewer", task_type="contract_review"
-        )
-        agent = Agent(
-            model=model,
-            memory_manager=MemoryManager(stores=[store]),
-            conversation_manager=MemoryConversationManager(),
-        )
-        agent("Review the Northwind MSA for liability risk.")
+        store = AgentMemoryStore(memory, tenant_id="acme", agent_id="reviewer", wait=True)
+        invocation = [
+            {"role": "user", "content": [{"text": "Review the Northwind MSA for liability risk."}]},
+            {"role": "assistant", "content": [{"text": "Clause 7.3 caps liability at 0.5x fees."}]},
+        ]
+        asyncio.run(store.add_messages(invocation, AddMessagesContext(sequence_numbers=[0, 1])))
+        for entry in asyncio.run(store.search("Review the Tailspin MSA liability cap")):
+            print(entry.metadata["kind"], entry.content)
 """
 
 try:
