@@ -22,7 +22,8 @@ from agent_memory.integrations.strands import (
     MemoryConversationManager,
     to_core_messages,
 )
-from tests.sdk.conftest import LocalMemory, run_event
+from agent_memory.sdk import AsyncMemoryClient, InvalidInputError
+from tests.sdk.conftest import LocalMemory, make_local, run_event
 from tests.support.strands_model import ScriptedModel, text, use
 
 TASK = "Review the Tailspin MSA liability cap"
@@ -132,6 +133,31 @@ def test_add_messages_reports_one_run_that_search_then_finds(local: LocalMemory)
         "agent_id": "reviewer",
     }
     assert "caps liability at 2x annual fees" in found[0].content
+
+
+def test_a_store_whose_searches_would_be_refused_is_refused(local: LocalMemory) -> None:
+    # A team scope names its team; the error names the field, before any agent runs
+    with pytest.raises(InvalidInputError) as refused:
+        store_of(local, scope="team")
+    assert refused.value.field == "team"
+    with pytest.raises(InvalidInputError) as refused:
+        store_of(local, task_type="contract review")
+    assert refused.value.field == "task_type"
+
+
+def test_a_team_store_on_the_async_client_reads_the_agents_own_runs(local: LocalMemory) -> None:
+    # Given a run of the reviewer, and a store of its team on the async client
+    asyncio.run(store_of(local).add_messages(invocation(), AddMessagesContext([0, 1, 2, 3])))
+    local.client.close()
+    memory = AsyncMemoryClient(make_local(local.store).client)
+    team = AgentMemoryStore(
+        memory, tenant_id="acme", agent_id="reviewer", scope="team", team=["auditor"]
+    )
+
+    # When it searches, then the team's read finds the reviewer's own run
+    found = asyncio.run(team.search("Tailspin MSA liability cap review"))
+    assert [e.metadata["agent_id"] for e in found if e.metadata] == ["reviewer"]
+    memory.sync.close()
 
 
 def test_a_retried_batch_is_the_same_run(local: LocalMemory) -> None:

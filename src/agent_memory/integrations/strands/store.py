@@ -29,10 +29,14 @@ from strands.memory import (
 from strands.types.content import Message as StrandsMessage
 
 from agent_memory.core.api.contracts import MAX_TASK_CHARS
+from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.scope import ScopeKind
+from agent_memory.core.workflows.bootstrap import parse_bootstrap_request
 from agent_memory.integrations.run_event import fit_messages, message_json
 from agent_memory.integrations.strands.messages import first_user_text, to_core_messages
+from agent_memory.sdk.aio import AsyncMemoryClient
 from agent_memory.sdk.client import MemoryClient
+from agent_memory.sdk.errors import invalid
 from agent_memory.sdk.handles import RunHandle
 from agent_memory.sdk.types import BootstrapReply, EpisodeView, FactView, ProcedureView
 
@@ -71,7 +75,9 @@ class AgentMemoryStore(MemoryStore):
     ``search`` asks ``client.bootstrap`` about the query (with ``task_type``, ``domain``,
     ``scope`` and ``team``) and returns the procedure it recommends, then the episodes and facts
     it found, best first and alternately, at most ``max_search_results`` entries; each entry's
-    metadata says what it is (``kind``) and, for an episode, which agent's run it was.
+    metadata says what it is (``kind``) and, for an episode, which agent's run it was. These
+    settings are checked when the store is made (``InvalidInputError`` names a bad one, a
+    ``team`` scope without ``team`` say): a manager only logs a search that fails.
 
     Writable with extraction on by default: after every invocation the ``MemoryManager`` hands
     the invocation's messages (tool uses and results included) to ``add_messages``, which
@@ -89,7 +95,7 @@ class AgentMemoryStore(MemoryStore):
 
     def __init__(
         self,
-        client: MemoryClient,
+        client: MemoryClient | AsyncMemoryClient,
         *,
         tenant_id: str,
         agent_id: str,
@@ -112,6 +118,7 @@ class AgentMemoryStore(MemoryStore):
     ) -> None:
         if max_search_results is not None and max_search_results < 1:
             raise ValueError("AgentMemoryStore: max_search_results must be at least 1")
+        _check_reads(tenant_id, agent_id, task_type, domain, scope, team)
         self.name = name
         self.description = description
         self.max_search_results = max_search_results
@@ -119,13 +126,13 @@ class AgentMemoryStore(MemoryStore):
         self.extraction = (
             extraction if extraction is not None else (every_invocation() if writable else None)
         )
-        self.client = client
+        self.client = client.sync if isinstance(client, AsyncMemoryClient) else client
         self.tenant_id = tenant_id
         self.agent_id = agent_id
         self.task_type = task_type
         self.domain = domain
         self.scope: ScopeKind = scope
-        self.team = list(team) if team is not None else None
+        self.team = team
         self._outcome = outcome
         self._procedure_succeeded = procedure_succeeded
         self._task = task or first_user_text
@@ -261,6 +268,32 @@ class AgentMemoryStore(MemoryStore):
             json.dumps([key, identity], sort_keys=True, default=str).encode()
         ).hexdigest()
         return f"{_RUN_PREFIX}{digest[:40]}"
+
+
+def _check_reads(
+    tenant_id: str,
+    agent_id: str,
+    task_type: str | None,
+    domain: str | None,
+    scope: ScopeKind,
+    team: Sequence[str] | None,
+) -> None:
+    """Refuse a store whose searches would all be refused (a manager only logs those)."""
+    data: dict[str, Any] = {"tenant_id": tenant_id, "agent_id": agent_id, "task": "check"}
+    optional = {"task_type": task_type, "domain": domain, "team": team}
+    data.update(
+        {
+            k: list(v) if k == "team" and not isinstance(v, str) else v
+            for k, v in optional.items()
+            if v is not None
+        }
+    )
+    if scope != "agent":
+        data["scope"] = scope
+    try:
+        parse_bootstrap_request(data)
+    except InvalidInput as error:
+        raise invalid(error) from None
 
 
 def every_invocation() -> ExtractionConfig:
