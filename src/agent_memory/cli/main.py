@@ -73,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    serve = getattr(args, "serve", None)
+    if serve is not None:
+        # A command that opens its own memory (a MemoryClient, local or on the stack).
+        return int(serve(args))
     if args.aws_stack:
         return _on_stack(args, args.handler)
     prepare = getattr(args, "prepare", None)
@@ -245,7 +249,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--aws-stack",
         metavar="NAME",
-        help="run export, forget or failed on this deployed stack instead, with your AWS "
+        help="run export, forget, failed or mcp on this deployed stack instead, with your AWS "
         "credentials",
     )
     parser.add_argument("--region", help="the stack's AWS region (default: your AWS config)")

@@ -1,0 +1,62 @@
+"""Errors a model can act on: which argument was wrong, and what to send instead.
+
+Refused input (the SDK's ``InvalidInputError``, or the tool's own schema) becomes a tool
+error naming the field; a failure of the service itself a one-line tool error; a bug stays
+on the server (the MCP SDK reports it without its text).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import ValidationError
+
+from agent_memory.integrations.mcp.schemas import ID_RULE, MAX_SEARCH_LIMIT, OUTCOMES
+from agent_memory.sdk.errors import InvalidInputError, MemoryClientError, NotFoundError
+
+_IDENTIFIER = f"an identifier: {ID_RULE}"
+# What to send instead, by the field's name (its last part for a nested field).
+_INSTEAD = {
+    "task": "the task in words (at least one letter or digit)",
+    "query": "what to look for, in words (at least one letter or digit)",
+    "limit": f"a whole number from 1 to {MAX_SEARCH_LIMIT}",
+    "outcome": f"one of {', '.join(OUTCOMES)}",
+    "run_id": f"{_IDENTIFIER}, or leave it out to have one generated",
+    "task_type": _IDENTIFIER,
+    "domain": _IDENTIFIER,
+    "procedure_id": "the procedure_id memory_context returned",
+    "succeeded": "true or false",
+    "procedure_succeeded": "true or false, with procedure_id",
+    "messages": "a list of {role, content} objects",
+    "artifacts": "an object such as {task_summary, key_findings: [...]}",
+}
+
+
+def invalid_argument(field: str, message: str) -> ToolError:
+    """A tool error naming the argument ``field``, why it was refused and what to send."""
+    if "should match pattern" in message:
+        # The pattern itself tells a model nothing it can act on; the hint below does.
+        message = "is blank or not in the expected form"
+    leaf = field.rsplit(".", 1)[-1].split("[", 1)[0]
+    instead = _INSTEAD.get(field) or _INSTEAD.get(leaf)
+    hint = f"; send {instead}" if instead else ""
+    return ToolError(f"invalid argument {field}: {message}{hint}")
+
+
+def refused_arguments(error: ValidationError) -> ToolError:
+    """The first argument the tool's schema refused, as :func:`invalid_argument` words it."""
+    first: Any = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"]) or "arguments"
+    text = str(first["msg"])
+    message = "is required" if first["type"] == "missing" else text[:1].lower() + text[1:]
+    return invalid_argument(field, message)
+
+
+def tool_error(error: MemoryClientError) -> ToolError:
+    """The tool error of an SDK error (refused input, a missing record, the service failing)."""
+    if isinstance(error, InvalidInputError):
+        return invalid_argument(error.field, error.message)
+    if isinstance(error, NotFoundError):
+        return ToolError(f"not found: {error}")
+    return ToolError(f"memory is unavailable: {error}")
