@@ -1,0 +1,311 @@
+"""``agent-memory mcp --http``: every tool, resource and the prompt through the MCP SDK's own
+Streamable HTTP client, against servers of two tenants sharing one store (real models).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.client import Client
+from mcp.shared.exceptions import MCPError
+
+from tests.mcp.servers import (
+    HttpServer,
+    consolidated,
+    http_server,
+    mcp_args,
+    read_text,
+    server_env,
+    session,
+    text_of,
+)
+
+pytestmark = pytest.mark.slow
+
+TOOLS = {
+    "memory_context",
+    "search_memory",
+    "record_run",
+    "report_procedure_result",
+    "list_pending_procedures",
+}
+TASK = "Review the Tailspin MSA liability cap"
+FINDING = "Clause 7.3 caps liability at 0.5x annual fees"
+NORTHWIND: dict[str, Any] = {
+    "run_id": "run-northwind",
+    "task": "Review the Northwind MSA liability cap",
+    "task_type": "contract_review",
+    "domain": "contract_law",
+    "outcome": "COMPLETED",
+    "artifacts": {
+        "task_summary": "Reviewed the Northwind MSA liability cap",
+        "key_findings": [FINDING],
+        "procedure": {
+            "title": "MSA liability review",
+            "steps": ["Read the limitation of liability clause", "Compare the cap to the fees"],
+        },
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("mcp") / "store"
+
+
+@pytest.fixture(scope="module")
+def acme(store: Path) -> Iterator[HttpServer]:
+    with http_server(store, "acme", "reviewer") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def globex(store: Path, acme: HttpServer) -> Iterator[HttpServer]:
+    with http_server(store, "globex", "reviewer") as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def northwind(acme: HttpServer) -> dict[str, Any]:
+    """The Northwind run, recorded through acme's server and consolidated: its summary."""
+
+    async def record(client: Client) -> tuple[dict[str, Any], dict[str, Any]]:
+        result = await client.call_tool("record_run", NORTHWIND)
+        assert not result.is_error, text_of(result)
+        assert result.structured_content is not None
+        return result.structured_content, await consolidated(client, NORTHWIND["run_id"])
+
+    recorded, summary = session(acme.url, record)
+    assert recorded == {"run_id": "run-northwind", "status": "ACCEPTED"}
+    return summary
+
+
+def properties(schema: dict[str, Any]) -> dict[str, Any]:
+    return dict(schema.get("properties", {}))
+
+
+def test_the_tools_are_listed_with_schemas_a_model_can_read(acme: HttpServer) -> None:
+    # When a host lists the tools
+    async def listing(client: Client) -> list[Any]:
+        return (await client.list_tools()).tools
+
+    tools = {tool.name: tool for tool in session(acme.url, listing)}
+    # Then the five memory tools are there, and none that approves or rejects a procedure
+    assert set(tools) == TOOLS
+    for tool in tools.values():
+        assert tool.description
+        # Every argument is described, and none names a tenant or an agent
+        for name, schema in properties(tool.input_schema).items():
+            assert schema.get("description"), f"{tool.name}.{name}"
+        text = json.dumps(tool.input_schema)
+        assert "tenant" not in text and "agent_id" not in text, tool.name
+    assert tools["memory_context"].input_schema["required"] == ["task"]
+    limit = properties(tools["search_memory"].input_schema)["limit"]
+    assert (limit["minimum"], limit["maximum"]) == (1, 50)
+    outcome = properties(tools["record_run"].input_schema)["outcome"]
+    assert outcome["enum"] == ["COMPLETED", "PARTIAL", "FAILED"]
+    # The run's parts are described by the RunFinished contract itself
+    artifacts = json.dumps(properties(tools["record_run"].input_schema)["artifacts"])
+    assert "key_findings" in artifacts and "$ref" not in artifacts
+    assert tools["memory_context"].output_schema is not None
+    assert tools["memory_context"].annotations is not None
+    assert tools["memory_context"].annotations.read_only_hint is True
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "field"),
+    [
+        ("memory_context", {}, "task"),
+        ("memory_context", {"task": "   "}, "task"),
+        ("memory_context", {"task": TASK, "task_type": "contract review"}, "task_type"),
+        ("search_memory", {"query": "liability", "limit": 0}, "limit"),
+        ("record_run", {"task": TASK, "outcome": "DONE"}, "outcome"),
+        ("record_run", {"task": TASK, "run_id": "run 1"}, "run_id"),
+        (
+            "record_run",
+            {"task": TASK, "artifacts": {"facts": [{"content": "x", "confidence": 2}]}},
+            "artifacts.facts[0].confidence",
+        ),
+        ("record_run", {"task": TASK, "procedure_id": "proc-1"}, "procedure_succeeded"),
+        ("report_procedure_result", {"procedure_id": "proc-1", "task": TASK}, "succeeded"),
+    ],
+)
+def test_a_bad_argument_is_a_tool_error_naming_the_field(
+    acme: HttpServer, tool: str, arguments: dict[str, Any], field: str
+) -> None:
+    # When a tool is called with an argument it refuses
+    async def call(client: Client) -> Any:
+        return await client.call_tool(tool, arguments)
+
+    result = session(acme.url, call)
+    # Then the result is a tool error naming the field and what to send instead
+    assert result.is_error
+    text = text_of(result)
+    assert f"invalid argument {field}:" in text
+    assert "; send " in text
+    assert "Traceback" not in text and "pydantic" not in text
+
+
+def test_a_recorded_run_comes_back_in_the_context_and_in_search(
+    acme: HttpServer, northwind: dict[str, Any]
+) -> None:
+    # Given the Northwind run, recorded and consolidated
+    assert northwind["status"] == "CONSOLIDATED" and northwind["episode"] == "written"
+
+    # When a similar task starts, and memory is searched
+    async def scenario(client: Client) -> tuple[Any, Any, str]:
+        context = await client.call_tool("memory_context", {"task": TASK})
+        found = await client.call_tool("search_memory", {"query": "liability cap", "limit": 3})
+        return context, found, await read_text(client, "memory://context")
+
+    context, found, current = session(acme.url, scenario)
+    # Then the context names the finding, in a block with its guidance
+    assert not context.is_error
+    assert FINDING in text_of(context)
+    assert context.structured_content["context_guidance"] in text_of(context)
+    episode = context.structured_content["episodes"][0]
+    assert (episode["run_id"], episode["agent_id"]) == ("run-northwind", "reviewer")
+    # And the search finds the run, naming its author
+    assert [(e["run_id"], e["agent_id"]) for e in found.structured_content["episodes"]] == [
+        ("run-northwind", "reviewer")
+    ]
+    # And the current-context resource is the context just served
+    assert current == text_of(context)
+
+
+def test_a_task_context_resource_and_the_start_task_prompt(
+    acme: HttpServer, northwind: dict[str, Any]
+) -> None:
+    # When a host reads a task's context and gets the start_task prompt
+    async def scenario(client: Client) -> tuple[str, Any, Any, Any]:
+        resource = await read_text(client, "memory://context/Review%20the%20Tailspin%20MSA")
+        prompts = (await client.list_prompts()).prompts
+        prompt = await client.get_prompt("start_task", {"task": TASK})
+        templates = (await client.list_resource_templates()).resource_templates
+        return resource, prompts, prompt, templates
+
+    resource, prompts, prompt, templates = session(acme.url, scenario)
+    # Then the resource holds the remembered finding
+    assert FINDING in resource
+    assert {t.uri_template for t in templates} == {
+        "memory://context/{task}",
+        "memory://procedures/{procedure_id}",
+        "memory://runs/{run_id}",
+    }
+    # And the prompt gives the guidance, the memory block, then the task, in that order
+    (start_task,) = [p for p in prompts if p.name == "start_task"]
+    assert [(a.name, a.required) for a in start_task.arguments or []] == [
+        ("task", True),
+        ("task_type", False),
+    ]
+    texts = [m.content.text for m in prompt.messages if m.content.type == "text"]
+    assert len(texts) == 3
+    assert "[MEMORY CONTEXT" in texts[1] and FINDING in texts[1]
+    assert texts[2].startswith(TASK)
+
+
+def test_procedure_feedback_counts_once_approved_by_a_person(
+    acme: HttpServer, store: Path, northwind: dict[str, Any]
+) -> None:
+    # Given the procedure the Northwind run proposed, pending review
+    procedure_id = northwind["procedure_proposed"]
+
+    async def pending(client: Client) -> Any:
+        return await client.call_tool("list_pending_procedures", {})
+
+    listed = session(acme.url, pending).structured_content["procedures"]
+    assert [p["procedure_id"] for p in listed] == [procedure_id]
+    # And a person approves it (outside the MCP server: no tool can)
+    approve = [*mcp_args(store, "acme", "reviewer")[:4], "procedures", "approve", procedure_id]
+    done = subprocess.run(
+        [sys.executable, *approve, "--reviewer", "legal-lead"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **server_env()},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+
+    # When two runs are served the procedure: one records its success with the run, the
+    # other reports a failure on its own
+    async def runs(client: Client) -> tuple[Any, Any, str]:
+        served = await client.call_tool(
+            "memory_context", {"task": TASK, "task_type": "contract_review"}
+        )
+        first = await client.call_tool(
+            "record_run",
+            {
+                "task": TASK,
+                "run_id": "run-tailspin",
+                "task_type": "contract_review",
+                "procedure_id": procedure_id,
+                "procedure_succeeded": True,
+            },
+        )
+        await consolidated(client, "run-tailspin")
+        await client.call_tool("memory_context", {"task": TASK, "task_type": "contract_review"})
+        second = await client.call_tool(
+            "report_procedure_result",
+            {
+                "procedure_id": procedure_id,
+                "succeeded": False,
+                "task": TASK,
+                "run_id": "run-contoso",
+                "task_type": "contract_review",
+            },
+        )
+        await consolidated(client, "run-contoso")
+        return (
+            served,
+            (first, second),
+            await read_text(client, f"memory://procedures/{procedure_id}"),
+        )
+
+    served, recorded, procedure = session(acme.url, runs)
+    assert served.structured_content["procedure"]["procedure_id"] == procedure_id
+    assert "receipt" not in served.structured_content["procedure"]
+    assert [r.structured_content["status"] for r in recorded] == ["ACCEPTED", "ACCEPTED"]
+    # Then both reports count (the client attached each serving's receipt)
+    view = json.loads(procedure)
+    assert (view["times_applied"], view["times_succeeded"]) == (2, 1)
+
+
+def test_another_tenants_server_sees_nothing_of_the_first(
+    globex: HttpServer, northwind: dict[str, Any]
+) -> None:
+    # Given acme's run and procedure in the store globex's server uses too
+    procedure_id = northwind["procedure_proposed"]
+
+    # When globex's server is asked for the same task, searched, and asked for the procedure
+    async def scenario(client: Client) -> tuple[Any, Any, Any, str]:
+        context = await client.call_tool("memory_context", {"task": TASK})
+        found = await client.call_tool("search_memory", {"query": "Northwind liability cap"})
+        pending = await client.call_tool("list_pending_procedures", {})
+        try:
+            await read_text(client, f"memory://procedures/{procedure_id}")
+        except MCPError as error:
+            return context, found, pending, str(error)
+        return context, found, pending, "read"
+
+    context, found, pending, procedure = session(globex.url, scenario)
+    # Then it sees nothing of acme's
+    assert context.structured_content["context"] == ""
+    assert context.structured_content["episodes"] == []
+    assert FINDING not in text_of(context)
+    assert found.structured_content == {"episodes": [], "facts": []}
+    assert pending.structured_content == {"procedures": []}
+    assert f"no procedure {procedure_id!r}" in procedure
+
+
+def test_a_run_the_server_did_not_record_is_unknown(acme: HttpServer) -> None:
+    async def scenario(client: Client) -> dict[str, Any]:
+        return dict(json.loads(await read_text(client, "memory://runs/run-elsewhere")))
+
+    assert session(acme.url, scenario) == {"run_id": "run-elsewhere", "status": "UNKNOWN"}
