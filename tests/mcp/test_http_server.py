@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -309,3 +310,73 @@ def test_a_run_the_server_did_not_record_is_unknown(acme: HttpServer) -> None:
         return dict(json.loads(await read_text(client, "memory://runs/run-elsewhere")))
 
     assert session(acme.url, scenario) == {"run_id": "run-elsewhere", "status": "UNKNOWN"}
+
+
+def post(url: str, message: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """One JSON-RPC request as a bare HTTP POST: its reply and the response's headers."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(message).encode(),
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2025-06-18",
+        },
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read()), {k.lower(): v for k, v in response.headers.items()}
+
+
+def test_http_is_stateless_any_request_stands_alone(acme: HttpServer) -> None:
+    # When a tool is called in a bare POST, with no handshake and no session before it
+    reply, headers = post(
+        acme.url,
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {"name": "search_memory", "arguments": {"query": "liability cap"}},
+        },
+    )
+    # Then it is answered, and no session id is handed out to come back with
+    assert reply["id"] == 7 and reply["result"]["isError"] is False
+    assert "mcp-session-id" not in headers
+    assert acme.url.startswith("http://127.0.0.1:")
+
+
+def test_a_second_instance_on_the_store_answers_alike(
+    store: Path, northwind: dict[str, Any]
+) -> None:
+    # Given another server process of the same tenant and agent on the same store
+    with http_server(store, "acme", "reviewer") as other:
+        # When it is asked for the context of the task
+        async def scenario(client: Client) -> Any:
+            return await client.call_tool("memory_context", {"task": TASK})
+
+        context = session(other.url, scenario)
+    # Then it serves the run the first instance recorded
+    assert FINDING in text_of(context)
+
+
+def test_a_stopped_http_server_consolidates_its_queued_runs_first(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    # Given a server that records a run and is stopped at once (SIGTERM), its run still queued
+    with http_server(store, "acme", "reviewer") as first:
+
+        async def record(client: Client) -> Any:
+            await client.call_tool("memory_context", {"task": TASK})
+            return await client.call_tool("record_run", NORTHWIND)
+
+        recorded = session(first.url, record)
+    assert recorded.structured_content["status"] == "ACCEPTED"
+    assert first.process.returncode == 0, "".join(first.stderr)
+
+    # When a server reading the agent's team (the agent included) is asked for the task
+    with http_server(store, "acme", "reviewer", "--scope", "team", "--team", "writer") as second:
+
+        async def context(client: Client) -> Any:
+            return await client.call_tool("memory_context", {"task": TASK})
+
+        served = session(second.url, context)
+    # Then the run was consolidated before the first server exited
+    assert FINDING in text_of(served)

@@ -89,13 +89,14 @@ def serve(args: argparse.Namespace) -> int:
     sock = _listen(args.host, args.port) if args.http else None
     from agent_memory.integrations.mcp import build_server, serve_http, serve_stdio
 
+    # A host or a supervisor stops the server with SIGTERM: leave through the with below, as
+    # on the end of stdin (uvicorn, stopping gracefully, raises the signal again once done).
+    signal.signal(signal.SIGTERM, _stop)
     with _memory(args) as memory:  # closing it consolidates the runs still queued
         server = build_server(memory, identity)
         if sock is not None:
             serve_http(server, sock)
         else:
-            # A host stopping the server sends SIGTERM: leave through the with, as on EOF.
-            signal.signal(signal.SIGTERM, _exit)
             serve_stdio(server)
     return 0
 
@@ -108,10 +109,10 @@ def _identity(args: argparse.Namespace) -> ServerIdentity:
     from agent_memory.integrations.mcp import identity_of
 
     checked_id(args.tenant, "--tenant", "tenant id")
-    checked_id(args.agent, "--agent", "agent id")
+    checked_id(args.agent, "--agent", "valid agent id")
     team = [a.strip() for a in args.team.split(",")] if args.team else None
     for member in team or ():
-        checked_id(member, "--team", "agent id")
+        checked_id(member, "--team", "valid agent id")
     request: dict[str, Any] = {"tenant_id": args.tenant, "agent_id": args.agent, "task": "-"}
     if args.scope != "agent":
         request["scope"] = args.scope
@@ -122,7 +123,8 @@ def _identity(args: argparse.Namespace) -> ServerIdentity:
         parse_bootstrap_request(request)
     except InvalidInput as error:
         field = error.field.split(".", 1)[0].split("[", 1)[0]
-        raise InvalidInput(fields.get(field, error.field), error.message) from None
+        message = error.message.removeprefix("Value error, ")
+        raise InvalidInput(fields.get(field, error.field), message) from None
     return identity_of(args.tenant, args.agent, args.scope, team)
 
 
@@ -162,5 +164,6 @@ def _memory(args: argparse.Namespace) -> MemoryClient:
     return MemoryClient.local(args.store)
 
 
-def _exit(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
+def _stop(signum: int, frame: object) -> None:
+    # Being stopped is how a server ends: a success, once its queued runs are consolidated.
+    raise SystemExit(0)

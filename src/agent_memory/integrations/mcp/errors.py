@@ -39,7 +39,10 @@ def invalid_argument(field: str, message: str) -> ToolError:
         # The pattern itself tells a model nothing it can act on; the hint below does.
         message = "is blank or not in the expected form"
     leaf = field.rsplit(".", 1)[-1].split("[", 1)[0]
+    top = field.split(".", 1)[0].split("[", 1)[0]
     instead = _INSTEAD.get(field) or _INSTEAD.get(leaf)
+    if instead is None and top != field and top in _INSTEAD:
+        instead = f"{top} as the tool's schema describes it"
     hint = f"; send {instead}" if instead else ""
     return ToolError(f"invalid argument {field}: {message}{hint}")
 
