@@ -380,3 +380,19 @@ def test_a_stopped_http_server_consolidates_its_queued_runs_first(tmp_path: Path
         served = session(second.url, context)
     # Then the run was consolidated before the first server exited
     assert FINDING in text_of(served)
+
+
+@pytest.mark.parametrize("arguments", [{}, {"task": "   "}])
+def test_the_prompt_without_a_task_is_refused_naming_it(
+    acme: HttpServer, arguments: dict[str, str]
+) -> None:
+    # When the prompt is asked for with no task, or a blank one
+    async def scenario(client: Client) -> str:
+        try:
+            await client.get_prompt("start_task", arguments)
+        except MCPError as error:
+            return error.error.message
+        return "rendered"
+
+    # Then the host is told which argument to give
+    assert session(acme.url, scenario).startswith("invalid argument task:")

@@ -12,8 +12,8 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
+from agent_memory.core.model.errors import InvalidInput, MemoryError_, NotFound
 from agent_memory.integrations.mcp.schemas import ID_RULE, MAX_SEARCH_LIMIT, OUTCOMES
-from agent_memory.sdk.errors import InvalidInputError, MemoryClientError, NotFoundError
 
 _IDENTIFIER = f"an identifier: {ID_RULE}"
 # What to send instead, by the field's name (its last part for a nested field).
@@ -39,7 +39,7 @@ def invalid_argument(field: str, message: str) -> ToolError:
         # The pattern itself tells a model nothing it can act on; the hint below does.
         message = "is blank or not in the expected form"
     leaf = field.rsplit(".", 1)[-1].split("[", 1)[0]
-    top = field.split(".", 1)[0].split("[", 1)[0]
+    top = _top(field)
     instead = _INSTEAD.get(field) or _INSTEAD.get(leaf)
     if instead is None and top != field and top in _INSTEAD:
         instead = f"{top} as the tool's schema describes it"
@@ -56,10 +56,20 @@ def refused_arguments(error: ValidationError) -> ToolError:
     return invalid_argument(field, message)
 
 
-def tool_error(error: MemoryClientError) -> ToolError:
-    """The tool error of an SDK error (refused input, a missing record, the service failing)."""
-    if isinstance(error, InvalidInputError):
+def tool_error(error: MemoryError_) -> ToolError:
+    """The tool error of a memory error: refused input, a missing record, the service failing."""
+    if isinstance(error, InvalidInput) and is_argument(error):
         return invalid_argument(error.field, error.message)
-    if isinstance(error, NotFoundError):
+    if isinstance(error, NotFound):
         return ToolError(f"not found: {error}")
+    # Not the model's to fix (a setting of the server, the store, the stack): it can only say so.
     return ToolError(f"memory is unavailable: {error}")
+
+
+def is_argument(error: InvalidInput) -> bool:
+    """Whether ``error`` refused an argument of a tool (else a setting of the server)."""
+    return _top(error.field) in _INSTEAD
+
+
+def _top(field: str) -> str:
+    return field.split(".", 1)[0].split("[", 1)[0]

@@ -11,12 +11,13 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.server.mcpserver.prompts.base import Message, UserMessage
 from mcp.shared.exceptions import MCPError
-from mcp_types import INVALID_PARAMS
+from mcp_types import INTERNAL_ERROR, INVALID_PARAMS
 
+from agent_memory.core.model.errors import InvalidInput, MemoryError_, NotFound
+from agent_memory.integrations.mcp.errors import is_argument, tool_error
 from agent_memory.integrations.mcp.schemas import Task, TaskType, procedure_out
 from agent_memory.integrations.mcp.state import ServerState
 from agent_memory.integrations.mcp.tools import context_text
-from agent_memory.sdk import InvalidInputError, MemoryClientError, NotFoundError
 
 NOTHING_SERVED = (
     "No memory context served yet: call the memory_context tool with your task "
@@ -48,8 +49,8 @@ def register_resources(server: MCPServer[Any], state: ServerState) -> None:
     def task_context(task: str) -> str:
         try:
             return context_text(state.bootstrap(task))
-        except MemoryClientError as error:
-            raise ResourceError(str(error)) from None
+        except MemoryError_ as error:
+            raise ResourceError(str(tool_error(error))) from None
 
     @server.resource(
         "memory://procedures/{procedure_id}",
@@ -61,10 +62,10 @@ def register_resources(server: MCPServer[Any], state: ServerState) -> None:
     def procedure(procedure_id: str) -> str:
         try:
             view = state.memory.get_procedure(state.identity.tenant_id, procedure_id)
-        except NotFoundError:
+        except NotFound:
             raise ResourceError(f"no procedure {procedure_id!r}") from None
-        except MemoryClientError as error:
-            raise ResourceError(str(error)) from None
+        except MemoryError_ as error:
+            raise ResourceError(str(tool_error(error))) from None
         return procedure_out(view).model_dump_json(indent=2)
 
     @server.resource(
@@ -87,8 +88,10 @@ def register_resources(server: MCPServer[Any], state: ServerState) -> None:
     def start_task(task: Task, task_type: TaskType = None) -> list[Message]:
         try:
             reply = state.bootstrap(task, task_type)
-        except InvalidInputError as error:
-            raise MCPError(INVALID_PARAMS, f"invalid argument {error}") from None
+        except MemoryError_ as error:
+            refused = isinstance(error, InvalidInput) and is_argument(error)
+            code = INVALID_PARAMS if refused else INTERNAL_ERROR
+            raise MCPError(code, str(tool_error(error))) from None
         messages: list[Message] = []
         guidance = reply.get("context_guidance")
         if reply["context"]:

@@ -20,7 +20,8 @@ from typing import Any
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, InputRequiredResult
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolResult, GetPromptResult, InputRequiredResult
 from pydantic import ValidationError
 
 from agent_memory.integrations.mcp.errors import refused_arguments
@@ -57,6 +58,22 @@ class MemoryMCPServer(MCPServer[Any]):
                 raise
             refused = refused_arguments(cause)
             raise ToolError(f"Error executing tool {name}: {refused}") from None
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        context: Context[Any, Any] | None = None,
+    ) -> GetPromptResult | InputRequiredResult:
+        """Render a prompt; a missing argument is an invalid-params error naming it."""
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as error:
+            missing = str(error).removeprefix("Missing required arguments: ")
+            if missing == str(error):
+                raise
+            fields = ", ".join(sorted(missing.strip("{}").replace("'", "").split(", ")))
+            raise MCPError(INVALID_PARAMS, f"invalid argument {fields}: is required") from None
 
 
 def build_server(memory: MemoryClient, identity: ServerIdentity) -> MemoryMCPServer:

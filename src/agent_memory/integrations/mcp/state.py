@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_memory.core.model.scope import ScopeKind
-from agent_memory.sdk import MemoryClient, MemoryClientError, RunHandle
+from agent_memory.sdk import MemoryClient, RunHandle
 from agent_memory.sdk.types import BootstrapReply
 
 # Runs recorded through this server whose status a client may still ask for (memory://runs/…).
@@ -87,7 +87,7 @@ class ServerState:
             return {"run_id": run_id, "status": "PENDING"}
         try:
             return dict(handle.wait())
-        except MemoryClientError as error:
+        except Exception as error:  # recorded for replay already (locally), or a bug
             return {"run_id": run_id, "status": "FAILED", "error": str(error)}
 
 

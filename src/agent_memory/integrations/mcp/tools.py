@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
+from agent_memory.core.model.errors import MemoryError_
 from agent_memory.integrations.mcp.errors import invalid_argument, tool_error
 from agent_memory.integrations.mcp.schemas import (
     Artifacts,
@@ -36,7 +37,7 @@ from agent_memory.integrations.mcp.schemas import (
     procedure_out,
 )
 from agent_memory.integrations.mcp.state import ServerState
-from agent_memory.sdk import MemoryClientError, RunHandle
+from agent_memory.sdk import RunHandle
 from agent_memory.sdk.types import BootstrapReply
 
 NO_MEMORY_YET = "No relevant memory yet for this task: start from the task itself."
@@ -83,7 +84,7 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         """
         try:
             reply = state.bootstrap(task, task_type, domain)
-        except MemoryClientError as error:
+        except MemoryError_ as error:
             raise tool_error(error) from None
         out = context_out(reply)
         return CallToolResult(
@@ -108,7 +109,7 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
                 limit=limit,
                 **identity.read_scope(),
             )
-        except MemoryClientError as error:
+        except MemoryError_ as error:
             raise tool_error(error) from None
         return SearchOut(
             episodes=[episode_out(e) for e in found["episodes"]],
@@ -154,7 +155,7 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
             }
         try:
             handle = state.memory.finish_run({k: v for k, v in fields.items() if v is not None})
-        except MemoryClientError as error:
+        except MemoryError_ as error:
             raise tool_error(error) from None
         return _recorded(state, handle)
 
@@ -184,7 +185,7 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
                 domain=domain,
                 outcome=outcome,
             )
-        except MemoryClientError as error:
+        except MemoryError_ as error:
             raise tool_error(error) from None
         return _recorded(state, handle)
 
@@ -195,7 +196,7 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         """
         try:
             found = state.memory.list_procedures(identity.tenant_id, status="PENDING")
-        except MemoryClientError as error:
+        except MemoryError_ as error:
             raise tool_error(error) from None
         return PendingProceduresOut(procedures=[procedure_out(p) for p in found])
 
