@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import socket
 from pathlib import Path
 
 import pytest
 
 from agent_memory.cli import commands_mcp
-from agent_memory.cli.main import main
+from agent_memory.cli.main import _parser, main
 from agent_memory.integrations import mcp
 from tests.e2e.test_cli_help import loaded_after
 
@@ -84,3 +85,16 @@ def test_a_port_in_use_is_refused_before_the_memory_opens(
     assert code == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
     assert not store.exists()
+
+
+def test_the_documented_host_config_starts_this_server() -> None:
+    # Given the copy-paste host configuration of docs/mcp.md
+    text = (Path(__file__).parents[2] / "docs" / "mcp.md").read_text()
+    block = text.split("```json\n", 1)[1].split("```", 1)[0]
+    server = json.loads(block)["mcpServers"]["agent-memory"]
+    # When its arguments are parsed as the command's
+    args = _parser().parse_args(server["args"])
+    # Then they start the MCP server of one tenant and agent, on stdio
+    assert server["command"].endswith("/agent-memory")
+    assert (args.command, args.tenant, args.agent, args.http) == ("mcp", "acme", "assistant", False)
+    assert args.serve is commands_mcp.serve

@@ -117,7 +117,6 @@ def bind(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> socket.socket:
         sock.close()
         raise
     sock.listen(128)
-    sock.set_inheritable(True)
     return sock
 
 
