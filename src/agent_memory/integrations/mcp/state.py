@@ -40,10 +40,10 @@ class ServerState:
 
     memory: MemoryClient
     identity: ServerIdentity
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _last_task: str | None = None
-    _last_reply: BootstrapReply | None = None
-    _runs: OrderedDict[str, RunHandle] = field(default_factory=OrderedDict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    _last_task: str | None = field(default=None, init=False)
+    _last_reply: BootstrapReply | None = field(default=None, init=False)
+    _runs: OrderedDict[str, RunHandle] = field(default_factory=OrderedDict, init=False)
 
     def bootstrap(
         self, task: str, task_type: str | None = None, domain: str | None = None
