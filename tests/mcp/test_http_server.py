@@ -285,9 +285,14 @@ def test_another_tenants_server_sees_nothing_of_the_first(
     procedure_id = northwind["procedure_proposed"]
 
     # When globex's server is asked for the same task, searched, and asked for the procedure
+    # (the model even naming acme's tenant and agent in its arguments)
+    asking = {"tenant_id": "acme", "agent_id": "reviewer"}
+
     async def scenario(client: Client) -> tuple[Any, Any, Any, str]:
-        context = await client.call_tool("memory_context", {"task": TASK})
-        found = await client.call_tool("search_memory", {"query": "Northwind liability cap"})
+        context = await client.call_tool("memory_context", {"task": TASK, **asking})
+        found = await client.call_tool(
+            "search_memory", {"query": "Northwind liability cap", **asking}
+        )
         pending = await client.call_tool("list_pending_procedures", {})
         try:
             await read_text(client, f"memory://procedures/{procedure_id}")
