@@ -248,6 +248,13 @@ class AwsBackend:
             )
         return self._invoke(self.procedure_review_function_name, request)
 
+    def episodes(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Single episodes are not read through a deployed stack yet (no function serves them)."""
+        raise ConfigurationError(
+            f"{request.get('action')!r} of single episodes is available in local mode only: "
+            "the stack deploys no function that reads or forgets one episode"
+        )
+
     def close(self, *, wait: bool = True) -> None:
         """Nothing runs in the background on AWS."""
 

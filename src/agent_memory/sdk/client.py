@@ -26,6 +26,7 @@ from types import TracebackType
 from typing import Any, Literal, Protocol, cast
 
 from agent_memory.core.api.bootstrap_reply import found_in
+from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import Policies
@@ -67,6 +68,10 @@ class Backend(Protocol):
 
     def review(self, request: dict[str, Any]) -> dict[str, Any]:
         """One procedure-review operation (the review function's contract)."""
+        ...
+
+    def episodes(self, request: dict[str, Any]) -> dict[str, Any]:
+        """One operation on single episodes (``core.workflows.episodes.run_episode_request``)."""
         ...
 
     def close(self, *, wait: bool = True) -> None:
@@ -343,6 +348,42 @@ class MemoryClient:
     ) -> ProcedureView:
         """Reject a procedure, saying why; it is never served."""
         return self._review("reject", tenant_id, procedure_id, reviewer=reviewer, reason=reason)
+
+    def get_episode(self, tenant_id: str, agent_id: str, run_id: str) -> EpisodeRecord | None:
+        """The agent's stored episode of run ``run_id`` (every text field, as scrubbed), or
+        None: an episode is there once its run is consolidated (locally, ``handle.wait()``).
+        """
+        request = {"action": "get", "tenant_id": tenant_id, "agent_id": agent_id}
+        reply = self._backend.episodes({**request, "run_id": run_id})
+        return cast(EpisodeRecord | None, reply["episode"])
+
+    def list_episodes(
+        self, tenant_id: str, agent_id: str, *, limit: int = 100, cursor: str | None = None
+    ) -> EpisodePage:
+        """One page of the agent's unexpired episodes, newest first (at most ``limit``, up to
+        100); pass the page's ``cursor`` back for the next one (None on the last page).
+        """
+        request: dict[str, Any] = {"action": "list", "tenant_id": tenant_id, "limit": limit}
+        if cursor is not None:
+            request["cursor"] = cursor
+        return cast(EpisodePage, self._backend.episodes({**request, "agent_id": agent_id}))
+
+    def forget_run(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
+        """Forget one run of the agent: its episode and its consolidation records, so the same
+        run id may be reported again (and is consolidated afresh); True if it had an episode.
+        Facts and procedures the run contributed to stay.
+        """
+        request = {"action": "forget", "tenant_id": tenant_id, "agent_id": agent_id}
+        return bool(self._backend.episodes({**request, "run_id": run_id})["forgotten"])
+
+    def list_agents(self, tenant_id: str) -> list[str]:
+        """The tenant's agents that have unexpired episodes, sorted (reads every episode of the
+        tenant: for listings, not for every run).
+        """
+        return cast(
+            list[str],
+            self._backend.episodes({"action": "agents", "tenant_id": tenant_id})["agents"],
+        )
 
     def _review(
         self, action: str, tenant_id: str, procedure_id: str, **fields: str

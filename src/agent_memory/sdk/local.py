@@ -81,6 +81,15 @@ class LocalBackend:
         except Conflict as error:
             raise ConflictError(str(error)) from None
 
+    def episodes(self, request: dict[str, Any]) -> dict[str, Any]:
+        """One operation on single episodes, by the core."""
+        from agent_memory.core.workflows.episodes import run_episode_request
+
+        try:
+            return run_episode_request(request, self.ports)
+        except InvalidInput as error:
+            raise invalid(error) from None
+
     def close(self, *, wait: bool = True) -> None:
         """Accept no more runs; with ``wait``, return once queued runs are consolidated."""
         with self._lock:

@@ -19,10 +19,13 @@ from agent_memory.core.api.bootstrap_reply import (
     ProcedureView,
     SearchReply,
 )
+from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
 
 __all__ = [
     "BOOTSTRAP_REPLY_KEYS",
     "BootstrapReply",
+    "EpisodePage",
+    "EpisodeRecord",
     "EpisodeUnitView",
     "EpisodeView",
     "FactView",

@@ -1,0 +1,99 @@
+"""One agent's episodes, one at a time: read one back by its run, list them, forget one run.
+
+What bootstrap and search rank, these name: a surface that keeps records of its own in
+episodic memory (the LangGraph store) reads them back by run id, lists an agent's newest, and
+replaces one by forgetting its run and reporting it again. Every read keeps to the tenant named.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_memory.core.api.episode_record import episode_record
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.identifiers import checked_id
+from agent_memory.core.model.models import Episode
+from agent_memory.core.ports import MemoryPorts, Page
+
+ACTIONS = ("get", "list", "forget", "agents")
+
+# The most episodes one page of a listing holds.
+MAX_PAGE = 100
+
+
+def get_episode(ports: MemoryPorts, tenant_id: str, agent_id: str, run_id: str) -> Episode | None:
+    """The agent's episode of ``run_id``, or None if it has none (or it expired)."""
+    return ports.episodes.get(tenant_id, agent_id, run_id, now=ports.clock())
+
+
+def list_episodes(
+    ports: MemoryPorts,
+    tenant_id: str,
+    agent_id: str,
+    *,
+    limit: int = MAX_PAGE,
+    cursor: str | None = None,
+) -> Page[Episode]:
+    """One page of the agent's unexpired episodes, newest first (at most ``limit``)."""
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+        raise InvalidInput("limit", f"must be a whole number from 1 to {MAX_PAGE}")
+    return ports.episodes.recent(tenant_id, agent_id, now=ports.clock(), limit=limit, cursor=cursor)
+
+
+def forget_run(ports: MemoryPorts, tenant_id: str, agent_id: str, run_id: str) -> bool:
+    """Forget one run of the agent: its episode and its consolidation records, so the run id
+    may be reported again and is consolidated afresh; True if it had an episode.
+
+    What the run taught the tenant stays: facts it observed (counted once per run, so a run
+    reported again under the same id does not count twice) and procedures it proposed.
+    """
+    ledger = ports.run_ledger
+    record = ledger.run(tenant_id, agent_id, run_id, now=ports.clock())
+    if record is not None:
+        ledger.delete(record.key)
+    ledger.delete(ledger.failure_key(tenant_id, agent_id, run_id))
+    return ports.episodes.delete(tenant_id, agent_id, run_id)
+
+
+def tenant_agents(ports: MemoryPorts, tenant_id: str) -> list[str]:
+    """The agents of the tenant with unexpired episodes, sorted.
+
+    Reads every episode of the tenant (the episode store offers no listing of its agents):
+    for listings a person or a tool asks for, never on the bootstrap path.
+    """
+    now = ports.clock()
+    return sorted({e.agent_id for e in ports.episodes.export(tenant_id) if e.expires_at > now})
+
+
+def run_episode_request(request: dict[str, Any], ports: MemoryPorts) -> dict[str, Any]:
+    """One of the operations above as JSON, within the request's tenant (what every surface
+    sends: ``{"action": "get"|"list"|"forget"|"agents", "tenant_id", "agent_id", "run_id",
+    "limit", "cursor"}``); ``InvalidInput`` names a bad field.
+    """
+    action = request.get("action")
+    if action not in ACTIONS:
+        raise InvalidInput("action", f"must be one of {', '.join(ACTIONS)}")
+    tenant_id = checked_id(_text(request, "tenant_id"), "tenant_id", "tenant id")
+    if action == "agents":
+        return {"agents": tenant_agents(ports, tenant_id)}
+    agent_id = checked_id(_text(request, "agent_id"), "agent_id", "agent id")
+    if action == "list":
+        cursor = request.get("cursor")
+        if cursor is not None and not isinstance(cursor, str):
+            raise InvalidInput("cursor", "must be a string")
+        page = list_episodes(
+            ports, tenant_id, agent_id, limit=request.get("limit", MAX_PAGE), cursor=cursor
+        )
+        return {"episodes": [episode_record(e) for e in page.items], "cursor": page.cursor}
+    run_id = checked_id(_text(request, "run_id"), "run_id", "run id")
+    if action == "forget":
+        return {"forgotten": forget_run(ports, tenant_id, agent_id, run_id)}
+    found = get_episode(ports, tenant_id, agent_id, run_id)
+    return {"episode": None if found is None else episode_record(found)}
+
+
+def _text(request: dict[str, Any], field: str) -> str:
+    value = request.get(field)
+    if not isinstance(value, str):
+        raise InvalidInput(field, "is required (a string)")
+    return value

@@ -1,0 +1,447 @@
+"""A LangGraph ``BaseStore`` whose items are agent-memory episodes.
+
+Needs ``langgraph`` (the ``langgraph`` extra). LangGraph tools that keep long-term memory
+through ``store.put`` / ``get`` / ``search`` / ``delete`` / ``list_namespaces`` (LangMem's
+manage and search memory tools, a node's ``store`` argument) get agent-memory without glue::
+
+    from agent_memory.integrations.langgraph_store import AgentMemoryStore
+    from agent_memory.sdk import MemoryClient
+
+    memory = MemoryClient.local()
+    store = AgentMemoryStore(memory, tenant_id="acme")
+    store.put(("memories", "u42"), "theme", {"content": "Prefers dark mode"})
+    store.search(("memories", "u42"), query="which theme does the user like?")
+    graph = builder.compile(store=store)  # tools reach it through get_store()
+
+How namespaces map: a store serves ONE tenant, given when it is built; a namespace is an agent
+of that tenant, its labels joined by ``.`` (LangGraph refuses ``.`` in labels, so the mapping is
+one to one): ``("memories", "u42")`` is agent ``memories.u42``. A namespace cannot name a
+tenant, so no namespace reaches another tenant's memory. Labels must spell an agent id
+(letters, digits, ``_`` and ``-``, the first a letter or digit; 128 characters joined).
+
+What an item is: one episode of that agent, written by the product's own path. ``put`` reports
+a RunFinished event (run id ``k-<key>``, or ``h-<digest>`` for a key that is not an
+identifier) whose task holds the item as JSON and whose summary and findings are the item's
+indexed texts; consolidation scrubs it of PII, embeds it and writes the episode. So an item
+read back is its value as scrubbed (an email in it reads ``[EMAIL]``), and the agent's
+bootstrap serves it like any other past run. A second ``put`` of a key forgets the first
+episode (``MemoryClient.forget_run``) and writes the new one: the key's ``created_at`` is kept,
+``updated_at`` is the new write's. ``delete`` forgets the run.
+
+Reads: ``get`` reads the episode by its run id. ``search`` with a ``query`` is the product's
+retrieval (``MemoryClient.search``, bootstrap's ranking and similarity threshold, over the
+namespaces under the prefix: one agent, else a team of them), so it returns at most the
+deployment's ``episodic.top_k`` items, best first, with the hit's score; ``filter``, ``offset``
+and ``limit`` apply to those. Without a query, every item under the prefix is listed, newest
+``updated_at`` first, then filtered and paged. Episodes of an agent that are not store items
+(its ordinary runs) are not items, though bootstrap still serves both.
+
+Timing: locally ``put`` waits for the consolidation (``wait=True``, the default), so a ``get``
+after a ``put`` returns the item, as LangGraph expects. Reading single episodes, forgetting one
+run and listing agents are local-mode operations for now: on AWS the stack deploys no function
+for them, so the store refuses to start over an AWS client (and there, consolidation being
+asynchronous, an item would appear only once Step Functions has written its episode). Items
+expire with the episode retention (``episodic.retention_days``); LangGraph TTLs are not
+supported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from datetime import UTC, datetime
+from typing import Any, cast
+
+try:
+    from langgraph.store.base import (
+        BaseStore,
+        GetOp,
+        InvalidNamespaceError,
+        Item,
+        ListNamespacesOp,
+        MatchCondition,
+        Op,
+        PutOp,
+        Result,
+        SearchItem,
+        SearchOp,
+        get_text_at_path,
+        tokenize_path,
+        validate_op_namespace,
+    )
+except ImportError as error:
+    raise ImportError(
+        "agent_memory.integrations.langgraph_store needs LangGraph: "
+        "pip install 'agent-memory[langgraph]'"
+    ) from error
+
+from agent_memory.core.api.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
+from agent_memory.core.api.episode_record import EpisodeRecord
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.identifiers import ID_PATTERN, checked_id
+from agent_memory.core.model.scope import MAX_TEAM_AGENTS
+from agent_memory.sdk import MemoryClient
+from agent_memory.sdk.errors import ConfigurationError, invalid
+
+# The first key of an item's JSON record: marks an episode as a store item.
+ITEM_MARK = "langgraph_item"
+# Keys that are identifiers keep their spelling in the run id (``k-<key>``).
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9._-]{1,120}")
+# What the store indexes an item by when neither the store nor the put says: every text in it.
+WHOLE_ITEM = "$"
+
+
+class AgentMemoryStore(BaseStore):
+    """LangGraph's store interface over agent-memory, for one tenant (see the module doc).
+
+    ``memory`` is a local :class:`MemoryClient`; ``tenant_id`` the tenant every namespace
+    belongs to; ``index`` the fields (LangGraph paths such as ``"content"`` or
+    ``"facts[*].text"``) an item is found by, ``["$"]`` (every text in it) by default;
+    ``domain`` the domain its episodes are written and searched under; ``wait`` whether a
+    ``put`` returns only once its episode is written (``timeout`` seconds at most).
+    """
+
+    supports_ttl = False
+
+    def __init__(
+        self,
+        memory: MemoryClient,
+        tenant_id: str,
+        *,
+        index: list[str] | None = None,
+        domain: str | None = None,
+        wait: bool = True,
+        timeout: float | None = 120.0,
+    ) -> None:
+        if memory.mode != "local":
+            raise ConfigurationError(
+                "AgentMemoryStore needs a local MemoryClient: reading, replacing and deleting "
+                "single episodes is not deployed on AWS yet"
+            )
+        try:
+            self.tenant_id = checked_id(tenant_id, "tenant_id", "tenant id")
+            if domain is not None:
+                checked_id(domain, "domain", "domain")
+        except InvalidInput as error:
+            raise invalid(error) from None
+        self.memory = memory
+        self.domain = domain
+        self.index_fields = list(index or [WHOLE_ITEM])
+        self.wait = wait
+        self.timeout = timeout
+        # A put reads, forgets and rewrites one run: two at once of one key would race.
+        self._writing = threading.Lock()
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Carry out the operations in order; their results in the same order."""
+        results: list[Result] = []
+        for op in ops:
+            validate_op_namespace(op)
+            if isinstance(op, GetOp):
+                results.append(self._get(op))
+            elif isinstance(op, PutOp):
+                self._put(op)
+                results.append(None)
+            elif isinstance(op, SearchOp):
+                results.append(self._search(op))
+            elif isinstance(op, ListNamespacesOp):
+                results.append(self._list_namespaces(op))
+            else:
+                raise ValueError(f"Unknown operation type: {type(op).__name__}")
+        return results
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """:meth:`batch` on a worker thread, so the event loop is not blocked."""
+        return await asyncio.to_thread(self.batch, list(ops))
+
+    def _get(self, op: GetOp) -> Item | None:
+        agent_id = agent_of(op.namespace)
+        found = self.memory.get_episode(self.tenant_id, agent_id, run_id_of(op.key))
+        item = None if found is None else item_of(found)
+        if item is None:
+            return None
+        # The key asked for: the stored one may read scrubbed.
+        return Item(
+            value=item.value,
+            key=op.key,
+            namespace=item.namespace,
+            created_at=item.created_at,
+            updated_at=item.updated_at,
+        )
+
+    def _put(self, op: PutOp) -> None:
+        if op.ttl is not None:
+            raise NotImplementedError("AgentMemoryStore does not support TTLs")
+        agent_id = agent_of(op.namespace)
+        run_id = run_id_of(op.key)
+        with self._writing:
+            previous = self.memory.get_episode(self.tenant_id, agent_id, run_id)
+            if previous is not None:
+                self.memory.forget_run(self.tenant_id, agent_id, run_id)
+            if op.value is None:
+                return
+            now = datetime.now(UTC)
+            kept = None if previous is None else item_of(previous)
+            created = now if kept is None else kept.created_at
+            detail = self._event(op, agent_id, run_id, created=created, now=now)
+            handle = self.memory.finish_run(detail)
+            if self.wait:
+                handle.wait(self.timeout)
+
+    def _event(
+        self, op: PutOp, agent_id: str, run_id: str, *, created: datetime, now: datetime
+    ) -> dict[str, Any]:
+        value = op.value
+        if not isinstance(value, Mapping):
+            raise invalid(InvalidInput("value", "must be a mapping"))
+        record = {ITEM_MARK: 1, "key": op.key, "created_at": created.timestamp()}
+        try:
+            text = json.dumps(
+                {**record, "value": dict(value)},
+                ensure_ascii=False,
+                allow_nan=False,
+                separators=(",", ":"),
+            )
+        except (TypeError, ValueError) as error:
+            raise invalid(InvalidInput("value", f"must be JSON: {error}")) from None
+        if len(text) > MAX_TASK_CHARS:
+            raise invalid(
+                InvalidInput(
+                    "value",
+                    f"is {len(text)} characters as an item record; an item holds at most "
+                    f"{MAX_TASK_CHARS} (its key included)",
+                )
+            )
+        texts = indexed_texts(dict(value), self.index_fields if op.index is None else op.index)
+        detail: dict[str, Any] = {
+            "tenant_id": self.tenant_id,
+            "agent_id": agent_id,
+            "run_id": run_id,
+            "task": text,
+            "outcome": "COMPLETED",
+            "finished_at": now.isoformat(),
+            "artifacts": {
+                # Never empty: an item indexed by nothing is found by its key alone.
+                "task_summary": (texts[0] if texts else f"Stored item {op.key}")[:MAX_ITEM_CHARS],
+                "key_findings": texts,
+            },
+        }
+        if self.domain is not None:
+            detail["domain"] = self.domain
+        return detail
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        agents = [a for a in self._agents() if under(namespace_of(a), op.namespace_prefix)]
+        if not agents:
+            return []
+        found: list[tuple[Item, float | None]]
+        if op.query is None:
+            found = [(item, None) for agent in agents for item in self._items(agent)]
+            found.sort(key=lambda pair: pair[0].updated_at, reverse=True)
+        else:
+            found = self._ranked(op.query, agents)
+        kept = [(i, s) for i, s in found if matches(i.value, op.filter)]
+        return [
+            SearchItem(
+                namespace=item.namespace,
+                key=item.key,
+                value=item.value,
+                created_at=item.created_at,
+                updated_at=item.updated_at,
+                score=score,
+            )
+            for item, score in kept[op.offset : op.offset + op.limit]
+        ]
+
+    def _ranked(self, query: str, agents: list[str]) -> list[tuple[Item, float | None]]:
+        asking, others = agents[0], agents[1:]
+        if not others:
+            reply = self.memory.search(self.tenant_id, asking, query, domain=self.domain)
+        elif len(agents) <= MAX_TEAM_AGENTS:
+            reply = self.memory.search(
+                self.tenant_id, asking, query, domain=self.domain, scope="team", team=others
+            )
+        else:
+            reply = self.memory.search(
+                self.tenant_id, asking, query, domain=self.domain, scope="tenant"
+            )
+        members = set(agents)
+        ranked: list[tuple[Item, float | None]] = []
+        for hit in reply["episodes"]:
+            author = hit.get("agent_id", asking)
+            if author not in members:
+                continue
+            record = self.memory.get_episode(self.tenant_id, author, hit["run_id"])
+            item = None if record is None else item_of(record)
+            if item is not None:
+                ranked.append((item, hit["similarity"]))
+        return ranked
+
+    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        namespaces = [
+            namespace_of(a)
+            for a in self._agents()
+            if all(fits(c, namespace_of(a)) for c in op.match_conditions or ())
+            and next(iter(self._items(a)), None) is not None
+        ]
+        if op.max_depth is not None:
+            namespaces = [ns[: op.max_depth] for ns in namespaces]
+        return sorted(set(namespaces))[op.offset : op.offset + op.limit]
+
+    def _agents(self) -> list[str]:
+        return self.memory.list_agents(self.tenant_id)
+
+    def _items(self, agent_id: str) -> Iterator[Item]:
+        """The agent's store items, newest first, read a page at a time."""
+        cursor: str | None = None
+        while True:
+            page = self.memory.list_episodes(self.tenant_id, agent_id, cursor=cursor)
+            for record in page["episodes"]:
+                item = item_of(record)
+                if item is not None:
+                    yield item
+            cursor = page["cursor"]
+            if cursor is None:
+                return
+
+
+def agent_of(namespace: tuple[str, ...]) -> str:
+    """The agent a namespace is: its labels joined by ``.``."""
+    if not namespace:
+        raise InvalidNamespaceError("Namespace cannot be empty.")
+    agent_id = ".".join(namespace)
+    if not re.fullmatch(ID_PATTERN, agent_id):
+        raise InvalidNamespaceError(
+            f"Namespace {namespace} is not an agent of agent-memory: its labels, joined by "
+            "'.', must be at most 128 letters, digits, '_' or '-', the first a letter or digit."
+        )
+    return agent_id
+
+
+def namespace_of(agent_id: str) -> tuple[str, ...]:
+    """The namespace an agent is."""
+    return tuple(agent_id.split("."))
+
+
+def run_id_of(key: str) -> str:
+    """The run id of a key's episode: ``k-<key>`` for an identifier, else ``h-<digest>``."""
+    if _PLAIN_KEY.fullmatch(key):
+        return f"k-{key}"
+    return f"h-{hashlib.sha256(key.encode('utf-8', 'surrogatepass')).hexdigest()[:48]}"
+
+
+def item_of(record: EpisodeRecord) -> Item | None:
+    """The store item an episode holds, or None for an episode that is not one."""
+    try:
+        data = json.loads(record["task"])
+    except ValueError:
+        data = None
+    if not isinstance(data, dict) or data.get(ITEM_MARK) != 1:
+        if not record["task"].startswith('{"' + ITEM_MARK + '":1,'):
+            return None
+        # Scrubbing replaced a span that ran across the record's JSON syntax: what is left is
+        # kept as text rather than dropped.
+        data = {"key": record["run_id"], "value": {"text": record["task"]}}
+    created = data.get("created_at", record["created_at"])
+    return Item(
+        value=cast(dict[str, Any], data.get("value", {})),
+        key=str(data.get("key", record["run_id"])),
+        namespace=namespace_of(record["agent_id"]),
+        created_at=datetime.fromtimestamp(float(created), UTC),
+        updated_at=datetime.fromtimestamp(record["created_at"], UTC),
+    )
+
+
+def indexed_texts(value: dict[str, Any], fields: Iterable[str] | bool) -> list[str]:
+    """The texts an item is found by (its episode's findings), at ``fields``; ``False``: none.
+
+    ``"$"`` is every string in the item, in order (its JSON when it holds none).
+    """
+    if fields is False or fields is True:
+        fields = [WHOLE_ITEM] if fields else []
+    texts: list[str] = []
+    for field in fields:
+        if field == WHOLE_ITEM:
+            texts += list(_strings(value)) or [json.dumps(value, ensure_ascii=False)]
+        else:
+            texts += get_text_at_path(value, tokenize_path(field))
+    kept = [t.strip()[:MAX_ITEM_CHARS] for t in texts if t.strip()]
+    return list(dict.fromkeys(kept))[:MAX_LIST_ITEMS]
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for inner in value.values():
+            yield from _strings(inner)
+    elif isinstance(value, list | tuple):
+        for inner in value:
+            yield from _strings(inner)
+
+
+def under(namespace: tuple[str, ...], prefix: tuple[str, ...]) -> bool:
+    """Whether ``namespace`` starts with ``prefix``, label by label."""
+    return namespace[: len(prefix)] == tuple(prefix)
+
+
+def fits(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
+    """Whether a namespace meets a listing's condition (``*`` matches any one label)."""
+    path = condition.path
+    if len(namespace) < len(path):
+        return False
+    if condition.match_type == "prefix":
+        pairs = zip(namespace, path, strict=False)
+    elif condition.match_type == "suffix":
+        pairs = zip(reversed(namespace), reversed(path), strict=False)
+    else:
+        raise ValueError(f"Unsupported match type: {condition.match_type}")
+    return all(p == "*" or n == p for n, p in pairs)
+
+
+def matches(value: Mapping[str, Any], conditions: Mapping[str, Any] | None) -> bool:
+    """Whether an item's value meets a search filter, as LangGraph's stores read one:
+    equality (nested objects and lists compared within), or ``$eq``, ``$ne``, ``$gt``,
+    ``$gte``, ``$lt``, ``$lte``.
+    """
+    return all(_compare(value.get(k), wanted) for k, wanted in (conditions or {}).items())
+
+
+def _compare(actual: Any, wanted: Any) -> bool:
+    if isinstance(wanted, Mapping):
+        if any(str(k).startswith("$") for k in wanted):
+            return all(_apply(actual, op, operand) for op, operand in wanted.items())
+        if not isinstance(actual, Mapping):
+            return False
+        return all(_compare(actual.get(k), v) for k, v in wanted.items())
+    if isinstance(wanted, list | tuple):
+        return (
+            isinstance(actual, list | tuple)
+            and len(actual) == len(wanted)
+            and all(_compare(a, w) for a, w in zip(actual, wanted, strict=True))
+        )
+    return bool(actual == wanted)
+
+
+def _apply(actual: Any, operator: str, operand: Any) -> bool:
+    if operator == "$eq":
+        return bool(actual == operand)
+    if operator == "$ne":
+        return bool(actual != operand)
+    if operator not in ("$gt", "$gte", "$lt", "$lte"):
+        raise ValueError(f"Unsupported operator: {operator}")
+    try:
+        left, right = float(actual), float(operand)
+    except (TypeError, ValueError):
+        return False
+    if operator == "$gt":
+        return left > right
+    if operator == "$gte":
+        return left >= right
+    if operator == "$lt":
+        return left < right
+    return left <= right
