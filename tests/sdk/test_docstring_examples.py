@@ -17,6 +17,7 @@ MODULES = [
     "agent_memory.sdk.aio",
     "agent_memory.integrations.langgraph",
     "agent_memory.integrations.strands",
+    "agent_memory.integrations.langgraph_store",
 ]
 # A paragraph ending in "::" introduces an indented literal block (reStructuredText).
 EXAMPLE = re.compile(r"::\n\n((?:(?:    .*)?\n)+)")

@@ -7,11 +7,12 @@ manage and search memory tools, a node's ``store`` argument) get agent-memory wi
     from agent_memory.integrations.langgraph_store import AgentMemoryStore
     from agent_memory.sdk import MemoryClient
 
-    memory = MemoryClient.local()
-    store = AgentMemoryStore(memory, tenant_id="acme")
-    store.put(("memories", "u42"), "theme", {"content": "Prefers dark mode"})
-    store.search(("memories", "u42"), query="which theme does the user like?")
-    graph = builder.compile(store=store)  # tools reach it through get_store()
+    with MemoryClient.local() as memory:
+        store = AgentMemoryStore(memory, tenant_id="acme")
+        store.put(("memories", "u42"), "editor", {"content": "Prefers dark mode in the editor"})
+        hits = store.search(("memories", "u42"), query="dark mode in the editor")
+        print(hits[0].value["content"])  # Prefers dark mode in the editor
+        # builder.compile(store=store): the graph's tools reach it (InjectedStore, get_store)
 
 How namespaces map: a store serves ONE tenant, given when it is built; a namespace is an agent
 of that tenant, its labels joined by ``.`` (LangGraph refuses ``.`` in labels, so the mapping is
