@@ -1,0 +1,58 @@
+"""MemoryClient's single-episode operations: get, list, forget a run, the tenant's agents."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent_memory.sdk import ConfigurationError, InvalidInputError
+from tests.sdk.conftest import LocalMemory, StubbedAws, run_event
+
+
+def test_a_finished_run_is_read_listed_and_forgotten(local: LocalMemory) -> None:
+    client = local.client
+    # Given two consolidated runs of the reviewer
+    client.finish_run(run_event("run-1")).wait()
+    client.finish_run(run_event("run-2", task="Review the Tailspin MSA")).wait()
+    # Then one is read back whole, both are listed, and the tenant has that agent
+    episode = client.get_episode("acme", "reviewer", "run-2")
+    assert episode is not None
+    assert (episode["agent_id"], episode["task"]) == ("reviewer", "Review the Tailspin MSA")
+    assert episode["key_findings"] == ["Clause 7.3 caps liability at 0.5x annual fees"]
+    page = client.list_episodes("acme", "reviewer", limit=1)
+    rest = client.list_episodes("acme", "reviewer", cursor=page["cursor"])
+    assert {e["run_id"] for e in page["episodes"] + rest["episodes"]} == {"run-1", "run-2"}
+    assert rest["cursor"] is None
+    assert client.list_agents("acme") == ["reviewer"]
+    assert client.list_agents("globex") == []
+    # When one run is forgotten
+    assert client.forget_run("acme", "reviewer", "run-2") is True
+    # Then it is gone, and the same run id is consolidated afresh when reported again
+    assert client.get_episode("acme", "reviewer", "run-2") is None
+    again = client.finish_run(run_event("run-2", task="Review the Contoso MSA")).wait()
+    assert again["episode"] == "written"
+    rewritten = client.get_episode("acme", "reviewer", "run-2")
+    assert rewritten is not None and rewritten["task"] == "Review the Contoso MSA"
+
+
+def test_bad_identifiers_are_refused_naming_the_field(local: LocalMemory) -> None:
+    with pytest.raises(InvalidInputError) as refused:
+        local.client.get_episode("acme", "reviewer", "run 1")
+    assert refused.value.field == "run_id"
+    with pytest.raises(InvalidInputError) as refused:
+        local.client.list_episodes("acme/x", "reviewer")
+    assert refused.value.field == "tenant_id"
+    with pytest.raises(InvalidInputError) as refused:
+        local.client.list_episodes("acme", "reviewer", limit=500)
+    assert refused.value.field == "limit"
+
+
+def test_on_aws_single_episodes_are_not_served_yet(aws: StubbedAws) -> None:
+    # Then each operation says it is local-only, and nothing is invoked
+    for call in (
+        lambda: aws.client.get_episode("acme", "reviewer", "run-1"),
+        lambda: aws.client.list_episodes("acme", "reviewer"),
+        lambda: aws.client.forget_run("acme", "reviewer", "run-1"),
+        lambda: aws.client.list_agents("acme"),
+    ):
+        with pytest.raises(ConfigurationError, match="local mode only"):
+            call()
