@@ -700,3 +700,43 @@ def test_an_aws_client_is_refused() -> None:
     )
     with pytest.raises(ConfigurationError):
         AgentMemoryStore(aws, TENANT)
+
+
+def test_the_products_detector_leaves_the_record_readable(tmp_path: Path) -> None:
+    from agent_memory.adapters.local.pii import LocalPiiDetector
+
+    # Given a store over the local mode's own PII detector
+    local = make_local(tmp_path / "store", pii=LocalPiiDetector())
+    try:
+        store = AgentMemoryStore(local.client, TENANT)
+        value = {"content": "Call +1 555 123 4567 or mail jane@example.com", "n": 3, "ok": True}
+        # When an item with PII is put, then updated
+        store.put(("memories",), "contact", value)
+        first = store.get(("memories",), "contact")
+        store.put(("memories",), "contact", {**value, "n": 4})
+        second = store.get(("memories",), "contact")
+        # Then the scrubbed value reads back whole, numbers and booleans as they were, and the
+        # update keeps the creation time
+        assert first is not None and second is not None
+        assert first.value == {"content": "Call [PHONE] or mail [EMAIL]", "n": 3, "ok": True}
+        assert second.value["n"] == 4
+        assert second.created_at == first.created_at < second.updated_at
+    finally:
+        local.client.close()
+
+
+def test_a_scrub_across_the_records_syntax_keeps_the_text(tmp_path: Path) -> None:
+    from tests.support.fakes import FakePiiDetector
+
+    # Given a detector that finds an entity running across two fields of the item's JSON
+    local = make_local(tmp_path / "store", pii=FakePiiDetector(names=('one","b',)))
+    try:
+        store = AgentMemoryStore(local.client, TENANT)
+        # When such an item is put
+        store.put(("test",), "k", {"a": "one", "b": "two"})
+        item = store.get(("test",), "k")
+        # Then it is still an item, its scrubbed record kept as text (nothing of it unscrubbed)
+        assert item is not None and set(item.value) == {"text"}
+        assert '"a":"[NAME-' in item.value["text"] and "one" not in item.value["text"]
+    finally:
+        local.client.close()

@@ -37,13 +37,17 @@ and ``limit`` apply to those. Without a query, every item under the prefix is li
 ``updated_at`` first, then filtered and paged. Episodes of an agent that are not store items
 (its ordinary runs) are not items, though bootstrap still serves both.
 
-Timing: locally ``put`` waits for the consolidation (``wait=True``, the default), so a ``get``
-after a ``put`` returns the item, as LangGraph expects. Reading single episodes, forgetting one
-run and listing agents are local-mode operations for now: on AWS the stack deploys no function
-for them, so the store refuses to start over an AWS client (and there, consolidation being
-asynchronous, an item would appear only once Step Functions has written its episode). Items
-expire with the episode retention (``episodic.retention_days``); LangGraph TTLs are not
-supported.
+Timing: ``put`` waits for the consolidation, so a ``get`` after a ``put`` returns the item, as
+LangGraph expects (a consolidation that fails raises ``ConsolidationError`` from ``put``: the
+run is kept for replay, and the key's previous value is already forgotten). Puts of one store
+are serialized; two processes putting the same key at once may lose one of the writes.
+
+Local mode only, for now: reading one episode, forgetting one run and listing a tenant's agents
+are not deployed on AWS (no function serves them), so the store refuses an AWS client. There,
+consolidation being asynchronous, an item would be readable only once Step Functions has
+written its episode. Items expire with the episode retention (``episodic.retention_days``);
+LangGraph TTLs are not supported. Listing namespaces, and searching a prefix, reads every
+episode of the tenant to find its agents (the episode store lists no agents yet).
 """
 
 from __future__ import annotations
@@ -102,8 +106,9 @@ class AgentMemoryStore(BaseStore):
     ``memory`` is a local :class:`MemoryClient`; ``tenant_id`` the tenant every namespace
     belongs to; ``index`` the fields (LangGraph paths such as ``"content"`` or
     ``"facts[*].text"``) an item is found by, ``["$"]`` (every text in it) by default;
-    ``domain`` the domain its episodes are written and searched under; ``wait`` whether a
-    ``put`` returns only once its episode is written (``timeout`` seconds at most).
+    ``domain`` the domain its episodes are written and searched under. A ``put`` returns once
+    its episode is written (``timeout`` seconds at most), so it is read back at once: a second
+    put of the key must see the first to replace it.
     """
 
     supports_ttl = False
@@ -115,7 +120,6 @@ class AgentMemoryStore(BaseStore):
         *,
         index: list[str] | None = None,
         domain: str | None = None,
-        wait: bool = True,
         timeout: float | None = 120.0,
     ) -> None:
         if memory.mode != "local":
@@ -132,7 +136,6 @@ class AgentMemoryStore(BaseStore):
         self.memory = memory
         self.domain = domain
         self.index_fields = list(index or [WHOLE_ITEM])
-        self.wait = wait
         self.timeout = timeout
         # A put reads, forgets and rewrites one run: two at once of one key would race.
         self._writing = threading.Lock()
@@ -189,9 +192,7 @@ class AgentMemoryStore(BaseStore):
             kept = None if previous is None else item_of(previous)
             created = now if kept is None else kept.created_at
             detail = self._event(op, agent_id, run_id, created=created, now=now)
-            handle = self.memory.finish_run(detail)
-            if self.wait:
-                handle.wait(self.timeout)
+            self.memory.finish_run(detail).wait(self.timeout)
 
     def _event(
         self, op: PutOp, agent_id: str, run_id: str, *, created: datetime, now: datetime
@@ -199,7 +200,8 @@ class AgentMemoryStore(BaseStore):
         value = op.value
         if not isinstance(value, Mapping):
             raise invalid(InvalidInput("value", "must be a mapping"))
-        record = {ITEM_MARK: 1, "key": op.key, "created_at": created.timestamp()}
+        # A date-time, which both modes' scrubbing keeps (a bare number could read as a phone).
+        record = {ITEM_MARK: 1, "key": op.key, "created_at": created.isoformat()}
         try:
             text = json.dumps(
                 {**record, "value": dict(value)},
@@ -347,12 +349,15 @@ def item_of(record: EpisodeRecord) -> Item | None:
         # Scrubbing replaced a span that ran across the record's JSON syntax: what is left is
         # kept as text rather than dropped.
         data = {"key": record["run_id"], "value": {"text": record["task"]}}
-    created = data.get("created_at", record["created_at"])
+    try:
+        created = datetime.fromisoformat(str(data["created_at"]))
+    except (KeyError, ValueError):
+        created = datetime.fromtimestamp(record["created_at"], UTC)
     return Item(
         value=cast(dict[str, Any], data.get("value", {})),
         key=str(data.get("key", record["run_id"])),
         namespace=namespace_of(record["agent_id"]),
-        created_at=datetime.fromtimestamp(float(created), UTC),
+        created_at=created,
         updated_at=datetime.fromtimestamp(record["created_at"], UTC),
     )
 
