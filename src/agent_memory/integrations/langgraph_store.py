@@ -32,14 +32,16 @@ episode (``MemoryClient.forget_run``) and writes the new one: the key's ``create
 Reads: ``get`` reads the episode by its run id. ``search`` with a ``query`` is the product's
 retrieval (``MemoryClient.search``, bootstrap's ranking and similarity threshold, over the
 namespaces under the prefix: one agent, else a team of them), so it returns at most the
-deployment's ``episodic.top_k`` items, best first, with the hit's score; ``filter``, ``offset``
-and ``limit`` apply to those. Without a query, every item under the prefix is listed, newest
-``updated_at`` first, then filtered and paged. Episodes of an agent that are not store items
-(its ordinary runs) are not items, though bootstrap still serves both.
+deployment's ``episodic.top_k`` items, best first, scored by their similarity to the query;
+``filter``, ``offset`` and ``limit`` apply to those. Without a query, every item under the
+prefix is listed, newest ``updated_at`` first, then filtered and paged. Episodes of an agent
+that are not store items (its ordinary runs) are not items, though bootstrap serves both. A
+key is stored scrubbed too: ``get`` answers under the key asked for, a listing under the key
+as stored.
 
 Timing: ``put`` waits for the consolidation, so a ``get`` after a ``put`` returns the item, as
 LangGraph expects (a consolidation that fails raises ``ConsolidationError`` from ``put``: the
-run is kept for replay, and the key's previous value is already forgotten). Puts of one store
+run is kept for replay, and the key's previous value is already forgotten). Puts in one process
 are serialized; two processes putting the same key at once may lose one of the writes.
 
 Local mode only, for now: reading one episode, forgetting one run and listing a tenant's agents
@@ -98,6 +100,9 @@ ITEM_MARK = "langgraph_item"
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9._-]{1,120}")
 # What the store indexes an item by when neither the store nor the put says: every text in it.
 WHOLE_ITEM = "$"
+# A put reads, forgets and rewrites one run: two at once of one key (through any store of the
+# process) would race, the second finding the first not yet written.
+_WRITING = threading.Lock()
 
 
 class AgentMemoryStore(BaseStore):
@@ -137,8 +142,6 @@ class AgentMemoryStore(BaseStore):
         self.domain = domain
         self.index_fields = list(index or [WHOLE_ITEM])
         self.timeout = timeout
-        # A put reads, forgets and rewrites one run: two at once of one key would race.
-        self._writing = threading.Lock()
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Carry out the operations in order; their results in the same order."""
@@ -182,7 +185,7 @@ class AgentMemoryStore(BaseStore):
             raise NotImplementedError("AgentMemoryStore does not support TTLs")
         agent_id = agent_of(op.namespace)
         run_id = run_id_of(op.key)
-        with self._writing:
+        with _WRITING:
             previous = self.memory.get_episode(self.tenant_id, agent_id, run_id)
             if previous is not None:
                 self.memory.forget_run(self.tenant_id, agent_id, run_id)
