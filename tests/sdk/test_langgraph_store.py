@@ -740,3 +740,14 @@ def test_a_scrub_across_the_records_syntax_keeps_the_text(tmp_path: Path) -> Non
         assert '"a":"[NAME-' in item.value["text"] and "one" not in item.value["text"]
     finally:
         local.client.close()
+
+
+def test_a_query_keeps_to_the_namespaces_under_its_prefix(store: AgentMemoryStore) -> None:
+    # Given the same memory in a namespace under ("memories",) and in one outside it
+    store.put(("memories", "u1"), "theme", {"content": "Prefers dark mode in the editor"})
+    store.put(("notes",), "theme", {"content": "Prefers dark mode in the editor"})
+    # When the prefix is searched by query (a team read of the agents under it)
+    found = store.search(("memories",), query="dark mode in the editor")
+    # Then the item under it is found, the other never
+    assert [i.namespace for i in found] == [("memories", "u1")]
+    assert found[0].score is not None and found[0].score > 0
