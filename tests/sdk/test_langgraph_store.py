@@ -745,7 +745,8 @@ def test_a_scrub_across_the_records_syntax_keeps_the_text(tmp_path: Path) -> Non
 def test_a_query_keeps_to_the_namespaces_under_its_prefix(store: AgentMemoryStore) -> None:
     # Given the same memory in a namespace under ("memories",) and in one outside it
     store.put(("memories", "u1"), "theme", {"content": "Prefers dark mode in the editor"})
-    store.put(("notes",), "theme", {"content": "Prefers dark mode in the editor"})
+    # (sorted first among the tenant's agents: the one a wrong prefix match would ask as)
+    store.put(("archive",), "theme", {"content": "Prefers dark mode in the editor"})
     # When the prefix is searched by query (a team read of the agents under it)
     found = store.search(("memories",), query="dark mode in the editor")
     # Then the item under it is found, the other never
