@@ -203,8 +203,10 @@ class AgentMemoryStore(BaseStore):
         value = op.value
         if not isinstance(value, Mapping):
             raise invalid(InvalidInput("value", "must be a mapping"))
-        # A date-time, which both modes' scrubbing keeps (a bare number could read as a phone).
-        record = {ITEM_MARK: 1, "key": op.key, "created_at": created.isoformat()}
+        # A date-time to the millisecond, which scrubbing keeps: beside a phone number in the
+        # value, a bare epoch or microseconds ("09.448338") can read as one and be replaced.
+        stamp = created.isoformat(timespec="milliseconds")
+        record = {ITEM_MARK: 1, "key": op.key, "created_at": stamp}
         try:
             text = json.dumps(
                 {**record, "value": dict(value)},
