@@ -7,10 +7,13 @@ here, case for case, from ``libs/checkpoint/tests/test_store.py`` (the ``list_na
 tests, ``test_cannot_put_empty_namespace``, the vector tests) and
 ``libs/checkpoint-sqlite/tests/test_store.py`` (the batch tests, ``TestSqliteStore``,
 ``test_basic_store_operations``, ``test_list_namespaces_operations``, ``test_search_items``,
-the namespace-boundary tests). Where an assertion cannot hold, the test says why: a query
-search is the product's retrieval (at most ``episodic.top_k`` items, above its similarity
-threshold), not a ranking of every item; values are scrubbed of PII; namespaces must spell an
-agent id. SQL-specific cases (injection, migrations, glob escaping) have no counterpart.
+the namespace-boundary tests, the numeric, boolean and hyphenated-key filter tests). Where an
+assertion cannot hold, the test says why: a query search is the product's retrieval (at most
+``episodic.top_k`` items, above its similarity threshold), not a ranking of every item; values
+are scrubbed of PII; the test embedder reads ASCII words only. Not ported: SQL-specific cases
+(injection, migrations, glob escaping, index use), the ``AsyncBatchedBaseStore`` tests (a
+LangGraph class this store does not use), and labels no agent id can hold (``*``, ``%``, a
+trailing newline: refused here, see ``test_namespaces_that_are_not_agent_ids_are_refused``).
 """
 
 from __future__ import annotations
@@ -752,3 +755,44 @@ def test_a_query_keeps_to_the_namespaces_under_its_prefix(store: AgentMemoryStor
     # Then the item under it is found, the other never
     assert [i.namespace for i in found] == [("memories", "u1")]
     assert found[0].score is not None and found[0].score > 0
+
+
+def test_numeric_filter_safety(store: AgentMemoryStore) -> None:
+    # Given three priced items
+    for key, price in [("item1", 10), ("item2", 20), ("item3", 30)]:
+        store.put(("items",), key, {"price": price})
+
+    def keys(conditions: dict[str, object]) -> list[str]:
+        return sorted(r.key for r in store.search(("items",), filter=conditions))
+
+    # Then comparisons, infinities, NaN and huge numbers behave as LangGraph's SQLite store's
+    assert keys({"price": {"$gt": 15}}) == ["item2", "item3"]
+    assert len(keys({"price": {"$lt": float("inf")}})) == 3
+    assert len(keys({"price": {"$gt": float("-inf")}})) == 3
+    assert keys({"price": {"$eq": float("nan")}}) == []
+    assert len(keys({"price": {"$lt": 10**100}})) == 3
+    store.put(("items",), "item4", {"price": -10})
+    assert keys({"price": {"$lt": 0}}) == ["item4"]
+
+
+def test_boolean_filter_safety(store: AgentMemoryStore) -> None:
+    for key, active in [("flag1", True), ("flag2", False), ("flag3", True)]:
+        store.put(("flags",), key, {"active": active, "name": f"Feature {key}"})
+    on = store.search(("flags",), filter={"active": True})
+    off = store.search(("flags",), filter={"active": False})
+    assert sorted(r.key for r in on) == ["flag1", "flag3"]
+    assert [r.key for r in off] == ["flag2"]
+
+
+def test_filter_keys_with_hyphens_and_digits(store: AgentMemoryStore) -> None:
+    store.put(("docs",), "hyphen", {"access-level": "public", "user": {"access-level": "nested"}})
+    store.put(("docs",), "digit", {"123abc": "ok", "user": {"123abc": "ok2"}})
+
+    def keys(conditions: dict[str, object]) -> list[str]:
+        return [r.key for r in store.search(("docs",), filter=conditions)]
+
+    # Then top-level and dotted nested keys of any spelling filter
+    assert keys({"access-level": "public"}) == ["hyphen"]
+    assert keys({"user.access-level": "nested"}) == ["hyphen"]
+    assert keys({"123abc": "ok"}) == ["digit"]
+    assert keys({"user.123abc": "ok2"}) == ["digit"]

@@ -417,9 +417,23 @@ def fits(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
 def matches(value: Mapping[str, Any], conditions: Mapping[str, Any] | None) -> bool:
     """Whether an item's value meets a search filter, as LangGraph's stores read one:
     equality (nested objects and lists compared within), or ``$eq``, ``$ne``, ``$gt``,
-    ``$gte``, ``$lt``, ``$lte``.
+    ``$gte``, ``$lt``, ``$lte``; a key may be a dotted path into nested objects.
     """
-    return all(_compare(value.get(k), wanted) for k, wanted in (conditions or {}).items())
+    return all(_compare(_at(value, k), wanted) for k, wanted in (conditions or {}).items())
+
+
+def _at(value: Mapping[str, Any], key: str) -> Any:
+    """The value's field ``key``, or, for a dotted key it does not hold, the nested field (as
+    LangGraph's SQL stores read ``"user.access-level"``).
+    """
+    if key in value or "." not in key:
+        return value.get(key)
+    found: Any = value
+    for part in key.split("."):
+        if not isinstance(found, Mapping):
+            return None
+        found = found.get(part)
+    return found
 
 
 def _compare(actual: Any, wanted: Any) -> bool:
