@@ -17,6 +17,7 @@ from agent_memory.core.workflows.consolidation import (
     record_failure,
     summary,
 )
+from agent_memory.core.workflows.episodes import run_episode_request
 from agent_memory.sdk.errors import (
     ClientClosedError,
     ConflictError,
@@ -83,8 +84,6 @@ class LocalBackend:
 
     def episodes(self, request: dict[str, Any]) -> dict[str, Any]:
         """One operation on single episodes, by the core."""
-        from agent_memory.core.workflows.episodes import run_episode_request
-
         try:
             return run_episode_request(request, self.ports)
         except InvalidInput as error:
