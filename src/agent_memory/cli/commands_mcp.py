@@ -93,6 +93,8 @@ def serve(args: argparse.Namespace) -> int:
     # on the end of stdin (uvicorn, stopping gracefully, raises the signal again once done).
     signal.signal(signal.SIGTERM, _stop)
     with _memory(args) as memory:  # closing it consolidates the runs still queued
+        if not args.aws_stack:
+            _warm(memory, identity)
         server = build_server(memory, identity)
         if sock is not None:
             serve_http(server, sock)
@@ -162,6 +164,22 @@ def _memory(args: argparse.Namespace) -> MemoryClient:
     if args.aws_stack:
         return MemoryClient.aws_from_stack(args.aws_stack, region=args.region)
     return MemoryClient.local(args.store)
+
+
+def _warm(memory: MemoryClient, identity: ServerIdentity) -> None:
+    """Load the local models in the background while the host connects: the first tool call
+    is then answered at once, and a run recorded early is consolidated in the short grace a
+    host gives a server it stops (the SDK's stdio client: 2 s before SIGTERM).
+    """
+    import threading
+
+    def read() -> None:
+        try:
+            memory.search(identity.tenant_id, identity.agent_id, "warm up", **identity.read_scope())
+        except Exception as error:  # the first tool call will report it, with its context
+            print(f"agent-memory: warning: loading the memory failed: {error}", file=sys.stderr)
+
+    threading.Thread(target=read, name="agent-memory-warm", daemon=True).start()
 
 
 def _stop(signum: int, frame: object) -> None:
