@@ -30,6 +30,7 @@ from agent_memory.core.model.models import (
     SearchResult,
 )
 from agent_memory.core.model.policies import EpisodicPolicy, Independence, Policies
+from agent_memory.core.model.scope import AGENT_SCOPE, Scope
 
 T = TypeVar("T")
 FloatArray = npt.NDArray[np.float32]
@@ -87,6 +88,13 @@ class EpisodeStore(Protocol):
 
         Outcomes without episodes may be missing. Reads every episode in scope: for nightly
         gauges and operators, never on a request path.
+        """
+        ...
+
+    def agents(self, tenant_id: str) -> list[str]:
+        """The agents of the tenant that have stored episodes, sorted, in one read (for reads
+        scoped to the whole tenant). An agent whose episodes were all deleted or expired may
+        still be listed; no other tenant's agent ever is.
         """
         ...
 
@@ -711,8 +719,12 @@ class EpisodeIndexes(Protocol):
         *,
         now: float,
         policy: EpisodicPolicy,
+        scope: Scope = AGENT_SCOPE,
     ) -> EpisodeSearch:
-        """The agent's index as its episodes in ``store`` stand at ``now``."""
+        """The index of the episodes of the scope's agents (``agent_id``'s own by default) as
+        they stand in ``store`` at ``now``: one index over all of them, each episode keeping
+        its author.
+        """
         ...
 
     def clear(self, tenant_id: str | None = None) -> None:

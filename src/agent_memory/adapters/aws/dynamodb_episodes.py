@@ -86,6 +86,9 @@ _VECTOR_ATTRIBUTES = tuple(
 )
 # Sort key of each agent's version item: '#' never occurs in a run id.
 _VERSION = "#version"
+# Each tenant's roster of agents with episodes: a string set in partition "{tenant}#" (no
+# agent id is empty), so the tenant's keys keep their leading "{tenant}#".
+_ROSTER = "#agents"
 # How many of an agent's latest additions its version item logs (a few KB at most).
 LOGGED_ADDITIONS = 32
 
@@ -144,6 +147,8 @@ class DynamoDbEpisodeStore:
         # and looks again. A retry whose first try wrote the episode but not the version still
         # moves it: a run's episode is never written without caches being told.
         main, parts = split_item(_item(episode))
+        # On the roster before its first episode is visible, so a tenant-wide read finds it.
+        self._enrol(episode.tenant_id, episode.agent_id)
         put = {
             "TableName": self._table,
             "Item": main,
@@ -291,6 +296,27 @@ class DynamoDbEpisodeStore:
             )
         items = read_all(self._client, self._tenant_listing(tenant_id, hydrate=True))
         return count_values((i for i in items if get_float(i, "expires_at") > now), "outcome")
+
+    def agents(self, tenant_id: str) -> list[str]:
+        """The agents on the tenant's roster item (every agent an episode was added for since
+        the tenant was last forgotten), by one consistent read by key.
+        """
+        with translated():
+            item = self._client.get_item(
+                TableName=self._table, Key=_roster_key(tenant_id), ConsistentRead=True
+            ).get("Item")
+        return sorted(item["agents"]["SS"]) if item and "agents" in item else []
+
+    def _enrol(self, tenant_id: str, agent_id: str) -> None:
+        """Put the agent on the tenant's roster (idempotent)."""
+        with translated():
+            self._client.update_item(
+                TableName=self._table,
+                Key=_roster_key(tenant_id),
+                UpdateExpression="ADD #agents :agent",
+                ExpressionAttributeNames={"#agents": "agents"},
+                ExpressionAttributeValues={":agent": {"SS": [agent_id]}},
+            )
 
     def version(self, tenant_id: str, agent_id: str) -> str:
         """``{nonce}.{count}``: the agent's version item's random nonce, new whenever an
@@ -543,17 +569,22 @@ class DynamoDbEpisodeStore:
     def forget(self, tenant_id: str) -> int:
         """Delete every episode of the tenant; the number of episodes found and deleted.
 
-        The tenant index finds the tenant's agents; each agent's partition is then deleted
-        whole: its episodes, their parts and its version item.
+        The tenant index and the roster find the tenant's agents; each agent's partition is
+        then deleted whole (its episodes, their parts and its version item), then the roster.
         """
         listing = self._tenant_listing(tenant_id, hydrate=False)
-        agents = sorted({get_s(item, "pk") for item in read_all(self._client, listing)})
+        agents = sorted(
+            {get_s(item, "pk") for item in read_all(self._client, listing)}
+            # The roster also names agents left with a version item and no episode.
+            | {partition_key(tenant_id, agent) for agent in self.agents(tenant_id)}
+        )
         deleted = 0
         for pk in agents:
             keys = list(self._partition_keys(pk))
             # Parts and the version item have a '#' in their sort key; run ids never do.
             deleted += sum(KEY_SEPARATOR not in get_s(k, "run_id") for k in keys)
             batch_delete(self._client, self._table, keys)
+        batch_delete(self._client, self._table, [_roster_key(tenant_id)])
         return deleted
 
     def _partition_keys(self, pk: str) -> Iterator[Item]:
@@ -583,6 +614,10 @@ class DynamoDbEpisodeStore:
             index=EPISODES.index(TENANT_INDEX),
             hydrate=hydrate,
         )
+
+
+def _roster_key(tenant_id: str) -> Item:
+    return {"pk": s(tenant_prefix(tenant_id)), "run_id": s(_ROSTER)}
 
 
 def _key(tenant_id: str, agent_id: str, run_id: str) -> Item:

@@ -53,6 +53,15 @@ _VERSION_ROW = (
     "forgets FROM store_generation WHERE id = 1"
 )
 
+# The distinct partition keys in [?1, ?2), each found from the last by the key index.
+_AGENTS = (
+    "WITH RECURSIVE agent(pk) AS ("
+    "SELECT (SELECT MIN(pk) FROM episodes WHERE pk >= ?1 AND pk < ?2) "
+    "UNION ALL SELECT (SELECT MIN(pk) FROM episodes WHERE pk > agent.pk AND pk < ?2) "
+    "FROM agent WHERE agent.pk IS NOT NULL"
+    ") SELECT pk FROM agent WHERE pk IS NOT NULL ORDER BY pk"
+)
+
 
 class SqliteEpisodeStore:
     """``EpisodeStore`` over a :class:`SqliteDatabase`; TTL is applied on read, like DynamoDB's.
@@ -104,6 +113,14 @@ class SqliteEpisodeStore:
                     (_bump(conn, [pk], rewrite=False), pk, episode.run_id),
                 )
         return changed == 1
+
+    def agents(self, tenant_id: str) -> list[str]:
+        """The tenant's agents with stored episodes: one skip through the key index, a step
+        per agent (not per episode).
+        """
+        low, high = tenant_key_range(tenant_id)
+        rows = self._db.fetchall(_AGENTS, (low, high))
+        return [str(row["pk"])[len(low) :] for row in rows]
 
     def version(self, tenant_id: str, agent_id: str) -> str:
         """A token that changes whenever the agent's set of episodes changes."""

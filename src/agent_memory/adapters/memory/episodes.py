@@ -56,6 +56,13 @@ class MemoryEpisodeStore:
             agent[episode.run_id] = EpisodeRow(stored, added=self._bump([pk], rewrite=False))
         return True
 
+    def agents(self, tenant_id: str) -> list[str]:
+        """The tenant's agents holding a record, sorted."""
+        prefix = partition_key(tenant_id, "")
+        with self._db.lock:
+            keys = [pk for pk, rows in self._table.rows.items() if rows and pk.startswith(prefix)]
+        return sorted(pk[len(prefix) :] for pk in keys)
+
     def version(self, tenant_id: str, agent_id: str) -> str:
         """A token that changes whenever the agent's set of episodes changes."""
         pk = partition_key(tenant_id, agent_id)

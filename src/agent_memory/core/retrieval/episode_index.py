@@ -1,4 +1,5 @@
-"""A search index over one agent's episodes and their units, cached while the store is unchanged.
+"""A search index over the episodes of an agent (or a team, or a tenant) and their units,
+cached while the store is unchanged.
 
 Unit vectors (and each episode's summary vector) are kept in one contiguous int8 matrix with a
 scale per row, beside one float32 centroid per episode and, per term, each episode's best BM25
@@ -23,6 +24,7 @@ import numpy.typing as npt
 
 from agent_memory.core.model.models import Episode, EpisodeHit, SearchResult, UnitHit
 from agent_memory.core.model.policies import EpisodicPolicy
+from agent_memory.core.model.scope import AGENT_SCOPE, Scope
 from agent_memory.core.ports import Embedder, EpisodeStore, FloatArray
 from agent_memory.core.retrieval.index_rows import (
     OBJECT_BYTES,
@@ -405,28 +407,39 @@ def _z(values: FloatArray) -> FloatArray:
 
 @dataclass(slots=True)
 class _Entry:
-    version: str
+    versions: dict[str, str]  # each member agent's store version the index was built at
     built: float
     index: EpisodeIndex
-    limit: int  # the most episodes it was built from (the policy's candidates)
+    limit: int  # the most episodes of each member it was built from (the policy's candidates)
 
     def stale(self, max_age: float) -> bool:
         return time.monotonic() - self.built >= max_age
 
+    def held(self, agent_id: str) -> list[Episode]:
+        """The member's episodes in the index, newest first."""
+        if len(self.versions) == 1:
+            return self.index.episodes
+        return [e for e in self.index.episodes if e.agent_id == agent_id]
 
-def _with_added(entry: _Entry, added: list[Episode], *, now: float) -> list[Episode] | None:
-    """The newest ``entry.limit`` unexpired episodes of the agent, from the entry's episodes
-    and those ``added`` since its version; None if the store must be read again.
+
+def _with_added(
+    held: list[Episode], limit: int, added: list[Episode], *, now: float
+) -> list[Episode] | None:
+    """The newest ``limit`` unexpired episodes of an agent, from those ``held`` and those
+    ``added`` since; None if the store must be read again.
     """
-    held = entry.index.episodes
     kept = [e for e in held if e.expires_at > now]
-    if len(kept) < len(held) and len(held) >= entry.limit:
+    if len(kept) < len(held) and len(held) >= limit:
         return None  # older episodes than it holds may now be among the newest
     known = {e.run_id for e in kept}
     merged = kept + [e for e in added if e.run_id not in known]
     # The order of EpisodeStore.recent, which a full read would give.
-    merged.sort(key=lambda e: (e.created_at, e.run_id), reverse=True)
-    return merged[: entry.limit]
+    merged.sort(key=_recency, reverse=True)
+    return merged[:limit]
+
+
+def _recency(episode: Episode) -> tuple[float, str]:
+    return episode.created_at, episode.run_id
 
 
 def recent_episodes(
@@ -450,10 +463,20 @@ def recent_episodes(
     return episodes
 
 
+# An index's key: tenant, its member agents (None: the tenant's, whoever they are), model.
+_Key = tuple[str, tuple[str, ...] | None, str]
+
+
 class EpisodeIndexCache:
-    """The latest index of each recently searched agent, rebuilt when its store version moves:
-    from the episodes it held and those added since, when the store can tell which
-    (``EpisodeStore.changes_since``), or else from a full read of the agent's newest episodes.
+    """The latest index of each recently searched scope (an agent, a team, a tenant), rebuilt
+    when a member agent's store version moves: from the episodes it held and those added
+    since, when the store can tell which (``EpisodeStore.changes_since``), or else from a full
+    read of that member's newest episodes (the other members' are taken from the index).
+
+    A scope of several agents is one index over the union of each member's newest
+    ``policy.candidates`` episodes: scores are standardised within an index, so rankings of
+    separate indexes cannot be merged. A warm lookup costs one version read per member (and,
+    for a tenant, one read of its agents).
 
     Bounded by ``capacity`` indexes and by ``max_bytes`` of estimated memory (least recently
     used first out; the newest always stays): a process serving many agents, such as a Lambda
@@ -465,7 +488,7 @@ class EpisodeIndexCache:
     def __init__(
         self, *, capacity: int = 64, max_bytes: int = 256 * 2**20, max_age: float = 300.0
     ) -> None:
-        self._entries: OrderedDict[tuple[str, str, str], _Entry] = OrderedDict()
+        self._entries: OrderedDict[_Key, _Entry] = OrderedDict()
         self._capacity = capacity
         self._max_bytes = max_bytes
         self._max_age = max_age
@@ -490,47 +513,69 @@ class EpisodeIndexCache:
         *,
         now: float,
         policy: EpisodicPolicy,
+        scope: Scope = AGENT_SCOPE,
     ) -> EpisodeIndex:
-        """The agent's index, built from its newest ``policy.candidates`` episodes."""
-        key = (tenant_id, agent_id, embedder.model_id)
+        """The index of the scope's agents (by default ``agent_id`` alone), built from each
+        member's newest ``policy.candidates`` episodes.
+        """
+        named = scope.agents(agent_id)
+        key: _Key = (tenant_id, named, embedder.model_id)
+        members = named if named is not None else tuple(store.agents(tenant_id))
         with self._lock:
-            entry = self._entries.get(key)
-        episodes = None
-        if (
-            entry is not None
-            and entry.limit == policy.candidates
-            and not entry.stale(self._max_age)
-        ):
-            # One read tells whether anything changed and, if only additions, which.
-            changes = store.changes_since(
-                tenant_id, agent_id, entry.version, now=now, limit=entry.limit
-            )
-            version = changes.version
-            if version == entry.version:
-                with self._lock:
-                    if key in self._entries:
-                        self._entries.move_to_end(key)
-                return entry.index
-            if changes.added is not None:
-                episodes = _with_added(entry, changes.added, now=now)
-        else:
-            version = store.version(tenant_id, agent_id)
-        if episodes is None:
-            episodes = recent_episodes(store, tenant_id, agent_id, now=now, policy=policy)
-        previous = entry.index if entry is not None else None
-        # The agent's last index lends the rows of the episodes both hold: after a new run,
+            previous = self._entries.get(key)
+        entry = previous
+        if entry is not None and (entry.limit != policy.candidates or entry.stale(self._max_age)):
+            entry = None
+        # One read per member tells whether anything changed and, if only additions, which.
+        changes = {m: self._changes(store, entry, tenant_id, m, now) for m in members}
+        versions = {m: version for m, (version, _) in changes.items()}
+        if entry is not None and versions == entry.versions:
+            with self._lock:
+                if key in self._entries:
+                    self._entries.move_to_end(key)
+            return entry.index
+        episodes: list[Episode] = []
+        for member, (version, added) in changes.items():
+            mine = None
+            if entry is not None and added is not None:
+                held = entry.held(member)
+                same = version == entry.versions[member]
+                mine = held if same else _with_added(held, entry.limit, added, now=now)
+            if mine is None:
+                mine = recent_episodes(store, tenant_id, member, now=now, policy=policy)
+            episodes.extend(mine)
+        # The scope's last index lends the rows of the episodes both hold: after a new run,
         # only that run's episode is prepared.
-        built = EpisodeIndex(episodes, embedder.model_id, embedder.dimension, reuse=previous)
+        built = EpisodeIndex(
+            episodes,
+            embedder.model_id,
+            embedder.dimension,
+            reuse=previous.index if previous is not None else None,
+        )
         with self._lock:
-            self._entries[key] = _Entry(version, time.monotonic(), built, policy.candidates)
+            self._entries[key] = _Entry(versions, time.monotonic(), built, policy.candidates)
             self._entries.move_to_end(key)
-            held = sum(e.index.nbytes for e in self._entries.values())
+            held_bytes = sum(e.index.nbytes for e in self._entries.values())
             while len(self._entries) > 1 and (
-                len(self._entries) > self._capacity or held > self._max_bytes
+                len(self._entries) > self._capacity or held_bytes > self._max_bytes
             ):
                 _, dropped = self._entries.popitem(last=False)
-                held -= dropped.index.nbytes
+                held_bytes -= dropped.index.nbytes
         return built
+
+    @staticmethod
+    def _changes(
+        store: EpisodeStore, entry: _Entry | None, tenant_id: str, agent_id: str, now: float
+    ) -> tuple[str, list[Episode] | None]:
+        """The member's version now, and its episodes added since the entry's version of it
+        (``[]``: unchanged; None: read them again).
+        """
+        if entry is None or agent_id not in entry.versions:
+            return store.version(tenant_id, agent_id), None
+        changes = store.changes_since(
+            tenant_id, agent_id, entry.versions[agent_id], now=now, limit=entry.limit
+        )
+        return changes.version, changes.added
 
     def clear(self, tenant_id: str | None = None) -> None:
         """Drop cached indexes (of one tenant, or all)."""

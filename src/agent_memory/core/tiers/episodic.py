@@ -76,8 +76,12 @@ def build_episode(
     )
 
 
-def format_episodes(hits: Sequence[EpisodeHit]) -> Section | None:
-    """The episodic section of the memory context (None when nothing was found)."""
+def format_episodes(hits: Sequence[EpisodeHit], *, reader: str | None = None) -> Section | None:
+    """The episodic section of the memory context (None when nothing was found).
+
+    An episode of another agent than ``reader`` (the agent the context is for) says who
+    learned it; the reader's own episodes do not (nor any, when ``reader`` is None).
+    """
     if not hits:
         return None
     lines: list[str] = []
@@ -86,6 +90,8 @@ def format_episodes(hits: Sequence[EpisodeHit]) -> Section | None:
         if lines:
             lines.append("")
         lines.append(f"Task: {episode.task_summary or episode.task}")
+        if reader is not None and episode.agent_id != reader:
+            lines.append(f"Learned by: {episode.agent_id}")
         lines.append(f"Outcome: {episode.outcome} (similarity {hit.similarity:.2f})")
         if episode.approach_used:
             lines.append(f"Approach: {episode.approach_used}")

@@ -158,7 +158,7 @@ def bootstrap(
     token = markers.new_token()
     content, truncated = fit_reply(
         Found(tuple(episodes), tuple(facts), procedure),
-        lambda draft: _content(draft, ports, token),
+        lambda draft: _content(draft, ports, token, request.agent_id),
         ports.policies.max_reply_bytes,
     )
     if procedure is not None and content["procedure"] is not None:
@@ -314,13 +314,13 @@ def _episode_bytes(hit: EpisodeHit) -> int:
     return listed + shown + units + 300
 
 
-def _content(found: Found, ports: MemoryPorts, token: str) -> ReplyContent:
-    """The reply's context block (its boundaries carrying ``token``) and per-tier views of
-    ``found``.
+def _content(found: Found, ports: MemoryPorts, token: str, agent_id: str) -> ReplyContent:
+    """The reply's context block (its boundaries carrying ``token``; episodes of agents other
+    than ``agent_id`` name their author) and per-tier views of ``found``.
     """
     procedure = found.procedure
     sections = [
-        episodic.format_episodes(found.episodes),
+        episodic.format_episodes(found.episodes, reader=agent_id),
         semantic.format_facts(list(found.facts)),
         procedural.format_procedure(procedure, ports.policies.procedural) if procedure else None,
     ]
@@ -362,6 +362,7 @@ def _episodes(
         request.agent_id,
         now=now,
         policy=policy,
+        scope=request.scope,
     )
     return index.search(
         text,
