@@ -14,6 +14,7 @@ import pytest
 
 from agent_memory.core.model.models import Episode
 from agent_memory.core.model.policies import EpisodicPolicy
+from agent_memory.core.model.scope import AGENT_SCOPE, TENANT_SCOPE, Scope, team_scope
 from agent_memory.core.ports import EpisodeIndexes, EpisodeStore
 from agent_memory.core.retrieval import vectors
 from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
@@ -114,3 +115,82 @@ def test_clearing_a_tenant_changes_nothing_served(
     assert served(indexes, episodes, "liability cap") == before
     indexes.clear()
     assert served(indexes, episodes, "liability cap") == before
+
+
+def scoped(
+    indexes: EpisodeIndexes,
+    store: EpisodeStore,
+    text: str,
+    scope: Scope,
+    *,
+    tenant: str = "acme",
+    agent: str = "agent-1",
+) -> list[tuple[str, str]]:
+    """(author, run id) of each episode the scope's index serves for ``text``, sorted."""
+    index = indexes.index(store, EMBEDDER, tenant, agent, now=NOW, policy=POLICY, scope=scope)
+    found = index.search(text, EMBEDDER.embed_query(text), now=NOW, top_episodes=10)
+    return sorted((hit.episode.agent_id, hit.episode.run_id) for hit in found.episodes)
+
+
+def test_a_team_index_holds_its_members_episodes_with_their_authors(
+    indexes: EpisodeIndexes, episodes: EpisodeStore
+) -> None:
+    # Given episodes of agent-1, of its team mate agent-2 and of agent-3, outside the team
+    stored(episodes, "run-1", "Reviewed the liability cap of the vendor MSA")
+    stored(episodes, "run-2", "Liability cap found in the security review", agent_id="agent-2")
+    stored(episodes, "run-3", "Liability cap seen by an outsider", agent_id="agent-3")
+    # When agent-1 reads with a team of agent-2
+    found = scoped(indexes, episodes, "liability cap", team_scope(["agent-2"]))
+    # Then its own episode and its mate's are served, each with its author, not the outsider's
+    assert found == [("agent-1", "run-1"), ("agent-2", "run-2")]
+    # And its own scope still serves its own episode alone
+    assert scoped(indexes, episodes, "liability cap", AGENT_SCOPE) == [("agent-1", "run-1")]
+
+
+def test_a_tenant_index_holds_every_agent_of_the_tenant_and_no_other_tenants(
+    indexes: EpisodeIndexes, episodes: EpisodeStore
+) -> None:
+    # Given episodes of two agents of acme, and of globex (the same agent names)
+    stored(episodes, "run-1", "Reviewed the liability cap of the vendor MSA")
+    stored(episodes, "run-2", "Liability cap in the security review", agent_id="agent-2")
+    stored(episodes, "run-3", "Liability cap of globex", tenant_id="globex")
+    stored(episodes, "run-4", "Liability cap, globex", tenant_id="globex", agent_id="agent-2")
+    # When each tenant reads its whole tenant
+    acme = scoped(indexes, episodes, "liability cap", TENANT_SCOPE)
+    globex = scoped(indexes, episodes, "liability cap", TENANT_SCOPE, tenant="globex")
+    # Then each sees its own agents' episodes and none of the other's
+    assert acme == [("agent-1", "run-1"), ("agent-2", "run-2")]
+    assert globex == [("agent-1", "run-3"), ("agent-2", "run-4")]
+
+
+def test_a_members_new_episode_is_in_the_next_team_index(
+    indexes: EpisodeIndexes, episodes: EpisodeStore
+) -> None:
+    # Given a team index served while only agent-1 had an episode
+    team = team_scope(["agent-2"])
+    stored(episodes, "run-1", "Reviewed the liability cap of the vendor MSA")
+    assert scoped(indexes, episodes, "liability cap", team) == [("agent-1", "run-1")]
+    # When the team mate writes one, then deletes it
+    stored(episodes, "run-2", "Liability cap found in the security review", agent_id="agent-2")
+    # Then the next index serves it, and the one after the deletion no longer does
+    assert scoped(indexes, episodes, "liability cap", team) == [
+        ("agent-1", "run-1"),
+        ("agent-2", "run-2"),
+    ]
+    assert episodes.delete("acme", "agent-2", "run-2")
+    assert scoped(indexes, episodes, "liability cap", team) == [("agent-1", "run-1")]
+
+
+def test_a_new_agent_of_the_tenant_is_in_the_next_tenant_index(
+    indexes: EpisodeIndexes, episodes: EpisodeStore
+) -> None:
+    # Given a tenant index served while the tenant had one agent
+    stored(episodes, "run-1", "Reviewed the liability cap of the vendor MSA")
+    assert scoped(indexes, episodes, "liability cap", TENANT_SCOPE) == [("agent-1", "run-1")]
+    # When an agent never seen before writes its first episode
+    stored(episodes, "run-2", "Liability cap in a new agent's run", agent_id="newcomer")
+    # Then the next tenant index serves it too
+    assert scoped(indexes, episodes, "liability cap", TENANT_SCOPE) == [
+        ("agent-1", "run-1"),
+        ("newcomer", "run-2"),
+    ]

@@ -653,3 +653,39 @@ def test_forget_deletes_large_episodes_whole(episodes: EpisodeStore) -> None:
     assert episodes.forget("acme") == 2
     assert list(episodes.export("acme")) == []
     assert episodes.get("acme2", "agent-1", "run-1", now=NOW) is not None
+
+
+def test_agents_are_the_tenants_agents_with_episodes_sorted(episodes: EpisodeStore) -> None:
+    # Given episodes of three agents of acme, one of them with two
+    for agent, run in [("reviewer", "a"), ("analyst", "b"), ("reviewer", "c"), ("coder", "d")]:
+        episodes.add(episode(agent_id=agent, run_id=run))
+    # When the tenant's agents are listed
+    agents = episodes.agents("acme")
+    # Then each is named once, in order
+    assert agents == ["analyst", "coder", "reviewer"]
+
+
+def test_agents_never_name_another_tenants_agent(episodes: EpisodeStore) -> None:
+    # Given agents of acme and of lookalike tenants (a shared prefix, another case)
+    episodes.add(episode(tenant_id="acme", agent_id="mine"))
+    for tenant in ["acme2", "acm", "acme-x", "ACME", "globex"]:
+        episodes.add(episode(tenant_id=tenant, agent_id=f"of-{tenant}"))
+    # When acme's agents and an unknown tenant's are listed
+    # Then acme sees its own agent alone, and the unknown tenant none
+    assert episodes.agents("acme") == ["mine"]
+    assert episodes.agents("initech") == []
+
+
+def test_a_forgotten_tenant_has_no_agents(episodes: EpisodeStore) -> None:
+    # Given a tenant with two agents and another tenant with one
+    episodes.add(episode(agent_id="agent-1", run_id="a"))
+    episodes.add(episode(agent_id="agent-2", run_id="b"))
+    episodes.add(episode(tenant_id="globex", agent_id="agent-3", run_id="c"))
+    # When the first tenant is forgotten
+    episodes.forget("acme")
+    # Then it lists no agent, and the other tenant keeps its own
+    assert episodes.agents("acme") == []
+    assert episodes.agents("globex") == ["agent-3"]
+    # And an agent writing again afterwards is listed anew
+    episodes.add(episode(agent_id="agent-2", run_id="d"))
+    assert episodes.agents("acme") == ["agent-2"]
