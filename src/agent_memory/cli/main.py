@@ -271,6 +271,15 @@ def _parser() -> argparse.ArgumentParser:
     boot.add_argument("--task", required=True, help="the task, in words (what is searched for)")
     boot.add_argument("--task-type", help="the task type, to serve its validated procedure")
     boot.add_argument("--domain", help="the domain, to serve its facts")
+    boot.add_argument(
+        "--scope",
+        choices=("agent", "team", "tenant"),
+        default="agent",
+        help="whose past runs are read: this agent's (default), a team's, or the tenant's",
+    )
+    boot.add_argument(
+        "--team", help="with --scope team: the other agents of the team, comma-separated"
+    )
     boot.add_argument("--json", action="store_true", help="print the whole reply as JSON")
     boot.set_defaults(handler=_bootstrap, read_only=True)
 
@@ -458,6 +467,8 @@ def _bootstrap(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int
             "task": args.task,
             **({"task_type": args.task_type} if args.task_type else {}),
             **({"domain": args.domain} if args.domain else {}),
+            **({"scope": args.scope} if args.scope != "agent" else {}),
+            **({"team": _names(args.team)} if args.team is not None else {}),
         }
     )
     reply = bootstrap(request, ports)
@@ -466,6 +477,11 @@ def _bootstrap(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int
     else:
         out.write((reply["context"] or "(no relevant memory yet)") + "\n")
     return 0
+
+
+def _names(listed: str) -> list[str]:
+    """``a, b,c`` as ``["a", "b", "c"]``."""
+    return [name.strip() for name in listed.split(",") if name.strip()]
 
 
 def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
