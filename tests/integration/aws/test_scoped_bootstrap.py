@@ -89,7 +89,7 @@ def test_a_warm_container_serves_a_team_index_for_one_version_read_per_member(
     events = runs.runtime.client("dynamodb", "acme").meta.events
     for operation in ("GetItem", "Query", "BatchGetItem"):
         events.register(f"before-parameter-build.dynamodb.{operation}", record(operation))
-    team = {"scope": "team", "team": ["security-reviewer", "outsider"]}
+    team: dict[str, Any] = {"scope": "team", "team": ["security-reviewer", "outsider"]}
     first = bootstrap(runs, **team)
     calls.clear()
     # When the same team is read again with nothing changed

@@ -28,15 +28,16 @@ WINDOW = 2
 OBJECT_BYTES = 400
 
 Ids = npt.NDArray[np.int32]
-EpisodeKey = tuple[str, float, bytes, int]
+EpisodeKey = tuple[str, str, float, bytes, int]
 
 
 def episode_key(episode: Episode) -> EpisodeKey:
     """What identifies an episode's prepared rows: episodes are written once, so its run id,
-    time, summary vector and unit count change only if it was rewritten (re-embedded).
+    time, summary vector and unit count change only if it was rewritten (re-embedded); its
+    author tells apart two agents' runs of one id in a team's index.
     """
     summary = episode.embedding.data if episode.embedding is not None else b""
-    return (episode.run_id, episode.created_at, summary, len(episode.units))
+    return (episode.agent_id, episode.run_id, episode.created_at, summary, len(episode.units))
 
 
 @dataclass(frozen=True, slots=True)
