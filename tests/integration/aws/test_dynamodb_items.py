@@ -534,10 +534,11 @@ def test_removing_an_oversized_episode_leaves_none_of_its_parts(aws: Aws, remova
         assert aws.episodes.delete("acme", "agent-1", "run-1") is True
     else:
         assert aws.episodes.forget("acme") == 2
-    # Then no part of it is left (only version items, and the other agent's episode if kept)
+    # Then no part of it is left (only version items and the tenant's roster, and the other
+    # agent's episode if kept)
     left = {(i["pk"]["S"], i["run_id"]["S"]) for i in aws.items(EPISODES)}
     assert not any("#part#" in run_id for _, run_id in left)
-    expected = {("acme#agent-1", "#version")}
+    expected = {("acme#agent-1", "#version"), ("acme#", "#agents")}
     if removal == "delete":
         expected |= {("acme#agent-2", "run-1"), ("acme#agent-2", "#version")}
     else:
