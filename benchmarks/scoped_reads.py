@@ -239,6 +239,7 @@ def _measure(
             after[s.name].append(_wall(partial(bootstrap, s.request(task), s.ports)))
     reads: dict[str, dict[str, int]] = {}
     indexed: dict[str, int] = {}
+    index_mib: dict[str, float] = {}
     for s in setups:
         counting = CountingStore(s.ports.episodes)
         counted = replace(s.ports, episodes=counting)
@@ -257,6 +258,7 @@ def _measure(
         )
         assert isinstance(index, EpisodeIndex)
         indexed[s.name] = len(index.episodes)
+        index_mib[s.name] = round(index.nbytes / 2**20, 1)
     base_small, base_large = setups[0].name, setups[1].name
 
     def ratios(series: dict[str, list[float]], base: str) -> dict[str, Any]:
@@ -276,6 +278,7 @@ def _measure(
             s.name: {
                 "stored_episodes": s.episodes,
                 "indexed_episodes": indexed[s.name],
+                "index_mib": index_mib[s.name],
                 "warm_bootstrap_ms": ms(warm[s.name]),
                 "warm_episodic_tier_ms": ms(episodic[s.name]),
                 "warm_index_lookup_ms": ms(lookup[s.name]),
@@ -320,13 +323,13 @@ def render(results: dict[str, Any]) -> str:
         "index cached and nothing changed since the last read "
         f"({results['calls']} calls per setup, interleaved).",
         "",
-        "| setup | stored | indexed | warm bootstrap p50 (ms) | warm index lookup p50 (ms) "
-        "| after a new run p50 (ms) | first bootstrap p50 (ms) |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| setup | stored | indexed | index MiB | warm bootstrap p50 (ms) "
+        "| warm index lookup p50 (ms) | after a new run p50 (ms) | first bootstrap p50 (ms) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, s in setups.items():
         lines.append(
-            f"| {name} | {s['stored_episodes']:,} | {s['indexed_episodes']:,} "
+            f"| {name} | {s['stored_episodes']:,} | {s['indexed_episodes']:,} | {s['index_mib']} "
             f"| {s['warm_bootstrap_ms']['p50']} | {s['warm_index_lookup_ms']['p50']} "
             f"| {s['after_new_run_ms']['p50']} | {s['cold_first_bootstrap_ms']['p50']} |"
         )
