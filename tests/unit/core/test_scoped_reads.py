@@ -5,6 +5,7 @@ keeping its author, cached until a member's episodes change; the default scope u
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from agent_memory.core.retrieval.episode_index import EpisodeIndex, EpisodeIndex
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.search import search_episodes
+from tests.support.fakes import WordReranker
 from tests.support.memory import Memory, make_memory, run_event
 
 TASK = "Review the vendor MSA liability cap"
@@ -224,3 +226,23 @@ def test_each_member_brings_at_most_its_newest_candidates(memory: Memory) -> Non
     )
     # Then the outsider brings its two newest runs, the others their one
     assert sorted(e.run_id for e in index.episodes) == ["mate-1", "out-2", "out-3", "own-1"]
+
+
+def test_two_members_runs_of_one_id_are_reranked_each_on_its_own_text(memory: Memory) -> None:
+    # Given the team mate's run under the same run id as the reviewer's own, and a reranker
+    # that favours the word only the mate's finding says
+    twin = finding("security-reviewer", "own-1", "Breaches are uncapped: breaches void the cap")
+    consolidate(twin, memory.ports)
+    ports = replace(memory.ports, reranker=WordReranker("breaches"))
+    # When the reviewer reads with its team
+    reply = bootstrap(
+        BootstrapRequest("acme", "reviewer", TASK, scope=team_scope(["security-reviewer"])), ports
+    )
+    # Then both runs are served, each scored on its own text (the mate's first) and with its
+    # own finding
+    served = {(e["agent_id"], e["run_id"]): e for e in reply["episodes"]}
+    first = reply["episodes"][0]
+    assert (first["agent_id"], first["run_id"]) == ("security-reviewer", "own-1")
+    mate, own = served[("security-reviewer", "own-1")], served[("reviewer", "own-1")]
+    assert mate["score"] > own["score"]
+    assert own["key_findings"] == ["Clause 7.3 caps liability at 0.5x fees"]

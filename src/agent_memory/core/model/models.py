@@ -377,6 +377,8 @@ class UnitHit:
     unit: EpisodeUnit
     score: float
     similarity: float
+    # The episode's author: in a team's or a tenant's results, two agents' runs may share an id.
+    agent_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)

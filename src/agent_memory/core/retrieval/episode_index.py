@@ -325,8 +325,8 @@ class EpisodeIndex:
     def _hit(self, row: int, score: float, cosine: float) -> UnitHit:
         unit = self.units[row]
         assert unit is not None  # summaries are never returned
-        run_id = self.episodes[int(self.unit_episode[row])].run_id
-        return UnitHit(run_id, unit, score, cosine)
+        episode = self.episodes[int(self.unit_episode[row])]
+        return UnitHit(episode.run_id, unit, score, cosine, episode.agent_id)
 
 
 # A vocabulary may hold this many terms beyond twice those in use before it is started afresh.

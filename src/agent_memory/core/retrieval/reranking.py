@@ -15,7 +15,8 @@ from agent_memory.core.model.models import Episode, EpisodeHit, SearchResult, Un
 from agent_memory.core.model.policies import EpisodicPolicy
 from agent_memory.core.ports import Reranker
 
-_Key = tuple[str, str, int]
+# (author, run id, unit kind, unit seq): two agents' runs of one id are told apart.
+_Key = tuple[str, str, str, int]
 
 
 def pool_size(top: int, policy: EpisodicPolicy, reranker: Reranker | None) -> int:
@@ -72,8 +73,8 @@ def rerank(
 
 
 def _key(hit: UnitHit) -> _Key:
-    return (hit.run_id, hit.unit.kind, hit.unit.seq)
+    return (hit.agent_id, hit.run_id, hit.unit.kind, hit.unit.seq)
 
 
 def _summary_key(episode: Episode) -> _Key:
-    return (episode.run_id, "summary", 0)
+    return (episode.agent_id, episode.run_id, "summary", 0)
