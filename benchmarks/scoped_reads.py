@@ -105,6 +105,10 @@ class CountingStore:
         self.reads["changes_since (a version read)"] += 1
         return self.store.changes_since(*args, **kwargs)
 
+    def versions(self, *args: Any) -> Any:
+        self.reads["versions (the members' versions, one read)"] += 1
+        return self.store.versions(*args)
+
     def agents(self, tenant_id: str) -> list[str]:
         self.reads["agents (the tenant's roster)"] += 1
         return self.store.agents(tenant_id)

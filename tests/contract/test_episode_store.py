@@ -689,3 +689,23 @@ def test_a_forgotten_tenant_has_no_agents(episodes: EpisodeStore) -> None:
     # And an agent writing again afterwards is listed anew
     episodes.add(episode(agent_id="agent-2", run_id="d"))
     assert episodes.agents("acme") == ["agent-2"]
+
+
+def test_versions_are_each_agents_version_read_together(episodes: EpisodeStore) -> None:
+    # Given two agents with episodes, one never written, and another tenant's agent
+    episodes.add(episode(agent_id="agent-1", run_id="a"))
+    episodes.add(episode(agent_id="agent-2", run_id="b"))
+    episodes.add(episode(tenant_id="globex", agent_id="agent-1", run_id="c"))
+    agents = ["agent-1", "agent-2", "nobody"]
+    # When their versions are read together
+    together = episodes.versions("acme", agents)
+    # Then each is the token version() gives, one per agent asked
+    assert together == {agent: episodes.version("acme", agent) for agent in agents}
+    # And a change of one agent moves its token alone
+    episodes.add(episode(agent_id="agent-2", run_id="d"))
+    after = episodes.versions("acme", agents)
+    assert after["agent-2"] != together["agent-2"]
+    assert {a: after[a] for a in ("agent-1", "nobody")} == {
+        a: together[a] for a in ("agent-1", "nobody")
+    }
+    assert episodes.versions("acme", []) == {}

@@ -106,6 +106,12 @@ class EpisodeStore(Protocol):
         """
         ...
 
+    def versions(self, tenant_id: str, agent_ids: Sequence[str]) -> dict[str, str]:
+        """Each agent's :meth:`version` token, read together (one read where the store can
+        batch): lets a cache of several agents' episodes see in one call whether any changed.
+        """
+        ...
+
     def changes_since(
         self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
     ) -> EpisodeChanges:

@@ -143,6 +143,10 @@ class CountingStore:
         self.reads["version"] += 1
         return self.store.changes_since(*args, **kwargs)
 
+    def versions(self, *args: Any) -> dict[str, str]:
+        self.reads["versions"] += 1
+        return self.store.versions(*args)
+
     def agents(self, tenant_id: str) -> list[str]:
         self.reads["agents"] += 1
         return self.store.agents(tenant_id)
@@ -169,21 +173,27 @@ def index_of(
     )
 
 
-@pytest.mark.parametrize(("scope", "agents_reads"), [(TEAM, 0), (TENANT_SCOPE, 1)])
-def test_a_warm_scoped_read_costs_one_version_read_per_member(
-    memory: Memory, scope: Scope, agents_reads: int
+@pytest.mark.parametrize(
+    ("scope", "reads"),
+    [
+        (AGENT_SCOPE, {"version": 1}),
+        (TEAM, {"versions": 1}),
+        (TENANT_SCOPE, {"agents": 1, "versions": 1}),
+    ],
+    ids=["agent", "team", "tenant"],
+)
+def test_a_warm_read_costs_one_read_of_its_members_versions(
+    memory: Memory, scope: Scope, reads: dict[str, int]
 ) -> None:
     cache, store = EpisodeIndexCache(), CountingStore(memory.ports.episodes)
-    # Given a scope's index, built once (three members)
+    # Given a scope's index, built once (three members, or the agent alone)
     first = index_of(cache, store, memory, scope)
     store.reads.clear()
     # When it is asked for again with nothing changed
     again = index_of(cache, store, memory, scope)
-    # Then the same index is served, for one version read per member and no episode read
+    # Then the same index is served, for one read of the versions (and of the tenant's agents)
     assert again is first
-    assert store.reads == Counter(
-        {"version": 3, "agents": agents_reads} if agents_reads else {"version": 3}
-    )
+    assert store.reads == Counter(reads)
 
 
 def test_a_members_new_run_rebuilds_the_team_index_reading_only_that_run(memory: Memory) -> None:

@@ -324,6 +324,15 @@ class DynamoDbEpisodeStore:
         """
         return _token(self._version_item(tenant_id, agent_id))
 
+    def versions(self, tenant_id: str, agent_ids: Sequence[str]) -> dict[str, str]:
+        """Each agent's version token, from its version item: one consistent BatchGetItem
+        (per 100 agents).
+        """
+        agents = list(dict.fromkeys(agent_ids))
+        keys = [_key(tenant_id, agent, _VERSION) for agent in agents]
+        found = batch_get(self._client, self._table, ("pk", "run_id"), keys) if keys else []
+        return {agent: _token(item) for agent, item in zip(agents, found, strict=True)}
+
     def changes_since(
         self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
     ) -> EpisodeChanges:

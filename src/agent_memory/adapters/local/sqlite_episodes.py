@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import cast
 
 from agent_memory.adapters.local.sqlite_codec import (
@@ -53,6 +53,8 @@ _VERSION_ROW = (
     "forgets FROM store_generation WHERE id = 1"
 )
 
+# Bound parameters per statement, well under SQLite's smallest default limit (999).
+_MAX_PARAMETERS = 500
 # The distinct partition keys in [?1, ?2), each found from the last by the key index.
 _AGENTS = (
     "WITH RECURSIVE agent(pk) AS ("
@@ -127,6 +129,26 @@ class SqliteEpisodeStore:
         row = self._db.fetchone(_VERSION_ROW, (partition_key(tenant_id, agent_id),))
         assert row is not None  # the schema inserts the one row
         return _token(row)
+
+    def versions(self, tenant_id: str, agent_ids: Sequence[str]) -> dict[str, str]:
+        """Each agent's version token, from one read of the version rows."""
+        keys = {partition_key(tenant_id, agent): agent for agent in agent_ids}
+        if not keys:
+            return {}
+        found: dict[str, str] = {}
+        with self._db.read() as conn:
+            (forgets,) = conn.execute(
+                "SELECT forgets FROM store_generation WHERE id = 1"
+            ).fetchone()
+            for start in range(0, len(keys), _MAX_PARAMETERS):
+                chunk = list(keys)[start : start + _MAX_PARAMETERS]
+                rows = conn.execute(
+                    "SELECT pk, generation FROM episode_versions "
+                    f"WHERE pk IN ({', '.join('?' for _ in chunk)})",
+                    chunk,
+                ).fetchall()
+                found.update((row["pk"], str(row["generation"] or 0)) for row in rows)
+        return {agent: f"{found.get(pk, '0')}.{forgets}" for pk, agent in keys.items()}
 
     def changes_since(
         self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int

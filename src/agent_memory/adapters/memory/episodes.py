@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from agent_memory.adapters.memory.database import (
@@ -68,6 +68,12 @@ class MemoryEpisodeStore:
         pk = partition_key(tenant_id, agent_id)
         with self._db.lock:
             return self._token(pk)
+
+    def versions(self, tenant_id: str, agent_ids: Sequence[str]) -> dict[str, str]:
+        """Each agent's version token, under one hold of the lock."""
+        keys = {agent: partition_key(tenant_id, agent) for agent in agent_ids}
+        with self._db.lock:
+            return {agent: self._token(pk) for agent, pk in keys.items()}
 
     def changes_since(
         self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int

@@ -475,8 +475,9 @@ class EpisodeIndexCache:
 
     A scope of several agents is one index over the union of each member's newest
     ``policy.candidates`` episodes: scores are standardised within an index, so rankings of
-    separate indexes cannot be merged. A warm lookup costs one version read per member (and,
-    for a tenant, one read of its agents).
+    separate indexes cannot be merged. A warm lookup costs one read of the members' versions
+    (``EpisodeStore.versions``; for a tenant, one more of its agents), and a member whose
+    version moved one more read.
 
     Bounded by ``capacity`` indexes and by ``max_bytes`` of estimated memory (least recently
     used first out; the newest always stays): a process serving many agents, such as a Lambda
@@ -526,8 +527,7 @@ class EpisodeIndexCache:
         entry = previous
         if entry is not None and (entry.limit != policy.candidates or entry.stale(self._max_age)):
             entry = None
-        # One read per member tells whether anything changed and, if only additions, which.
-        changes = {m: self._changes(store, entry, tenant_id, m, now) for m in members}
+        changes = self._changes(store, entry, tenant_id, members, now)
         versions = {m: version for m, (version, _) in changes.items()}
         if entry is not None and versions == entry.versions:
             with self._lock:
@@ -565,17 +565,40 @@ class EpisodeIndexCache:
 
     @staticmethod
     def _changes(
-        store: EpisodeStore, entry: _Entry | None, tenant_id: str, agent_id: str, now: float
-    ) -> tuple[str, list[Episode] | None]:
-        """The member's version now, and its episodes added since the entry's version of it
+        store: EpisodeStore,
+        entry: _Entry | None,
+        tenant_id: str,
+        members: Sequence[str],
+        now: float,
+    ) -> dict[str, tuple[str, list[Episode] | None]]:
+        """Each member's version now, and its episodes added since the entry's version of it
         (``[]``: unchanged; None: read them again).
+
+        One agent: one read tells whether anything changed and, if only additions, which.
+        Several: one read of every member's version, then that read for each one that moved.
         """
-        if entry is None or agent_id not in entry.versions:
-            return store.version(tenant_id, agent_id), None
-        changes = store.changes_since(
-            tenant_id, agent_id, entry.versions[agent_id], now=now, limit=entry.limit
-        )
-        return changes.version, changes.added
+        if len(members) == 1 and entry is not None and members[0] in entry.versions:
+            (member,) = members
+            found = store.changes_since(
+                tenant_id, member, entry.versions[member], now=now, limit=entry.limit
+            )
+            return {member: (found.version, found.added)}
+        if len(members) == 1:
+            return {members[0]: (store.version(tenant_id, members[0]), None)}
+        now_at = store.versions(tenant_id, members)
+        held = entry.versions if entry is not None else {}
+        limit = entry.limit if entry is not None else 0
+        changes: dict[str, tuple[str, list[Episode] | None]] = {}
+        for member in members:
+            before = held.get(member)
+            if before is None:
+                changes[member] = (now_at[member], None)
+            elif now_at[member] == before:
+                changes[member] = (before, [])
+            else:
+                found = store.changes_since(tenant_id, member, before, now=now, limit=limit)
+                changes[member] = (found.version, found.added)
+        return changes
 
     def clear(self, tenant_id: str | None = None) -> None:
         """Drop cached indexes (of one tenant, or all)."""
