@@ -14,6 +14,7 @@ import pytest
 from agent_memory.core.model.policies import EpisodicPolicy
 from agent_memory.core.model.scope import AGENT_SCOPE, TENANT_SCOPE, Scope, team_scope
 from agent_memory.core.ports import EpisodeStore
+from agent_memory.core.retrieval import episode_index
 from agent_memory.core.retrieval.episode_index import EpisodeIndex, EpisodeIndexCache
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
@@ -256,3 +257,31 @@ def test_two_members_runs_of_one_id_are_reranked_each_on_its_own_text(memory: Me
     mate, own = served[("security-reviewer", "own-1")], served[("reviewer", "own-1")]
     assert mate["score"] > own["score"]
     assert own["key_findings"] == ["Clause 7.3 caps liability at 0.5x fees"]
+
+
+def test_a_large_scope_shares_its_episodes_among_its_members(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the outsider with three runs, and scope indexes bounded to 4 episodes in all
+    for i in range(2, 4):
+        memory.clock.advance(60)
+        consolidate(finding("outsider", f"out-{i}", f"Cap note {i}"), memory.ports)
+    monkeypatch.setattr(episode_index, "SCOPE_EPISODES", 4)
+    policy = EpisodicPolicy(candidates=2)
+    # When the team of three is read, then the agent alone
+    team = index_of(EpisodeIndexCache(), memory.ports.episodes, memory, TEAM, policy)
+    alone = index_of(EpisodeIndexCache(), memory.ports.episodes, memory, AGENT_SCOPE, policy)
+    # Then each member brings its one newest run (4 // 3), and the agent alone its policy's
+    assert sorted(e.run_id for e in team.episodes) == ["mate-1", "out-3", "own-1"]
+    assert [e.run_id for e in alone.episodes] == ["own-1"]
+
+
+def test_a_team_of_ten_keeps_the_policys_candidates_each_and_larger_scopes_fewer() -> None:
+    policy = EpisodicPolicy()
+    assert [episode_index.member_candidates(policy, n) for n in (1, 10, 50, 100, 10_000)] == [
+        500,
+        500,
+        100,
+        50,
+        1,
+    ]

@@ -16,7 +16,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -463,6 +463,20 @@ def recent_episodes(
     return episodes
 
 
+# A scope's index holds at most about this many episodes, shared equally by its members: a
+# team of 10 keeps the default policy's 500 each; past that, each member keeps fewer, so a
+# large tenant cannot build an index past a process's memory (500 episodes of 20-odd
+# messages take some 22 MiB at 384 dimensions: benchmarks/results/scoped_reads.md).
+SCOPE_EPISODES = 5_000
+
+
+def member_candidates(policy: EpisodicPolicy, members: int) -> int:
+    """How many of its newest episodes each of ``members`` agents brings to one index."""
+    if members <= 1:
+        return policy.candidates
+    return max(1, min(policy.candidates, SCOPE_EPISODES // members))
+
+
 # An index's key: tenant, its member agents (None: the tenant's, whoever they are), model.
 _Key = tuple[str, tuple[str, ...] | None, str]
 
@@ -474,10 +488,10 @@ class EpisodeIndexCache:
     read of that member's newest episodes (the other members' are taken from the index).
 
     A scope of several agents is one index over the union of each member's newest
-    ``policy.candidates`` episodes: scores are standardised within an index, so rankings of
-    separate indexes cannot be merged. A warm lookup costs one read of the members' versions
-    (``EpisodeStore.versions``; for a tenant, one more of its agents), and a member whose
-    version moved one more read.
+    ``policy.candidates`` episodes (fewer each past :data:`SCOPE_EPISODES`): scores are
+    standardised within an index, so rankings of separate indexes cannot be merged. A warm
+    lookup costs one read of the members' versions (``EpisodeStore.versions``; for a tenant,
+    one more of its agents), and a member whose version moved one more read.
 
     Bounded by ``capacity`` indexes and by ``max_bytes`` of estimated memory (least recently
     used first out; the newest always stays): a process serving many agents, such as a Lambda
@@ -517,7 +531,8 @@ class EpisodeIndexCache:
         scope: Scope = AGENT_SCOPE,
     ) -> EpisodeIndex:
         """The index of the scope's agents (by default ``agent_id`` alone), built from each
-        member's newest ``policy.candidates`` episodes.
+        member's newest ``policy.candidates`` episodes (fewer past :data:`SCOPE_EPISODES` in
+        all: :func:`member_candidates`).
         """
         named = scope.agents(agent_id)
         key: _Key = (tenant_id, named, embedder.model_id)
@@ -525,6 +540,7 @@ class EpisodeIndexCache:
         with self._lock:
             previous = self._entries.get(key)
         entry = previous
+        policy = replace(policy, candidates=member_candidates(policy, len(members)))
         if entry is not None and (entry.limit != policy.candidates or entry.stale(self._max_age)):
             entry = None
         changes = self._changes(store, entry, tenant_id, members, now)
