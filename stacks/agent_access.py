@@ -1,6 +1,8 @@
 """What an agent needs to use the memory, as one managed policy to attach to its role.
 
-An agent puts RunFinished events on the bus and invokes bootstrap; nothing else. The policy
+An agent puts RunFinished events on the bus, invokes bootstrap, and invokes the episodes
+function (reading, listing and forgetting its tenant's runs one at a time: what LangGraph's
+``store.get`` / ``put`` / ``delete`` do); nothing else. The policy
 is an output (``AgentPolicyArn``), so a deployer attaches it instead of writing one. Under
 principal-tag tenancy the agent's role also needs its ``tenant_id`` tag.
 """
@@ -16,7 +18,9 @@ from stacks.consolidation import DETAIL_TYPE
 
 
 class AgentAccess(Construct):
-    """The managed policy an agent's role needs: PutEvents on the bus, Invoke on bootstrap."""
+    """The managed policy an agent's role needs: PutEvents on the bus, Invoke on bootstrap and
+    on the episodes function.
+    """
 
     def __init__(
         self,
@@ -25,12 +29,16 @@ class AgentAccess(Construct):
         *,
         bus: events.IEventBus,
         bootstrap: lambda_.IFunction,
+        episodes: lambda_.IFunction,
     ) -> None:
         super().__init__(scope, construct_id)
         self.policy = iam.ManagedPolicy(
             self,
             "Policy",
-            description="agent-memory: report finished runs and ask for memory at a run's start",
+            description=(
+                "agent-memory: report finished runs, ask for memory at a run's start, read "
+                "and forget single episodes"
+            ),
             statements=[
                 iam.PolicyStatement(
                     sid="ReportFinishedRuns",
@@ -42,6 +50,11 @@ class AgentAccess(Construct):
                     sid="AskForMemory",
                     actions=["lambda:InvokeFunction"],
                     resources=[bootstrap.function_arn],
+                ),
+                iam.PolicyStatement(
+                    sid="ReadAndForgetEpisodes",
+                    actions=["lambda:InvokeFunction"],
+                    resources=[episodes.function_arn],
                 ),
             ],
         )

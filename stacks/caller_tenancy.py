@@ -2,8 +2,9 @@
 
 A caller's IAM role (or user) carries a ``tenant_id`` tag. The bus refuses a RunFinished whose
 ``source`` is not ``agent-memory.tenant.<that tag>``, and a caller without the tag; extract
-checks the source again. Bootstrap reads the tag of whoever signed the request's identity
-proof (``iam:ListRoleTags``), so a payload naming another tenant is refused.
+checks the source again. Bootstrap and the episodes function read the tag of whoever signed
+the request's identity proof (``iam:ListRoleTags``), so a payload naming another tenant is
+refused.
 """
 
 from __future__ import annotations
@@ -31,19 +32,21 @@ class CallerTenancy(Construct):
         bus: events.EventBus,
         bootstrap: lambda_.Function,
         extract: lambda_.Function,
+        episodes: lambda_.Function,
     ) -> None:
         super().__init__(scope, construct_id)
-        for function in (bootstrap, extract):
+        for function in (bootstrap, extract, episodes):
             function.add_environment("TENANT_IDENTITY", TenantIdentity.PRINCIPAL_TAG.value)
-        bootstrap.add_environment("CALLER_ACCOUNT", Aws.ACCOUNT_ID)
-        self._grant_tag_reads(bootstrap)
+        for function in (bootstrap, episodes):
+            function.add_environment("CALLER_ACCOUNT", Aws.ACCOUNT_ID)
+            self._grant_tag_reads(function)
         self._restrict_bus(bus)
 
-    def _grant_tag_reads(self, bootstrap: lambda_.Function) -> None:
+    def _grant_tag_reads(self, function: lambda_.Function) -> None:
         stack = Stack.of(self)
-        role = bootstrap.role
+        role = function.role
         if role is None:
-            raise ValueError("bootstrap has no role to grant iam:ListRoleTags to")
+            raise ValueError(f"{function.node.id} has no role to grant iam:ListRoleTags to")
         role.add_to_principal_policy(
             iam.PolicyStatement(
                 actions=["iam:ListRoleTags", "iam:ListUserTags"],
@@ -56,8 +59,8 @@ class CallerTenancy(Construct):
         acknowledge(
             role,
             "IAM5",
-            "Any caller's role or user may be tagged for a tenant: bootstrap reads the tags of "
-            "the one whose signed proof it received, and nothing else of IAM.",
+            "Any caller's role or user may be tagged for a tenant: the function reads the tags "
+            "of the one whose signed proof it received, and nothing else of IAM.",
             findings=[
                 "Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:role/*",
                 "Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:user/*",

@@ -126,6 +126,16 @@ SPECS = (
         scrubs_pii=True,
     ),
     FunctionSpec(
+        "episodes",
+        "Read, list or forget one agent's episodes; the tenant's agents",
+        tenant_scoped=True,
+        # Episodes by key (GetItem, DeleteItem with its parts in a transaction, the agent's
+        # version item rewritten), pages from agent-time-index, the tenant's agents from
+        # tenant-index, a forgotten run's ledger records deleted: all through the tenant role.
+        # Naming the tenant's agents reads every episode of the tenant: a minute, not 30 s.
+        timeout_seconds=60,
+    ),
+    FunctionSpec(
         "record_failure",
         "Consolidation: keep a failed run replayable",
         tenant_scoped=False,

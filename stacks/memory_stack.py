@@ -55,9 +55,14 @@ class MemoryStack(Stack):
                 bus=self.consolidation.bus,
                 bootstrap=self.functions["bootstrap"],
                 extract=self.functions["extract"],
+                episodes=self.functions["episodes"],
             )
         self.agent_access = AgentAccess(
-            self, "AgentAccess", bus=self.consolidation.bus, bootstrap=self.functions["bootstrap"]
+            self,
+            "AgentAccess",
+            bus=self.consolidation.bus,
+            bootstrap=self.functions["bootstrap"],
+            episodes=self.functions["episodes"],
         )
         self.schedules = Schedules(
             self, "Schedules", decay=self.functions["decay"], ingest=self.functions["ingest"]
@@ -78,6 +83,7 @@ class MemoryStack(Stack):
             "StateMachineArn": self.consolidation.state_machine.state_machine_arn,
             "BootstrapFunctionName": self.functions["bootstrap"].function_name,
             "ProcedureReviewFunctionName": self.functions["procedure_review"].function_name,
+            "EpisodesFunctionName": self.functions["episodes"].function_name,
             "IdempotencyTableName": self.storage.idempotency.table_name,
             "KnowledgeBaseId": self.knowledge_base.knowledge_base_id,
             "DataSourceId": self.knowledge_base.data_source_id,

@@ -1,5 +1,5 @@
-"""The agent policy: an agent's role may report runs to this stack's bus and invoke bootstrap,
-and nothing else.
+"""The agent policy: an agent's role may report runs to this stack's bus and invoke bootstrap
+and the episodes function, and nothing else.
 """
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from stacks.memory_stack import MemoryStack
 from tests.infrastructure.helpers import Resources, logical_id
 
 
-def test_the_agent_policy_grants_put_events_and_bootstrap_only(
+def test_the_agent_policy_grants_put_events_bootstrap_and_episodes_only(
     stack: MemoryStack, resources: Resources
 ) -> None:
     # Given the managed policy the stack outputs for agents' roles
     policy = resources[logical_id(stack.agent_access.policy)]
     statements = {s["Sid"]: s for s in policy["Properties"]["PolicyDocument"]["Statement"]}
-    # Then it has two statements: RunFinished events onto this stack's bus
-    assert set(statements) == {"ReportFinishedRuns", "AskForMemory"}
+    # Then it has three statements: RunFinished events onto this stack's bus
+    assert set(statements) == {"ReportFinishedRuns", "AskForMemory", "ReadAndForgetEpisodes"}
     put = statements["ReportFinishedRuns"]
     assert (put["Effect"], put["Action"]) == ("Allow", "events:PutEvents")
     assert put["Resource"] == {"Fn::GetAtt": [logical_id(stack.consolidation.bus), "Arn"]}
@@ -24,3 +24,9 @@ def test_the_agent_policy_grants_put_events_and_bootstrap_only(
     invoke = statements["AskForMemory"]
     assert (invoke["Effect"], invoke["Action"]) == ("Allow", "lambda:InvokeFunction")
     assert invoke["Resource"] == {"Fn::GetAtt": [logical_id(stack.functions["bootstrap"]), "Arn"]}
+    # And invoking this stack's episodes function (LangGraph's store.get, put and delete)
+    episodes = statements["ReadAndForgetEpisodes"]
+    assert (episodes["Effect"], episodes["Action"]) == ("Allow", "lambda:InvokeFunction")
+    assert episodes["Resource"] == {
+        "Fn::GetAtt": [logical_id(stack.functions["episodes"]), "Arn"]
+    }

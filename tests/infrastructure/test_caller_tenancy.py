@@ -1,5 +1,5 @@
 """Principal-tag tenancy in the template: the bus refuses other tenants' sources, bootstrap
-may read callers' tags, and the default deployment has none of it.
+and the episodes function may read callers' tags, and the default deployment has none of it.
 """
 
 from __future__ import annotations
@@ -65,14 +65,16 @@ def test_the_bus_refuses_untagged_callers_and_other_tenants_sources(
     }
 
 
-def test_bootstrap_and_extract_are_told_the_mode(
+def test_bootstrap_extract_and_episodes_are_told_the_mode(
     tagged: MemoryStack, tagged_resources: Resources
 ) -> None:
-    for name in ("bootstrap", "extract"):
+    for name in ("bootstrap", "extract", "episodes"):
         assert _environment(tagged, tagged_resources, name)["TENANT_IDENTITY"] == "principal-tag"
-    assert _environment(tagged, tagged_resources, "bootstrap")["CALLER_ACCOUNT"] == {
-        "Ref": "AWS::AccountId"
-    }
+    # And the functions that check a caller's proof know the account its signer must be in
+    for name in ("bootstrap", "episodes"):
+        assert _environment(tagged, tagged_resources, name)["CALLER_ACCOUNT"] == {
+            "Ref": "AWS::AccountId"
+        }
 
 
 def test_the_rule_hands_over_the_detail_with_its_source(
@@ -89,7 +91,7 @@ def test_the_rule_hands_over_the_detail_with_its_source(
     ) == {"source": "s", "detail": {}}
 
 
-def test_only_bootstrap_may_read_callers_tags(
+def test_only_bootstrap_and_episodes_may_read_callers_tags(
     tagged: MemoryStack, tagged_resources: Resources
 ) -> None:
     for name, role in tagged.functions.roles.items():
@@ -99,7 +101,7 @@ def test_only_bootstrap_may_read_callers_tags(
             for a in actions(s)
             if a.startswith("iam:")
         ]
-        if name == "bootstrap":
+        if name in ("bootstrap", "episodes"):
             assert {a for a, _ in granted} == {"iam:ListRoleTags", "iam:ListUserTags"}
         else:
             assert granted == [], name

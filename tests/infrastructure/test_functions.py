@@ -22,6 +22,7 @@ HANDLERS = {
     "ingest",
     "decay",
     "procedure_review",
+    "episodes",
     "reembed",
 }
 SETTINGS = {

@@ -47,6 +47,7 @@ def test_tenant_scoped_functions_have_no_direct_access_to_tenant_data(
         "stage_kb_docs",
         "propose_procedure",
         "procedure_review",
+        "episodes",
     } == TENANT_SCOPED
     tenant_data = _tenant_data_ids(stack)
     for name in TENANT_SCOPED:

@@ -7,6 +7,7 @@ OUTPUTS = {
     "StateMachineArn",
     "BootstrapFunctionName",
     "ProcedureReviewFunctionName",
+    "EpisodesFunctionName",
     "EpisodesTableName",
     "FactsTableName",
     "ProceduresTableName",

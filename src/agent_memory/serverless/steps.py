@@ -20,6 +20,7 @@ from agent_memory.core.model.records import to_json
 from agent_memory.core.workflows import consolidation
 from agent_memory.core.workflows.bootstrap import BootstrapRequestModel, bootstrap
 from agent_memory.core.workflows.decay import decay
+from agent_memory.core.workflows.episodes import parse_episode_request, run_episode_request
 from agent_memory.core.workflows.ingestion import run_ingestion
 from agent_memory.core.workflows.review import run_review
 from agent_memory.core.workflows.run_state import (
@@ -198,6 +199,20 @@ def _retrieval_metrics(reply: BootstrapReply) -> None:
         _milliseconds(f"{tier.title()}Latency", timings[tier])
     if reply.get("episodes_ranked_by") is not None:
         _milliseconds("RerankLatency", timings["rerank"])
+
+
+def episodes(event: Any) -> State:
+    """Read, list or forget one agent's episodes, or name the tenant's agents, for the caller's
+    tenant (checked as bootstrap checks it).
+    """
+    event, proof = caller_tenancy.split_proof(event)
+    request = parse_episode_request(event)
+    logger.append_keys(tenant_id=request.tenant_id, agent_id=request.agent_id)
+    caller_tenancy.check_caller(runtime(), proof, request.tenant_id)
+    reply = run_episode_request(request, runtime().ports(request.tenant_id))
+    _count("EpisodesForgotten", int(bool(reply.get("forgotten"))))
+    logger.info("episode request", action=request.action, run_id=request.run_id)
+    return reply
 
 
 def ingest(_: Any) -> State:

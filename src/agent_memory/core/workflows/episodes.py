@@ -7,6 +7,7 @@ replaces one by forgetting its run and reporting it again. Every read keeps to t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from agent_memory.core.api.episode_record import episode_record
@@ -65,30 +66,64 @@ def tenant_agents(ports: MemoryPorts, tenant_id: str) -> list[str]:
     return sorted({e.agent_id for e in ports.episodes.export(tenant_id) if e.expires_at > now})
 
 
-def run_episode_request(request: dict[str, Any], ports: MemoryPorts) -> dict[str, Any]:
-    """One of the operations above as JSON, within the request's tenant (what every surface
-    sends: ``{"action": "get"|"list"|"forget"|"agents", "tenant_id", "agent_id", "run_id",
-    "limit", "cursor"}``); ``InvalidInput`` names a bad field.
+@dataclass(frozen=True, slots=True)
+class EpisodeRequest:
+    """One checked request of :func:`run_episode_request` (``agent_id`` is None for
+    ``agents``, ``run_id`` for ``agents`` and ``list``).
     """
+
+    action: str
+    tenant_id: str
+    agent_id: str | None = None
+    run_id: str | None = None
+    limit: int = MAX_PAGE
+    cursor: str | None = None
+
+
+def parse_episode_request(request: object) -> EpisodeRequest:
+    """A request as JSON (``{"action": "get"|"list"|"forget"|"agents", "tenant_id",
+    "agent_id", "run_id", "limit", "cursor"}``), checked: ``InvalidInput`` names a bad field.
+
+    What a surface checks before sending one, and what the one running it checks again.
+    """
+    if not isinstance(request, dict):
+        raise InvalidInput("request", "must be a JSON object")
     action = request.get("action")
     if action not in ACTIONS:
         raise InvalidInput("action", f"must be one of {', '.join(ACTIONS)}")
     tenant_id = checked_id(_text(request, "tenant_id"), "tenant_id", "tenant id")
     if action == "agents":
-        return {"agents": tenant_agents(ports, tenant_id)}
+        return EpisodeRequest(action, tenant_id)
     agent_id = checked_id(_text(request, "agent_id"), "agent_id", "agent id")
     if action == "list":
+        limit = request.get("limit", MAX_PAGE)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+            raise InvalidInput("limit", f"must be a whole number from 1 to {MAX_PAGE}")
         cursor = request.get("cursor")
         if cursor is not None and not isinstance(cursor, str):
             raise InvalidInput("cursor", "must be a string")
-        page = list_episodes(
-            ports, tenant_id, agent_id, limit=request.get("limit", MAX_PAGE), cursor=cursor
-        )
-        return {"episodes": [episode_record(e) for e in page.items], "cursor": page.cursor}
+        return EpisodeRequest(action, tenant_id, agent_id, limit=limit, cursor=cursor)
     run_id = checked_id(_text(request, "run_id"), "run_id", "run id")
-    if action == "forget":
-        return {"forgotten": forget_run(ports, tenant_id, agent_id, run_id)}
-    found = get_episode(ports, tenant_id, agent_id, run_id)
+    return EpisodeRequest(action, tenant_id, agent_id, run_id)
+
+
+def run_episode_request(
+    request: dict[str, Any] | EpisodeRequest, ports: MemoryPorts
+) -> dict[str, Any]:
+    """One of the operations above, within the request's tenant (what every surface sends,
+    as JSON or parsed by :func:`parse_episode_request`); ``InvalidInput`` names a bad field.
+    """
+    r = request if isinstance(request, EpisodeRequest) else parse_episode_request(request)
+    if r.action == "agents":
+        return {"agents": tenant_agents(ports, r.tenant_id)}
+    assert r.agent_id is not None
+    if r.action == "list":
+        page = list_episodes(ports, r.tenant_id, r.agent_id, limit=r.limit, cursor=r.cursor)
+        return {"episodes": [episode_record(e) for e in page.items], "cursor": page.cursor}
+    assert r.run_id is not None
+    if r.action == "forget":
+        return {"forgotten": forget_run(ports, r.tenant_id, r.agent_id, r.run_id)}
+    found = get_episode(ports, r.tenant_id, r.agent_id, r.run_id)
     return {"episode": None if found is None else episode_record(found)}
 
 

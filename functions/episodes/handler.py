@@ -1,0 +1,18 @@
+"""Lambda `episodes`: one agent's episodes one at a time (read, list, forget a run), and the
+tenant's agents (invoked by the agent: the LangGraph store's get, put and delete).
+"""
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from agent_memory.serverless import steps
+from agent_memory.serverless.observability import logger, metrics, tracer
+
+
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+@metrics.log_metrics(capture_cold_start_metric=True)
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    """Parse, call the core, reply."""
+    return steps.episodes(event)
