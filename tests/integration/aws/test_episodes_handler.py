@@ -1,0 +1,166 @@
+"""The ``episodes`` Lambda on moto: one agent's episodes read, listed and forgotten one run at a
+time, and the tenant's agents, each within the request's tenant (and, under principal-tag
+tenancy, only the proven caller's).
+
+The handler tests' harness: moto's tables and the tenant role (every call narrowed to one
+tenant's keys, and checked against the stack's grants by the session's call recorder).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from agent_memory.core.model.errors import Forbidden, InvalidInput
+from agent_memory.core.workflows import consolidation
+from tests.integration.aws import test_handlers, test_principal_tag_tenancy
+from tests.integration.aws.test_handlers import Aws, Context, handler
+from tests.integration.aws.test_principal_tag_tenancy import AUDIENCE, Callers
+from tests.support.memory import run_event
+
+aws = test_handlers.aws
+callers = test_principal_tag_tenancy.callers
+
+
+def episodes(**request: Any) -> dict[str, Any]:
+    reply: dict[str, Any] = handler("episodes")(request, Context(function_name=AUDIENCE))
+    return reply
+
+
+def consolidate(aws: Aws, run_id: str, *, at: float | None = None, **overrides: Any) -> None:
+    tenant = overrides.get("tenant_id", "acme")
+    ports = aws.ports(tenant)
+    if at is not None:
+        ports = replace(ports, clock=lambda: at)
+    event = run_event(run_id, **overrides)
+    # No facts: a third run would promote one, asking the (stubbed) knowledge base first.
+    del event["artifacts"]["facts"]
+    consolidation.consolidate(event, ports)
+
+
+def test_get_reads_the_agents_episode_of_a_run(aws: Aws) -> None:
+    # Given a consolidated run of acme's reviewer
+    consolidate(aws, "r1", task="Review the Contoso MSA")
+    # When the function is asked for it, and for a run never reported
+    found = episodes(action="get", tenant_id="acme", agent_id="reviewer", run_id="r1")
+    missing = episodes(action="get", tenant_id="acme", agent_id="reviewer", run_id="r9")
+    # Then the first is the stored episode, with its author; the second is none
+    episode = found["episode"]
+    assert (episode["run_id"], episode["agent_id"]) == ("r1", "reviewer")
+    assert episode["task"] == "Review the Contoso MSA"
+    assert missing == {"episode": None}
+
+
+def test_list_pages_the_agents_episodes_newest_first(aws: Aws) -> None:
+    # Given three runs of the reviewer an hour apart, and one of another agent
+    now = time.time()
+    for number, run_id in enumerate(("r1", "r2", "r3")):
+        consolidate(aws, run_id, at=now - (2 - number) * 3600)
+    consolidate(aws, "w1", agent_id="writer")
+    # When they are listed two at a time
+    first = episodes(action="list", tenant_id="acme", agent_id="reviewer", limit=2)
+    second = episodes(
+        action="list", tenant_id="acme", agent_id="reviewer", limit=2, cursor=first["cursor"]
+    )
+    # Then the newest come first, the cursor reaches the rest, and the last page says so
+    assert [e["run_id"] for e in first["episodes"]] == ["r3", "r2"]
+    assert [e["run_id"] for e in second["episodes"]] == ["r1"]
+    assert second["cursor"] is None
+
+
+def test_agents_names_the_tenants_agents_only(aws: Aws) -> None:
+    # Given runs of two acme agents and one of globex
+    consolidate(aws, "r1")
+    consolidate(aws, "w1", agent_id="writer")
+    consolidate(aws, "g1", tenant_id="globex", agent_id="auditor")
+    # When acme's agents are asked for
+    reply = episodes(action="agents", tenant_id="acme")
+    # Then they are acme's two, sorted
+    assert reply == {"agents": ["reviewer", "writer"]}
+
+
+def test_forget_removes_the_run_so_it_is_consolidated_afresh(aws: Aws) -> None:
+    # Given a consolidated run
+    consolidate(aws, "r1", task="Review the Contoso MSA")
+    # When it is forgotten (twice: the second finds nothing)
+    forgotten = episodes(action="forget", tenant_id="acme", agent_id="reviewer", run_id="r1")
+    again = episodes(action="forget", tenant_id="acme", agent_id="reviewer", run_id="r1")
+    # Then its episode is gone
+    assert (forgotten, again) == ({"forgotten": True}, {"forgotten": False})
+    gone = episodes(action="get", tenant_id="acme", agent_id="reviewer", run_id="r1")
+    assert gone == {"episode": None}
+    # And the same run id, reported again, is written again with its new text
+    consolidate(aws, "r1", task="Review the Fabrikam MSA")
+    found = episodes(action="get", tenant_id="acme", agent_id="reviewer", run_id="r1")
+    assert found["episode"]["task"] == "Review the Fabrikam MSA"
+
+
+def test_another_tenants_run_is_not_reachable(aws: Aws) -> None:
+    # Given a run of acme's reviewer
+    consolidate(aws, "r1")
+    # When globex asks for the same agent and run, lists it and forgets it
+    asked = {"tenant_id": "globex", "agent_id": "reviewer"}
+    found = episodes(action="get", run_id="r1", **asked)
+    listed = episodes(action="list", **asked)
+    forgotten = episodes(action="forget", run_id="r1", **asked)
+    # Then it finds nothing, and acme's episode is still there
+    assert found == {"episode": None}
+    assert listed == {"episodes": [], "cursor": None}
+    assert forgotten == {"forgotten": False}
+    kept = episodes(action="get", tenant_id="acme", agent_id="reviewer", run_id="r1")
+    assert kept["episode"] is not None
+
+
+@pytest.mark.parametrize(
+    ("request_", "field"),
+    [
+        ({"action": "drop", "tenant_id": "acme"}, "action"),
+        ({"action": "agents"}, "tenant_id"),
+        (
+            {"action": "get", "tenant_id": "acme/x", "agent_id": "reviewer", "run_id": "r1"},
+            "tenant_id",
+        ),
+        ({"action": "get", "tenant_id": "acme", "run_id": "r1"}, "agent_id"),
+        ({"action": "get", "tenant_id": "acme", "agent_id": "reviewer", "run_id": "r 1"}, "run_id"),
+        ({"action": "list", "tenant_id": "acme", "agent_id": "reviewer", "limit": 500}, "limit"),
+        ({"action": "list", "tenant_id": "acme", "agent_id": "reviewer", "cursor": 3}, "cursor"),
+    ],
+)
+def test_a_bad_request_is_refused_naming_the_field(
+    aws: Aws, request_: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        episodes(**request_)
+    assert refused.value.field == field
+
+
+def test_under_principal_tag_a_caller_reaches_its_own_tenant_only(
+    aws: Aws, callers: Callers
+) -> None:
+    # Given a run of globex, and a caller whose role is tagged acme
+    consolidate(aws, "g1", tenant_id="globex")
+    proof = callers.proof_of("acme-agent", "acme")
+    # When that caller asks for globex's run, or to forget it
+    for action in ("get", "forget"):
+        with pytest.raises(Forbidden, match="tenant_id"):
+            episodes(
+                action=action,
+                tenant_id="globex",
+                agent_id="reviewer",
+                run_id="g1",
+                caller_identity=proof,
+            )
+    # Then globex's episode is still there, and the caller lists its own tenant's agents
+    found = aws.ports("globex").episodes.get("globex", "reviewer", "g1", now=time.time())
+    assert found is not None
+    assert episodes(action="agents", tenant_id="acme", caller_identity=proof) == {"agents": []}
+
+
+def test_under_principal_tag_a_request_without_a_proof_is_refused(
+    aws: Aws, callers: Callers
+) -> None:
+    with pytest.raises(Forbidden, match="caller_identity"):
+        episodes(action="agents", tenant_id="acme")
