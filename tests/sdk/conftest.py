@@ -26,6 +26,7 @@ REGION = "us-east-1"
 BUS = "agent-memory"
 BOOTSTRAP_FUNCTION = "agent-memory-bootstrap"
 REVIEW_FUNCTION = "agent-memory-procedure-review"
+EPISODES_FUNCTION = "agent-memory-episodes"
 # The hashing embedder has no calibration: thresholds suited to word-overlap vectors.
 TEST_POLICIES = Policies(
     episodic=EpisodicPolicy(min_similarity=0.2), semantic=SemanticPolicy(min_score=0.2)
@@ -108,6 +109,7 @@ def aws() -> Iterator[StubbedAws]:
         event_bus_name=BUS,
         bootstrap_function_name=BOOTSTRAP_FUNCTION,
         procedure_review_function_name=REVIEW_FUNCTION,
+        episodes_function_name=EPISODES_FUNCTION,
         events_client=events,
         lambda_client=lambda_,
         # Jitter pinned to its maximum, so the backoff itself is visible.

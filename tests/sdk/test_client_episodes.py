@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent_memory.sdk import ConfigurationError, InvalidInputError
-from tests.sdk.conftest import LocalMemory, StubbedAws, run_event
+from agent_memory.sdk import InvalidInputError
+from tests.sdk.conftest import LocalMemory, run_event
 
 
 def test_a_finished_run_is_read_listed_and_forgotten(local: LocalMemory) -> None:
@@ -44,15 +44,3 @@ def test_bad_identifiers_are_refused_naming_the_field(local: LocalMemory) -> Non
     with pytest.raises(InvalidInputError) as refused:
         local.client.list_episodes("acme", "reviewer", limit=500)
     assert refused.value.field == "limit"
-
-
-def test_on_aws_single_episodes_are_not_served_yet(aws: StubbedAws) -> None:
-    # Then each operation says it is local-only, and nothing is invoked
-    for call in (
-        lambda: aws.client.get_episode("acme", "reviewer", "run-1"),
-        lambda: aws.client.list_episodes("acme", "reviewer"),
-        lambda: aws.client.forget_run("acme", "reviewer", "run-1"),
-        lambda: aws.client.list_agents("acme"),
-    ):
-        with pytest.raises(ConfigurationError, match="local mode only"):
-            call()

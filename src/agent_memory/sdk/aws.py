@@ -1,4 +1,6 @@
-"""The SDK's AWS mode: RunFinished onto the EventBridge bus, bootstrap and review by Lambda."""
+"""The SDK's AWS mode: RunFinished onto the EventBridge bus; bootstrap, review and single
+episodes by Lambda.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.tenant_identity import tenant_source
 from agent_memory.core.workflows.bootstrap import BootstrapRequest
+from agent_memory.core.workflows.episodes import parse_episode_request
 from agent_memory.sdk.errors import (
     ConfigurationError,
     ConflictError,
@@ -21,6 +25,7 @@ from agent_memory.sdk.errors import (
     NotFoundError,
     PublishError,
     RemoteFunctionError,
+    invalid,
 )
 from agent_memory.sdk.events import ValidatedRun, put_events_entry
 from agent_memory.sdk.handles import RunHandle
@@ -40,10 +45,23 @@ TRANSIENT_CODES = frozenset(
         "ServiceUnavailableException",
     }
 )
-STACK_OUTPUTS = ("EventBusName", "BootstrapFunctionName", "ProcedureReviewFunctionName")
+STACK_OUTPUTS = (
+    "EventBusName",
+    "BootstrapFunctionName",
+    "ProcedureReviewFunctionName",
+    "EpisodesFunctionName",
+)
 ENV_EVENT_BUS = "AGENT_MEMORY_EVENT_BUS"
 ENV_BOOTSTRAP_FUNCTION = "AGENT_MEMORY_BOOTSTRAP_FUNCTION"
 ENV_REVIEW_FUNCTION = "AGENT_MEMORY_PROCEDURE_REVIEW_FUNCTION"
+ENV_EPISODES_FUNCTION = "AGENT_MEMORY_EPISODES_FUNCTION"
+# What the episodes function's reply holds, by action.
+EPISODE_REPLY_KEYS = {
+    "get": "episode",
+    "list": "episodes",
+    "forget": "forgotten",
+    "agents": "agents",
+}
 ENV_REGION = "AGENT_MEMORY_REGION"
 
 _log = logging.getLogger(__name__)
@@ -94,7 +112,7 @@ class IdentityProofs:
         self._made_at = 0.0
 
     def current(self) -> dict[str, Any]:
-        """A proof of the caller's identity, naming the bootstrap function as its audience."""
+        """A proof of the caller's identity, naming its audience (the function it is sent to)."""
         from agent_memory.adapters.aws.caller_identity import identity_proof
 
         now = self._clock()
@@ -171,6 +189,8 @@ def settings_from_outputs(outputs: Mapping[str, str], stack_name: str) -> dict[s
         "event_bus_name": outputs["EventBusName"],
         "bootstrap_function_name": outputs["BootstrapFunctionName"],
         "procedure_review_function_name": outputs.get("ProcedureReviewFunctionName"),
+        # A stack deployed before the episodes function has none: single episodes then say so.
+        "episodes_function_name": outputs.get("EpisodesFunctionName"),
     }
 
 
@@ -183,6 +203,7 @@ def settings_from_environment(environ: Mapping[str, str]) -> dict[str, str | Non
         "event_bus_name": environ[ENV_EVENT_BUS],
         "bootstrap_function_name": environ[ENV_BOOTSTRAP_FUNCTION],
         "procedure_review_function_name": environ.get(ENV_REVIEW_FUNCTION) or None,
+        "episodes_function_name": environ.get(ENV_EPISODES_FUNCTION) or None,
         "region": environ.get(ENV_REGION) or None,
     }
 
@@ -201,16 +222,21 @@ class AwsBackend:
         source: str,
         retry: RetryPolicy,
         proofs: IdentityProofs | None = None,
+        episodes_function_name: str | None = None,
+        episode_proofs: IdentityProofs | None = None,
     ) -> None:
         self.events = events
         self.lambda_ = lambda_
         self.event_bus_name = event_bus_name
         self.bootstrap_function_name = bootstrap_function_name
         self.procedure_review_function_name = procedure_review_function_name
+        self.episodes_function_name = episodes_function_name
         self.source = source
         self.retry = retry
         # Set under principal-tag tenancy: requests carry a proof, runs their tenant's source.
+        # A proof names the function it is for, so the episodes function has its own.
         self.proofs = proofs
+        self.episode_proofs = episode_proofs
 
     def bootstrap(self, request: BootstrapRequest) -> BootstrapReply:
         """Invoke the bootstrap function and check the reply's shape."""
@@ -249,11 +275,25 @@ class AwsBackend:
         return self._invoke(self.procedure_review_function_name, request)
 
     def episodes(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Single episodes are not read through a deployed stack yet (no function serves them)."""
-        raise ConfigurationError(
-            f"{request.get('action')!r} of single episodes is available in local mode only: "
-            "the stack deploys no function that reads or forgets one episode"
-        )
+        """One single-episode operation, checked here, then by the episodes function."""
+        name = self.episodes_function_name
+        if not name:
+            raise ConfigurationError(
+                f"{request.get('action')!r} of single episodes needs episodes_function_name "
+                "(the stack's EpisodesFunctionName output; a stack deployed before it has "
+                "none: deploy the stack again)"
+            )
+        try:
+            action = parse_episode_request(request).action
+        except InvalidInput as error:
+            raise invalid(error) from None
+        payload = dict(request)
+        if self.episode_proofs is not None:
+            payload["caller_identity"] = self.episode_proofs.current()
+        reply = self._invoke(name, payload)
+        if EPISODE_REPLY_KEYS[action] not in reply:
+            raise RemoteFunctionError(name, "UnexpectedReply", f"no {EPISODE_REPLY_KEYS[action]}")
+        return reply
 
     def close(self, *, wait: bool = True) -> None:
         """Nothing runs in the background on AWS."""

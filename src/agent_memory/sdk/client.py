@@ -139,6 +139,7 @@ class MemoryClient:
         event_bus_name: str,
         bootstrap_function_name: str,
         procedure_review_function_name: str | None = None,
+        episodes_function_name: str | None = None,
         region: str | None = None,
         session: Any | None = None,
         source: str = DEFAULT_SOURCE,
@@ -147,7 +148,9 @@ class MemoryClient:
         lambda_client: Any | None = None,
         tenant_identity: str = "payload",
     ) -> MemoryClient:
-        """A deployed stack: runs go to ``event_bus_name``, bootstrap to its function.
+        """A deployed stack: runs go to ``event_bus_name``, bootstrap to its function, review
+        and single episodes (``get_episode``, ``list_episodes``, ``forget_run``,
+        ``list_agents``) to theirs, if named.
 
         Credentials and region come from ``session`` (a ``boto3.Session``) or boto3's defaults.
         ``source`` is the events' ``Source``; ``retry`` bounds PutEvents retries; pre-built
@@ -160,7 +163,7 @@ class MemoryClient:
             events, lambda_ = aws_clients(region, session)
             events_client = events_client or events
             lambda_client = lambda_client or lambda_
-        proofs = None
+        proofs = episode_proofs = None
         try:
             mode = TenantIdentity.parse(tenant_identity)
         except InvalidInput as error:
@@ -172,6 +175,12 @@ class MemoryClient:
                 audience=function_name_of(bootstrap_function_name),
                 region=region or lambda_client.meta.region_name,
             )
+            if episodes_function_name:
+                episode_proofs = IdentityProofs(
+                    signer,
+                    audience=function_name_of(episodes_function_name),
+                    region=region or lambda_client.meta.region_name,
+                )
         backend = AwsBackend(
             events=events_client,
             lambda_=lambda_client,
@@ -181,6 +190,8 @@ class MemoryClient:
             source=source,
             retry=retry or RetryPolicy(),
             proofs=proofs,
+            episodes_function_name=episodes_function_name,
+            episode_proofs=episode_proofs,
         )
         return cls(backend, "aws")
 
@@ -194,7 +205,7 @@ class MemoryClient:
         **options: Any,
     ) -> MemoryClient:
         """:meth:`aws` configured from the stack's outputs (``EventBusName``,
-        ``BootstrapFunctionName``, ``ProcedureReviewFunctionName``).
+        ``BootstrapFunctionName``, ``ProcedureReviewFunctionName``, ``EpisodesFunctionName``).
         """
         outputs = stack_outputs(stack_name, region=region, session=session)
         settings = settings_from_outputs(outputs, stack_name)
@@ -204,7 +215,8 @@ class MemoryClient:
     def aws_from_env(cls, environ: Mapping[str, str] | None = None, **options: Any) -> MemoryClient:
         """:meth:`aws` configured from ``AGENT_MEMORY_EVENT_BUS``,
         ``AGENT_MEMORY_BOOTSTRAP_FUNCTION`` and optionally
-        ``AGENT_MEMORY_PROCEDURE_REVIEW_FUNCTION`` and ``AGENT_MEMORY_REGION``.
+        ``AGENT_MEMORY_PROCEDURE_REVIEW_FUNCTION``, ``AGENT_MEMORY_EPISODES_FUNCTION`` and
+        ``AGENT_MEMORY_REGION``.
         """
         settings = settings_from_environment(os.environ if environ is None else environ)
         return cls.aws(**{**cast(Any, settings), **options})
