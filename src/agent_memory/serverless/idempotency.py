@@ -1,4 +1,5 @@
-"""Powertools Idempotency for the write steps: one result per (function, tenant, agent, run id).
+"""Powertools Idempotency for the write steps: one result per (function, tenant, agent, run id,
+finished_at).
 
 The core's writes are idempotent already (conditional puts, run-id sets); this short-circuits a
 redelivered or replayed step so it returns its first result without touching the stores again.
@@ -48,9 +49,12 @@ def once_per_run(handler: H) -> H:
         table_name=runtime().settings.idempotency_table, boto3_client=runtime().client("dynamodb")
     )
     config = IdempotencyConfig(
-        # A run is (tenant, agent, run id): two agents' runs of one id are two runs. Records
-        # keyed by (tenant, run id) before this only lapse: the core's writes stay idempotent.
-        event_key_jmespath="[run.tenant_id, run.agent_id, run.run_id]",
+        # A run is (tenant, agent, run id): two agents' runs of one id are two runs. Its
+        # finished_at too: a run forgotten (MemoryClient.forget_run) and reported again, as
+        # the LangGraph store's update does, is consolidated afresh, where a redelivery or a
+        # replay of the same event is not. Records keyed without it only lapse: the core's
+        # writes stay idempotent.
+        event_key_jmespath="[run.tenant_id, run.agent_id, run.run_id, run.finished_at]",
         raise_on_no_idempotency_key=True,
         expires_after_seconds=RUN_IDEMPOTENCY_SECONDS,
     )
