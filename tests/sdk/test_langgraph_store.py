@@ -37,7 +37,6 @@ from langgraph.store.base import (
 )
 
 from agent_memory.integrations.langgraph_store import AgentMemoryStore, run_id_of
-from agent_memory.sdk import ConfigurationError, MemoryClient
 from tests.sdk.conftest import TEST_POLICIES, LocalMemory, make_local
 
 TENANT = "acme"
@@ -691,18 +690,6 @@ def test_too_large_and_non_json_values_are_refused(store: AgentMemoryStore) -> N
 def test_ttl_is_refused(store: AgentMemoryStore) -> None:
     with pytest.raises(NotImplementedError):
         store.put(("test",), "k", {"v": 1}, ttl=5)
-
-
-def test_an_aws_client_is_refused() -> None:
-    aws = MemoryClient.aws(
-        event_bus_name="bus",
-        bootstrap_function_name="bootstrap",
-        region="us-east-1",
-        events_client=object(),
-        lambda_client=object(),
-    )
-    with pytest.raises(ConfigurationError):
-        AgentMemoryStore(aws, TENANT)
 
 
 def test_the_products_detector_leaves_the_record_readable(tmp_path: Path) -> None:

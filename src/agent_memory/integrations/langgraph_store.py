@@ -40,15 +40,20 @@ key is stored scrubbed too: ``get`` answers under the key asked for, a listing u
 as stored.
 
 Timing: ``put`` waits for the consolidation, so a ``get`` after a ``put`` returns the item, as
-LangGraph expects (a consolidation that fails raises ``ConsolidationError`` from ``put``: the
-run is kept for replay, and the key's previous value is already forgotten). Puts in one process
-are serialized; two processes putting the same key at once may lose one of the writes.
+LangGraph expects. Locally it waits for the run's handle (a consolidation that fails raises
+``ConsolidationError`` from ``put``: the run is kept for replay, and the key's previous value
+is already forgotten). On AWS (a client from ``MemoryClient.aws_from_stack``; the stack's
+episodes function serves the reads and forgets) consolidation is asynchronous: ``put`` puts
+the run on the bus, then reads the episode back until Step Functions has written it, first
+after ``poll_interval`` seconds, then twice as long each time (at most
+:data:`MAX_POLL_SECONDS`). Past ``timeout`` seconds it raises ``TimeoutError``: the run may
+still be written later, or have gone to the consolidation dead-letter queue (its failure is
+not reported back to the agent). A put on AWS takes as long as the consolidation (seconds).
+Puts in one process are serialized; two processes putting the same key at once may lose one
+of the writes.
 
-Local mode only, for now: reading one episode, forgetting one run and listing a tenant's agents
-are not deployed on AWS (no function serves them), so the store refuses an AWS client. There,
-consolidation being asynchronous, an item would be readable only once Step Functions has
-written its episode. Items expire with the episode retention (``episodic.retention_days``);
-LangGraph TTLs are not supported. Listing namespaces, and searching a prefix, reads every
+Items expire with the episode retention (``episodic.retention_days``); LangGraph TTLs are not
+supported. Listing namespaces, and searching a prefix, reads every
 episode of the tenant to find its agents (the episode store lists no agents yet).
 """
 
@@ -59,6 +64,7 @@ import hashlib
 import json
 import re
 import threading
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -92,7 +98,7 @@ from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import ID_PATTERN, checked_id
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS
 from agent_memory.sdk import MemoryClient
-from agent_memory.sdk.errors import ConfigurationError, invalid
+from agent_memory.sdk.errors import invalid
 
 # The first key of an item's JSON record: marks an episode as a store item.
 ITEM_MARK = "langgraph_item"
@@ -103,17 +109,21 @@ WHOLE_ITEM = "$"
 # A put reads, forgets and rewrites one run: two at once of one key (through any store of the
 # process) would race, the second finding the first not yet written.
 _WRITING = threading.Lock()
+# The longest wait between two reads of a put's episode on AWS.
+MAX_POLL_SECONDS = 2.0
 
 
 class AgentMemoryStore(BaseStore):
     """LangGraph's store interface over agent-memory, for one tenant (see the module doc).
 
-    ``memory`` is a local :class:`MemoryClient`; ``tenant_id`` the tenant every namespace
+    ``memory`` is a :class:`MemoryClient`, local or AWS; ``tenant_id`` the tenant every namespace
     belongs to; ``index`` the fields (LangGraph paths such as ``"content"`` or
     ``"facts[*].text"``) an item is found by, ``["$"]`` (every text in it) by default;
     ``domain`` the domain its episodes are written and searched under. A ``put`` returns once
-    its episode is written (``timeout`` seconds at most), so it is read back at once: a second
-    put of the key must see the first to replace it.
+    its episode is written (``timeout`` seconds at most, None for no bound), so it is read back
+    at once: a second put of the key must see the first to replace it. On AWS a put reads its
+    episode back until it is written, first after ``poll_interval`` seconds, then with
+    doubling waits (see the module doc).
     """
 
     supports_ttl = False
@@ -126,12 +136,8 @@ class AgentMemoryStore(BaseStore):
         index: list[str] | None = None,
         domain: str | None = None,
         timeout: float | None = 120.0,
+        poll_interval: float = 0.1,
     ) -> None:
-        if memory.mode != "local":
-            raise ConfigurationError(
-                "AgentMemoryStore needs a local MemoryClient: reading, replacing and deleting "
-                "single episodes is not deployed on AWS yet"
-            )
         try:
             self.tenant_id = checked_id(tenant_id, "tenant_id", "tenant id")
             if domain is not None:
@@ -142,6 +148,7 @@ class AgentMemoryStore(BaseStore):
         self.domain = domain
         self.index_fields = list(index or [WHOLE_ITEM])
         self.timeout = timeout
+        self.poll_interval = poll_interval
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Carry out the operations in order; their results in the same order."""
@@ -195,7 +202,26 @@ class AgentMemoryStore(BaseStore):
             kept = None if previous is None else item_of(previous)
             created = now if kept is None else kept.created_at
             detail = self._event(op, agent_id, run_id, created=created, now=now)
+            deadline = None if self.timeout is None else time.monotonic() + self.timeout
             self.memory.finish_run(detail).wait(self.timeout)
+            if self.memory.mode == "aws":
+                self._await_episode(op.key, agent_id, run_id, deadline)
+
+    def _await_episode(self, key: str, agent_id: str, run_id: str, deadline: float | None) -> None:
+        """Read the run's episode back until consolidation has written it (on AWS, where it
+        runs elsewhere); ``TimeoutError`` past ``deadline`` (``time.monotonic()``).
+        """
+        delay = self.poll_interval
+        while self.memory.get_episode(self.tenant_id, agent_id, run_id) is None:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                raise TimeoutError(
+                    f"item {key!r} of {namespace_of(agent_id)} was not written within "
+                    f"{self.timeout} s: its consolidation may still write it, or have failed "
+                    "(see the stack's consolidation dead-letter queue)"
+                )
+            time.sleep(delay if left is None else min(delay, left))
+            delay = min(delay * 2, MAX_POLL_SECONDS)
 
     def _event(
         self, op: PutOp, agent_id: str, run_id: str, *, created: datetime, now: datetime
