@@ -920,6 +920,7 @@ def test_the_extract_lambda_refuses_a_hostile_event_naming_the_field(
     [
         ("bootstrap", {"tenant_id": "acme", "agent_id": "reviewer", "task": "Review"}),
         ("procedure_review", {"action": "list", "tenant_id": "acme"}),
+        ("episodes", {"action": "agents", "tenant_id": "acme"}),
     ],
 )
 def test_a_directly_invoked_function_refuses_a_million_keys_before_validating_them(

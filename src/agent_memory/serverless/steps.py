@@ -15,6 +15,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from agent_memory.core.api.bootstrap_reply import BootstrapReply
 from agent_memory.core.api.contracts import StepStateModel
+from agent_memory.core.api.json_input import check_document
 from agent_memory.core.api.review_request import ReviewRequest
 from agent_memory.core.model.records import to_json
 from agent_memory.core.workflows import consolidation
@@ -205,6 +206,8 @@ def episodes(event: Any) -> State:
     """Read, list or forget one agent's episodes, or name the tenant's agents, for the caller's
     tenant (checked as bootstrap checks it).
     """
+    # Held to what JSON could carry first, as every parsed request is (a million keys, say).
+    check_document(event, max_bytes=None)
     event, proof = caller_tenancy.split_proof(event)
     request = parse_episode_request(event)
     logger.append_keys(tenant_id=request.tenant_id, agent_id=request.agent_id)

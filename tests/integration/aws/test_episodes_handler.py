@@ -127,6 +127,7 @@ def test_another_tenants_run_is_not_reachable(aws: Aws) -> None:
         ({"action": "get", "tenant_id": "acme", "agent_id": "reviewer", "run_id": "r 1"}, "run_id"),
         ({"action": "list", "tenant_id": "acme", "agent_id": "reviewer", "limit": 500}, "limit"),
         ({"action": "list", "tenant_id": "acme", "agent_id": "reviewer", "cursor": 3}, "cursor"),
+        ({"action": "get", "tenant_id": "acme", "agent_id": "reviewer", "runid": "r1"}, "runid"),
     ],
 )
 def test_a_bad_request_is_refused_naming_the_field(

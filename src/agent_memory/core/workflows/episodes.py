@@ -17,6 +17,7 @@ from agent_memory.core.model.models import Episode
 from agent_memory.core.ports import MemoryPorts, Page
 
 ACTIONS = ("get", "list", "forget", "agents")
+FIELDS = frozenset({"action", "tenant_id", "agent_id", "run_id", "limit", "cursor"})
 
 # The most episodes one page of a listing holds.
 MAX_PAGE = 100
@@ -88,6 +89,9 @@ def parse_episode_request(request: object) -> EpisodeRequest:
     """
     if not isinstance(request, dict):
         raise InvalidInput("request", "must be a JSON object")
+    unknown = sorted(str(k) for k in request.keys() - FIELDS)
+    if unknown:
+        raise InvalidInput(unknown[0], "is not a field of an episode request")
     action = request.get("action")
     if action not in ACTIONS:
         raise InvalidInput("action", f"must be one of {', '.join(ACTIONS)}")
