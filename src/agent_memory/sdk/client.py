@@ -382,8 +382,9 @@ class MemoryClient:
 
     def forget_run(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
         """Forget one run of the agent: its episode and its consolidation records, so the same
-        run id may be reported again (and is consolidated afresh); True if it had an episode.
-        Facts and procedures the run contributed to stay.
+        run id may be reported again (and is consolidated afresh; on AWS, with a new
+        ``finished_at``); True if it had an episode. Facts and procedures the run contributed
+        to stay.
         """
         request = {"action": "forget", "tenant_id": tenant_id, "agent_id": agent_id}
         return bool(self._backend.episodes({**request, "run_id": run_id})["forgotten"])
