@@ -212,7 +212,7 @@ class AgentMemoryStore(BaseStore):
         runs elsewhere); ``TimeoutError`` past ``deadline`` (``time.monotonic()``).
         """
         delay = self.poll_interval
-        while self.memory.get_episode(self.tenant_id, agent_id, run_id) is None:
+        while True:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 raise TimeoutError(
@@ -220,7 +220,10 @@ class AgentMemoryStore(BaseStore):
                     f"{self.timeout} s: its consolidation may still write it, or have failed "
                     "(see the stack's consolidation dead-letter queue)"
                 )
+            # The state machine takes seconds: no read before the first wait.
             time.sleep(delay if left is None else min(delay, left))
+            if self.memory.get_episode(self.tenant_id, agent_id, run_id) is not None:
+                return
             delay = min(delay * 2, MAX_POLL_SECONDS)
 
     def _event(
