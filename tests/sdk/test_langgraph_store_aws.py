@@ -6,7 +6,7 @@ run the in-process handlers of ``functions/``) and the consolidation state machi
 ``statemachines/``, whose tasks run the handlers too. The bus's rule delivers RunFinished
 events to a queue; a forwarder thread starts an execution for each, as the rule's Step
 Functions target does on AWS. So a put returns only once the state machine has written its
-episode, however long that takes.
+episode, however long that takes. The last test shows the waits between reads, behind Stubbers.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from unittest import mock
 
 import boto3
 import pytest
+from botocore.stub import ANY
 
+from agent_memory.integrations import langgraph_store
 from agent_memory.integrations.langgraph_store import AgentMemoryStore
 from agent_memory.sdk import MemoryClient
 from agent_memory.wiring import aws as wiring
@@ -32,6 +34,7 @@ from tests.integration.aws.moto_dynamodb import (
     create_tables,
     tenant_access,
 )
+from tests.sdk.conftest import EPISODES_FUNCTION, StubbedAws, accepted, invoke_reply
 from tests.support.embedder import HashingEmbedder
 from tests.support.fake_bedrock_kb import FakeBedrockKnowledgeBase
 from tests.support.fakes import FakePiiDetector
@@ -232,3 +235,21 @@ def test_a_put_whose_episode_is_never_written_times_out(deployed: Deployed) -> N
     waiting = AgentMemoryStore(deployed.memory, "acme", timeout=PUT_TIMEOUT)
     waiting.put(("held",), "k2", {"content": "Written once consolidation runs"})
     assert waiting.get(("held",), "k2") is not None
+
+
+def test_a_put_reads_its_episode_back_with_doubling_waits(
+    aws: StubbedAws, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a stack (behind Stubbers) whose episode appears at the third read after the put
+    waits: list[float] = []
+    monkeypatch.setattr(langgraph_store.time, "sleep", waits.append)
+    function = {"FunctionName": EPISODES_FUNCTION, "InvocationType": ANY, "Payload": ANY}
+    aws.lambda_.add_response("invoke", invoke_reply({"episode": None}), function)
+    aws.events.add_response("put_events", accepted(), {"Entries": ANY})
+    for reply in ({"episode": None}, {"episode": None}, {"episode": {"run_id": "k-editor"}}):
+        aws.lambda_.add_response("invoke", invoke_reply(reply), function)
+    store = AgentMemoryStore(aws.client, "acme", poll_interval=0.1)
+    # When an item is put
+    store.put(("memories",), "editor", {"content": "Prefers dark mode"})
+    # Then it waited before each read, twice as long each time, and stopped once it was there
+    assert waits == [0.1, 0.2, 0.4]
