@@ -27,6 +27,4 @@ def test_the_agent_policy_grants_put_events_bootstrap_and_episodes_only(
     # And invoking this stack's episodes function (LangGraph's store.get, put and delete)
     episodes = statements["ReadAndForgetEpisodes"]
     assert (episodes["Effect"], episodes["Action"]) == ("Allow", "lambda:InvokeFunction")
-    assert episodes["Resource"] == {
-        "Fn::GetAtt": [logical_id(stack.functions["episodes"]), "Arn"]
-    }
+    assert episodes["Resource"] == {"Fn::GetAtt": [logical_id(stack.functions["episodes"]), "Arn"]}
