@@ -60,11 +60,16 @@ def forget_run(ports: MemoryPorts, tenant_id: str, agent_id: str, run_id: str) -
 def tenant_agents(ports: MemoryPorts, tenant_id: str) -> list[str]:
     """The agents of the tenant with unexpired episodes, sorted.
 
-    Reads every episode of the tenant (the episode store offers no listing of its agents):
-    for listings a person or a tool asks for, never on the bootstrap path.
+    One read of the tenant's agents, then one page of one episode per agent: the store's
+    listing may still name an agent whose episodes were all deleted or expired.
     """
     now = ports.clock()
-    return sorted({e.agent_id for e in ports.episodes.export(tenant_id) if e.expires_at > now})
+    store = ports.episodes
+    return [
+        agent
+        for agent in store.agents(tenant_id)
+        if store.recent(tenant_id, agent, now=now, limit=1).items
+    ]
 
 
 @dataclass(frozen=True, slots=True)
