@@ -9,7 +9,7 @@ lays out the rest again from what the last index prepared.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -42,19 +42,23 @@ def episode_key(episode: Episode) -> EpisodeKey:
 
 @dataclass(frozen=True, slots=True)
 class PreparedEpisode:
-    """One episode's rows: kinds, units, term ids and int8 vectors (row 0 = its first message).
+    """One episode's rows: kinds, units, lexical postings and int8 vectors (row 0 = its first
+    message).
 
-    ``own``/``own_rows``: each row's own terms ("(day) speaker: text"), and the row of each.
-    ``plain``/``plain_rows``: each message's text terms, lent to the messages around it.
+    ``own``/``own_counts``: the episode's own postings, summed and in row order: each distinct
+    (row, term id) pair's term and count, a row's own terms ("(day) speaker: text") once each
+    and the text terms neighbouring messages lend it (see :func:`_postings`); ``per_row``: how
+    many postings each row has; ``lengths``: each row's summed counts. An index of many
+    episodes only concatenates them and sorts by term.
     ``vector_sum``: the sum of its rows' vectors (the index normalises it into a centroid).
     """
 
     kinds: npt.NDArray[np.int8]
     units: tuple[EpisodeUnit | None, ...]
     own: Ids
-    own_rows: Ids
-    plain: Ids
-    plain_rows: Ids
+    per_row: Ids
+    own_counts: npt.NDArray[np.float32]
+    lengths: npt.NDArray[np.float32]
     messages: int
     matrix: npt.NDArray[np.int8]
     scale: FloatArray
@@ -67,12 +71,33 @@ class PreparedEpisode:
         """How many rows the episode takes."""
         return len(self.units)
 
+    def with_vectors(
+        self, matrix: npt.NDArray[np.int8], scale: FloatArray, usable: npt.NDArray[np.bool_]
+    ) -> PreparedEpisode:
+        """The same rows with these vectors (``dataclasses.replace``, without its per-call
+        introspection: an index lays out thousands of episodes).
+        """
+        return PreparedEpisode(
+            self.kinds,
+            self.units,
+            self.own,
+            self.per_row,
+            self.own_counts,
+            self.lengths,
+            self.messages,
+            matrix,
+            scale,
+            usable,
+            self.vector_sum,
+            self.unit_bytes,
+        )
+
     @property
     def nbytes(self) -> int:
         """Bytes it keeps alive: term arrays, vector sum and units (estimated); its rows'
         vectors are counted with the index's matrix.
         """
-        arrays = (self.own, self.own_rows, self.plain, self.plain_rows, self.vector_sum)
+        arrays = (self.own, self.per_row, self.own_counts, self.lengths, self.vector_sum)
         return sum(a.nbytes for a in arrays) + self.unit_bytes
 
 
@@ -124,6 +149,14 @@ def prepare(
     own += terms
     own_rows += [len(messages) + len(others)] * len(terms)
     units: tuple[EpisodeUnit | None, ...] = (*messages, *others, None)
+    per_row, terms, counts, lengths = _postings(
+        np.array(own, dtype=np.int32),
+        np.array(own_rows, dtype=np.int32),
+        np.array(plain, dtype=np.int32),
+        np.array(plain_rows, dtype=np.int32),
+        messages=len(messages),
+        rows=len(units),
+    )
     stored: list[StoredVector | None] = [u.embedding for u in (*messages, *others)]
     matrix, scale, usable = vectors.stack_quantized(
         [*stored, episode.embedding], model_id, dimension
@@ -133,10 +166,10 @@ def prepare(
             [MESSAGE] * len(messages) + [FINDING] * len(others) + [SUMMARY], dtype=np.int8
         ),
         units=units,
-        own=np.array(own, dtype=np.int32),
-        own_rows=np.array(own_rows, dtype=np.int32),
-        plain=np.array(plain, dtype=np.int32),
-        plain_rows=np.array(plain_rows, dtype=np.int32),
+        own=terms,
+        per_row=per_row,
+        own_counts=counts,
+        lengths=lengths,
         messages=len(messages),
         matrix=matrix,
         scale=scale,
@@ -149,33 +182,55 @@ def prepare(
     )
 
 
-def lexical_index(
-    prepared: Sequence[PreparedEpisode], starts: npt.NDArray[np.int64], vocabulary: Vocabulary
-) -> Bm25Index:
-    """BM25 over every row of the laid-out episodes (episode ``i`` from row ``starts[i]``).
+def _postings(
+    own: Ids, own_rows: Ids, plain: Ids, plain_rows: Ids, *, messages: int, rows: int
+) -> tuple[Ids, Ids, npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """An episode's postings from its rows' own terms (``own``, the row of each in
+    ``own_rows``) and its messages' text terms (``plain``, ``plain_rows``): each distinct
+    (row, term) pair's term and summed count, in (row, term) order; how many pairs each row
+    has; and each row's length.
 
     A row counts its own terms once, and each message the text terms of the messages up to
     ``WINDOW`` away at ``NEIGHBOUR_WEIGHT`` per step (their text only: a neighbour's speaker
     and date would put every name in every window).
     """
-    rows = int(starts[-1] + prepared[-1].rows) if prepared else 0
-    own = _concat([p.own for p in prepared])
-    own_rows = _concat([p.own_rows + s for p, s in zip(prepared, starts, strict=True)])
-    plain = _concat([p.plain for p in prepared])
-    source = _concat([p.plain_rows + s for p, s in zip(prepared, starts, strict=True)])
-    first = np.repeat(starts, [len(p.plain) for p in prepared])
-    last = first + np.repeat([p.messages - 1 for p in prepared], [len(p.plain) for p in prepared])
     docs, terms, counts = [own_rows], [own], [np.ones(len(own))]
     for step in range(1, WINDOW + 1):
-        for target in (source - step, source + step):
-            lent = (target >= first) & (target <= last)
+        for target in (plain_rows - step, plain_rows + step):
+            lent = (target >= 0) & (target < messages)
             docs.append(target[lent])
             terms.append(plain[lent])
             counts.append(np.full(int(lent.sum()), NEIGHBOUR_WEIGHT**step))
-    return Bm25Index.from_triplets(
-        np.concatenate(docs).astype(np.int64),
-        np.concatenate(terms).astype(np.int64),
-        np.concatenate(counts),
+    all_docs = np.concatenate(docs).astype(np.int64)
+    all_terms = np.concatenate(terms).astype(np.int64)
+    all_counts = np.concatenate(counts)
+    span = int(all_terms.max()) + 1 if len(all_terms) else 1
+    pairs, at = np.unique(all_docs * span + all_terms, return_inverse=True)
+    # Counts are small sums of powers of two: exact in float64 in any order of addition.
+    summed = np.bincount(at.ravel(), weights=all_counts, minlength=len(pairs))
+    lengths = np.bincount(all_docs, weights=all_counts, minlength=rows)
+    return (
+        np.bincount(pairs // span, minlength=rows).astype(np.int32),
+        (pairs % span).astype(np.int32),
+        summed.astype(np.float32),
+        lengths.astype(np.float32),
+    )
+
+
+def lexical_index(
+    prepared: Sequence[PreparedEpisode], starts: npt.NDArray[np.int64], vocabulary: Vocabulary
+) -> Bm25Index:
+    """BM25 over every row of the laid-out episodes (episode ``i`` from row ``starts[i]``),
+    from each episode's own postings (:class:`PreparedEpisode`): concatenated, they are in row
+    order, and one stable sort by term orders them for the index.
+    """
+    rows = int(starts[-1] + prepared[-1].rows) if prepared else 0
+    docs = np.repeat(np.arange(rows, dtype=np.int32), _concat([p.per_row for p in prepared]))
+    return Bm25Index.from_postings(
+        docs,
+        _concat([p.own for p in prepared]),
+        _concat_float([p.own_counts for p in prepared]),
+        _concat_float([p.lengths for p in prepared]),
         vocabulary=vocabulary.ids,
         documents=rows,
     )
@@ -190,18 +245,17 @@ def as_views(
 ) -> list[PreparedEpisode]:
     """The same rows, their vectors now views into the laid-out arrays (held once, not twice)."""
     return [
-        replace(
-            p,
-            matrix=matrix[s : s + p.rows],
-            scale=scale[s : s + p.rows],
-            usable=usable[s : s + p.rows],
-        )
-        for p, s in zip(prepared, starts, strict=True)
+        p.with_vectors(matrix[s : s + p.rows], scale[s : s + p.rows], usable[s : s + p.rows])
+        for p, s in zip(prepared, starts.tolist(), strict=True)
     ]
 
 
 def _concat(arrays: list[Ids]) -> Ids:
     return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.int32)
+
+
+def _concat_float(arrays: list[npt.NDArray[np.float32]]) -> npt.NDArray[np.float32]:
+    return np.concatenate(arrays) if arrays else np.zeros(0, dtype=np.float32)
 
 
 def _seq(unit: EpisodeUnit) -> int:
