@@ -149,7 +149,7 @@ def prepare(
     own += terms
     own_rows += [len(messages) + len(others)] * len(terms)
     units: tuple[EpisodeUnit | None, ...] = (*messages, *others, None)
-    per_row, terms, counts, lengths = _postings(
+    per_row, own_terms, counts, lengths = _postings(
         np.array(own, dtype=np.int32),
         np.array(own_rows, dtype=np.int32),
         np.array(plain, dtype=np.int32),
@@ -166,7 +166,7 @@ def prepare(
             [MESSAGE] * len(messages) + [FINDING] * len(others) + [SUMMARY], dtype=np.int8
         ),
         units=units,
-        own=terms,
+        own=own_terms,
         per_row=per_row,
         own_counts=counts,
         lengths=lengths,
