@@ -17,6 +17,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,7 @@ from agent_memory.core.retrieval.index_rows import (
     episode_key,
     lexical_index,
     prepare,
+    speaker_codes,
 )
 from agent_memory.core.retrieval.lexical import GroupedBm25
 from agent_memory.core.retrieval.periods import question_period
@@ -82,7 +84,7 @@ class EpisodeIndex:
         self.ends = self.starts + lengths
         self.unit_episode = np.repeat(np.arange(len(fresh), dtype=np.int32), lengths)
         self.unit_kind = _concat([p.kinds for p in fresh], np.int8)
-        self.units = [u for p in fresh for u in p.units]
+        self.units = list(chain.from_iterable(p.units for p in fresh))
         # Units stay int8 (a quarter of float32's memory); only candidates are expanded.
         self.unit_matrix = (
             np.concatenate([p.matrix for p in fresh])
@@ -106,10 +108,7 @@ class EpisodeIndex:
         self.episode_lexical = GroupedBm25.of(self.lexical, self.unit_episode, len(self.episodes))
         self.created_at = np.array([e.created_at for e in self.episodes], dtype=np.float64)
         self.completed = np.array([e.outcome == "COMPLETED" for e in self.episodes])
-        speakers = [u.speaker if u is not None and u.speaker else "" for u in self.units]
-        self.speakers = sorted({sp for sp in speakers if sp})
-        code = {sp: i for i, sp in enumerate(self.speakers)}
-        self.speaker_code = np.array([code.get(sp, -1) for sp in speakers], dtype=np.int32)
+        self.speakers, self.speaker_code = speaker_codes(fresh, lengths)
         self.nbytes = self._footprint()
 
     def reusable_for(self, model_id: str, dimension: int) -> bool:

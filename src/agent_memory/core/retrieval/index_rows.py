@@ -50,6 +50,8 @@ class PreparedEpisode:
     and the text terms neighbouring messages lend it (see :func:`_postings`); ``per_row``: how
     many postings each row has; ``lengths``: each row's summed counts. An index of many
     episodes only concatenates them and sorts by term.
+    ``speakers``: its units' distinct speakers; ``speaker_rows``: each row's, as a position
+    in ``speakers`` (-1: none).
     ``vector_sum``: the sum of its rows' vectors (the index normalises it into a centroid).
     """
 
@@ -59,6 +61,8 @@ class PreparedEpisode:
     per_row: Ids
     own_counts: npt.NDArray[np.float32]
     lengths: npt.NDArray[np.float32]
+    speakers: tuple[str, ...]
+    speaker_rows: Ids
     messages: int
     matrix: npt.NDArray[np.int8]
     scale: FloatArray
@@ -84,6 +88,8 @@ class PreparedEpisode:
             self.per_row,
             self.own_counts,
             self.lengths,
+            self.speakers,
+            self.speaker_rows,
             self.messages,
             matrix,
             scale,
@@ -97,8 +103,8 @@ class PreparedEpisode:
         """Bytes it keeps alive: term arrays, vector sum and units (estimated); its rows'
         vectors are counted with the index's matrix.
         """
-        arrays = (self.own, self.per_row, self.own_counts, self.lengths, self.vector_sum)
-        return sum(a.nbytes for a in arrays) + self.unit_bytes
+        terms = (self.own, self.per_row, self.own_counts, self.lengths, self.speaker_rows)
+        return sum(a.nbytes for a in terms) + self.vector_sum.nbytes + self.unit_bytes
 
 
 class Vocabulary:
@@ -157,6 +163,9 @@ def prepare(
         messages=len(messages),
         rows=len(units),
     )
+    speakers = {u.speaker: None for u in units if u is not None and u.speaker}
+    position = {name: i for i, name in enumerate(speakers)}
+    speaker_rows = [position[u.speaker] if u is not None and u.speaker else -1 for u in units]
     stored: list[StoredVector | None] = [u.embedding for u in (*messages, *others)]
     matrix, scale, usable = vectors.stack_quantized(
         [*stored, episode.embedding], model_id, dimension
@@ -170,6 +179,8 @@ def prepare(
         per_row=per_row,
         own_counts=counts,
         lengths=lengths,
+        speakers=tuple(speakers),
+        speaker_rows=np.array(speaker_rows, dtype=np.int32),
         messages=len(messages),
         matrix=matrix,
         scale=scale,
@@ -234,6 +245,24 @@ def lexical_index(
         vocabulary=vocabulary.ids,
         documents=rows,
     )
+
+
+def speaker_codes(
+    prepared: Sequence[PreparedEpisode], lengths: npt.NDArray[np.int64]
+) -> tuple[list[str], Ids]:
+    """The laid-out episodes' distinct speakers, sorted, and each row's as a position in
+    them (-1: none); episode ``i`` has ``lengths[i]`` rows. Python touches each episode's
+    few names, not every row.
+    """
+    names = [name for p in prepared for name in p.speakers]
+    ordered = sorted(set(names))
+    code = {name: i for i, name in enumerate(ordered)}
+    # Each episode's names' codes in a row, and one more -1 for rows with none.
+    codes = np.array([code[name] for name in names] + [-1], dtype=np.int32)
+    counts = np.array([len(p.speakers) for p in prepared], dtype=np.int64)
+    offset = np.repeat(np.cumsum(counts) - counts, lengths)
+    local = _concat([p.speaker_rows for p in prepared])
+    return ordered, codes[np.where(local >= 0, local + offset, -1)]
 
 
 def as_views(
