@@ -68,7 +68,8 @@ class PreparedEpisode:
     scale: FloatArray
     usable: npt.NDArray[np.bool_]
     vector_sum: FloatArray
-    unit_bytes: int
+    # What nbytes reports, summed once here: an index adds up thousands of episodes'.
+    held_bytes: int
 
     @property
     def rows(self) -> int:
@@ -95,7 +96,7 @@ class PreparedEpisode:
             scale,
             usable,
             self.vector_sum,
-            self.unit_bytes,
+            self.held_bytes,
         )
 
     @property
@@ -103,8 +104,7 @@ class PreparedEpisode:
         """Bytes it keeps alive: term arrays, vector sum and units (estimated); its rows'
         vectors are counted with the index's matrix.
         """
-        terms = (self.own, self.per_row, self.own_counts, self.lengths, self.speaker_rows)
-        return sum(a.nbytes for a in terms) + self.vector_sum.nbytes + self.unit_bytes
+        return self.held_bytes
 
 
 class Vocabulary:
@@ -170,6 +170,13 @@ def prepare(
     matrix, scale, usable = vectors.stack_quantized(
         [*stored, episode.embedding], model_id, dimension
     )
+    rows_speaker = np.array(speaker_rows, dtype=np.int32)
+    vector_sum = np.add.reduceat(matrix.astype(np.float32) * scale[:, None], [0], axis=0)[0]
+    arrays = (own_terms, per_row, counts, lengths, rows_speaker, vector_sum)
+    unit_bytes = sum(
+        OBJECT_BYTES + len(u.text) + (len(u.embedding.data) if u.embedding else 0)
+        for u in episode.units
+    )
     return PreparedEpisode(
         kinds=np.array(
             [MESSAGE] * len(messages) + [FINDING] * len(others) + [SUMMARY], dtype=np.int8
@@ -180,16 +187,13 @@ def prepare(
         own_counts=counts,
         lengths=lengths,
         speakers=tuple(speakers),
-        speaker_rows=np.array(speaker_rows, dtype=np.int32),
+        speaker_rows=rows_speaker,
         messages=len(messages),
         matrix=matrix,
         scale=scale,
         usable=usable,
-        vector_sum=np.add.reduceat(matrix.astype(np.float32) * scale[:, None], [0], axis=0)[0],
-        unit_bytes=sum(
-            OBJECT_BYTES + len(u.text) + (len(u.embedding.data) if u.embedding else 0)
-            for u in episode.units
-        ),
+        vector_sum=vector_sum,
+        held_bytes=sum(a.nbytes for a in arrays) + unit_bytes,
     )
 
 
