@@ -9,7 +9,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -117,7 +116,7 @@ class Bm25Index:
             else np.zeros(0, dtype=np.float32)
         )
         return cls._weighted(
-            terms[first],
+            np.bincount(terms[first], minlength=n_terms),
             docs[first].astype(np.int32),
             frequency,
             lengths,
@@ -149,7 +148,7 @@ class Bm25Index:
         by_term = terms.astype(np.uint16) if len(vocabulary) <= np.iinfo(np.uint16).max else terms
         order = np.argsort(by_term, kind="stable")
         return cls._weighted(
-            terms[order],
+            np.bincount(terms, minlength=len(vocabulary)),
             docs[order],
             counts[order],
             lengths,
@@ -162,7 +161,7 @@ class Bm25Index:
     @classmethod
     def _weighted(
         cls,
-        posting_term: npt.NDArray[np.integer[Any]],
+        df: npt.NDArray[np.int64],
         posting_doc: npt.NDArray[np.int32],
         frequency: npt.NDArray[np.float32],
         lengths: npt.NDArray[np.float32],
@@ -172,16 +171,18 @@ class Bm25Index:
         k1: float,
         b: float,
     ) -> Bm25Index:
-        """The index of postings sorted by (term, document): each one's BM25 weight."""
+        """The index of postings sorted by (term, document), ``df[t]`` of them term ``t``'s:
+        each one's BM25 weight.
+        """
         n_terms = len(vocabulary)
         average = float(lengths.mean()) if documents and lengths.mean() > 0 else 1.0
-        df = np.bincount(posting_term, minlength=n_terms)
         starts = np.zeros(n_terms + 1, dtype=np.int64)
         np.cumsum(df, out=starts[1:])
         idf = np.log(1.0 + (documents - df + 0.5) / (df + 0.5))
-        # Per document, then gathered: the same values as per posting, for far fewer operations.
+        # Per document (or term), then spread over the postings: the same values as computed
+        # per posting, for far fewer operations.
         norm = (k1 * (1.0 - b + b * lengths / average))[posting_doc]
-        weight = idf[posting_term] * frequency * (k1 + 1.0) / (frequency + norm)
+        weight = np.repeat(idf, df) * frequency * (k1 + 1.0) / (frequency + norm)
         return cls(
             vocabulary=vocabulary,
             postings_start=starts,
@@ -233,8 +234,13 @@ class GroupedBm25:
         """Group ``documents``: document ``d`` is in group ``group_of[d]`` (non-decreasing)."""
         per_term = np.diff(documents.postings_start)
         term = np.repeat(np.arange(len(per_term), dtype=np.int64), per_term)
-        key = term * max(count, 1) + group_of[documents.postings_doc]
-        first = np.flatnonzero(np.diff(key, prepend=-1)) if len(key) else np.zeros(0, np.int64)
+        group = group_of[documents.postings_doc]
+        key = term * max(count, 1) + group
+        # Where a (term, group) run begins: the keys are sorted (terms, then documents, whose
+        # groups do not decrease).
+        begins = np.ones(len(key), dtype=np.bool_)
+        np.not_equal(key[1:], key[:-1], out=begins[1:])
+        first = np.flatnonzero(begins)
         starts = np.zeros(len(per_term) + 1, dtype=np.int64)
         np.cumsum(np.bincount(term[first], minlength=len(per_term)), out=starts[1:])
         best = (
@@ -245,7 +251,7 @@ class GroupedBm25:
         groups = Bm25Index(
             vocabulary=documents.vocabulary,
             postings_start=starts,
-            postings_doc=(key[first] % max(count, 1)).astype(np.int32),
+            postings_doc=group[first].astype(np.int32),
             postings_weight=best,
             documents=count,
         )
