@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Annotated, Literal, TypeVar
@@ -192,8 +192,8 @@ class Found:
     procedure: Procedure | None
 
 
-def reply_bytes(reply: ReplyContent) -> int:
-    """The reply's size as JSON with non-ASCII escaped: the larger of the two forms a runtime
+def reply_bytes(reply: Mapping[str, object]) -> int:
+    """A reply's size as JSON with non-ASCII escaped: the larger of the two forms a runtime
     may send (a 4-byte character takes 12 bytes as a surrogate pair's escapes).
     """
     return len(json.dumps(reply))

@@ -15,6 +15,7 @@ from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import checked_id
 from agent_memory.core.model.models import Episode
 from agent_memory.core.ports import MemoryPorts, Page
+from agent_memory.core.workflows.bootstrap import reply_bytes
 
 ACTIONS = ("get", "list", "forget", "agents")
 FIELDS = frozenset({"action", "tenant_id", "agent_id", "run_id", "limit", "cursor"})
@@ -37,9 +38,14 @@ def list_episodes(
     cursor: str | None = None,
 ) -> Page[Episode]:
     """One page of the agent's unexpired episodes, newest first (at most ``limit``)."""
+    _check_limit(limit)
+    return ports.episodes.recent(tenant_id, agent_id, now=ports.clock(), limit=limit, cursor=cursor)
+
+
+def _check_limit(limit: object) -> int:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
         raise InvalidInput("limit", f"must be a whole number from 1 to {MAX_PAGE}")
-    return ports.episodes.recent(tenant_id, agent_id, now=ports.clock(), limit=limit, cursor=cursor)
+    return limit
 
 
 def forget_run(ports: MemoryPorts, tenant_id: str, agent_id: str, run_id: str) -> bool:
@@ -105,9 +111,7 @@ def parse_episode_request(request: object) -> EpisodeRequest:
         return EpisodeRequest(action, tenant_id)
     agent_id = checked_id(_text(request, "agent_id"), "agent_id", "agent id")
     if action == "list":
-        limit = request.get("limit", MAX_PAGE)
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
-            raise InvalidInput("limit", f"must be a whole number from 1 to {MAX_PAGE}")
+        limit = _check_limit(request.get("limit", MAX_PAGE))
         cursor = request.get("cursor")
         if cursor is not None and not isinstance(cursor, str):
             raise InvalidInput("cursor", "must be a string")
@@ -127,8 +131,7 @@ def run_episode_request(
         return {"agents": tenant_agents(ports, r.tenant_id)}
     assert r.agent_id is not None
     if r.action == "list":
-        page = list_episodes(ports, r.tenant_id, r.agent_id, limit=r.limit, cursor=r.cursor)
-        return {"episodes": [episode_record(e) for e in page.items], "cursor": page.cursor}
+        return _page_within(ports, r.tenant_id, r.agent_id, r.limit, r.cursor)
     assert r.run_id is not None
     if r.action == "forget":
         return {"forgotten": forget_run(ports, r.tenant_id, r.agent_id, r.run_id)}
@@ -141,3 +144,24 @@ def _text(request: dict[str, Any], field: str) -> str:
     if not isinstance(value, str):
         raise InvalidInput(field, "is required (a string)")
     return value
+
+
+def _page_within(
+    ports: MemoryPorts, tenant_id: str, agent_id: str, limit: int, cursor: str | None
+) -> dict[str, Any]:
+    """A page of at most ``limit`` episodes whose JSON fits the deployment's reply budget
+    (``max_reply_bytes``: Lambda refuses a synchronous response over 6 MB, and 100 episodes
+    at the contract's maxima reach far past it): as many of the page's first episodes as fit,
+    at least one, read again as a page of that many (for its cursor) when fewer fit.
+    """
+    page = list_episodes(ports, tenant_id, agent_id, limit=limit, cursor=cursor)
+    budget = ports.policies.max_reply_bytes - reply_bytes({"episodes": [], "cursor": cursor})
+    fit, used = 0, 0
+    for episode in page.items:
+        used += reply_bytes(episode_record(episode)) + 2  # its comma and space in the list
+        if fit and used > budget:
+            break
+        fit += 1
+    if fit < len(page.items):
+        page = list_episodes(ports, tenant_id, agent_id, limit=fit, cursor=cursor)
+    return {"episodes": [episode_record(e) for e in page.items], "cursor": page.cursor}
