@@ -20,7 +20,7 @@ from botocore.exceptions import ClientError
 from botocore.stub import Stubber
 
 from agent_memory.adapters.aws.dynamodb_codec import ConditionFailed, translated
-from agent_memory.adapters.aws.dynamodb_episodes import DynamoDbEpisodeStore
+from agent_memory.adapters.aws.dynamodb_episodes import DynamoDbEpisodeStore, roster_sort_key
 from agent_memory.adapters.aws.dynamodb_facts import DynamoDbFactStore
 from agent_memory.adapters.aws.dynamodb_ledger import DynamoDbLedger
 from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
@@ -538,9 +538,10 @@ def test_removing_an_oversized_episode_leaves_none_of_its_parts(aws: Aws, remova
     # agent's episode if kept)
     left = {(i["pk"]["S"], i["run_id"]["S"]) for i in aws.items(EPISODES)}
     assert not any("#part#" in run_id for _, run_id in left)
-    expected = {("acme#agent-1", "#version"), ("acme#", "#agents")}
+    expected = {("acme#agent-1", "#version"), ("acme#", roster_sort_key("agent-1"))}
     if removal == "delete":
         expected |= {("acme#agent-2", "run-1"), ("acme#agent-2", "#version")}
+        expected |= {("acme#", roster_sort_key("agent-2"))}
     else:
         expected = set()
     assert left == expected

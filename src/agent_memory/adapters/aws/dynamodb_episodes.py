@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import uuid
+import zlib
 from collections.abc import Iterator, Sequence
 from typing import Any, cast
 
@@ -86,9 +87,14 @@ _VECTOR_ATTRIBUTES = tuple(
 )
 # Sort key of each agent's version item: '#' never occurs in a run id.
 _VERSION = "#version"
-# Each tenant's roster of agents with episodes: a string set in partition "{tenant}#" (no
-# agent id is empty), so the tenant's keys keep their leading "{tenant}#".
+# Each tenant's roster of agents with episodes: string sets in partition "{tenant}#" (no
+# agent id is empty), so the tenant's keys keep their leading "{tenant}#". An item holds at
+# most 400 KB ("Service, account, and table quotas in Amazon DynamoDB",
+# https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html), some
+# 3,000 agent ids of the longest: so the roster is ROSTER_SHARDS items, an agent on the one
+# its id's CRC-32 names, all read in one BatchGetItem (at most 100 keys).
 _ROSTER = "#agents"
+ROSTER_SHARDS = 64
 # How many of an agent's latest additions its version item logs (a few KB at most).
 LOGGED_ADDITIONS = 32
 
@@ -298,21 +304,21 @@ class DynamoDbEpisodeStore:
         return count_values((i for i in items if get_float(i, "expires_at") > now), "outcome")
 
     def agents(self, tenant_id: str) -> list[str]:
-        """The agents on the tenant's roster item (every agent an episode was added for since
-        the tenant was last forgotten), by one consistent read by key.
+        """The agents on the tenant's roster (every agent an episode was added for since the
+        tenant was last forgotten), by one consistent BatchGetItem of its shards.
         """
-        with translated():
-            item = self._client.get_item(
-                TableName=self._table, Key=_roster_key(tenant_id), ConsistentRead=True
-            ).get("Item")
-        return sorted(item["agents"]["SS"]) if item and "agents" in item else []
+        keys = _roster_keys(tenant_id)
+        items = batch_get(self._client, self._table, ("pk", "run_id"), keys)
+        return sorted(
+            a for item in items if item and "agents" in item for a in item["agents"]["SS"]
+        )
 
     def _enrol(self, tenant_id: str, agent_id: str) -> None:
-        """Put the agent on the tenant's roster (idempotent)."""
+        """Put the agent on its shard of the tenant's roster (idempotent)."""
         with translated():
             self._client.update_item(
                 TableName=self._table,
-                Key=_roster_key(tenant_id),
+                Key=_roster_key(tenant_id, roster_sort_key(agent_id)),
                 UpdateExpression="ADD #agents :agent",
                 ExpressionAttributeNames={"#agents": "agents"},
                 ExpressionAttributeValues={":agent": {"SS": [agent_id]}},
@@ -593,7 +599,7 @@ class DynamoDbEpisodeStore:
             # Parts and the version item have a '#' in their sort key; run ids never do.
             deleted += sum(KEY_SEPARATOR not in get_s(k, "run_id") for k in keys)
             batch_delete(self._client, self._table, keys)
-        batch_delete(self._client, self._table, [_roster_key(tenant_id)])
+        batch_delete(self._client, self._table, _roster_keys(tenant_id))
         return deleted
 
     def _partition_keys(self, pk: str) -> Iterator[Item]:
@@ -625,8 +631,21 @@ class DynamoDbEpisodeStore:
         )
 
 
-def _roster_key(tenant_id: str) -> Item:
-    return {"pk": s(tenant_prefix(tenant_id)), "run_id": s(_ROSTER)}
+def roster_sort_key(agent_id: str) -> str:
+    """The sort key of the roster shard that lists ``agent_id`` (in partition ``{tenant}#``)."""
+    return _roster_sort_key(zlib.crc32(agent_id.encode()) % ROSTER_SHARDS)
+
+
+def _roster_sort_key(shard: int) -> str:
+    return f"{_ROSTER}#{shard:02d}"
+
+
+def _roster_key(tenant_id: str, sort_key: str) -> Item:
+    return {"pk": s(tenant_prefix(tenant_id)), "run_id": s(sort_key)}
+
+
+def _roster_keys(tenant_id: str) -> list[Item]:
+    return [_roster_key(tenant_id, _roster_sort_key(k)) for k in range(ROSTER_SHARDS)]
 
 
 def _key(tenant_id: str, agent_id: str, run_id: str) -> Item:
