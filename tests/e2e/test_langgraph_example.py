@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -11,21 +9,14 @@ import pytest
 from langchain_core.messages import SystemMessage
 
 from agent_memory.sdk import MemoryClient
+from tests.support.examples import load_example
 
 pytestmark = pytest.mark.slow
-
-EXAMPLE = Path(__file__).parents[2] / "examples" / "contract_review_agent.py"
 
 
 @pytest.fixture(scope="module")
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("contract_review_agent", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Registered first: the dataclasses it defines look their module up by name.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_example("contract_review_agent")
 
 
 def test_second_run_is_bootstrapped_from_the_first(example: ModuleType, tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from types import ModuleType
 import pytest
 
 from agent_memory.sdk import MemoryClient
+from tests.support.examples import load_example
 
 pytestmark = pytest.mark.slow
 
@@ -21,13 +21,7 @@ EXAMPLE = ROOT / "examples" / "strands_agent.py"
 
 @pytest.fixture(scope="module")
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("strands_agent", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Registered first: the dataclasses it defines look their module up by name.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_example("strands_agent")
 
 
 def test_second_run_starts_from_the_first_and_needs_less(

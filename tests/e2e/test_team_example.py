@@ -2,30 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from agent_memory.sdk import MemoryClient
+from tests.support.examples import load_example
 
 pytestmark = pytest.mark.slow
 
-EXAMPLE = Path(__file__).parents[2] / "examples" / "team_of_agents.py"
 FINDING = "verifies signatures with SHA-1; it must use HMAC-SHA256"
 
 
 @pytest.fixture(scope="module")
 def example() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("team_of_agents", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Registered first: the dataclasses it defines look their module up by name.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_example("team_of_agents")
 
 
 def test_a_workers_finding_reaches_the_other_workers_next_run(
