@@ -109,6 +109,12 @@ class LocalEmbedder:
         vector: FloatArray = self._embed([text])[0]
         return vector
 
+    def count_tokens(self, text: str) -> int:
+        """How many of the model's WordPiece tokens ``text`` takes (no special tokens): the unit
+        a served context is measured in (``benchmarks/served.py``).
+        """
+        return len(self._load().tokenizer.encode(text, add_special_tokens=False).ids)
+
     def _embed(self, texts: list[str]) -> FloatArray:
         if not texts:
             return np.zeros((0, DIMENSION), dtype=np.float32)

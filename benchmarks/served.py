@@ -1,0 +1,52 @@
+"""What a bootstrap reply serves: its context block's size in tokens, and which units it holds.
+
+Recall of what is served asks whether an evidence unit is inside the block the agent receives,
+not merely somewhere in a ranked list. A reply's ``episodes`` list mirrors its block (both are
+rendered from the same trimmed selection), so a unit is served when it is listed there and its
+moment line is in the block. Tokens are counted with the embedding model's own tokenizer
+(all-MiniLM-L6-v2's WordPiece, no special tokens): the figure is the block's size, not any
+particular chat model's count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+# What the block shows of a moment (core/tiers/episodic.py cuts a moment to 300 characters);
+# matching its opening is enough to tell that the line is there.
+_PROBE_CHARS = 60
+
+
+class TokenCounter(Protocol):
+    def count_tokens(self, text: str) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """The units a reply serves, as ``(run_id, seq)`` of message units, and the block's size."""
+
+    units: frozenset[tuple[str, int]]
+    runs: tuple[str, ...]
+    tokens: int
+    chars: int
+
+
+def served(reply: Mapping[str, Any], counter: TokenCounter) -> Served:
+    """The message units inside ``reply``'s context block, its runs best first, its size."""
+    context = str(reply.get("context") or "")
+    flat = " ".join(context.split())
+    units: set[tuple[str, int]] = set()
+    runs: list[str] = []
+    for episode in reply.get("episodes") or ():
+        runs.append(str(episode["run_id"]))
+        for unit in episode.get("units") or ():
+            if unit.get("kind") != "message":
+                continue
+            probe = " ".join(str(unit["text"]).split())[:_PROBE_CHARS]
+            if probe and probe in flat:
+                units.add((str(episode["run_id"]), int(unit["seq"])))
+    return Served(
+        frozenset(units), tuple(runs), counter.count_tokens(context) if context else 0, len(context)
+    )
