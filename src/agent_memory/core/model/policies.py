@@ -35,7 +35,22 @@ class EpisodicPolicy:
     max_units: int = 300
     max_unit_chars: int = 1_000
     max_unit_total_chars: int = 100_000
+    # A unit is embedded by its first this many characters (as it is matched: its day, speaker
+    # and text); all of its kept text is matched by its words. The embedding model was trained
+    # on 128-token inputs (about 500 characters of English): a longer text costs model time in
+    # proportion and blurs its mean-pooled vector, while the words of a long message, the
+    # assistant's answers and pasted output mostly, are what lexical search matches anyway
+    # (benchmarks/research/LONGMEMEVAL.md).
+    embedded_chars: int = 512
     units_per_episode: int = 3
+    # The memory context shows the search's best moments (message units) overall, best first,
+    # under their episodes, while their shown text (each cut to 300 characters) fits in this
+    # many characters; an episode past the top_k joins the block (its task, date and moments
+    # only) when it holds one of them, up to served_episodes in all. Evidence spread over
+    # several runs ("how many times...") reaches the block, in about 1,000 tokens of moments
+    # (benchmarks/research/LONGMEMEVAL.md).
+    served_moment_chars: int = 4_000
+    served_episodes: int = 8
     # Episodes whose units are ranked in full when more are live: half nearest by centroid,
     # half best matching the query's words (benchmarks/research/RETRIEVAL_RECIPE.md).
     rerank_candidates: int = 64

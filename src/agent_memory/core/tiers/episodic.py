@@ -13,16 +13,29 @@ from agent_memory.core.model.models import (
     EpisodeUnit,
     RunArtifacts,
     RunFinished,
+    SearchResult,
+    UnitHit,
     unit_text,
 )
 from agent_memory.core.model.policies import DAY, EpisodicPolicy
 from agent_memory.core.ports import FloatArray
 from agent_memory.core.retrieval import vectors
+from agent_memory.core.retrieval.periods import calendar_day
 
 
 def episode_text(artifacts: RunArtifacts) -> str:
     """What an episode is embedded from: its summary and its findings."""
     return " ".join([artifacts.task_summary, *artifacts.key_findings]).strip()
+
+
+def embedding_inputs(
+    artifacts: RunArtifacts, units: Sequence[EpisodeUnit], day: str, chars: int
+) -> list[str]:
+    """What an episode's vectors embed, in order: its summary, then each unit as it is matched
+    (its run's calendar ``day``, speaker and text), each cut to its first ``chars`` characters.
+    """
+    texts = [episode_text(artifacts), *(unit_text(u, day) for u in units)]
+    return [text[:chars] for text in texts]
 
 
 def episode_units(messages: Sequence[EpisodeUnit], artifacts: RunArtifacts) -> list[EpisodeUnit]:
@@ -76,22 +89,72 @@ def build_episode(
     )
 
 
-def format_episodes(hits: Sequence[EpisodeHit], *, reader: str | None = None) -> Section | None:
+def served_hits(
+    found: SearchResult, *, top_k: int, moment_chars: int, max_episodes: int
+) -> tuple[EpisodeHit, ...]:
+    """The episodes a memory context shows, each with the moments it shows.
+
+    The ``top_k`` best episodes come first, each with its best moment. Then the search's best
+    units overall, best first, are shown under their episodes while the moments' shown text
+    fits in ``moment_chars``; an episode below the top ``top_k`` joins (after them, in rank
+    order) when one of its units is among those, up to ``max_episodes`` in all. Findings and
+    units of other kinds stay with the top episodes as the index ranked them.
+    """
+    ranked = list(found.episodes)
+    by_key = {(h.episode.agent_id, h.episode.run_id): h for h in ranked}
+    shown: dict[tuple[str, str], list[UnitHit]] = {}
+    for hit in ranked[:top_k]:
+        key = (hit.episode.agent_id, hit.episode.run_id)
+        shown[key] = [u for u in hit.units if u.unit.kind != "message"]
+        best = next((u for u in hit.units if u.unit.kind == "message"), None)
+        if best is not None:
+            shown[key].append(best)
+    spent = sum(len(_short(unit_text(u.unit))) for units in shown.values() for u in units)
+    for unit in found.units:
+        key = (unit.agent_id, unit.run_id)
+        if unit.unit.kind != "message" or key not in by_key:
+            continue
+        if key not in shown and len(shown) >= max_episodes:
+            continue
+        held = shown.setdefault(key, [])
+        if any(u.unit.seq == unit.unit.seq and u.unit.kind == "message" for u in held):
+            continue
+        size = len(_short(unit_text(unit.unit)))
+        if spent + size > moment_chars:
+            break
+        held.append(unit)
+        spent += size
+    order = {key: position for position, key in enumerate(by_key)}
+    return tuple(
+        replace(by_key[key], units=tuple(units))
+        for key, units in sorted(shown.items(), key=lambda item: order[item[0]])
+    )
+
+
+def format_episodes(
+    hits: Sequence[EpisodeHit], *, reader: str | None = None, full: int | None = None
+) -> Section | None:
     """The episodic section of the memory context (None when nothing was found).
 
     An episode of another agent than ``reader`` (the agent the context is for) says who
-    learned it; the reader's own episodes do not (nor any, when ``reader`` is None).
+    learned it; the reader's own episodes do not (nor any, when ``reader`` is None). Each says
+    when its run finished. Past the first ``full`` (all, if None), an episode shows only its
+    task, date and moments: it is there for what was said in it.
     """
     if not hits:
         return None
     lines: list[str] = []
-    for hit in hits:
+    for position, hit in enumerate(hits):
         episode = hit.episode
         if lines:
             lines.append("")
         lines.append(f"Task: {episode.task_summary or episode.task}")
+        lines.append(f"When: {calendar_day(episode.created_at)}")
         if reader is not None and episode.agent_id != reader:
             lines.append(f"Learned by: {episode.agent_id}")
+        if full is not None and position >= full:
+            _moments(lines, hit)
+            continue
         lines.append(f"Outcome: {episode.outcome} (similarity {hit.similarity:.2f})")
         if episode.approach_used:
             lines.append(f"Approach: {episode.approach_used}")
@@ -101,11 +164,15 @@ def format_episodes(hits: Sequence[EpisodeHit], *, reader: str | None = None) ->
         if episode.reusable_patterns:
             lines.append("Patterns that worked:")
             lines.extend(f"  - {pattern}" for pattern in episode.reusable_patterns)
-        moments = [u.unit for u in hit.units if u.unit.kind == "message"]
-        if moments:
-            lines.append("Most relevant moments:")
-            lines.extend(f"  - {_short(unit_text(u))}" for u in moments)
+        _moments(lines, hit)
     return Section(EPISODIC, "relevant past runs", tuple(lines))
+
+
+def _moments(lines: list[str], hit: EpisodeHit) -> None:
+    moments = [u.unit for u in hit.units if u.unit.kind == "message"]
+    if moments:
+        lines.append("Most relevant moments:")
+        lines.extend(f"  - {_short(unit_text(u))}" for u in moments)
 
 
 def _short(text: str, limit: int = 300) -> str:

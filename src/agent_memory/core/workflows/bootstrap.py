@@ -146,18 +146,24 @@ def bootstrap(
     episodes_job = pool.submit(_timed, lambda: _episodes(request, ports, text, query, now))
     facts_job = pool.submit(_timed, lambda: _facts(request, ports, text, query))
     found, episodic_ms = episodes_job.result()
+    policy = ports.policies.episodic
     found, rerank_ms = _timed(
         lambda: reranking.rerank(
-            found, text, ports.reranker, top_episodes=ports.policies.episodic.top_k
+            found, text, ports.reranker, top_episodes=max(policy.top_k, policy.served_episodes)
         )
     )
-    episodes = list(found.episodes)
+    episodes = episodic.served_hits(
+        found,
+        top_k=policy.top_k,
+        moment_chars=policy.served_moment_chars,
+        max_episodes=policy.served_episodes,
+    )
     facts, semantic_ms = facts_job.result()
     procedure, procedural_ms = procedure_job.result()
     # Drawn for this reply alone: no stored text can know it (core/model/markers.py).
     token = markers.new_token()
     content, truncated = fit_reply(
-        Found(tuple(episodes), tuple(facts), procedure),
+        Found(episodes, tuple(facts), procedure),
         lambda draft: _content(draft, ports, token, request.agent_id),
         ports.policies.max_reply_bytes,
     )
@@ -320,7 +326,9 @@ def _content(found: Found, ports: MemoryPorts, token: str, agent_id: str) -> Rep
     """
     procedure = found.procedure
     sections = [
-        episodic.format_episodes(found.episodes, reader=agent_id),
+        episodic.format_episodes(
+            found.episodes, reader=agent_id, full=ports.policies.episodic.top_k
+        ),
         semantic.format_facts(list(found.facts)),
         procedural.format_procedure(procedure, ports.policies.procedural) if procedure else None,
     ]
@@ -364,11 +372,14 @@ def _episodes(
         policy=policy,
         scope=request.scope,
     )
+    served = max(policy.top_k, policy.served_episodes)
     return index.search(
         text,
         query,
         now=now,
-        top_episodes=reranking.pool_size(policy.top_k, policy, ports.reranker),
+        top_episodes=reranking.pool_size(served, policy, ports.reranker),
+        # Enough units to fill the moments' budget: a moment is rarely under 100 characters.
+        top_units=max(10, policy.served_moment_chars // 100),
         units_per_episode=policy.units_per_episode,
         min_similarity=episode_threshold(
             ports.policies, ports.embedder.model_id, ports.calibrations

@@ -17,7 +17,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -28,11 +28,17 @@ from agent_memory.core.model.models import (
     ProcedureDraft,
     RunArtifacts,
     RunFinished,
-    unit_text,
 )
 from agent_memory.core.model.policies import DAY
 from agent_memory.core.model.records import to_json
-from agent_memory.core.ports import MemoryPorts, RunEntry, RunEntryKind, RunLedger
+from agent_memory.core.ports import (
+    Embedder,
+    FloatArray,
+    MemoryPorts,
+    RunEntry,
+    RunEntryKind,
+    RunLedger,
+)
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_texts
 from agent_memory.core.retrieval.periods import calendar_day
 from agent_memory.core.tiers import episodic, procedural, semantic
@@ -306,8 +312,8 @@ def write_episode(state: RunState, ports: MemoryPorts) -> RunState:
     units = episodic.episode_units(state.units, artifacts)
     # Units are embedded as the index matches them: with their run's calendar day.
     day = calendar_day(run.finished_at or ports.clock())
-    texts = [episodic.episode_text(artifacts), *(unit_text(u, day) for u in units)]
-    embeddings = ports.embedder.embed_documents(texts)
+    texts = episodic.embedding_inputs(artifacts, units, day, ports.policies.episodic.embedded_chars)
+    embeddings = embed_once(ports.embedder, texts)
     episode = episodic.build_episode(
         run,
         artifacts,
@@ -318,6 +324,18 @@ def write_episode(state: RunState, ports: MemoryPorts) -> RunState:
         units=episodic.embed_units(units, embeddings[1:], ports.embedder.model_id),
     )
     return state.but(episode_written=ports.episodes.add(episode))
+
+
+def embed_once(embedder: Embedder, texts: Sequence[str]) -> FloatArray:
+    """Vectors of ``texts``, a text repeated in the run (a pasted log, a retried answer)
+    embedded once.
+    """
+    distinct = list(dict.fromkeys(texts))
+    vectors = embedder.embed_documents(distinct)
+    if len(distinct) == len(texts):
+        return vectors
+    position = {text: i for i, text in enumerate(distinct)}
+    return vectors[[position[text] for text in texts]]
 
 
 @_calls_a_model(lambda state: state.but(facts=FactResults()))

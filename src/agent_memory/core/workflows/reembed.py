@@ -35,7 +35,7 @@ from typing import Any, Generic, TypeVar
 
 from agent_memory.core.model.calibration import calibration_for
 from agent_memory.core.model.errors import Conflict, IngestionBusy, InvalidInput
-from agent_memory.core.model.models import Episode, Fact, RunArtifacts, StoredVector, unit_text
+from agent_memory.core.model.models import Episode, Fact, RunArtifacts, StoredVector
 from agent_memory.core.paging import every
 from agent_memory.core.ports import (
     ActiveModel,
@@ -48,7 +48,7 @@ from agent_memory.core.ports import (
 )
 from agent_memory.core.retrieval import vectors
 from agent_memory.core.retrieval.periods import calendar_day
-from agent_memory.core.tiers.episodic import episode_text
+from agent_memory.core.tiers.episodic import embedding_inputs
 
 # One run at a time: a run holds the lease, renewed after every page; a crashed run's lapses.
 LEASE_SECONDS = 600.0
@@ -511,7 +511,7 @@ def _kinds(ports: MemoryPorts) -> dict[str, _Kind[Any]]:
     return {
         "episodes": _Kind(
             read=lambda cursor, limit: episodes.list_all(now=now, limit=limit, cursor=cursor),
-            texts=_episode_texts,
+            texts=lambda e: _episode_texts(e, ports.policies.episodic.embedded_chars),
             slots=lambda e: (
                 [(e.embedding, e.spare_embedding)]
                 + [(u.embedding, u.spare_embedding) for u in e.units]
@@ -531,15 +531,14 @@ def _kinds(ports: MemoryPorts) -> dict[str, _Kind[Any]]:
     }
 
 
-def _episode_texts(episode: Episode) -> list[str]:
+def _episode_texts(episode: Episode, chars: int) -> list[str]:
     """What the episode's vectors embed, exactly as consolidation embedded them."""
     artifacts = RunArtifacts(
         task_summary=episode.task_summary,
         outcome=episode.outcome,
         key_findings=episode.key_findings,
     )
-    day = calendar_day(episode.created_at)
-    return [episode_text(artifacts), *(unit_text(u, day) for u in episode.units)]
+    return embedding_inputs(artifacts, episode.units, calendar_day(episode.created_at), chars)
 
 
 def _episode_with(episode: Episode, slots: list[Slot]) -> Episode:
