@@ -1,7 +1,11 @@
 """Episodic retrieval quality on LoCoMo: the product's search beside BM25, embeddings and RRF.
 
-Not part of the test suite (only ``benchmarks/metrics.py`` and the loader are unit-tested). For
-each conversation (26, 30, 41, 42, 43):
+Not part of the test suite (only ``benchmarks/metrics.py`` and the loader are unit-tested).
+``--data`` names a folder (every ``*.json`` in it is a LoCoMo conversation, taken in the order
+of their numeric stems, ``26.json`` before ``100.json``, then any others by name) or one file.
+Conversations 26 and 30 are the dev set, the ones the retrieval recipe was tuned on
+(``benchmarks/research/RETRIEVAL_RECIPE.md``); every other conversation found is held out. Each
+is reported on its own, and pooled per split and over all. For each conversation:
 
 1. a fresh local memory (``local_ports``: SQLite, the local embedder, the local PII detector) is
    loaded through the product's own write path, ``consolidate``, one ``RunFinished`` event per
@@ -18,7 +22,15 @@ each conversation (26, 30, 41, 42, 43):
 4. the product runs twice: vectors stored as int8 (the default) and as float32, selected by
    patching the default ``encoding`` of ``agent_memory.core.retrieval.vectors.encode`` during
    the second load (the write path calls it through the module, so the patch reaches it; the
-   stored format tag is checked afterwards).
+   stored format tag is checked afterwards);
+5. served context: on the int8 memory, once every search is done (so they see the memory as
+   before), each question is also the task of a ``bootstrap`` call (the request through
+   ``parse_bootstrap_request``); ``benchmarks/served.py`` reads which message units and
+   sessions the reply's context block holds and its size in tokens of the embedding model's
+   own tokenizer (all-MiniLM-L6-v2's WordPiece, no special tokens), not any chat model's.
+   Served turn recall_any: an evidence turn is inside the block; served session recall_any /
+   recall_all: some / every relevant session is among the block's episodes. The bootstrap is
+   timed around the call (wall clock), after one untimed warm-up call.
 
 Episodes expire ``retention_days`` after ``finished_at`` and a conversation spans up to ~10
 months, so the clock is fixed at the last session + 1 day and the retention is raised through
@@ -27,10 +39,12 @@ months, so the clock is fixed at the last session + 1 day and the retention is r
 Run from the repository root (minutes: every turn is embedded three times)::
 
     .venv/bin/pip install bm25s==0.3.16       # else a numpy port of its BM25 is used
-    .venv/bin/python benchmarks/retrieval.py --out benchmarks/results/retrieval.json
+    .venv/bin/python benchmarks/retrieval.py --data ../shared/data/locomo \
+        --out benchmarks/results/retrieval.json
 
-``--data`` defaults to ``../shared/data/locomo`` relative to the repository root; the Markdown
-table is written beside the JSON (``retrieval.md``). Latencies are wall-clock and noisy.
+``--data`` defaults to ``../shared/data/locomo`` relative to the repository root;
+``--conversations`` keeps only the named ones. The Markdown table is written beside the JSON
+(``retrieval.md``). Latencies are wall-clock and noisy.
 """
 
 from __future__ import annotations
@@ -64,6 +78,11 @@ from agent_memory.core.model.models import StoredVector
 from agent_memory.core.model.policies import DAY, EpisodicPolicy, Policies
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.retrieval import vectors
+from agent_memory.core.workflows.bootstrap import (
+    BootstrapRequest,
+    bootstrap,
+    parse_bootstrap_request,
+)
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.search import search_episodes
 from agent_memory.wiring.local import PSEUDONYM_KEY_FILE, local_ports
@@ -75,22 +94,30 @@ try:
         first_relevant_rank,
         latency_summary,
         mean_metrics,
+        percentile,
         question_metrics,
     )
+    from benchmarks.served import Served, served
 except ModuleNotFoundError:  # run as a script: benchmarks/ itself is on sys.path
     from metrics import (  # type: ignore[import-not-found, no-redef]
         METRIC_NAMES,
         first_relevant_rank,
         latency_summary,
         mean_metrics,
+        percentile,
         question_metrics,
     )
+    from served import Served, served  # type: ignore[import-not-found, no-redef]
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path("..") / "shared" / "data" / "locomo"  # relative to the repository root
-CONVERSATIONS = ("26", "30", "41", "42", "43")
+# The conversations the retrieval recipe was tuned on (benchmarks/research/RETRIEVAL_RECIPE.md);
+# every other one is held out.
+DEV_CONVERSATIONS = frozenset({"26", "30"})
+DEV, HELD_OUT = "dev", "held-out"
+SERVED_METRICS = ("turn recall_any", "session recall_any", "session recall_all")
 CATEGORIES = frozenset({1, 2, 3, 4})
 TENANT = "locomo"
 TOP = 10
@@ -251,6 +278,25 @@ def load_conversation(path: Path) -> Conversation:
     return conversation_from_json(json.loads(path.read_text(encoding="utf-8")), path.stem)
 
 
+def conversation_files(data: Path) -> list[Path]:
+    """The LoCoMo files ``data`` names: itself if a file, else every ``*.json`` in the folder,
+    numeric stems first in numeric order, then the others by name.
+    """
+    if data.is_file():
+        return [data]
+    if not data.is_dir():
+        raise FileNotFoundError(f"no LoCoMo file or folder at {data}")
+    files = [p for p in data.glob("*.json") if p.is_file()]
+    if not files:
+        raise FileNotFoundError(f"no *.json in {data}")
+    return sorted(files, key=lambda p: (0, int(p.stem), "") if p.stem.isdigit() else (1, 0, p.stem))
+
+
+def split_of(name: str) -> str:
+    """``dev`` for the conversations the recipe was tuned on, ``held-out`` for every other."""
+    return DEV if name in DEV_CONVERSATIONS else HELD_OUT
+
+
 def events_from_sessions(
     conversation: Conversation, *, tenant_id: str = TENANT
 ) -> tuple[list[dict[str, Any]], dict[tuple[str, int], str]]:
@@ -380,6 +426,8 @@ class ProductRun:
     search_ms: list[float] = field(default_factory=list)
     total_ms: list[float] = field(default_factory=list)
     finding_slots: list[int] = field(default_factory=list)
+    served: list[Served] = field(default_factory=list)
+    bootstrap_ms: list[float] = field(default_factory=list)
     cold_ms: float = 0.0
     load_s: float = 0.0
     pii: dict[str, int] = field(default_factory=dict)
@@ -429,10 +477,73 @@ def ask_product(
     return run
 
 
+def serve_product(
+    ports: MemoryPorts, conversation: Conversation, embedder: LocalEmbedder, run: ProductRun
+) -> None:
+    """Every question as the task of a ``bootstrap`` call: what its block serves, its time.
+
+    One untimed warm-up call first (the bootstrap's own index lookup and thread pool).
+    """
+
+    def request(task: str) -> BootstrapRequest:
+        return parse_bootstrap_request(
+            {"tenant_id": TENANT, "agent_id": conversation.agent_id, "task": task}
+        )
+
+    bootstrap(request("warm-up"), ports)
+    for question in conversation.questions:
+        asked = request(question.text)
+        start = time.perf_counter()
+        reply = bootstrap(asked, ports)
+        run.bootstrap_ms.append((time.perf_counter() - start) * 1000)
+        run.served.append(served(reply, embedder))
+
+
+def served_scores(
+    serving: Served, question: Question, units: Mapping[tuple[str, int], str]
+) -> dict[str, float]:
+    """:data:`SERVED_METRICS` of one reply: an evidence turn inside its block; some / every
+    relevant session among its episodes.
+    """
+    turns = {units[u] for u in serving.units if u in units}
+    sessions = {int(r.removeprefix("session-")) for r in serving.runs if r.startswith("session-")}
+    return {
+        "turn recall_any": float(bool(turns & question.evidence)),
+        "session recall_any": float(bool(sessions & question.sessions)),
+        "session recall_all": float(question.sessions <= sessions),
+    }
+
+
+def served_summary(
+    scores: Sequence[Mapping[str, float]],
+    servings: Sequence[Served],
+    bootstrap_ms: Sequence[float],
+) -> dict[str, Any]:
+    """Mean served recalls, block tokens (median, p95), turns served, bootstrap latency."""
+    tokens = [float(s.tokens) for s in servings]
+    return {
+        "questions": len(scores),
+        "metrics": rounded(mean_metrics(scores)),
+        "block_tokens": {
+            "median": round(percentile(tokens, 50), 1),
+            "p95": round(percentile(tokens, 95), 1),
+        },
+        "turns_served_mean": round(float(np.mean([len(s.units) for s in servings])), 2),
+        "sessions_served_mean": round(float(np.mean([len(s.runs) for s in servings])), 2),
+        "bootstrap_ms": rounded(latency_summary(bootstrap_ms), 2),
+    }
+
+
 def run_product(
-    conversation: Conversation, embedder: LocalEmbedder, encoding: vectors.Encoding
+    conversation: Conversation,
+    embedder: LocalEmbedder,
+    encoding: vectors.Encoding,
+    *,
+    serve: bool = False,
 ) -> ProductRun:
-    """Load the conversation into a fresh memory (vectors stored as ``encoding``) and ask it."""
+    """Load the conversation into a fresh memory (vectors stored as ``encoding``) and ask it;
+    with ``serve``, bootstrap every question too, once the searches are done.
+    """
     events, units = events_from_sessions(conversation)
     with tempfile.TemporaryDirectory(prefix="locomo-") as tmp, vector_encoding(encoding):
         ports = open_memory(Path(tmp), conversation, embedder)
@@ -440,6 +551,8 @@ def run_product(
         pii = load_into_memory(ports, events)
         load_s = time.perf_counter() - start
         run = ask_product(ports, conversation, units)
+        if serve:
+            serve_product(ports, conversation, embedder, run)
         run.load_s, run.pii, run.encoding = load_s, pii, stored_encoding(ports, conversation)
     if run.encoding != encoding:
         raise RuntimeError(f"vectors stored as {run.encoding}, expected {encoding}")
@@ -616,9 +729,10 @@ def evaluate_conversation(
     """Every system's per-question metrics on one conversation, and what was measured on the way."""
     progress(
         f"[{conversation.name}] product, int8 vectors: "
-        f"loading {len(conversation.sessions)} sessions"
+        f"loading {len(conversation.sessions)} sessions (then search, then bootstrap)"
     )
-    product = run_product(conversation, embedder, "int8")
+    product = run_product(conversation, embedder, "int8", serve=True)
+    _, units = events_from_sessions(conversation)
     progress(f"[{conversation.name}] product, float32 vectors: loading again")
     product_f32 = run_product(conversation, embedder, "float32")
     progress(f"[{conversation.name}] baselines: embedding {len(conversation.turns)} raw turns")
@@ -636,6 +750,7 @@ def evaluate_conversation(
     names = (conversation.speaker_a, conversation.speaker_b)
     now = benchmark_clock(conversation)
     facts: dict[str, Any] = {
+        "split": split_of(conversation.name),
         "sessions": len(conversation.sessions),
         "turns": len(conversation.turns),
         "questions": len(conversation.questions),
@@ -662,6 +777,14 @@ def evaluate_conversation(
         f"product_session_misses_at_{MISS_CUTOFF}": session_misses(conversation, product.sessions),
         "stored_encoding": {PRODUCT: product.encoding, PRODUCT_F32: product_f32.encoding},
         "bm25": bm25_used,
+        "served_samples": {
+            "scores": [
+                served_scores(s, q, units)
+                for s, q in zip(product.served, conversation.questions, strict=True)
+            ],
+            "servings": product.served,
+            "bootstrap_ms": product.bootstrap_ms,
+        },
         "latency_samples_ms": {
             PRODUCT: {
                 "embed+search": product.total_ms,
@@ -706,21 +829,50 @@ def latency(samples: Mapping[str, Sequence[float]]) -> dict[str, dict[str, float
     return {name: rounded(latency_summary(ms), 2) for name, ms in samples.items()}
 
 
-def run(data: Path, names: Sequence[str]) -> dict[str, Any]:
-    """The whole benchmark over ``names``: per conversation and pooled over all questions."""
+@dataclass
+class ServedPool:
+    """Served-context samples pooled over conversations."""
+
+    scores: list[Mapping[str, float]] = field(default_factory=list)
+    servings: list[Served] = field(default_factory=list)
+    bootstrap_ms: list[float] = field(default_factory=list)
+
+    def add(self, samples: Mapping[str, Any]) -> None:
+        self.scores += samples["scores"]
+        self.servings += samples["servings"]
+        self.bootstrap_ms += samples["bootstrap_ms"]
+
+    def summary(self) -> dict[str, Any]:
+        return served_summary(self.scores, self.servings, self.bootstrap_ms)
+
+
+def run(files: Sequence[Path]) -> dict[str, Any]:
+    """The whole benchmark over ``files``: per conversation, pooled per split and over all."""
     embedder = LocalEmbedder()
     pooled: dict[str, dict[str, list[dict[str, float]]]] = defaultdict(lambda: defaultdict(list))
+    by_split: dict[str, dict[str, dict[str, list[dict[str, float]]]]] = defaultdict(
+        lambda: defaultdict(lambda: defaultdict(list))
+    )
     pooled_latency: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    served_all, served_split = ServedPool(), defaultdict[str, ServedPool](ServedPool)
     categories: list[int] = []
     conversations: dict[str, Any] = {}
     bm25_used = ""
-    for name in names:
-        conversation = load_conversation(data / f"{name}.json")
+    for path in files:
+        conversation = load_conversation(path)
+        name = conversation.name
+        if name in conversations:
+            raise ValueError(f"conversation {name} given twice")
+        split = split_of(name)
         rows, facts = evaluate_conversation(conversation, embedder)
         categories += [q.category for q in conversation.questions]
         for system, levels in rows.items():
             for level, per_question in levels.items():
                 pooled[system][level] += per_question
+                by_split[split][system][level] += per_question
+        serving = facts.pop("served_samples")
+        served_all.add(serving)
+        served_split[split].add(serving)
         samples = facts.pop("latency_samples_ms")
         for system, kinds in samples.items():
             for kind, ms in kinds.items():
@@ -730,18 +882,32 @@ def run(data: Path, names: Sequence[str]) -> dict[str, Any]:
             **facts,
             "latency_ms": {system: latency(kinds) for system, kinds in samples.items()},
             "metrics": summarize(rows),
+            "served_context": served_summary(
+                serving["scores"], serving["servings"], serving["bootstrap_ms"]
+            ),
         }
         turn = conversations[name]["metrics"]
         progress(
             f"[{name}] turn recall_any@10: product {turn[PRODUCT]['turn']['recall_any@10']:.3f}, "
             f"BM25 {turn[BM25]['turn']['recall_any@10']:.3f}, "
             f"embeddings {turn[EMBEDDINGS]['turn']['recall_any@10']:.3f}, "
-            f"RRF {turn[RRF]['turn']['recall_any@10']:.3f}"
+            f"RRF {turn[RRF]['turn']['recall_any@10']:.3f}; served turn recall_any "
+            f"{conversations[name]['served_context']['metrics']['turn recall_any']:.3f}"
         )
     overall = summarize(pooled, categories)
+    splits: dict[str, Any] = {}
+    for split in (DEV, HELD_OUT):
+        if split in by_split:
+            splits[split] = {
+                "conversations": [n for n, c in conversations.items() if c["split"] == split],
+                "questions": len(by_split[split][PRODUCT]["turn"]),
+                "metrics": summarize(by_split[split]),
+                "served_context": served_split[split].summary(),
+            }
     return {
         "benchmark": "episodic retrieval on LoCoMo",
-        "conversations_evaluated": list(names),
+        "conversations_evaluated": list(conversations),
+        "dev_conversations": sorted(DEV_CONVERSATIONS),
         "setup": setup_notes(embedder, bm25_used),
         "environment": environment(),
         "overall": {
@@ -757,7 +923,9 @@ def run(data: Path, names: Sequence[str]) -> dict[str, Any]:
                     4,
                 ),
             },
+            "served_context": served_all.summary(),
         },
+        "by_split": splits,
         "reference_readme_bm25_10_conversations": REFERENCE_FIGURES,
         "per_conversation": conversations,
     }
@@ -813,6 +981,22 @@ def setup_notes(embedder: LocalEmbedder, bm25_used: str) -> dict[str, Any]:
             "recall_any@k: some relevant item in the top k; recall_all@k: every relevant item; "
             "nDCG@10 binary gains, ideal over min(|relevant|, 10); micro-averaged over questions"
         ),
+        "splits": (
+            f"dev = conversations {', '.join(sorted(DEV_CONVERSATIONS))} (the retrieval recipe "
+            "was tuned on them, benchmarks/research/RETRIEVAL_RECIPE.md); every other "
+            "conversation evaluated is held out"
+        ),
+        "served_context": (
+            "on the int8 memory, after all its searches: bootstrap(parse_bootstrap_request("
+            "{tenant_id, agent_id, task: the question}), ports) after one untimed warm-up call, "
+            "default policies besides the retention (top 3 episodes, 3 units each); "
+            "benchmarks/served.py: a message unit is served if its episode is in the reply and "
+            "its moment line in the context block; served turn recall_any = an evidence turn "
+            "served; served session recall_any / recall_all = some / every relevant session "
+            "among the reply's episodes; block tokens counted with the embedding model's "
+            f"WordPiece tokenizer ({embedder.model_id}, no special tokens), not a chat model's; "
+            "bootstrap latency = wall clock around the bootstrap call"
+        ),
         "embedding_model": embedder.model_id,
     }
 
@@ -857,6 +1041,8 @@ def markdown(result: Mapping[str, Any]) -> str:
             lines.append(_row(system, overall[system][level]))
         lines += [_row(REFERENCE, REFERENCE_FIGURES[level]), ""]
     lines += _per_conversation(result)
+    lines += _splits(result)
+    lines += _served_table(result)
     lines += _latency_table(result)
     encoding = result["overall"]["encoding"]
     lines += [
@@ -909,6 +1095,58 @@ def _per_conversation(result: Mapping[str, Any]) -> list[str]:
                 f"{levels['session']['recall_any@5']:.3f} / {levels['turn']['recall_any@10']:.3f}"
             )
         lines.append(f"| {system} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
+def _splits(result: Mapping[str, Any]) -> list[str]:
+    splits = result["by_split"]
+    names = list(splits)
+    lines = [
+        "## Dev and held-out (session recall_any@5 / turn recall_any@10)",
+        "",
+        "Dev: conversations the retrieval recipe was tuned on "
+        "(`benchmarks/research/RETRIEVAL_RECIPE.md`); held-out: every other one evaluated.",
+        "",
+        "| system | "
+        + " | ".join(f"{n} ({', '.join(splits[n]['conversations'])})" for n in names)
+        + " |",
+        "|---|" + "---|" * len(names),
+    ]
+    for system in (PRODUCT, PRODUCT_F32, BM25, EMBEDDINGS, RRF):
+        cells = [
+            f"{levels['session']['recall_any@5']:.3f} / {levels['turn']['recall_any@10']:.3f}"
+            for levels in (splits[n]["metrics"][system] for n in names)
+        ]
+        lines.append(f"| {system} | " + " | ".join(cells) + " |")
+    return [*lines, ""]
+
+
+def _served_table(result: Mapping[str, Any]) -> list[str]:
+    lines = [
+        "## Served context: what bootstrap puts in the block (int8 memory)",
+        "",
+        "Each question is also the task of a `bootstrap` call (default policies: top 3 "
+        "episodes, 3 moments each). Turn recall_any: an evidence turn is inside the block; "
+        "session recall_any / recall_all: some / every relevant session is among the block's "
+        "episodes. Tokens: the embedding model's WordPiece tokenizer (all-MiniLM-L6-v2, no "
+        "special tokens), not a chat model's. Latency: wall clock, 2 cores, noisy.",
+        "",
+        "| conversation | questions | turn recall_any | session recall_any | "
+        "session recall_all | turns served (mean) | block tokens median | p95 | "
+        "bootstrap ms p50 | p95 |",
+        "|---|" + "---|" * 9,
+    ]
+    entries = [(n, c["served_context"]) for n, c in result["per_conversation"].items()]
+    entries += [(split, c["served_context"]) for split, c in result["by_split"].items()]
+    entries.append(("all", result["overall"]["served_context"]))
+    for name, c in entries:
+        m, tokens, ms = c["metrics"], c["block_tokens"], c["bootstrap_ms"]
+        lines.append(
+            f"| {name} | {c['questions']} | "
+            + " | ".join(f"{m[k]:.3f}" for k in SERVED_METRICS)
+            + f" | {c['turns_served_mean']:.2f} | {tokens['median']:.0f} | {tokens['p95']:.0f} | "
+            f"{ms['p50']:.1f} | {ms['p95']:.1f} |"
+        )
     return [*lines, ""]
 
 
@@ -1012,14 +1250,27 @@ def progress(message: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=None, help="folder of LoCoMo <id>.json files")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="a folder of LoCoMo <id>.json files (every *.json is read) or one such file",
+    )
     parser.add_argument(
         "--out", type=Path, default=REPO / "benchmarks" / "results" / "retrieval.json"
     )
-    parser.add_argument("--conversations", nargs="+", default=list(CONVERSATIONS))
+    parser.add_argument(
+        "--conversations", nargs="+", default=None, help="only these ids (default: all found)"
+    )
     args = parser.parse_args(argv)
     data = args.data if args.data is not None else (REPO / DEFAULT_DATA).resolve()
-    result = run(data, args.conversations)
+    files = conversation_files(data)
+    if args.conversations is not None:
+        wanted = set(args.conversations)
+        files = [f for f in files if f.stem in wanted]
+        if missing := wanted - {f.stem for f in files}:
+            parser.error(f"no file for conversation(s) {', '.join(sorted(missing))}")
+    result = run(files)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     args.out.with_suffix(".md").write_text(markdown(result), encoding="utf-8")

@@ -8,7 +8,18 @@ import pytest
 
 from agent_memory.core.api.contracts import parse_run_finished
 from agent_memory.core.workflows.extraction import message_units
-from benchmarks.retrieval import events_from_sessions, load_conversation, session_misses
+from benchmarks.retrieval import (
+    DEV,
+    HELD_OUT,
+    Question,
+    conversation_files,
+    events_from_sessions,
+    load_conversation,
+    served_scores,
+    session_misses,
+    split_of,
+)
+from benchmarks.served import served
 
 # Annotation fields carry this marker: it must never reach an event.
 ANNOTATION = "ANNOTATION-MUST-NOT-LEAK"
@@ -165,3 +176,75 @@ def test_session_misses_lists_the_questions_without_a_relevant_session_in_the_to
         {"qa_index": 2, "category": 2, "relevant_sessions": [2], "first_relevant_rank": None},
     ]
     assert session_misses(conversation, rankings, k=2) == misses[1:]
+
+
+def test_a_folder_yields_every_json_file_numeric_stems_in_numeric_order(tmp_path: Path) -> None:
+    # Given a folder of conversations, one with a non-numeric stem, and a non-JSON file
+    for stem in ("100", "26", "7", "extra"):
+        (tmp_path / f"{stem}.json").write_text(
+            json.dumps(synthetic_conversation()), encoding="utf-8"
+        )
+    (tmp_path / "README.md").write_text("not a conversation", encoding="utf-8")
+
+    # When the folder is listed
+    files = conversation_files(tmp_path)
+
+    # Then every *.json is there, numeric stems first by number, and each loads by its stem
+    assert [f.name for f in files] == ["7.json", "26.json", "100.json", "extra.json"]
+    assert [load_conversation(f).name for f in files] == ["7", "26", "100", "extra"]
+
+
+def test_a_single_file_is_read_alone(conversation_file: Path) -> None:
+    assert conversation_files(conversation_file) == [conversation_file]
+
+
+def test_a_folder_without_conversations_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError):
+        conversation_files(tmp_path)
+    with pytest.raises(FileNotFoundError):
+        conversation_files(tmp_path / "missing")
+
+
+def test_conversations_26_and_30_are_dev_and_every_other_is_held_out() -> None:
+    assert [split_of(n) for n in ("26", "30", "41", "7", "extra")] == [
+        DEV,
+        DEV,
+        HELD_OUT,
+        HELD_OUT,
+        HELD_OUT,
+    ]
+
+
+class CharCounter:
+    def count_tokens(self, text: str) -> int:
+        return len(text)
+
+
+def test_served_scores_count_only_turns_inside_the_block(conversation_file: Path) -> None:
+    # Given a reply listing session 1 alone, whose block shows D1:2 but not D1:1
+    conversation = load_conversation(conversation_file)
+    _, units = events_from_sessions(conversation)
+    reply = {
+        "context": "session 1, moments: Ada: Lovely! Look at mine.",
+        "episodes": [
+            {
+                "run_id": "session-1",
+                "units": [
+                    {"kind": "message", "seq": 0, "text": "I adopted a cat."},
+                    {"kind": "message", "seq": 1, "text": "Lovely! Look at mine."},
+                    {"kind": "finding", "seq": 2, "text": "Cute dog."},
+                ],
+            }
+        ],
+    }
+    serving = served(reply, CharCounter())
+    adopt, pets, when = conversation.questions  # evidence D1:1 / D1:1+D1:2 / D2:2
+    both = Question("Cat and sleep?", 1, frozenset({"D1:2", "D2:2"}), frozenset({1, 2}), 9)
+
+    # When each question is scored against it
+    scores = [served_scores(serving, q, units) for q in (adopt, pets, when, both)]
+
+    # Then a turn counts only when its line is in the block; sessions count from the episodes
+    assert [s["turn recall_any"] for s in scores] == [0.0, 1.0, 0.0, 1.0]
+    assert [s["session recall_any"] for s in scores] == [1.0, 1.0, 0.0, 1.0]
+    assert [s["session recall_all"] for s in scores] == [1.0, 1.0, 0.0, 0.0]
