@@ -1,13 +1,15 @@
-"""Calendar periods named in a question ("in June", "on 8 May 2023"), and whether a run's date
-falls in one: a tie-breaker for episodic search.
+"""Calendar periods named in a question ("on 8 May 2023", "in June", "two weeks ago"), resolved
+against the time it is asked, and whether a run's date falls in one: a tie-breaker for episodic
+search. Also whether a question asks for the newest state of something ("currently").
 """
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 MONTHS = {
     name: number
@@ -30,59 +32,279 @@ MONTHS = {
     )
     for name in names
 }
+WEEKDAYS = {
+    name: number
+    for number, name in enumerate(
+        ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    )
+}
 _MONTH = "(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY_FIRST = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+{_MONTH},?\s+(\d{{4}})\b")
 _MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")
 _MONTH_YEAR = re.compile(rf"\b{_MONTH},?\s+(\d{{4}})\b")
-# A bare month only after "in"/"during": "may" is also a verb.
+# A bare month only after "in"/"during"/"last": "may" is also a verb.
 _IN_MONTH = re.compile(rf"\b(?:in|during)\s+{_MONTH}\b")
+_LAST_MONTH_NAMED = re.compile(rf"\blast\s+{_MONTH}\b")
 _IN_YEAR = re.compile(r"\b(?:in|during)\s+((?:19|20)\d\d)\b")
-# A named day matches runs up to this many days later: events are told after they happen.
+
+# Counts as (fewest, most) units: "a few days" is anything from two to four.
+_COUNTS = {
+    "a": (1, 1),
+    "an": (1, 1),
+    "one": (1, 1),
+    "a couple of": (2, 2),
+    "couple of": (2, 2),
+    "a few": (2, 4),
+    "few": (2, 4),
+    **{
+        word: (n, n)
+        for n, word in enumerate(
+            ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), start=2
+        )
+    },
+    "eleven": (11, 11),
+    "twelve": (12, 12),
+}
+_COUNT = r"(\d{1,3}|" + "|".join(w.replace(" ", r"\s+") for w in _COUNTS) + ")"
+_UNIT = r"(day|week|month|year)"
+_WEEKDAY = "(" + "|".join(WEEKDAYS) + ")"
+_DAY_BEFORE_YESTERDAY = re.compile(r"\bday\s+before\s+yesterday\b")
+_YESTERDAY = re.compile(r"\b(?:yesterday|last\s+night)\b")
+# "before today" / "since today" name no day to look in.
+_TODAY = re.compile(
+    r"(?<!before )(?<!until )(?<!since )(?<!from )(?<!of )(?<!to )"
+    r"\b(?:today|tonight|this\s+(?:morning|afternoon|evening))\b"
+)
+_AGO = re.compile(rf"\b{_COUNT}\s+{_UNIT}s?\s+ago\b")
+_PAST_COUNT = re.compile(rf"\b(?:past|last)\s+{_COUNT}\s+{_UNIT}s?\b")
+# "the last week" is the last seven days; "last week" the calendar week before this one.
+_PAST_UNIT = re.compile(rf"\b(?:the\s+(?:past|last)|past)\s+{_UNIT}\b(?!\s+of\b)")
+_WEEKEND = re.compile(r"\b(last|past|this)\s+weekend\b")
+_CALENDAR = re.compile(r"\b(last|this)\s+(week|month|year)\b")
+_ON_WEEKDAY = re.compile(rf"\b(?:last|on|this\s+past)\s+{_WEEKDAY}\b")
+# One word every relative expression holds: most questions hold none, and skip the rest.
+_RELATIVE_WORD = re.compile(
+    r"\b(?:ago|yesterday|today|tonight|this|last|past|" + "|".join(WEEKDAYS) + r")\b"
+)
+
+_LATEST = re.compile(
+    r"\b(?:currently|current|now|nowadays|presently|at\s+(?:the\s+moment|present)"
+    r"|most\s+recent(?:ly)?|latest|newest|still|these\s+days|anymore|so\s+far|to\s+date)\b"
+)
+
+_DAY = dt.timedelta(days=1)
+# Windows of every year ("in June" with no "now") are kept in 2000, a leap year: 29 February fits.
+_ANY_YEAR = 2000
+_EPOCH = dt.date(1970, 1, 1)
+
+# Slack. Runs tell of events on or after the day they happen, so a window reaches past its end
+# by a telling delay: DAY_TOLERANCE days for windows of up to a week (a named day, a weekend, a
+# week); none for months and years, whose length dwarfs it (and absolute ones never had any).
+# "N units ago" names a point only as precisely as people round, so it reaches half a unit
+# either way (at least a day), and a day more after it, for the telling delay.
 DAY_TOLERANCE = 7
+_AGO_SLACK = {"day": (1, 2), "week": (3, 4), "month": (15, 16), "year": (182, 183)}
 
 
 @dataclass(frozen=True, slots=True)
 class Period:
-    """A day, a month (``year`` 0: of any year) or a year."""
+    """UTC dates ``start`` to ``end`` (inclusive), matched from ``early`` days before ``start`` to
+    ``late`` days after ``end``; with ``any_year`` the window's month and day in every year (its
+    dates are then in 2000).
+    """
 
-    kind: Literal["day", "month", "year"]
-    year: int
-    month: int = 0
-    day: int = 0
+    start: dt.date
+    end: dt.date
+    early: int = 0
+    late: int = 0
+    any_year: bool = False
 
     def contains(self, moment: float) -> bool:
         """Whether a run that finished at ``moment`` (epoch seconds) falls in the period."""
         date = dt.datetime.fromtimestamp(moment, tz=dt.UTC).date()
-        if self.kind == "year":
-            return date.year == self.year
-        if self.kind == "month":
-            return date.month == self.month and self.year in (0, date.year)
-        try:
-            delta = (date - dt.date(self.year, self.month, self.day)).days
-        except ValueError:
-            return False
-        return 0 <= delta <= DAY_TOLERANCE
+        if self.any_year:
+            date = date.replace(year=_ANY_YEAR)
+        return (self.start - date).days <= self.early and (date - self.end).days <= self.late
+
+    def bounds(self) -> tuple[float, float] | None:
+        """The epoch seconds ``[low, high)`` the period matches (None with ``any_year``): the
+        same test as ``contains``, for comparing a whole array of moments at once.
+        """
+        if self.any_year:
+            return None
+        low = (self.start - _EPOCH).days - self.early
+        high = (self.end - _EPOCH).days + self.late + 1
+        return low * 86_400.0, high * 86_400.0
 
 
-def question_period(question: str) -> Period | None:
-    """The absolute calendar period ``question`` names, if any (relative ones such as "last
-    year" need a reference time a query lacks, and are ignored).
+def question_period(question: str, now: float | None = None) -> Period | None:
+    """The calendar period ``question`` names, if any. Absolute dates resolve alone; relative
+    ones ("yesterday", "two weeks ago", "last month", "in June" without a year) need ``now``,
+    the epoch seconds the question is asked at, and without it are ignored ("in June" then
+    means June of any year).
     """
     low = question.lower()
     if m := _DAY_FIRST.search(low):
-        return Period("day", int(m.group(3)), MONTHS[m.group(2)], int(m.group(1)))
+        return _named_day(int(m.group(3)), MONTHS[m.group(2)], int(m.group(1)))
     if m := _MONTH_FIRST.search(low):
-        return Period("day", int(m.group(3)), MONTHS[m.group(1)], int(m.group(2)))
+        return _named_day(int(m.group(3)), MONTHS[m.group(1)], int(m.group(2)))
     if m := _MONTH_YEAR.search(low):
-        return Period("month", int(m.group(2)), MONTHS[m.group(1)])
-    if m := _IN_MONTH.search(low):
-        return Period("month", 0, MONTHS[m.group(1)])
+        return _month(int(m.group(2)), MONTHS[m.group(1)])
+    in_month = _IN_MONTH.search(low)
+    if now is not None:
+        today = dt.datetime.fromtimestamp(now, tz=dt.UTC).date()
+        if (m := _CALENDAR.search(low)) and m.group(2) == "year" and in_month:
+            # "in June last year": the month of the year named.
+            year = today.year - (m.group(1) == "last")
+            return _month(year, MONTHS[in_month.group(1)])
+        if _RELATIVE_WORD.search(low):
+            for resolve in _RELATIVE:
+                if (period := resolve(low, today)) is not None:
+                    return period
+        if in_month:
+            month = MONTHS[in_month.group(1)]
+            return _month(today.year - (month > today.month), month)
+    elif in_month:
+        return _month(_ANY_YEAR, MONTHS[in_month.group(1)], any_year=True)
     if m := _IN_YEAR.search(low):
-        return Period("year", int(m.group(1)))
+        year = int(m.group(1))
+        return Period(dt.date(year, 1, 1), dt.date(year, 12, 31))
     return None
+
+
+def asks_for_latest(question: str) -> bool:
+    """Whether ``question`` asks for the current or newest state of something ("Where do I
+    live now?", "my latest job"), so the newest of the matching runs should win.
+    """
+    return _LATEST.search(question.lower()) is not None
 
 
 def calendar_day(moment: float) -> str:
     """``moment`` as a calendar day in words, e.g. "8 May 2023" (UTC)."""
     date = dt.datetime.fromtimestamp(moment, tz=dt.UTC).date()
     return f"{date.day} {date.strftime('%B')} {date.year}"
+
+
+def _named_day(year: int, month: int, day: int) -> Period | None:
+    try:
+        date = dt.date(year, month, day)
+    except ValueError:
+        return None
+    return _day(date)
+
+
+def _day(date: dt.date) -> Period:
+    return Period(date, date, late=DAY_TOLERANCE)
+
+
+def _month(year: int, month: int, any_year: bool = False) -> Period:
+    last = calendar.monthrange(year, month)[1]
+    return Period(dt.date(year, month, 1), dt.date(year, month, last), any_year=any_year)
+
+
+def _minus(date: dt.date, count: int, unit: str) -> dt.date:
+    """``count`` units before ``date``; a month or year back keeps the day, clamped to the
+    month's length (31 March less a month is 28 or 29 February).
+    """
+    if unit == "day":
+        return date - count * _DAY
+    if unit == "week":
+        return date - 7 * count * _DAY
+    months = count * (12 if unit == "year" else 1)
+    index = date.year * 12 + date.month - 1 - months
+    year, month = divmod(index, 12)
+    month += 1
+    return dt.date(year, month, min(date.day, calendar.monthrange(year, month)[1]))
+
+
+def _count(word: str) -> tuple[int, int]:
+    return (int(word), int(word)) if word.isdigit() else _COUNTS[" ".join(word.split())]
+
+
+def _days_before(low: str, today: dt.date) -> Period | None:
+    if _DAY_BEFORE_YESTERDAY.search(low):
+        return _day(today - 2 * _DAY)
+    if _YESTERDAY.search(low):
+        return _day(today - _DAY)
+    if _TODAY.search(low):
+        return _day(today)
+    return None
+
+
+def _ago(low: str, today: dt.date) -> Period | None:
+    if not (m := _AGO.search(low)):
+        return None
+    fewest, most = _count(m.group(1))
+    unit = m.group(2)
+    early, late = _AGO_SLACK[unit]
+    return Period(_minus(today, most, unit), _minus(today, fewest, unit), early, late)
+
+
+def _past(low: str, today: dt.date) -> Period | None:
+    if m := _PAST_COUNT.search(low):
+        most, unit = _count(m.group(1))[1], m.group(2)
+    elif m := _PAST_UNIT.search(low):
+        most, unit = 1, m.group(1)
+    else:
+        return None
+    return Period(_minus(today, most, unit), today)
+
+
+def _weekend(low: str, today: dt.date) -> Period | None:
+    if not (m := _WEEKEND.search(low)):
+        return None
+    weekday = today.weekday()
+    if weekday >= 5:  # a weekend day: "this weekend" is the one under way
+        saturday = today - (weekday - 5) * _DAY
+        if m.group(1) == "this":
+            return Period(saturday, today, late=DAY_TOLERANCE)
+        saturday -= 7 * _DAY
+    else:
+        saturday = today - (weekday + 2) * _DAY
+    return Period(saturday, saturday + _DAY, late=DAY_TOLERANCE)
+
+
+def _calendar(low: str, today: dt.date) -> Period | None:
+    if not (m := _CALENDAR.search(low)):
+        return None
+    which, unit = m.group(1), m.group(2)
+    if unit == "week":
+        monday = today - today.weekday() * _DAY
+        if which == "this":
+            return Period(monday, today, late=DAY_TOLERANCE)
+        return Period(monday - 7 * _DAY, monday - _DAY, late=DAY_TOLERANCE)
+    if unit == "month":
+        if which == "this":
+            return Period(today.replace(day=1), today)
+        previous = today.replace(day=1) - _DAY
+        return _month(previous.year, previous.month)
+    if which == "this":
+        return Period(dt.date(today.year, 1, 1), today)
+    return Period(dt.date(today.year - 1, 1, 1), dt.date(today.year - 1, 12, 31))
+
+
+def _weekday(low: str, today: dt.date) -> Period | None:
+    if not (m := _ON_WEEKDAY.search(low)):
+        return None
+    # The most recent such day before today: "on Monday" asked on a Monday is a week ago.
+    back = (today.weekday() - WEEKDAYS[m.group(1)]) % 7 or 7
+    return _day(today - back * _DAY)
+
+
+def _last_named_month(low: str, today: dt.date) -> Period | None:
+    if not (m := _LAST_MONTH_NAMED.search(low)):
+        return None
+    month = MONTHS[m.group(1)]
+    return _month(today.year - (month >= today.month), month)
+
+
+# Most precise first: a question naming a day and a month ("yesterday, in June") means the day.
+_RELATIVE: tuple[Callable[[str, dt.date], Period | None], ...] = (
+    _days_before,
+    _ago,
+    _weekday,
+    _weekend,
+    _past,
+    _calendar,
+    _last_named_month,
+)
