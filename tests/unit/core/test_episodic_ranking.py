@@ -171,3 +171,45 @@ def test_expired_episodes_are_never_candidates_by_their_words() -> None:
     # Then it is not returned, and the cut is still filled with live episodes
     assert [h.episode.run_id for h in found.episodes if h.episode.run_id == "gone"] == []
     assert len(found.episodes) == 4
+
+
+JUNE_1_2023 = 1_685_577_600.0  # 2023-06-01 00:00 UTC
+DAY_SECONDS = 86_400.0
+
+
+def dated_runs(days_before: list[int], text: str) -> list[Episode]:
+    """Runs that say the same thing, ``days_before`` June 1st 2023, equally similar."""
+    return [
+        episode(
+            f"r{d}",
+            0.5,
+            created_at=JUNE_1_2023 - d * DAY_SECONDS,
+            units=(unit(0, text, 0.5),),
+        )
+        for d in days_before
+    ]
+
+
+def test_a_relative_period_is_resolved_against_the_searchs_now() -> None:
+    # Given three runs telling of a concert, 3, 14 and 40 days before "now"
+    runs = dated_runs([3, 14, 40], "I went to a concert")
+    # When the query asks about two weeks ago, now being June 1st
+    top = ranked(runs, None, top_k=1, text="which concert two weeks ago?", now=JUNE_1_2023)
+    # Then the run of two weeks before comes first
+    assert top == ["r14"]
+
+
+def test_a_question_about_the_current_state_prefers_the_newest_run() -> None:
+    # Given an older and a newer run saying where the sneakers are kept, the older a little
+    # closer to the query, among runs about other things
+    runs = [
+        episode("old", 0.5, created_at=JUNE_1_2023 - 30 * DAY_SECONDS, units=(unit(0, "", 0.5),)),
+        episode("new", 0.48, created_at=JUNE_1_2023 - 5 * DAY_SECONDS, units=(unit(0, "", 0.48),)),
+        *(episode(f"other{i}", 0.1, created_at=JUNE_1_2023 - i * DAY_SECONDS) for i in range(1, 7)),
+    ]
+    # When the query asks where they are kept now, and when it does not say so
+    latest = ranked(runs, None, top_k=2, text="where do I keep my sneakers now?", now=JUNE_1_2023)
+    plain = ranked(runs, None, top_k=2, text="where do I keep my sneakers?", now=JUNE_1_2023)
+    # Then asked about now, the newer run comes first; otherwise the closer one; both are found
+    assert latest == ["new", "old"]
+    assert plain == ["old", "new"]

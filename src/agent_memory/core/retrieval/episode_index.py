@@ -40,7 +40,7 @@ from agent_memory.core.retrieval.index_rows import (
     speaker_codes,
 )
 from agent_memory.core.retrieval.lexical import GroupedBm25
-from agent_memory.core.retrieval.periods import question_period
+from agent_memory.core.retrieval.periods import asks_for_latest, question_period
 
 # Similarities equal to this many decimals are ties; COMPLETED runs win them.
 _TIE_DECIMALS = 4
@@ -53,7 +53,9 @@ class EpisodeIndex:
     matched lexically (BM25 over its own text plus its neighbours' at half weight per step) and
     by its vector; the two z-scored scores are added; an episode is as relevant as its best
     unit; a unit's final score adds its episode's standing, and one standard deviation each
-    when the query names its speaker or a calendar period its run falls in.
+    when the query names its speaker or a period its run falls in (absolute, or relative to
+    the search's ``now``); a query about the current state adds up to one more for the
+    newest runs.
     """
 
     def __init__(
@@ -168,7 +170,7 @@ class EpisodeIndex:
         lexical = self.episode_lexical.scores_in(terms, live, starts, ends)
         fused = _z(_z(lexical) + _z(dense))
         best = np.maximum.reduceat(fused, local_starts)
-        in_period = self._in_period(text, live)
+        in_period = self._in_period(text, live, now) + self._recency(text, live)
         episode_score = _z(best) + in_period
         standing = _z(episode_score)
         unit_score = fused + np.repeat(in_period + standing, lengths)
@@ -279,13 +281,32 @@ class EpisodeIndex:
         result *= self.unit_scale[rows]
         return result
 
-    def _in_period(self, text: str, live: npt.NDArray[np.int64]) -> FloatArray:
-        period = question_period(text)
+    def _in_period(self, text: str, live: npt.NDArray[np.int64], now: float) -> FloatArray:
+        """1 for each run inside the period the query names ("in May", "two weeks ago",
+        resolved against ``now``), else 0.
+        """
+        period = question_period(text, now=now)
         if period is None:
             return np.zeros(len(live), dtype=np.float32)
-        return np.array(
-            [period.contains(float(t)) for t in self.created_at[live]], dtype=np.float32
-        )
+        created = self.created_at[live]
+        bounds = period.bounds()
+        if bounds is None:
+            return np.array([period.contains(float(t)) for t in created], dtype=np.float32)
+        low, high = bounds
+        return ((created >= low) & (created < high)).astype(np.float32)
+
+    def _recency(self, text: str, live: npt.NDArray[np.int64]) -> FloatArray | float:
+        """For a query about the current state ("where do I keep it now?"), each run's place
+        between the oldest (0) and the newest (1) of those ranked: where a later run updates
+        an earlier one, the later wins a tie, and the earlier stays findable.
+        """
+        if not asks_for_latest(text) or len(live) < 2:
+            return 0.0
+        created = self.created_at[live]
+        oldest, span = float(created.min()), float(np.ptp(created))
+        if span <= 0:
+            return 0.0
+        return ((created - oldest) / span).astype(np.float32)
 
     def _named_speaker(self, text: str) -> int | None:
         """The code of the one speaker the query names (whole word, any case), if exactly one."""
