@@ -754,10 +754,11 @@ def summarize(rows: Sequence[Mapping[str, Any]], *, cached: bool, hits: int) -> 
         "by_type": by_type,
         "served": served_means(rows),
         "served_by_type": served_by_type,
+        "sessions_after_question_date": sum(r["sessions_after_question_date"] for r in rows),
         "throughput": throughput(rows, cached, hits),
         "latency_ms": latencies(rows),
     }
-    if scored:
+    if "session" in overall[BM25_SESSIONS] and "turn" in overall[BM25_RAW_TURNS]:
         tables["readme_bm25_check"] = readme_check(overall, len(scored))
     return tables
 
@@ -852,6 +853,11 @@ def markdown(result: Mapping[str, Any]) -> str:
             else "not comparable (a subset of the 76 questions)"
         )
         lines += ["", f"Raw-data BM25 against the data README: {verdict}."]
+    lines += [
+        "",
+        f"{tables['sessions_after_question_date']} sessions are dated after their question's "
+        "date (the same day); the product stores them at the clock (the question's date).",
+    ]
     lines += ["", *_by_type(tables), *_served_table(tables), *_timing_table(tables), *_peers()]
     lines += ["## Setup", "", *(f"- **{k}**: {v}" for k, v in result["setup"].items()), ""]
     return "\n".join(lines)
