@@ -7,11 +7,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from agent_memory.core.api.contracts import ID_PATTERN, MAX_TASK_CHARS, parse_run_finished
 from benchmarks.longmemeval import (
     PRODUCT,
+    CachedEmbedder,
     QuestionRun,
     TimedEmbedder,
     events_for,
@@ -186,3 +188,21 @@ def test_one_question_end_to_end_finds_its_evidence_session(data_file: Path) -> 
     assert ("answer_x_1", 2) in run.rankings[PRODUCT]["turn"]
     assert row["counts"]["sessions"] == 3
     assert row["timings"]["load_model_s"] > 0
+
+
+def test_the_embedding_cache_answers_a_rerun_without_the_model(tmp_path: Path) -> None:
+    # Given texts embedded once through the cache
+    texts = ["shoe rack", "pasta recipe", "shoe rack"]
+    first = CachedEmbedder(TimedEmbedder(HashingEmbedder()), tmp_path)
+    vectors = first.embed_documents(texts)
+    query = first.embed_query("shoe rack")
+
+    # When a new process embeds them again
+    again = CachedEmbedder(TimedEmbedder(HashingEmbedder()), tmp_path)
+
+    # Then every vector comes from the cache, unchanged, and the model is never timed
+    assert np.array_equal(again.embed_documents(texts), vectors)
+    assert np.array_equal(again.embed_query("shoe rack"), query)
+    assert (again.hits, again.misses) == (4, 0)
+    assert again.inner.chars == 0
+    assert first.inner.chars == sum(map(len, texts)) + len("shoe rack")
