@@ -927,7 +927,7 @@ def _timing_table(tables: Mapping[str, Any]) -> list[str]:
         "|---|---|---|",
     ]
     for key, label in (
-        ("embed_query_ms", "embed the question (ms)"),
+        ("embed_query_ms", "question: query form + embed (ms)"),
         ("search_ms", "search_episodes, query embedded (ms)"),
         ("bootstrap_ms", "bootstrap, whole call (ms)"),
         ("cold_index_ms", "cold index build, warm-up query (ms)"),
