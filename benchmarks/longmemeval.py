@@ -519,6 +519,18 @@ def baseline_rankings(
     return out, implementation
 
 
+def reproducible_block(reply: Mapping[str, Any], seed: str) -> dict[str, Any]:
+    """``reply`` with its block's random marker token replaced by a fixed hex token of the
+    same length (from ``seed``): the same size to the tokenizer, counted alike on every run.
+    """
+    token = str(reply.get("context_token") or "")
+    context = str(reply.get("context") or "")
+    if not token:
+        return dict(reply)
+    fixed = hashlib.sha256(seed.encode()).hexdigest()[: len(token)]
+    return {**reply, "context": context.replace(token, fixed)}
+
+
 def run_question(
     question: Question,
     embedder: TimedEmbedder | CachedEmbedder,
@@ -578,7 +590,7 @@ def run_question(
         start = time.perf_counter()
         reply = bootstrap(request, ports)
         bootstrap_ms = (time.perf_counter() - start) * 1000
-        block = served(reply, counter)
+        block = served(reproducible_block(reply, question.question_id), counter)
         run.served_sessions = unique(session_of[r] for r in block.runs)
         run.served_turns = sorted(unit_map[u] for u in block.units)
         run.served_tokens, run.served_chars = block.tokens, block.chars
@@ -799,7 +811,8 @@ def setup_notes(model_id: str, bm25: str) -> dict[str, str]:
         "served": (
             "served turn recall_any: an evidence turn's unit inside the bootstrap block; served "
             "session recall: the block's episodes; tokens = all-MiniLM-L6-v2 WordPiece "
-            "(LocalEmbedder.count_tokens, no special tokens)"
+            "(LocalEmbedder.count_tokens, no special tokens), the block's random marker token "
+            "replaced by a fixed hex one of the same length so the count is reproducible"
         ),
         "timing": (
             "wall clock, 2 shared cores (noisy); search = search_episodes with the query already "
