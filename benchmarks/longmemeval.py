@@ -499,9 +499,10 @@ def baseline_rankings(
     owners = [sid for sid, _ in ids]
     lexical, implementation = bm25_scores(texts, [question.text])
     dense = np.full(len(ids), -np.inf)
-    with_vector = [i for i, v in enumerate(vecs) if v is not None]
-    if with_vector:
-        matrix = np.stack([vecs[i] for i in with_vector]).astype(np.float64)
+    present = [(i, v) for i, v in enumerate(vecs) if v is not None]
+    with_vector = [i for i, _ in present]
+    if present:
+        matrix = np.stack([v for _, v in present]).astype(np.float64)
         dense[with_vector] = matrix @ np.asarray(query, dtype=np.float64)
     fused = rrf_scores(lexical, dense[None, :])[0]
     out: dict[str, dict[str, list[Hashable]]] = {}
@@ -591,7 +592,7 @@ def run_question(
         reply = bootstrap(request, ports)
         bootstrap_ms = (time.perf_counter() - start) * 1000
         block = served(reproducible_block(reply, question.question_id), counter)
-        run.served_sessions = unique(session_of[r] for r in block.runs)
+        run.served_sessions = list(dict.fromkeys(session_of[r] for r in block.runs))
         run.served_turns = sorted(unit_map[u] for u in block.units)
         run.served_tokens, run.served_chars = block.tokens, block.chars
 
