@@ -22,7 +22,7 @@ each question of the release's JSON (``longmemeval_s.json`` format):
 Abstention questions (ids ending ``_abs``) are loaded and asked (served size, latency and
 throughput count them) but left out of every retrieval metric. Run from the repository root::
 
-    .venv/bin/python benchmarks/longmemeval.py --limit 8 --out /tmp/lme.json
+    .venv/bin/python benchmarks/longmemeval.py --limit 8 --out benchmarks/results/longmemeval.json
 
 ``--data`` (a JSON file or a folder of them) defaults to ``../shared/data/longmemeval``
 relative to the repository root; the Markdown tables are written beside ``--out`` (``.md``).
