@@ -989,7 +989,8 @@ def setup_notes(embedder: LocalEmbedder, bm25_used: str) -> dict[str, Any]:
         "served_context": (
             "on the int8 memory, after all its searches: bootstrap(parse_bootstrap_request("
             "{tenant_id, agent_id, task: the question}), ports) after one untimed warm-up call, "
-            "default policies besides the retention (top 3 episodes, 3 units each); "
+            "default policies besides the retention (the best moments overall within "
+            "served_moment_chars, under up to served_episodes runs); "
             "benchmarks/served.py: a message unit is served if its episode is in the reply and "
             "its moment line in the context block; served turn recall_any = an evidence turn "
             "served; served session recall_any / recall_all = some / every relevant session "
@@ -1125,8 +1126,8 @@ def _served_table(result: Mapping[str, Any]) -> list[str]:
     lines = [
         "## Served context: what bootstrap puts in the block (int8 memory)",
         "",
-        "Each question is also the task of a `bootstrap` call (default policies: top 3 "
-        "episodes, 3 moments each). Turn recall_any: an evidence turn is inside the block; "
+        "Each question is also the task of a `bootstrap` call (default policies: the best "
+        "moments overall within the moments' budget, under up to 8 runs). Turn recall_any: an evidence turn is inside the block; "
         "session recall_any / recall_all: some / every relevant session is among the block's "
         "episodes. Tokens: the embedding model's WordPiece tokenizer (all-MiniLM-L6-v2, no "
         "special tokens), not a chat model's. Latency: wall clock, 2 cores, noisy.",
