@@ -1127,7 +1127,8 @@ def _served_table(result: Mapping[str, Any]) -> list[str]:
         "## Served context: what bootstrap puts in the block (int8 memory)",
         "",
         "Each question is also the task of a `bootstrap` call (default policies: the best "
-        "moments overall within the moments' budget, under up to 8 runs). Turn recall_any: an evidence turn is inside the block; "
+        "moments overall within the moments' budget, under up to 8 runs). Turn recall_any: "
+        "an evidence turn is inside the block; "
         "session recall_any / recall_all: some / every relevant session is among the block's "
         "episodes. Tokens: the embedding model's WordPiece tokenizer (all-MiniLM-L6-v2, no "
         "special tokens), not a chat model's. Latency: wall clock, 2 cores, noisy.",
