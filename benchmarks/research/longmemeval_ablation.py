@@ -340,10 +340,13 @@ def run_longmemeval(
     *,
     pii: PiiDetector | None = None,
     calibrations: Mapping[str, Calibration] | None = None,
+    writes: bool = True,
 ) -> dict[str, Any]:
-    """Every variant on every question; per question scores and write costs, and the tables
-    (``pii`` and ``calibrations`` as in ``benchmarks.longmemeval.open_memory``).
+    """Every variant on every question (the write variants only with ``writes``); per
+    question scores and write costs, and the tables (``pii`` and ``calibrations`` as in
+    ``benchmarks.longmemeval.open_memory``).
     """
+    write_variants = WRITE_VARIANTS if writes else {PRODUCT: WRITE_VARIANTS[PRODUCT]}
     timed = embedder.inner if isinstance(embedder, lme.CachedEmbedder) else embedder
     counting = CountingEmbedder(embedder)
     cases, rows, costs = [], [], []
@@ -358,7 +361,7 @@ def run_longmemeval(
         session_of = {s.run_id: s.session_id for s in question.sessions}
         row: dict[str, dict[str, float]] = {}
         cost: dict[str, dict[str, Any]] = {}
-        for name, overrides in WRITE_VARIANTS.items():
+        for name, overrides in write_variants.items():
             with tempfile.TemporaryDirectory(prefix="ablation-") as tmp:
                 ports = with_episodic(
                     lme.open_memory(Path(tmp), question, counting, pii, calibrations), overrides
@@ -409,9 +412,8 @@ def run_longmemeval(
             f"{product.get('served turn recall_any')}, model "
             f"{sum(c['model_s'] for c in cost.values()):.1f} s"
         )
-    keys = variant_keys()
-    tables = summarize(cases, rows, keys)
-    for name in WRITE_VARIANTS:
+    tables = summarize(cases, rows, variant_keys(write=writes))
+    for name in write_variants:
         key = PRODUCT if name == PRODUCT else f"write: {name}"
         per = [c[name] for c in costs]
         tables[key]["write cost"] = {
@@ -633,6 +635,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--spread", action="store_true", help="with --limit: take the types in turn"
     )
+    parser.add_argument("--types", nargs="+", default=None, help="question types to keep")
+    parser.add_argument(
+        "--no-write-variants", action="store_true", help="the product's write path only"
+    )
     parser.add_argument("--cache", type=Path, default=REPO / DEFAULT_CACHE)
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args(argv)
@@ -646,6 +652,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "config": {
             "limit": args.limit,
             "spread": args.spread,
+            "types": sorted(args.types or []),
+            "write_variants_run": not args.no_write_variants,
             "cache": not args.no_cache,
             "embedding_model": local.model_id,
             "write_variants": WRITE_VARIANTS,
@@ -659,11 +667,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.no_longmemeval:
         data = args.data if args.data is not None else (REPO / lme.DEFAULT_DATA).resolve()
         questions = [q for q in lme.load_questions(data) if not q.abstention]
+        if args.types:
+            questions = [q for q in questions if q.question_type in set(args.types)]
         if args.limit:
             questions = spread(questions, args.limit) if args.spread else questions[: args.limit]
         result["config"]["longmemeval_files"] = sorted({q.source for q in questions})
         result["config"]["longmemeval_questions"] = len(questions)
-        result["longmemeval"] = run_longmemeval(questions, embedder, local)
+        result["longmemeval"] = run_longmemeval(
+            questions, embedder, local, writes=not args.no_write_variants
+        )
     if args.locomo is not None:
         files = locomo.conversation_files(args.locomo)
         result["config"]["locomo_files"] = [f.name for f in files]

@@ -214,3 +214,24 @@ def test_one_question_runs_every_variant_and_counts_write_costs(tmp_path: Path) 
         costs["write: max_unit_chars 2000"]["chars embedded per question (mean)"]
         == costs[PRODUCT]["chars embedded per question (mean)"]
     )
+
+
+def test_without_write_variants_only_the_product_memory_is_written(tmp_path: Path) -> None:
+    # Given one synthetic question
+    path = tmp_path / "release.json"
+    path.write_text(json.dumps(synthetic_release()), encoding="utf-8")
+    embedder = lme.CachedEmbedder(lme.TimedEmbedder(HashingEmbedder()), tmp_path / "cache")
+
+    # When the write variants are left out
+    result = run_longmemeval(
+        lme.load_questions(path),
+        embedder,
+        WordCounter(),
+        pii=FakePiiDetector(),
+        calibrations={"test-hashing": HASHING_CALIBRATION},
+        writes=False,
+    )
+
+    # Then the read and served variants are there, no write variant
+    assert list(result["tables"]) == variant_keys(write=False)
+    assert list(result["questions"][0]["write"]) == [PRODUCT]
