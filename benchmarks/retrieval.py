@@ -77,6 +77,7 @@ from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.core.model.models import StoredVector
 from agent_memory.core.model.policies import DAY, EpisodicPolicy, Policies
 from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval import vectors
 from agent_memory.core.workflows.bootstrap import (
     BootstrapRequest,
@@ -453,7 +454,9 @@ def ask_product(
         raise RuntimeError(f"{len(warm.episodes)} live episodes, expected all sessions")
     for question in conversation.questions:
         start = time.perf_counter()
-        query = ports.embedder.embed_query(question.text)
+        # Embedded as the product embeds it: names said as the stored pseudonyms.
+        form = query_form(question.text, ports.pii, pseudonyms_for(ports.pseudonym_key, TENANT))
+        query = ports.embedder.embed_query(form)
         embedded = time.perf_counter()
         result = search_episodes(
             ports, TENANT, agent, question.text, top_episodes=TOP, top_units=TOP, query=query
