@@ -42,7 +42,7 @@ class EpisodicPolicy:
     # on 128-token inputs (about 500 characters of English): a longer text costs model time in
     # proportion and blurs its mean-pooled vector, while the words of a long message, the
     # assistant's answers and pasted output mostly, are what lexical search matches anyway
-    # (benchmarks/research/LONGMEMEVAL.md).
+    # (benchmarks/research/longmemeval_ablation.py).
     embedded_chars: int = 512
     units_per_episode: int = 3
     # The memory context shows the search's best moments (message units) overall, best first,
@@ -50,7 +50,7 @@ class EpisodicPolicy:
     # many characters; an episode past the top_k joins the block (its task, date and moments
     # only) when it holds one of them, up to served_episodes in all. Evidence spread over
     # several runs ("how many times...") reaches the block, in about 1,000 tokens of moments
-    # (benchmarks/research/LONGMEMEVAL.md).
+    # (benchmarks/research/longmemeval_ablation.py).
     served_moment_chars: int = 4_000
     served_episodes: int = 8
     # Episodes whose units are ranked in full when more are live: half nearest by centroid,
