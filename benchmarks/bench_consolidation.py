@@ -23,11 +23,15 @@ from benchmarks.timing import Summary, paired_ratios, percentile
 
 
 class TimedEmbedder:
-    """An ``Embedder`` that adds up the seconds its wrapped model spends."""
+    """An ``Embedder`` that adds up the seconds its wrapped model spends, and the characters
+    it is handed (``chars``: documents and queries; ``document_chars``: documents only).
+    """
 
     def __init__(self, inner: Embedder) -> None:
         self.inner = inner
         self.seconds = 0.0
+        self.chars = 0
+        self.document_chars = 0
 
     @property
     def model_id(self) -> str:
@@ -46,6 +50,9 @@ class TimedEmbedder:
             return self.inner.embed_documents(texts)
         finally:
             self.seconds += time.perf_counter() - started
+            size = sum(len(t) for t in texts)
+            self.chars += size
+            self.document_chars += size
 
     def embed_query(self, text: str) -> FloatArray:
         """Embed through the wrapped model, timed."""
@@ -54,6 +61,7 @@ class TimedEmbedder:
             return self.inner.embed_query(text)
         finally:
             self.seconds += time.perf_counter() - started
+            self.chars += len(text)
 
 
 class TimedPii:

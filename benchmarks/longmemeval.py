@@ -46,7 +46,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -66,6 +66,7 @@ from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_req
 from agent_memory.core.workflows.search import search_episodes
 from agent_memory.wiring.local import PSEUDONYM_KEY_FILE, local_ports
 from agent_memory.wiring.local_settings import LocalSettings
+from benchmarks.bench_consolidation import TimedEmbedder
 from benchmarks.metrics import first_relevant_rank, latency_summary, mean_metrics, question_metrics
 from benchmarks.retrieval import (
     bm25_scores,
@@ -75,7 +76,7 @@ from benchmarks.retrieval import (
     rrf_scores,
     top_ids,
 )
-from benchmarks.served import served
+from benchmarks.served import TokenCounter, served
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path("..") / "shared" / "data" / "longmemeval"  # relative to the repository root
@@ -291,39 +292,6 @@ def events_for(
 # ---------------------------------------------------------------- embedders
 
 
-class TimedEmbedder:
-    """An embedder that sums the time spent in it and the characters it embedded."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.seconds = 0.0
-        self.chars = 0
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
-
-    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        start = time.perf_counter()
-        try:
-            return self.inner.embed_documents(texts)
-        finally:
-            self.seconds += time.perf_counter() - start
-            self.chars += sum(len(t) for t in texts)
-
-    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
-        start = time.perf_counter()
-        try:
-            return self.inner.embed_query(text)
-        finally:
-            self.seconds += time.perf_counter() - start
-            self.chars += len(text)
-
-
 class CachedEmbedder:
     """Benchmark-only embedding cache in ``folder`` (SQLite), keyed by sha256 of the model id,
     the call kind and the text; misses go to ``inner`` (so its timing counts misses only).
@@ -383,10 +351,6 @@ class CachedEmbedder:
         self._put(key, vector)
         self._db.commit()
         return vector
-
-
-class TokenCounter(Protocol):
-    def count_tokens(self, text: str) -> int: ...
 
 
 # ---------------------------------------------------------------- one question

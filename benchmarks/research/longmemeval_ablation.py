@@ -47,13 +47,11 @@ from unittest import mock
 if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import numpy as np
-import numpy.typing as npt
 
 from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.models import EpisodeHit, SearchResult
-from agent_memory.core.ports import Embedder, MemoryPorts, PiiDetector
+from agent_memory.core.ports import MemoryPorts, PiiDetector
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval import episode_index, periods
 from agent_memory.core.tiers import episodic
@@ -61,6 +59,7 @@ from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_req
 from agent_memory.core.workflows.search import search_episodes
 from benchmarks import longmemeval as lme
 from benchmarks import retrieval as locomo
+from benchmarks.bench_consolidation import TimedEmbedder
 from benchmarks.metrics import recall_all, recall_any
 from benchmarks.served import served
 
@@ -335,7 +334,7 @@ def lme_case(question: lme.Question) -> Case:
 
 def run_longmemeval(
     questions: Sequence[lme.Question],
-    embedder: lme.CachedEmbedder | lme.TimedEmbedder,
+    embedder: lme.CachedEmbedder | TimedEmbedder,
     counter: lme.TokenCounter,
     *,
     pii: PiiDetector | None = None,
@@ -348,7 +347,7 @@ def run_longmemeval(
     """
     write_variants = WRITE_VARIANTS if writes else {PRODUCT: WRITE_VARIANTS[PRODUCT]}
     timed = embedder.inner if isinstance(embedder, lme.CachedEmbedder) else embedder
-    counting = CountingEmbedder(embedder)
+    counting = TimedEmbedder(embedder)
     cases, rows, costs = [], [], []
     started = time.perf_counter()
     for i, question in enumerate(questions, start=1):
@@ -433,29 +432,6 @@ def run_longmemeval(
             for c, r, w in zip(cases, rows, costs, strict=True)
         ],
     }
-
-
-class CountingEmbedder:
-    """Counts the characters of documents handed to ``inner`` (cache hits included)."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self.inner = inner
-        self.document_chars = 0
-
-    @property
-    def model_id(self) -> str:
-        return self.inner.model_id
-
-    @property
-    def dimension(self) -> int:
-        return self.inner.dimension
-
-    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        self.document_chars += sum(len(t) for t in texts)
-        return self.inner.embed_documents(texts)
-
-    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
-        return self.inner.embed_query(text)
 
 
 # ---------------------------------------------------------------- LoCoMo
@@ -643,8 +619,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args(argv)
     local = LocalEmbedder()
-    timed = lme.TimedEmbedder(local)
-    embedder: lme.TimedEmbedder | lme.CachedEmbedder = (
+    timed = TimedEmbedder(local)
+    embedder: TimedEmbedder | lme.CachedEmbedder = (
         timed if args.no_cache else lme.CachedEmbedder(timed, args.cache)
     )
     result: dict[str, Any] = {
