@@ -61,7 +61,7 @@ from benchmarks import longmemeval as lme
 from benchmarks import retrieval as locomo
 from benchmarks.bench_consolidation import TimedEmbedder
 from benchmarks.metrics import recall_all, recall_any
-from benchmarks.served import served
+from benchmarks.served import TokenCounter, served
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_CACHE = Path("build") / "lme-cache"  # relative to the repository root
@@ -274,7 +274,7 @@ def ask(
     text: str,
     now: float,
     seed: str,
-    counter: lme.TokenCounter,
+    counter: TokenCounter,
     session_of: Callable[[str], Hashable],
     turn_of: Callable[[tuple[str, int]], Hashable | None],
 ) -> Outcome:
@@ -335,7 +335,7 @@ def lme_case(question: lme.Question) -> Case:
 def run_longmemeval(
     questions: Sequence[lme.Question],
     embedder: lme.CachedEmbedder | TimedEmbedder,
-    counter: lme.TokenCounter,
+    counter: TokenCounter,
     *,
     pii: PiiDetector | None = None,
     calibrations: Mapping[str, Calibration] | None = None,
@@ -441,7 +441,7 @@ def _session_number(run_id: str) -> int:
     return int(run_id.removeprefix("session-"))
 
 
-def run_locomo(files: Sequence[Path], embedder: Any, counter: lme.TokenCounter) -> dict[str, Any]:
+def run_locomo(files: Sequence[Path], embedder: Any, counter: TokenCounter) -> dict[str, Any]:
     """Read and served variants on each LoCoMo conversation (one memory each)."""
     cases, rows = [], []
     for path in files:
