@@ -11,6 +11,7 @@ bootstrap reply or a search result against what each tenant owns.
 from __future__ import annotations
 
 import random
+import re
 import sqlite3
 import threading
 from collections import Counter
@@ -174,8 +175,10 @@ def reply_leaks(
         checked += 1
         if procedure["tenant_id"] != tenant_id or procedure["procedure_id"] not in mine.procedures:
             leaks.append(f"procedure {procedure['procedure_id']} of {procedure['tenant_id']}")
+    # Whole words: a run's date in the block ("When: 8 September 2026") holds "ember".
+    said = set(re.findall(r"\w+", reply["context"].lower()))
     for other, word in zip(TENANTS, CODEWORDS, strict=False):
-        if other != tenant_id and other in owned and word in reply["context"]:
+        if other != tenant_id and other in owned and word in said:
             leaks.append(f"context mentions {other}'s codeword {word!r}")
     return checked, leaks
 
