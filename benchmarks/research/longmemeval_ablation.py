@@ -5,7 +5,7 @@ and is scored on the same questions, so a variant's difference is paired: "+a/-b
 questions it finds that the product misses / misses that the product finds.
 
 - write path (a memory written per variant): ``EpisodicPolicy.embedded_chars`` (512; before,
-  the whole unit was embedded) and ``max_unit_chars`` (1000; 2000 and 4000 tried);
+  the whole unit was embedded) and ``max_unit_chars`` (4000; before, 1000; 2000 tried);
 - read path (the product's memory, patched around the queries only): relative periods
   (``question_period`` in ``core/retrieval/episode_index`` made to ignore ``now``), the
   recency prior (``asks_for_latest`` always False), the whole period prior (``question_period``
@@ -74,8 +74,8 @@ PRODUCT = "product"
 WRITE_VARIANTS: dict[str, dict[str, int]] = {
     PRODUCT: {},
     "whole unit embedded (before)": {"embedded_chars": 10**9},
+    "max_unit_chars 1000 (before)": {"max_unit_chars": 1_000},
     "max_unit_chars 2000": {"max_unit_chars": 2_000},
-    "max_unit_chars 4000": {"max_unit_chars": 4_000},
 }
 
 

@@ -213,3 +213,28 @@ def test_a_question_about_the_current_state_prefers_the_newest_run() -> None:
     # Then asked about now, the newer run comes first; otherwise the closer one; both are found
     assert latest == ["new", "old"]
     assert plain == ["old", "new"]
+
+
+def test_the_words_of_a_relative_period_are_not_matched_as_content() -> None:
+    # Given two runs of the past three months, equally similar to the query: a trip, and one
+    # that only shares the period's words
+    runs = [
+        episode(
+            "stamps",
+            0.5,
+            created_at=JUNE_1_2023 - 10 * DAY_SECONDS,
+            units=(unit(0, "I have collected stamps for three months", 0.5),),
+        ),
+        episode(
+            "trip",
+            0.5,
+            created_at=JUNE_1_2023 - 20 * DAY_SECONDS,
+            units=(unit(0, "I am back from a camping trip", 0.5),),
+        ),
+    ]
+    # When the query asks for the trips of the past three months
+    top = ranked(
+        runs, None, top_k=1, text="which trip did I take in the past three months?", now=JUNE_1_2023
+    )
+    # Then the trip comes first: "three months" said when, not what
+    assert top == ["trip"]

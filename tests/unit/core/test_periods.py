@@ -9,6 +9,7 @@ from agent_memory.core.retrieval.periods import (
     Period,
     asks_for_latest,
     question_period,
+    without_relative_time,
 )
 
 
@@ -259,10 +260,32 @@ def test_asks_for_latest(question: str) -> None:
         "What did I buy recently?",
         "What was my first job?",
         "I enjoyed the stillness of the lake, where was it?",
+        "What is the order of my three trips, from earliest to latest?",
+        "In what order did I read them, oldest to most recent?",
     ],
 )
 def test_does_not_ask_for_latest(question: str) -> None:
-    # Given a question with no word of the present ("now" only inside other words)
+    # Given a question with no word of the present ("now" only inside other words), or one
+    # asking for an order of runs
     # When it is checked
     # Then it does not ask for the latest
     assert not asks_for_latest(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"),
+    [
+        ("What milestone did I mention four weeks ago?", "What milestone did I mention ?"),
+        ("Which trips did I take in the past three months?", "Which trips did I take in the ?"),
+        ("What did I cook last Tuesday?", "What did I cook ?"),
+        ("What did I buy the day before yesterday?", "What did I buy the ?"),
+        ("How many visits did I have in March?", "How many visits did I have in March?"),
+        ("What did I buy on 8 May 2023?", "What did I buy on 8 May 2023?"),
+        ("Plan the offsite", "Plan the offsite"),
+    ],
+)
+def test_without_relative_time_drops_only_relative_expressions(question: str, kept: str) -> None:
+    # Given a question that may name a relative period
+    # When its relative time expressions are taken out
+    # Then what remains is the rest, named months and dates included
+    assert without_relative_time(question) == kept

@@ -40,7 +40,11 @@ from agent_memory.core.retrieval.index_rows import (
     speaker_codes,
 )
 from agent_memory.core.retrieval.lexical import GroupedBm25
-from agent_memory.core.retrieval.periods import asks_for_latest, question_period
+from agent_memory.core.retrieval.periods import (
+    asks_for_latest,
+    question_period,
+    without_relative_time,
+)
 
 # Similarities equal to this many decimals are ties; COMPLETED runs win them.
 _TIE_DECIMALS = 4
@@ -154,7 +158,8 @@ class EpisodeIndex:
         Expired episodes are never returned; ties go to COMPLETED runs, then newer ones.
         """
         q = np.asarray(query, dtype=np.float32)
-        terms = self.lexical.terms(text)
+        # "Four weeks ago" says when (the period prior below), not what to match.
+        terms = self.lexical.terms(without_relative_time(text))
         live = self._candidates(terms, q, now, candidates)
         if not len(live):
             return SearchResult((), ())

@@ -91,6 +91,12 @@ _LATEST = re.compile(
     r"\b(?:currently|current|now|nowadays|presently|at\s+(?:the\s+moment|present)"
     r"|most\s+recent(?:ly)?|latest|newest|still|these\s+days|anymore|so\s+far|to\s+date)\b"
 )
+# "From earliest to latest", "in chronological order": an order of several runs is asked for,
+# so the oldest of them counts as much as the newest.
+_ORDER = re.compile(
+    r"\b(?:earliest|oldest|first)\s+to\s+(?:the\s+)?(?:latest|newest|most\s+recent|last)\b"
+    r"|\b(?:in|what|which)\s+(?:chronological\s+)?order\b|\bchronological"
+)
 
 _DAY = dt.timedelta(days=1)
 # Windows of every year ("in June" with no "now") are kept in 2000, a leap year: 29 February fits.
@@ -172,11 +178,32 @@ def question_period(question: str, now: float | None = None) -> Period | None:
     return None
 
 
+def without_relative_time(question: str) -> str:
+    """``question`` without the relative time expressions a period is resolved from ("four
+    weeks ago", "in the past three months", "last Tuesday"): they say when, and the period
+    prior uses them; as query words they would match any run that mentions a duration.
+    Named months and dates stay: a run may mention them in what it says.
+    """
+    low = question.lower()
+    if not _RELATIVE_WORD.search(low):
+        return question
+    spans = sorted(m.span() for pattern in _RELATIVE_PATTERNS for m in pattern.finditer(low))
+    kept, cursor = [], 0
+    for start, end in spans:
+        if start >= cursor:
+            kept.append(question[cursor:start])
+        cursor = max(cursor, end)
+    kept.append(question[cursor:])
+    return " ".join("".join(kept).split())
+
+
 def asks_for_latest(question: str) -> bool:
     """Whether ``question`` asks for the current or newest state of something ("Where do I
-    live now?", "my latest job"), so the newest of the matching runs should win.
+    live now?", "my latest job"), so the newest of the matching runs should win; not when it
+    asks for an order of runs ("from earliest to latest").
     """
-    return _LATEST.search(question.lower()) is not None
+    low = question.lower()
+    return _LATEST.search(low) is not None and _ORDER.search(low) is None
 
 
 def calendar_day(moment: float) -> str:
@@ -297,6 +324,19 @@ def _last_named_month(low: str, today: dt.date) -> Period | None:
     month = MONTHS[m.group(1)]
     return _month(today.year - (month >= today.month), month)
 
+
+# What each relative resolver matches: the words ``without_relative_time`` takes out.
+_RELATIVE_PATTERNS = (
+    _DAY_BEFORE_YESTERDAY,
+    _YESTERDAY,
+    _TODAY,
+    _AGO,
+    _PAST_COUNT,
+    _PAST_UNIT,
+    _WEEKEND,
+    _CALENDAR,
+    _ON_WEEKDAY,
+)
 
 # Most precise first: a question naming a day and a month ("yesterday, in June") means the day.
 _RELATIVE: tuple[Callable[[str, dt.date], Period | None], ...] = (
