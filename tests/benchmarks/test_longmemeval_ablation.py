@@ -235,3 +235,21 @@ def test_without_write_variants_only_the_product_memory_is_written(tmp_path: Pat
     # Then the read and served variants are there, no write variant
     assert list(result["tables"]) == variant_keys(write=False)
     assert list(result["questions"][0]["write"]) == [PRODUCT]
+
+
+def test_time_word_and_order_variants_undo_only_their_own_component() -> None:
+    # Given a question with a relative period, and one asking for an order of runs
+    relative = "Which trips did I take in the past three months?"
+    order = "What is the order of my trips, from earliest to latest?"
+
+    # When each variant is in use
+    with READ_VARIANTS["relative-time words matched as query words"]():
+        kept = episode_index.without_relative_time(relative)
+    with READ_VARIANTS["'earliest to latest' read as asking for the newest"]():
+        newest = episode_index.asks_for_latest(order)
+
+    # Then the period's words stay in the query, the order reads as "latest"; not outside
+    assert kept == relative
+    assert newest
+    assert episode_index.without_relative_time(relative) != relative
+    assert not episode_index.asks_for_latest(order)

@@ -277,15 +277,17 @@ def test_does_not_ask_for_latest(question: str) -> None:
     [
         ("What milestone did I mention four weeks ago?", "What milestone did I mention ?"),
         ("Which trips did I take in the past three months?", "Which trips did I take in the ?"),
-        ("What did I cook last Tuesday?", "What did I cook ?"),
-        ("What did I buy the day before yesterday?", "What did I buy the ?"),
+        ("What did I do in the past week?", "What did I do in ?"),
+        ("What did I cook a few days ago?", "What did I cook ?"),
+        ("What did I cook last Tuesday?", "What did I cook last Tuesday?"),
+        ("What did I buy yesterday?", "What did I buy yesterday?"),
         ("How many visits did I have in March?", "How many visits did I have in March?"),
         ("What did I buy on 8 May 2023?", "What did I buy on 8 May 2023?"),
         ("Plan the offsite", "Plan the offsite"),
     ],
 )
-def test_without_relative_time_drops_only_relative_expressions(question: str, kept: str) -> None:
+def test_without_relative_time_drops_only_durations(question: str, kept: str) -> None:
     # Given a question that may name a relative period
-    # When its relative time expressions are taken out
-    # Then what remains is the rest, named months and dates included
+    # When its durations are taken out
+    # Then what remains is the rest, named days, months and dates included
     assert without_relative_time(question) == kept

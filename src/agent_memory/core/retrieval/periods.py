@@ -179,15 +179,15 @@ def question_period(question: str, now: float | None = None) -> Period | None:
 
 
 def without_relative_time(question: str) -> str:
-    """``question`` without the relative time expressions a period is resolved from ("four
-    weeks ago", "in the past three months", "last Tuesday"): they say when, and the period
-    prior uses them; as query words they would match any run that mentions a duration.
-    Named months and dates stay: a run may mention them in what it says.
+    """``question`` without the durations a period is resolved from ("four weeks ago", "in
+    the past three months"): they say when, and the period prior uses them; as query words
+    they would match any run that mentions a duration. Named days ("yesterday", "last
+    Tuesday"), months and dates stay: a run telling of that day may say the same words.
     """
     low = question.lower()
     if not _RELATIVE_WORD.search(low):
         return question
-    spans = sorted(m.span() for pattern in _RELATIVE_PATTERNS for m in pattern.finditer(low))
+    spans = sorted(m.span() for pattern in _DURATION_PATTERNS for m in pattern.finditer(low))
     kept, cursor = [], 0
     for start, end in spans:
         if start >= cursor:
@@ -325,18 +325,11 @@ def _last_named_month(low: str, today: dt.date) -> Period | None:
     return _month(today.year - (month >= today.month), month)
 
 
-# What each relative resolver matches: the words ``without_relative_time`` takes out.
-_RELATIVE_PATTERNS = (
-    _DAY_BEFORE_YESTERDAY,
-    _YESTERDAY,
-    _TODAY,
-    _AGO,
-    _PAST_COUNT,
-    _PAST_UNIT,
-    _WEEKEND,
-    _CALENDAR,
-    _ON_WEEKDAY,
-)
+# Durations ("four weeks ago", "the past three months"): the words ``without_relative_time``
+# takes out. Their numerals and units are shared by any run that mentions a duration ("for
+# three months now"); a run telling of "yesterday" or "last weekend" often says those very
+# words, so they stay.
+_DURATION_PATTERNS = (_AGO, _PAST_COUNT, _PAST_UNIT)
 
 # Most precise first: a question naming a day and a month ("yesterday, in June") means the day.
 _RELATIVE: tuple[Callable[[str, dt.date], Period | None], ...] = (
