@@ -9,9 +9,8 @@ questions it finds that the product misses / misses that the product finds.
 - read path (the product's memory, patched around the queries only): relative periods
   (``question_period`` in ``core/retrieval/episode_index`` made to ignore ``now``), the
   recency prior (``asks_for_latest`` always False), the words of a relative period kept as
-  query words (``without_relative_time`` made the identity), an order ("from earliest to
-  latest") read as asking for the newest (``asks_for_latest`` without its order guard), the
-  whole period prior (``question_period`` always None), and both priors;
+  query words (``without_relative_time`` made the identity), the whole period prior
+  (``question_period`` always None), and both priors;
 - served context (bootstrap only): the old composition (the top 3 episodes with their own 3
   best units each: ``episodic.served_hits`` patched to the search's top ``top_k``, with
   ``served_episodes`` 3), ``served_episodes`` 3 with ``served_moment_chars`` 1 (the top 3 with
@@ -97,10 +96,6 @@ def _time_words_kept(question: str) -> str:
     return question
 
 
-def _latest_even_for_an_order(question: str) -> bool:
-    return periods._LATEST.search(question.lower()) is not None
-
-
 Patch = Callable[[], contextlib.AbstractContextManager[Any]]
 
 
@@ -122,9 +117,6 @@ READ_VARIANTS: dict[str, Patch] = {
     "no relative periods": _patches(question_period=_period_without_now),
     "no recency prior": _patches(asks_for_latest=_never_latest),
     "relative-time words matched as query words": _patches(without_relative_time=_time_words_kept),
-    "'earliest to latest' read as asking for the newest": _patches(
-        asks_for_latest=_latest_even_for_an_order
-    ),
     "no period prior": _patches(question_period=_no_period),
     "no period nor recency prior": _patches(
         question_period=_no_period, asks_for_latest=_never_latest

@@ -237,19 +237,14 @@ def test_without_write_variants_only_the_product_memory_is_written(tmp_path: Pat
     assert list(result["questions"][0]["write"]) == [PRODUCT]
 
 
-def test_time_word_and_order_variants_undo_only_their_own_component() -> None:
-    # Given a question with a relative period, and one asking for an order of runs
+def test_the_time_word_variant_keeps_a_durations_words_only_while_in_use() -> None:
+    # Given a question with a relative period
     relative = "Which trips did I take in the past three months?"
-    order = "What is the order of my trips, from earliest to latest?"
 
-    # When each variant is in use
+    # When the variant is in use, and after
     with READ_VARIANTS["relative-time words matched as query words"]():
         kept = episode_index.without_relative_time(relative)
-    with READ_VARIANTS["'earliest to latest' read as asking for the newest"]():
-        newest = episode_index.asks_for_latest(order)
 
-    # Then the period's words stay in the query, the order reads as "latest"; not outside
+    # Then the period's words stay in the query inside, and leave it outside
     assert kept == relative
-    assert newest
     assert episode_index.without_relative_time(relative) != relative
-    assert not episode_index.asks_for_latest(order)

@@ -91,13 +91,6 @@ _LATEST = re.compile(
     r"\b(?:currently|current|now|nowadays|presently|at\s+(?:the\s+moment|present)"
     r"|most\s+recent(?:ly)?|latest|newest|still|these\s+days|anymore|so\s+far|to\s+date)\b"
 )
-# "From earliest to latest", "in chronological order": an order of several runs is asked for,
-# so the oldest of them counts as much as the newest.
-_ORDER = re.compile(
-    r"\b(?:earliest|oldest|first)\s+to\s+(?:the\s+)?(?:latest|newest|most\s+recent|last)\b"
-    r"|\b(?:in|what|which)\s+(?:chronological\s+)?order\b|\bchronological"
-)
-
 _DAY = dt.timedelta(days=1)
 # Windows of every year ("in June" with no "now") are kept in 2000, a leap year: 29 February fits.
 _ANY_YEAR = 2000
@@ -199,11 +192,9 @@ def without_relative_time(question: str) -> str:
 
 def asks_for_latest(question: str) -> bool:
     """Whether ``question`` asks for the current or newest state of something ("Where do I
-    live now?", "my latest job"), so the newest of the matching runs should win; not when it
-    asks for an order of runs ("from earliest to latest").
+    live now?", "my latest job"), so the newest of the matching runs should win.
     """
-    low = question.lower()
-    return _LATEST.search(low) is not None and _ORDER.search(low) is None
+    return _LATEST.search(question.lower()) is not None
 
 
 def calendar_day(moment: float) -> str:
