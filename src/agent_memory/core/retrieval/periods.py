@@ -91,6 +91,7 @@ _LATEST = re.compile(
     r"\b(?:currently|current|now|nowadays|presently|at\s+(?:the\s+moment|present)"
     r"|most\s+recent(?:ly)?|latest|newest|still|these\s+days|anymore|so\s+far|to\s+date)\b"
 )
+
 _DAY = dt.timedelta(days=1)
 # Windows of every year ("in June" with no "now") are kept in 2000, a leap year: 29 February fits.
 _ANY_YEAR = 2000
