@@ -11,7 +11,6 @@ import io
 import json
 import logging
 import os
-import sys
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
@@ -36,6 +35,7 @@ from tests.support.embedder import HashingEmbedder
 from tests.support.fake_bedrock_kb import FakeBedrockKnowledgeBase
 from tests.support.lambda_context import LambdaContext
 from tests.support.memory import HASHING_CALIBRATION
+from tests.support.moto_workflow import fresh_handlers
 
 BUCKET = "agent-memory-kb-docs"
 IDEMPOTENCY_TABLE = "agent-memory-idempotency"
@@ -155,17 +155,8 @@ def aws_memory(pii: PiiDetector) -> Iterator[AwsMemory]:
         )
         # Step handlers bind their idempotency table at import: import them afresh, and forget
         # them after, so no other test gets handlers bound to this account.
-        _forget_handlers()
-        try:
-            with mock.patch.object(wiring, "_current", runtime):
-                yield AwsMemory(runtime, dynamodb, s3, [*tables.values(), IDEMPOTENCY_TABLE])
-        finally:
-            _forget_handlers()
-
-
-def _forget_handlers() -> None:
-    for name in [n for n in sys.modules if n.startswith("functions.") and n.endswith(".handler")]:
-        del sys.modules[name]
+        with fresh_handlers(), mock.patch.object(wiring, "_current", runtime):
+            yield AwsMemory(runtime, dynamodb, s3, [*tables.values(), IDEMPOTENCY_TABLE])
 
 
 @dataclass

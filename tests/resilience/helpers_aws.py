@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import sys
 import threading
 import time
 import uuid
@@ -60,6 +59,7 @@ from tests.support.guarded_runtime import GuardedRuntime
 from tests.support.lambda_context import LambdaContext
 from tests.support.moto_workflow import (
     deploy_consolidation,
+    fresh_handlers,
     moto_with_handlers,
     start_execution,
     wait_for_execution,
@@ -72,19 +72,6 @@ DIMENSION = 256
 # scaled down together.
 TIME_SCALE = 0.05
 HANDLER_TIMEOUT_MS = 30_000
-HANDLERS = (
-    "extract",
-    "scrub",
-    "write_episode",
-    "confirm_facts",
-    "stage_kb_docs",
-    "propose_procedure",
-    "record_failure",
-    "ingest",
-    "bootstrap",
-    "decay",
-    "procedure_review",
-)
 KB_ID, DS_ID = "KB12345678", "DS12345678"
 # The word-hashing vectors need a lower bar than Titan's calibrated one.
 HASHING_TITAN = Calibration(
@@ -334,16 +321,10 @@ def aws_harness(
         )
         titan = runtime.prepare(session.client("bedrock-runtime"))
         runtime.embedder = BedrockEmbedder(titan, TITAN_EMBED_V2, dimensions=DIMENSION)
-        _forget_handlers()
-        try:
-            with mock.patch.object(wiring, "_current", runtime):
-                yield AwsHarness(
-                    runtime, faults, served, sqs, sfn, s3, queue_url, machine, time_scale
-                )
-                faults.enabled = False
-                wait_until_none_running(sfn, machine)
-        finally:
-            _forget_handlers()
+        with fresh_handlers(), mock.patch.object(wiring, "_current", runtime):
+            yield AwsHarness(runtime, faults, served, sqs, sfn, s3, queue_url, machine, time_scale)
+            faults.enabled = False
+            wait_until_none_running(sfn, machine)
 
 
 @contextmanager
@@ -372,11 +353,6 @@ def _one_container_at_a_time_for_metrics() -> Iterator[None]:
         ),
     ):
         yield
-
-
-def _forget_handlers() -> None:
-    for name in HANDLERS:
-        sys.modules.pop(f"functions.{name}.handler", None)
 
 
 class _ScaledTime:

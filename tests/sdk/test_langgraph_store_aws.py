@@ -12,7 +12,6 @@ episode, however long that takes. The last test shows the waits between reads, b
 from __future__ import annotations
 
 import json
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -43,6 +42,7 @@ from tests.support.memory import HASHING_CALIBRATION
 from tests.support.moto_workflow import (
     _placeholder_zip,
     deploy_consolidation,
+    fresh_handlers,
     moto_with_handlers,
     start_execution,
     wait_until_none_running,
@@ -91,13 +91,6 @@ class Deployed:
     forwarder: Forwarder
 
 
-def _forget_handlers() -> None:
-    # Step handlers bind their idempotency table at import: import them afresh for this
-    # account, and forget them after, so no other test gets handlers bound to it.
-    for name in [n for n in sys.modules if n.startswith("functions.") and n.endswith(".handler")]:
-        del sys.modules[name]
-
-
 @pytest.fixture(scope="module")
 def deployed() -> Iterator[Deployed]:
     with moto_with_handlers():
@@ -137,17 +130,13 @@ def deployed() -> Iterator[Deployed]:
         bus_events = sqs.create_queue(QueueName="bus-events")["QueueUrl"]
         _deploy(sqs, bus_events)
         forwarder = Forwarder(sqs, bus_events, sfn, machine)
-        _forget_handlers()
-        try:
-            with mock.patch.object(wiring, "_current", runtime):
-                forwarder.thread.start()
-                memory = MemoryClient.aws_from_stack(STACK, region=REGION)
-                yield Deployed(memory, forwarder)
-                forwarder.stopped.set()
-                forwarder.thread.join()
-                wait_until_none_running(sfn, machine, poll=0.05)
-        finally:
-            _forget_handlers()
+        with fresh_handlers(), mock.patch.object(wiring, "_current", runtime):
+            forwarder.thread.start()
+            memory = MemoryClient.aws_from_stack(STACK, region=REGION)
+            yield Deployed(memory, forwarder)
+            forwarder.stopped.set()
+            forwarder.thread.join()
+            wait_until_none_running(sfn, machine, poll=0.05)
 
 
 def _deploy(sqs: Any, queue_url: str) -> None:

@@ -12,6 +12,7 @@ import importlib
 import io
 import json
 import os
+import sys
 import time
 import traceback
 import uuid
@@ -127,6 +128,25 @@ def _route_to_handlers(
         return handler_reply(name, body, response_headers, context)
 
     return invoke
+
+
+@contextmanager
+def fresh_handlers() -> Iterator[None]:
+    """Import the step handlers of ``functions/`` afresh inside, and forget them after.
+
+    Each binds its idempotency table's client to the runtime current at its import, so a
+    harness's handlers must not be another harness's.
+    """
+    _forget_handlers()
+    try:
+        yield
+    finally:
+        _forget_handlers()
+
+
+def _forget_handlers() -> None:
+    for name in [n for n in sys.modules if n.startswith("functions.") and n.endswith(".handler")]:
+        del sys.modules[name]
 
 
 def start_execution(sfn: Any, machine: str, event: Any) -> str:

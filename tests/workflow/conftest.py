@@ -9,6 +9,7 @@ Tenant clients are wrapped so they behave like a session narrowed by ``dynamodb:
 from __future__ import annotations
 
 import json
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from tests.support.guarded_runtime import GuardedRuntime
 from tests.support.memory import HASHING_CALIBRATION
 from tests.support.moto_workflow import (
     deploy_consolidation,
+    fresh_handlers,
     moto_with_handlers,
     start_execution,
     wait_for_execution,
@@ -120,8 +122,9 @@ def workflow() -> Iterator[Workflow]:
             pii=pii,
             calibrations={"test-hashing": HASHING_CALIBRATION},
             prepare_client=kb.serve_on,
+            dynamodb_lock=threading.Lock(),
         )
-        with mock.patch.object(wiring, "_current", runtime):
+        with fresh_handlers(), mock.patch.object(wiring, "_current", runtime):
             yield Workflow(sfn, sqs, s3, dynamodb, machine, queue_url, runtime, pii, invocations)
         wait_until_none_running(sfn, machine, poll=0.05)
 

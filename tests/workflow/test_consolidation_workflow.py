@@ -78,15 +78,18 @@ def test_a_redelivered_event_writes_nothing_twice(workflow: Workflow) -> None:
 
 
 class GatedEmbedder:
-    """Holds its first ``embed_documents`` call until ``gate`` opens: a slow WriteEpisode."""
+    """Holds its first ``embed_documents`` call until ``gate`` opens: a slow WriteEpisode.
+    ``holding`` is set once that call is held.
+    """
 
     def __init__(self, inner: Any) -> None:
-        self.inner, self.gate, self.held = inner, threading.Event(), False
+        self.inner, self.gate, self.holding = inner, threading.Event(), threading.Event()
         self.model_id, self.dimension = inner.model_id, inner.dimension
+        self._first = threading.Lock()
 
     def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        if not self.held:
-            self.held = True
+        if self._first.acquire(blocking=False):
+            self.holding.set()
             self.gate.wait(timeout=30)
         return np.asarray(self.inner.embed_documents(texts), dtype=np.float32)
 
@@ -108,8 +111,11 @@ def test_a_twin_delivery_waits_for_the_step_its_twin_holds(workflow: Workflow) -
     workflow.runtime.embedder = embedder
     event = eventbridge_event(run_event("wf-twin-1", tenant_id="wf-twin"))
     try:
-        arns = [workflow.start(event), workflow.start(event)]
-        # When the second reaches the held step
+        arns = [workflow.start(event)]
+        assert embedder.holding.wait(timeout=30), "the first delivery never reached WriteEpisode"
+        # When its twin is delivered and reaches the held step (started only now: started
+        # together, both could pass the step's idempotency check before either recorded it)
+        arns.append(workflow.start(event))
         deadline = time.monotonic() + 30
         while not any("StepInProgress" in _failed_with(workflow, a) for a in arns):
             assert time.monotonic() < deadline, "no delivery met the step in progress"

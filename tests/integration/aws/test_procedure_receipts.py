@@ -8,7 +8,6 @@ roles to the secret reads they make; the consolidation steps before them run in 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -36,10 +35,10 @@ from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.lambda_context import LambdaContext
 from tests.support.memory import HASHING_CALIBRATION, proposed_procedure, run_event
+from tests.support.moto_workflow import fresh_handlers
 
 SECRET = "p" * 64
 KB_ID = "KB12345678"
-HANDLERS = ("bootstrap", "propose_procedure")
 
 
 class StubbedKbRuntime(wiring.AwsRuntime):
@@ -72,12 +71,6 @@ class Deployment:
         return runtime
 
 
-def _forget_handlers() -> None:
-    # Their idempotency layer binds to the runtime of the first import.
-    for name in HANDLERS:
-        sys.modules.pop(f"functions.{name}.handler", None)
-
-
 @pytest.fixture
 def deployment() -> Iterator[Deployment]:
     env = {**FAKE_CREDENTIALS, "POWERTOOLS_TRACE_DISABLED": "true"}
@@ -101,12 +94,8 @@ def deployment() -> Iterator[Deployment]:
             **tenant_access(tables.values()),
         )
         kb = boto3.client("bedrock-agent-runtime", region_name=REGION)
-        with Stubber(kb) as stub:
-            _forget_handlers()
-            try:
-                yield Deployment(settings, kb, stub)
-            finally:
-                _forget_handlers()
+        with Stubber(kb) as stub, fresh_handlers():
+            yield Deployment(settings, kb, stub)
 
 
 def in_container(runtime: wiring.AwsRuntime, name: str, event: dict[str, Any]) -> Any:
