@@ -45,6 +45,9 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import numpy as np
+import numpy.typing as npt
+
 if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -137,8 +140,17 @@ def _old_composition() -> Iterator[None]:
         yield
 
 
+def _each_run_gated(
+    order: npt.NDArray[np.int64], passing: npt.NDArray[np.bool_], compared: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.int64]:
+    """The gate before it was anchored on the ranking: each episode by its own similarity."""
+    return order[passing]
+
+
 # Served variants: EpisodicPolicy overrides and a patch, around bootstrap only.
-SERVED_VARIANTS: dict[str, tuple[dict[str, int], Patch]] = {
+SERVED_VARIANTS: dict[str, tuple[dict[str, Any], Patch]] = {
+    "similarity gate on each run (before)": ({}, _patches(_gated=_each_run_gated)),
+    "no similarity gate": ({"min_similarity": -1.0}, contextlib.nullcontext),
     "old composition (top 3 x 3 units)": ({"served_episodes": 3}, _old_composition),
     "served_episodes 3, moment_chars 1": (
         {"served_episodes": 3, "served_moment_chars": 1},
@@ -159,7 +171,7 @@ def variant_keys(*, write: bool = True) -> list[str]:
     return keys
 
 
-def with_episodic(ports: MemoryPorts, overrides: Mapping[str, int]) -> MemoryPorts:
+def with_episodic(ports: MemoryPorts, overrides: Mapping[str, Any]) -> MemoryPorts:
     """``ports`` with these ``EpisodicPolicy`` fields replaced (the rest of its policies kept)."""
     if not overrides:
         return ports

@@ -705,7 +705,8 @@ class EpisodeSearch(Protocol):
         candidates: int = 64,
     ) -> SearchResult:
         """The live episodes and their units best matching ``text`` (and its vector ``query``),
-        best first; episodes below ``min_similarity`` are left out when it is given.
+        best first. With ``min_similarity``, none ranked below the last episode that reaches
+        it is returned (none at all when no episode does).
         """
         ...
 

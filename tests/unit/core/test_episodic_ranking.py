@@ -78,6 +78,29 @@ def test_threshold_is_inclusive() -> None:
     assert hit.similarity == pytest.approx(0.5, abs=0.01)  # int8 storage, same ranking
 
 
+def test_an_episode_ranked_above_one_that_passes_the_gate_is_kept() -> None:
+    # Given an episode whose vector is under the threshold but whose words match the query,
+    # ranked above one whose vector passes it, and a third under it, ranked last
+    worded = unit(0, "the Lisbon marathon route changed", 0.2)
+    eps = [
+        episode("words", 0.1, units=(worded,)),
+        episode("meaning", 0.6),
+        episode("neither", 0.3),
+    ]
+    # When the index ranks them behind a gate of 0.5
+    found = ranked(eps, 0.5, text="Lisbon marathon route")
+    # Then the gate ends at the last episode that passes it: the one ranked above is kept,
+    # the one below is not
+    assert found == ["words", "meaning"]
+
+
+def test_nothing_passes_the_gate_when_no_episode_reaches_it() -> None:
+    # Given episodes whose words match but no vector reaches the threshold
+    eps = [episode("words", 0.1, units=(unit(0, "the Lisbon marathon route", 0.2),))]
+    # Then the gate lets none through, however well the words rank them
+    assert ranked(eps, 0.5, text="Lisbon marathon route") == []
+
+
 def test_best_first_and_top_k() -> None:
     eps = [episode(f"e{i}", s) for i, s in enumerate((0.6, 0.9, 0.7, 0.8))]
     assert ranked(eps, 0.0, top_k=3) == ["e1", "e3", "e2"]

@@ -153,8 +153,9 @@ class EpisodeIndex:
         Two stages: the episodes' centroid vectors and their best-matching units' words pick
         ``candidates`` episodes (see ``_candidates``), whose units are then ranked in full.
         With no more live episodes than ``candidates``, every episode is ranked in full.
-        ``min_similarity`` (the embedding model's calibrated threshold) keeps only episodes
-        with some unit (or summary) at least that similar to the query; ``None`` ranks all.
+        ``min_similarity`` (the embedding model's calibrated threshold) is the gate: the
+        lowest-ranked episode with some unit (or summary) at least that similar to the query
+        is the last one returned, and none is when no episode reaches it; ``None`` ranks all.
         Expired episodes are never returned; ties go to COMPLETED runs, then newer ones.
         """
         q = np.asarray(query, dtype=np.float32)
@@ -183,19 +184,17 @@ class EpisodeIndex:
         if named is not None:
             unit_score += self.speaker_code[rows] == named
         similarity = np.maximum.reduceat(np.where(usable, cosine, -1.0), local_starts)
-        chosen = (
-            np.arange(len(live))
-            if min_similarity is None
-            else np.flatnonzero(similarity >= min_similarity)
-        )
         order = np.lexsort(
             (
-                -self.created_at[live[chosen]],
-                ~self.completed[live[chosen]],
-                -np.round(episode_score[chosen], _TIE_DECIMALS),
+                -self.created_at[live],
+                ~self.completed[live],
+                -np.round(episode_score, _TIE_DECIMALS),
             )
         )
-        ranked = chosen[order][:top_episodes]
+        if min_similarity is not None:
+            compared = np.logical_or.reduceat(usable, local_starts)[order]
+            order = _gated(order, similarity[order] >= min_similarity, compared)
+        ranked = order[:top_episodes]
         returnable = self.unit_kind[rows] != SUMMARY
         hits = []
         for i in ranked:
@@ -414,6 +413,26 @@ def _top_positions(scores: npt.NDArray[np.floating[Any]], count: int) -> npt.NDA
 
 def _concat(arrays: list[npt.NDArray[Any]], dtype: type) -> npt.NDArray[Any]:
     return np.concatenate(arrays) if arrays else np.zeros(0, dtype=dtype)
+
+
+def _gated(
+    order: npt.NDArray[np.int64], passing: npt.NDArray[np.bool_], compared: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.int64]:
+    """The ranked episodes ``order`` the similarity gate lets through: down to the last one
+    ``passing`` it, so an episode ranked above a passing one is kept although its own best
+    similarity is under the threshold, if it was ``compared`` at all (an episode holding no
+    vector of the query's model, while it is re-embedded, has no similarity to judge).
+
+    The threshold judges relatedness by meaning alone, the ranking by words and meaning
+    together: an episode the ranking puts above a related one is no less related. Filtering
+    each episode by the threshold instead lost evidence whose words matched plainly (served
+    evidence on LoCoMo 0.903 against 0.920 anchored, at the same tokens: benchmarks/research).
+    """
+    passed = np.flatnonzero(passing)
+    if not len(passed):
+        return order[:0]
+    above = order[: passed[-1] + 1]
+    return above[compared[: passed[-1] + 1]]
 
 
 def _mean(values: FloatArray) -> float:
