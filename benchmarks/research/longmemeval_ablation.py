@@ -9,7 +9,7 @@ questions it finds that the product misses / misses that the product finds.
 - read path (the product's memory, patched around the queries only): relative periods
   (``question_period`` in ``core/retrieval/episode_index`` made to ignore ``now``), the
   recency prior (``asks_for_latest`` always False), the words of a relative period kept as
-  query words (``without_relative_time`` made the identity), the whole period prior
+  query words (``without_durations`` made the identity), the whole period prior
   (``question_period`` always None), and both priors;
 - served context (bootstrap only): the old composition (the top 3 episodes with their own 3
   best units each: ``episodic.served_hits`` patched to the search's top ``top_k``, with
@@ -119,7 +119,7 @@ READ_VARIANTS: dict[str, Patch] = {
     PRODUCT: contextlib.nullcontext,
     "no relative periods": _patches(question_period=_period_without_now),
     "no recency prior": _patches(asks_for_latest=_never_latest),
-    "relative-time words matched as query words": _patches(without_relative_time=_time_words_kept),
+    "relative-time words matched as query words": _patches(without_durations=_time_words_kept),
     "no period prior": _patches(question_period=_no_period),
     "no period nor recency prior": _patches(
         question_period=_no_period, asks_for_latest=_never_latest

@@ -243,8 +243,8 @@ def test_the_time_word_variant_keeps_a_durations_words_only_while_in_use() -> No
 
     # When the variant is in use, and after
     with READ_VARIANTS["relative-time words matched as query words"]():
-        kept = episode_index.without_relative_time(relative)
+        kept = episode_index.without_durations(relative)
 
     # Then the period's words stay in the query inside, and leave it outside
     assert kept == relative
-    assert episode_index.without_relative_time(relative) != relative
+    assert episode_index.without_durations(relative) != relative

@@ -9,7 +9,7 @@ from agent_memory.core.retrieval.periods import (
     Period,
     asks_for_latest,
     question_period,
-    without_relative_time,
+    without_durations,
 )
 
 
@@ -283,8 +283,8 @@ def test_does_not_ask_for_latest(question: str) -> None:
         ("Plan the offsite", "Plan the offsite"),
     ],
 )
-def test_without_relative_time_drops_only_durations(question: str, kept: str) -> None:
+def test_without_durations_drops_only_durations(question: str, kept: str) -> None:
     # Given a question that may name a relative period
     # When its durations are taken out
     # Then what remains is the rest, named days, months and dates included
-    assert without_relative_time(question) == kept
+    assert without_durations(question) == kept

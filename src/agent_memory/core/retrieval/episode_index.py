@@ -43,7 +43,7 @@ from agent_memory.core.retrieval.lexical import GroupedBm25
 from agent_memory.core.retrieval.periods import (
     asks_for_latest,
     question_period,
-    without_relative_time,
+    without_durations,
 )
 
 # Similarities equal to this many decimals are ties; COMPLETED runs win them.
@@ -160,7 +160,7 @@ class EpisodeIndex:
         """
         q = np.asarray(query, dtype=np.float32)
         # "Four weeks ago" says when (the period prior below), not what to match.
-        terms = self.lexical.terms(without_relative_time(text))
+        terms = self.lexical.terms(without_durations(text))
         live = self._candidates(terms, q, now, candidates)
         if not len(live):
             return SearchResult((), ())

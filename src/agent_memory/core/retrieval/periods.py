@@ -172,7 +172,7 @@ def question_period(question: str, now: float | None = None) -> Period | None:
     return None
 
 
-def without_relative_time(question: str) -> str:
+def without_durations(question: str) -> str:
     """``question`` without the durations a period is resolved from ("four weeks ago", "in
     the past three months"): they say when, and the period prior uses them; as query words
     they would match any run that mentions a duration. Named days ("yesterday", "last
@@ -317,7 +317,7 @@ def _last_named_month(low: str, today: dt.date) -> Period | None:
     return _month(today.year - (month >= today.month), month)
 
 
-# Durations ("four weeks ago", "the past three months"): the words ``without_relative_time``
+# Durations ("four weeks ago", "the past three months"): the words ``without_durations``
 # takes out. Their numerals and units are shared by any run that mentions a duration ("for
 # three months now"); a run telling of "yesterday" or "last weekend" often says those very
 # words, so they stay.
