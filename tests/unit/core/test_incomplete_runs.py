@@ -14,6 +14,7 @@ from agent_memory.core.tiers.semantic import fact_hash
 from agent_memory.core.workflows.consolidation import (
     INCOMPLETE_AFTER_SECONDS,
     consolidate,
+    failed_runs,
     record_failure,
     replay,
     runs_to_replay,
@@ -138,6 +139,25 @@ def test_one_execution_reported_twice_counts_one_failure(memory: Memory) -> None
     # While a later execution's failure counts
     later = record_failure({**payload, "execution": "arn:exec:2"}, memory.ports)
     assert later["failures"] == 2
+
+
+def test_a_repeated_report_resolves_a_failure_whose_run_was_consolidated_since(
+    memory: Memory,
+) -> None:
+    # Given a run one delivery consolidated, and a failure record its twin's Catch wrote
+    # without checking the run (its check failed after the write)
+    consolidate(run_event("r1"), memory.ports)
+    payload = {"event": run_event("r1"), "error": {"Error": "X"}, "execution": "arn:exec:1"}
+    ledger = memory.ports.run_ledger
+    written = {**payload, "key": ledger.failure_key("acme", "reviewer", "r1"), "failures": 1}
+    ledger.put_failure("acme", "reviewer", "r1", written, now=memory.clock(), expires_at=None)
+    assert [r["key"] for r in failed_runs(ledger, "acme")] == ["acme#failed#reviewer/r1"]
+    # When the same execution's end is reported again (its Catch retried, or its
+    # status-change event)
+    again = record_failure({**payload, "error": {"Error": "FAILED"}}, memory.ports)
+    # Then the failure is resolved, and nothing is left to replay
+    assert again["resolved"] and again["repeated"]
+    assert failed_runs(ledger, "acme") == []
 
 
 def test_a_consolidated_runs_redelivery_calls_no_model(tmp_path: Path) -> None:

@@ -560,8 +560,11 @@ def record_failure(payload: State, ports: MemoryPorts) -> State:
     found = ports.run_ledger.entry(key, now=now)
     previous = None if found is None else found.value
     execution = payload.get("execution")
-    if previous is not None and execution is not None and previous.get("execution") == execution:
-        return {**previous, "repeated": True}
+    repeated = (
+        previous is not None and execution is not None and previous.get("execution") == execution
+    )
+    if previous is not None and repeated:
+        record = previous
     else:
         record = {
             "key": key,
@@ -572,12 +575,19 @@ def record_failure(payload: State, ports: MemoryPorts) -> State:
             "failures": (previous or {}).get("failures", 0) + 1,
         }
         ports.run_ledger.put_failure(tenant_id, agent_id, run_id, record, now=now, expires_at=None)
-    if identity is not None and _is_consolidated(ports.run_ledger, *identity, now=now):
+    # A repeated report checks too: the first may have written its record and failed before
+    # this check, and a replay whose steps answer from their idempotency records never reaches
+    # the last step's cleanup.
+    if (
+        not record.get("resolved")
+        and identity is not None
+        and _is_consolidated(ports.run_ledger, *identity, now=now)
+    ):
         # Nothing is left to replay. Resolved rather than deleted: the failure path may only
         # read and write the ledger.
         record = {**record, "resolved": True}
         ports.run_ledger.put_failure(tenant_id, agent_id, run_id, record, now=now, expires_at=now)
-    return record
+    return {**record, "repeated": True} if repeated else record
 
 
 def _mark_consolidated(entry: RunEntry, ports: MemoryPorts, now: float) -> None:
