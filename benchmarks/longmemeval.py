@@ -137,6 +137,10 @@ class Turn:
     has_answer: bool
 
 
+# A shorter answer ("3", "no") would be found in a block by chance.
+MIN_ANSWER_CHARS = 3
+
+
 @dataclass(frozen=True, slots=True)
 class Session:
     """One haystack session, which the product sees as one finished run."""
@@ -153,7 +157,9 @@ class Session:
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """A question with its haystack in date order and its evidence; never its answer."""
+    """A question with its haystack in date order and its evidence. Its answer is kept only
+    as ``answer_span``, to score the served block against, and never reaches the product.
+    """
 
     question_id: str
     question_type: str
@@ -162,6 +168,8 @@ class Question:
     sessions: tuple[Session, ...]
     answer_sessions: frozenset[str]
     source: str
+    # The answer, lower-cased on one line, where an evidence turn says it word for word.
+    answer_span: str | None = None
 
     @property
     def abstention(self) -> bool:
@@ -215,7 +223,9 @@ def run_ids(session_ids: Sequence[str]) -> list[str]:
 
 
 def question_from_json(raw: Mapping[str, Any], source: str) -> Question:
-    """One question of the release; its sessions sorted stably by date. ``answer`` is not read."""
+    """One question of the release; its sessions sorted stably by date. ``answer`` is read
+    only for ``answer_span``.
+    """
     dated = sorted(
         zip(
             raw["haystack_session_ids"],
@@ -246,7 +256,23 @@ def question_from_json(raw: Mapping[str, Any], source: str) -> Question:
         sessions,
         frozenset(str(s) for s in raw["answer_session_ids"]),
         source,
+        answer_span(str(raw.get("answer") or ""), sessions),
     )
+
+
+def answer_span(answer: str, sessions: Sequence[Session]) -> str | None:
+    """``answer`` lower-cased on one line, if an evidence turn says it word for word and it
+    is at least ``MIN_ANSWER_CHARS`` long (a count such as "3" would match by chance).
+    """
+    span = flat_lower(answer)
+    if len(span) < MIN_ANSWER_CHARS:
+        return None
+    evidence = (t.content for s in sessions for t in s.turns if t.has_answer)
+    return span if any(span in flat_lower(text) for text in evidence) else None
+
+
+def flat_lower(text: str) -> str:
+    return " ".join(text.split()).lower()
 
 
 def load_questions(path: Path) -> list[Question]:
@@ -409,6 +435,7 @@ class QuestionRun:
     served_turns: list[tuple[str, int]] = field(default_factory=list)
     served_tokens: int = 0
     served_chars: int = 0
+    answer_shown: bool = False
     timings: dict[str, float] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     pii: dict[str, int] = field(default_factory=dict)
@@ -559,6 +586,9 @@ def run_question(
         run.served_sessions = list(dict.fromkeys(session_of[r] for r in block.runs))
         run.served_turns = sorted(unit_map[u] for u in block.units)
         run.served_tokens, run.served_chars = block.tokens, block.chars
+        run.answer_shown = question.answer_span is not None and question.answer_span in flat_lower(
+            str(reply.get("context") or "")
+        )
 
         baselines, run.bm25 = baseline_rankings(ports, question, query)
         run.rankings.update(baselines)
@@ -603,6 +633,8 @@ def question_row(question: Question, run: QuestionRun) -> dict[str, Any]:
         served_row["session_recall_all"] = float(sessions <= set(run.served_sessions))
     if scored and turns:
         served_row["turn_recall_any"] = float(bool(turns & set(run.served_turns)))
+    if scored and question.answer_span is not None:
+        served_row["answer_shown"] = float(run.answer_shown)
     return {
         "question_id": question.question_id,
         "question_type": question.question_type,
@@ -641,10 +673,11 @@ def system_means(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, dict[
 def served_means(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Served recall over the scored questions; block tokens over every question."""
     out: dict[str, Any] = {}
-    for key in ("turn_recall_any", "session_recall_any", "session_recall_all"):
+    for key in ("turn_recall_any", "session_recall_any", "session_recall_all", "answer_shown"):
         values = [r["served"][key] for r in rows if key in r["served"]]
         if values:
             out[key] = round(sum(values) / len(values), 4)
+    out["answer_span_questions"] = sum("answer_shown" in r["served"] for r in rows)
     tokens = [float(r["served"]["tokens"]) for r in rows]
     if tokens:
         summary = latency_summary(tokens)
@@ -883,15 +916,19 @@ def _served_table(tables: Mapping[str, Any]) -> list[str]:
     return [
         "## Served by bootstrap (the block the agent receives)",
         "",
-        "| turn recall_any | session recall_any | session recall_all | tokens median | "
-        "tokens p95 | empty blocks |",
-        "|---|---|---|---|---|---|",
+        "| turn recall_any | session recall_any | session recall_all | answer shown | "
+        "tokens median | tokens p95 | empty blocks |",
+        "|---|---|---|---|---|---|---|",
         f"| {_cell(s, 'turn_recall_any')} | {_cell(s, 'session_recall_any')} | "
-        f"{_cell(s, 'session_recall_all')} | {tokens.get('median', 0):.0f} | "
+        f"{_cell(s, 'session_recall_all')} | {_cell(s, 'answer_shown')} "
+        f"(of {s.get('answer_span_questions', 0)}) | {tokens.get('median', 0):.0f} | "
         f"{tokens.get('p95', 0):.0f} | {s.get('empty_blocks', 0)} |",
         "",
         "Tokens: all-MiniLM-L6-v2's WordPiece (no special tokens), over every question; recall "
-        "over the scored ones.",
+        "over the scored ones. Answer shown: the question's answer is in the block word for "
+        "word, over the scored questions whose evidence turns say it so (a moment too long for "
+        "its line shows the part nearest the question's words, so a served turn may still "
+        "leave its answer out).",
         "",
     ]
 

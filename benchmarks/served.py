@@ -14,9 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-# What the block shows of a moment (core/tiers/episodic.py cuts a moment to 300 characters);
-# matching its opening is enough to tell that the line is there.
+# The block shows a moment whole, or a window of it (core/tiers/episodic.py MOMENT_CHARS, 300
+# characters) where the task's words are: some 60-character piece of it, taken every 20
+# characters, is inside the block when its line is.
 _PROBE_CHARS = 60
+_PROBE_STEP = 20
 
 
 class TokenCounter(Protocol):
@@ -44,9 +46,17 @@ def served(reply: Mapping[str, Any], counter: TokenCounter) -> Served:
         for unit in episode.get("units") or ():
             if unit.get("kind") != "message":
                 continue
-            probe = " ".join(str(unit["text"]).split())[:_PROBE_CHARS]
-            if probe and probe in flat:
+            if _shown(" ".join(str(unit["text"]).split()), flat):
                 units.add((str(episode["run_id"]), int(unit["seq"])))
     return Served(
         frozenset(units), tuple(runs), counter.count_tokens(context) if context else 0, len(context)
     )
+
+
+def _shown(text: str, block: str) -> bool:
+    """Whether some part of ``text`` (a piece of ``_PROBE_CHARS``) is inside ``block``."""
+    if len(text) <= _PROBE_CHARS:
+        return bool(text) and text in block
+    last = len(text) - _PROBE_CHARS
+    starts = [*range(0, last, _PROBE_STEP), last]
+    return any(text[at : at + _PROBE_CHARS] in block for at in starts)

@@ -190,6 +190,26 @@ def test_one_question_end_to_end_finds_its_evidence_session(data_file: Path) -> 
     assert row["timings"]["load_model_s"] > 0
 
 
+def test_an_answer_an_evidence_turn_says_word_for_word_is_scored_in_the_served_block() -> None:
+    # Given the question, its answer said word for word by its evidence turn (in other case
+    # and spacing), and the same question whose answer no evidence turn says
+    raw = synthetic_questions()[0]
+    said = question_from_json({**raw, "answer": "A  Shoe rack"}, "dev.json")
+    unsaid = question_from_json(raw, "dev.json")
+    assert said.answer_span == "a shoe rack" and unsaid.answer_span is None
+    # When the first is asked through bootstrap
+    run = run_question(
+        said,
+        TimedEmbedder(HashingEmbedder()),
+        WordCounter(),
+        pii=FakePiiDetector(),
+        calibrations={"test-hashing": HASHING_CALIBRATION},
+    )
+    # Then its served row says the block shows the answer; the second has no such score
+    assert question_row(said, run)["served"]["answer_shown"] == 1.0
+    assert "answer_shown" not in question_row(unsaid, run)["served"]
+
+
 def test_the_embedding_cache_answers_a_rerun_without_the_model(tmp_path: Path) -> None:
     # Given texts embedded once through the cache
     texts = ["shoe rack", "pasta recipe", "shoe rack"]

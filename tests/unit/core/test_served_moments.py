@@ -112,6 +112,43 @@ def test_runs_past_the_top_show_their_date_and_moments_but_not_their_findings() 
     assert "second moment" in text
 
 
+LONG_ANSWER = " ".join(
+    [
+        *(f"General advice number {i} about packing light." for i in range(12)),
+        "For Lisbon, the tram 28 ticket costs three euros on board.",
+        *(f"More advice number {i} about comfortable shoes." for i in range(12)),
+    ]
+)
+
+
+def moment_line(focus: str) -> str:
+    hits = (EpisodeHit(episode("r1"), 1.0, 0.6, (moment("r1", 0, LONG_ANSWER, 1.0),)),)
+    section = format_episodes(hits, full=1, focus=focus)
+    assert section is not None
+    [line] = [line for line in section.lines if line.startswith("  - ") and "advice" in line]
+    return line.removeprefix("  - ")
+
+
+def test_a_long_moment_shows_the_part_that_holds_the_tasks_words() -> None:
+    # Given a moment far longer than a line, whose one sentence about Lisbon's tram lies in
+    # its middle
+    assert len(LONG_ANSWER) > 1000
+    # When it is shown for a task about that tram
+    line = moment_line("What does a tram 28 ticket cost in Lisbon?")
+    # Then the line holds that sentence, cut marked at both ends, in the usual length
+    assert "the tram 28 ticket costs three euros" in line
+    assert line.startswith("...") and line.endswith("...")
+    assert len(line) == 300
+
+
+def test_a_long_moment_shows_its_opening_when_no_part_holds_the_tasks_words() -> None:
+    # Given the same moment, shown for a task none of whose words it holds
+    line = moment_line("Which violin did the orchestra buy?")
+    # Then the line is its opening, as long as ever
+    assert line.startswith("human: General advice number 0") and line.endswith("...")
+    assert len(line) == 300
+
+
 def chat_event(run_id: str, messages: list[dict[str, Any]], finished_at: str) -> dict[str, Any]:
     return {
         "tenant_id": "acme",

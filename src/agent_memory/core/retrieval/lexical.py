@@ -46,6 +46,12 @@ def tokenize(text: str) -> list[str]:
     return [_stem(w) for w in _WORD.findall(text.lower()) if w not in STOP_WORDS]
 
 
+def term_spans(text: str) -> list[tuple[int, str]]:
+    """Each term of ``text`` (as :func:`tokenize` makes them) with the offset it starts at."""
+    words = ((m.start(), m.group().lower()) for m in _WORD.finditer(text))
+    return [(at, _stem(word)) for at, word in words if word not in STOP_WORDS]
+
+
 def term_counts(text: str) -> Counter[str]:
     """How often each term occurs in ``text``."""
     return Counter(tokenize(text))

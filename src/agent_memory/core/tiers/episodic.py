@@ -20,7 +20,11 @@ from agent_memory.core.model.models import (
 from agent_memory.core.model.policies import DAY, EpisodicPolicy
 from agent_memory.core.ports import FloatArray
 from agent_memory.core.retrieval import vectors
+from agent_memory.core.retrieval.lexical import term_spans, tokenize
 from agent_memory.core.retrieval.periods import calendar_day
+
+# What the block shows of one moment, at most (benchmarks/served.py reads it this way).
+MOMENT_CHARS = 300
 
 
 def episode_text(artifacts: RunArtifacts) -> str:
@@ -132,17 +136,23 @@ def served_hits(
 
 
 def format_episodes(
-    hits: Sequence[EpisodeHit], *, reader: str | None = None, full: int | None = None
+    hits: Sequence[EpisodeHit],
+    *,
+    reader: str | None = None,
+    full: int | None = None,
+    focus: str = "",
 ) -> Section | None:
     """The episodic section of the memory context (None when nothing was found).
 
     An episode of another agent than ``reader`` (the agent the context is for) says who
     learned it; the reader's own episodes do not (nor any, when ``reader`` is None). Each says
     when its run finished. Past the first ``full`` (all, if None), an episode shows only its
-    task, date and moments: it is there for what was said in it.
+    task, date and moments: it is there for what was said in it. A moment too long to show
+    whole shows the part that holds most of ``focus``'s words (the task the context is for).
     """
     if not hits:
         return None
+    terms = frozenset(tokenize(focus))
     lines: list[str] = []
     for position, hit in enumerate(hits):
         episode = hit.episode
@@ -153,7 +163,7 @@ def format_episodes(
         if reader is not None and episode.agent_id != reader:
             lines.append(f"Learned by: {episode.agent_id}")
         if full is not None and position >= full:
-            _moments(lines, hit)
+            _moments(lines, hit, terms)
             continue
         lines.append(f"Outcome: {episode.outcome} (similarity {hit.similarity:.2f})")
         if episode.approach_used:
@@ -164,17 +174,49 @@ def format_episodes(
         if episode.reusable_patterns:
             lines.append("Patterns that worked:")
             lines.extend(f"  - {pattern}" for pattern in episode.reusable_patterns)
-        _moments(lines, hit)
+        _moments(lines, hit, terms)
     return Section(EPISODIC, "relevant past runs", tuple(lines))
 
 
-def _moments(lines: list[str], hit: EpisodeHit) -> None:
+def _moments(lines: list[str], hit: EpisodeHit, terms: frozenset[str]) -> None:
     moments = [u.unit for u in hit.units if u.unit.kind == "message"]
     if moments:
         lines.append("Most relevant moments:")
-        lines.extend(f"  - {_short(unit_text(u))}" for u in moments)
+        lines.extend(f"  - {_short(unit_text(u), terms=terms)}" for u in moments)
 
 
-def _short(text: str, limit: int = 300) -> str:
+def _short(text: str, limit: int = MOMENT_CHARS, terms: frozenset[str] = frozenset()) -> str:
+    """``text`` on one line, whole if it fits in ``limit`` characters; else the window of
+    that size holding most of ``terms`` (the earliest such, the opening when none is held),
+    its cuts marked "...". Its length never depends on where the window falls, so the
+    moments' budget is spent the same whatever the task.
+    """
     flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+    if len(flat) <= limit:
+        return flat
+    start = _focus(flat, limit - 6, terms) if terms else 0
+    if start == 0:
+        return flat[: limit - 3] + "..."
+    if start >= len(flat) - (limit - 3):
+        return "..." + flat[len(flat) - (limit - 3) :]
+    return "..." + flat[start : start + limit - 6] + "..."
+
+
+def _focus(flat: str, width: int, terms: frozenset[str]) -> int:
+    """Where the ``width``-character window of ``flat`` holding the most distinct ``terms``
+    starts: 0 when the opening holds as many as any window, else a word's start shortly
+    before the first matched word, leading in with what room the window has left.
+    """
+    spans = [(at, term) for at, term in term_spans(flat) if term in terms]
+    best, best_count, last = 0, len({t for at, t in spans if at < width}), 0
+    for first, (at, _) in enumerate(spans):
+        inside = [(a, t) for a, t in spans[first:] if a < at + width]
+        if len({t for _, t in inside}) > best_count:
+            best, best_count, last = at, len({t for _, t in inside}), inside[-1][0]
+    if best == 0:
+        return 0
+    # The room left after the last matched word's start (a word's own length kept inside).
+    room = max(0, best + width - last - 20)
+    lead = best - min(width // 4, room)
+    space = flat.find(" ", lead, best)
+    return best if space < 0 else space + 1

@@ -164,7 +164,7 @@ def bootstrap(
     token = markers.new_token()
     content, truncated = fit_reply(
         Found(episodes, tuple(facts), procedure),
-        lambda draft: _content(draft, ports, token, request.agent_id),
+        lambda draft: _content(draft, ports, token, request.agent_id, focus=text),
         ports.policies.max_reply_bytes,
     )
     if procedure is not None and content["procedure"] is not None:
@@ -320,14 +320,17 @@ def _episode_bytes(hit: EpisodeHit) -> int:
     return listed + shown + units + 300
 
 
-def _content(found: Found, ports: MemoryPorts, token: str, agent_id: str) -> ReplyContent:
+def _content(
+    found: Found, ports: MemoryPorts, token: str, agent_id: str, *, focus: str
+) -> ReplyContent:
     """The reply's context block (its boundaries carrying ``token``; episodes of agents other
-    than ``agent_id`` name their author) and per-tier views of ``found``.
+    than ``agent_id`` name their author; a long moment shows its part nearest ``focus``, the
+    task as memory words it) and per-tier views of ``found``.
     """
     procedure = found.procedure
     sections = [
         episodic.format_episodes(
-            found.episodes, reader=agent_id, full=ports.policies.episodic.top_k
+            found.episodes, reader=agent_id, full=ports.policies.episodic.top_k, focus=focus
         ),
         semantic.format_facts(list(found.facts)),
         procedural.format_procedure(procedure, ports.policies.procedural) if procedure else None,
