@@ -147,10 +147,18 @@ def _each_run_gated(
     return order[passing]
 
 
+@contextlib.contextmanager
+def _openings() -> Iterator[None]:
+    """A long moment shown by its opening, as before its window followed the task's words."""
+    with mock.patch.object(episodic, "_focus", lambda flat, width, terms: 0):
+        yield
+
+
 # Served variants: EpisodicPolicy overrides and a patch, around bootstrap only.
 SERVED_VARIANTS: dict[str, tuple[dict[str, Any], Patch]] = {
     "similarity gate on each run (before)": ({}, _patches(_gated=_each_run_gated)),
     "no similarity gate": ({"min_similarity": -1.0}, contextlib.nullcontext),
+    "long moments shown by their opening (before)": ({}, _openings),
     "old composition (top 3 x 3 units)": ({"served_episodes": 3}, _old_composition),
     "served_episodes 3, moment_chars 1": (
         {"served_episodes": 3, "served_moment_chars": 1},
@@ -185,12 +193,15 @@ def with_episodic(ports: MemoryPorts, overrides: Mapping[str, Any]) -> MemoryPor
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """What one question is scored against: its relevant sessions and turns, its type."""
+    """What one question is scored against: its relevant sessions and turns, its type, and
+    its answer where an evidence turn says it word for word (LongMemEval's ``answer_span``).
+    """
 
     case_id: str
     kind: str
     sessions: frozenset[Hashable]
     turns: frozenset[Hashable]
+    answer: str | None = None
 
 
 @dataclass
@@ -202,6 +213,7 @@ class Outcome:
     served_sessions: set[Hashable] = field(default_factory=set)
     served_turns: set[Hashable] = field(default_factory=set)
     tokens: int = 0
+    block: str = ""  # the context block, lower-cased on one line
 
 
 def scores(case: Case, outcome: Outcome) -> dict[str, float]:
@@ -216,6 +228,8 @@ def scores(case: Case, outcome: Outcome) -> dict[str, float]:
         out["served turn recall_any"] = float(bool(case.turns & outcome.served_turns))
         if outcome.turns is not None:
             out["turn recall_any@10"] = recall_any(outcome.turns, case.turns, TOP)
+    if case.answer is not None:
+        out["served answer shown"] = float(case.answer in outcome.block)
     return out
 
 
@@ -225,8 +239,9 @@ METRICS = (
     "turn recall_any@10",
     "served turn recall_any",
     "served session recall_all",
+    "served answer shown",
 )
-PAIRED = ("turn recall_any@10", "served turn recall_any")
+PAIRED = ("turn recall_any@10", "served turn recall_any", "served answer shown")
 
 
 def paired(variant: Sequence[float | None], product: Sequence[float | None]) -> str:
@@ -314,10 +329,12 @@ def ask(
         turns = (turn_of((h.run_id, h.unit.seq)) for h in result.units if h.unit.kind == "message")
         outcome.turns = lme.unique(t for t in turns if t is not None)
     request = parse_bootstrap_request({"tenant_id": tenant, "agent_id": agent, "task": text})
-    block = served(lme.reproducible_block(bootstrap(request, ports), seed), counter)
+    reply = lme.reproducible_block(bootstrap(request, ports), seed)
+    block = served(reply, counter)
     outcome.served_sessions = {session_of(r) for r in block.runs}
     outcome.served_turns = {t for u in block.units if (t := turn_of(u)) is not None}
     outcome.tokens = block.tokens
+    outcome.block = lme.flat_lower(str(reply.get("context") or ""))
     return outcome
 
 
@@ -347,6 +364,7 @@ def lme_case(question: lme.Question) -> Case:
         question.question_type,
         frozenset(question.answer_sessions),
         frozenset(question.evidence_turns),
+        question.answer_span,
     )
 
 
@@ -521,8 +539,8 @@ def variant_table(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
     """One row per variant: the means, median tokens and paired counts against the product."""
     lines = [
         "| variant | n | " + " | ".join(METRICS) + " | tokens median | "
-        "paired turn@10 | paired served turn |",
-        "|---|---|" + "---|" * (len(METRICS) + 3),
+        "paired turn@10 | paired served turn | paired answer shown |",
+        "|---|---|" + "---|" * (len(METRICS) + 4),
     ]
     for key, table in tables.items():
         pairs = table.get("paired vs product", {})
@@ -532,7 +550,8 @@ def variant_table(tables: Mapping[str, Mapping[str, Any]]) -> list[str]:
             f"| {key} | {table['questions']} | "
             + " | ".join(cells)
             + f" | {'-' if tokens is None else f'{tokens:.0f}'} | "
-            + f"{pairs.get('turn recall_any@10', '')} | {pairs.get('served turn recall_any', '')} |"
+            + " | ".join(pairs.get(m, "") for m in PAIRED)
+            + " |"
         )
     return lines
 

@@ -104,6 +104,16 @@ def test_scores_leave_out_levels_without_evidence_or_search() -> None:
     assert got == {"tokens": 12.0, "served session recall_all": 1.0}
 
 
+def test_the_answer_is_scored_where_the_case_has_one() -> None:
+    # Given a case whose answer an evidence turn says, and blocks with and without it
+    case = Case("q", "single-session-user", frozenset(), frozenset(), answer="a shoe rack")
+    shown = Outcome(block="- user: i keep them in a shoe rack by the door")
+    left_out = Outcome(block="- user: i keep them by the door")
+    # Then the block is scored on whether it says the answer
+    assert scores(case, shown)["served answer shown"] == 1.0
+    assert scores(case, left_out)["served answer shown"] == 0.0
+
+
 def test_paired_counts_gains_and_losses_on_questions_both_scored() -> None:
     # Given per-question hits of a variant and of the product
     variant = [1.0, 0.0, 1.0, None, 0.0]
