@@ -156,7 +156,11 @@ def _openings() -> Iterator[None]:
 
 # Served variants: EpisodicPolicy overrides and a patch, around bootstrap only.
 SERVED_VARIANTS: dict[str, tuple[dict[str, Any], Patch]] = {
-    "similarity gate on each run (before)": ({}, _patches(_gated=_each_run_gated)),
+    "gate by meaning alone (before)": ({"min_word_share": None}, contextlib.nullcontext),
+    "similarity gate on each run (before)": (
+        {"min_word_share": None},
+        _patches(_gated=_each_run_gated),
+    ),
     "no similarity gate": ({"min_similarity": -1.0}, contextlib.nullcontext),
     "long moments shown by their opening (before)": ({}, _openings),
     "old composition (top 3 x 3 units)": ({"served_episodes": 3}, _old_composition),

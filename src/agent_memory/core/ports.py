@@ -703,10 +703,12 @@ class EpisodeSearch(Protocol):
         units_per_episode: int = 3,
         min_similarity: float | None = None,
         candidates: int = 64,
+        min_word_share: float | None = None,
     ) -> SearchResult:
         """The live episodes and their units best matching ``text`` (and its vector ``query``),
         best first. With ``min_similarity``, none ranked below the last episode that reaches
-        it is returned (none at all when no episode does).
+        it (or, with ``min_word_share``, holds that share of the query's word weight) is
+        returned (none at all when no episode does).
         """
         ...
 

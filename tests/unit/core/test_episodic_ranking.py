@@ -101,6 +101,30 @@ def test_nothing_passes_the_gate_when_no_episode_reaches_it() -> None:
     assert ranked(eps, 0.5, text="Lisbon marathon route") == []
 
 
+def test_a_run_that_says_the_querys_words_passes_the_gate_by_them() -> None:
+    # Given four runs under the similarity threshold: one says every word of the query, two
+    # only its commonest word, one none of them
+    eps = [
+        episode("says it", 0.1, units=(unit(0, "the clipboard has a notepad attached", 0.2),)),
+        episode("one word", 0.1, units=(unit(0, "an attached file", 0.2),)),
+        episode("other", 0.1, units=(unit(0, "we talked about dancing", 0.2),)),
+        episode("attached", 0.1, units=(unit(0, "attached photos", 0.2),)),
+    ]
+    index = EpisodeIndex(eps, EMBEDDER.model_id, DIM)
+
+    def gated(text: str) -> list[str]:
+        found = index.search(
+            text, QUERY, now=0.0, top_episodes=4, min_similarity=0.5, min_word_share=0.6
+        )
+        return [hit.episode.run_id for hit in found.episodes]
+
+    # When the query asks about the clipboard with a notepad attached
+    # Then the run that says all of it passes by its words, and the gate ends there
+    assert gated("the clipboard with a notepad attached to it") == ["says it"]
+    # And a query none of whose words the memory holds passes nothing
+    assert gated("where is the swimming pool") == []
+
+
 def test_best_first_and_top_k() -> None:
     eps = [episode(f"e{i}", s) for i, s in enumerate((0.6, 0.9, 0.7, 0.8))]
     assert ranked(eps, 0.0, top_k=3) == ["e1", "e3", "e2"]

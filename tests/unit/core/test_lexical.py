@@ -22,6 +22,23 @@ def test_a_single_match_scores_by_the_okapi_formula() -> None:
     assert scores[1] == scores[2] == 0.0
 
 
+def test_a_documents_word_share_is_the_idf_it_holds_over_the_querys() -> None:
+    # Given three documents, "liability" in one of them, "cap" in two
+    index = Bm25Index.build(["liability cap", "cap table", "renewal notice"])
+    terms = index.terms("liability cap")
+    # When one more query term is in no document
+    shares = index.word_shares(terms, unknown=1)
+
+    # Then each document's share is the IDF of the terms it holds over all three terms' IDF
+    def idf(df: int) -> float:
+        return math.log(1 + (3 - df + 0.5) / (df + 0.5))
+
+    total = idf(1) + idf(2) + idf(0)
+    assert np.allclose(shares, [(idf(1) + idf(2)) / total, idf(2) / total, 0.0])
+    # And a query without terms is held by no document
+    assert not index.word_shares([], unknown=0).any()
+
+
 def test_stop_words_are_dropped_and_words_stemmed() -> None:
     assert tokenize("What did the renewals say?") == ["renew", "say"]
 

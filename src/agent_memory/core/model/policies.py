@@ -30,6 +30,13 @@ class EpisodicPolicy:
     top_k: int = 3
     # None: use the threshold calibrated for the embedding model (see ``calibration``).
     min_similarity: float | None = None
+    # A run also reaches that gate when it holds this share of the task's word weight (the
+    # IDF over runs of the task's distinct terms): like the similarity threshold, the 99th
+    # percentile of the unrelated (the best run of a memory asked another conversation's
+    # questions: 0.495 on LoCoMo dev; 0.9% of such memories pass, as do 73% of evidence
+    # runs), so a run that says the task's words is served though its vectors sit below the
+    # threshold. None: meaning alone (benchmarks/research/LONGMEMEVAL.md).
+    min_word_share: float | None = 0.5
     # Each human/AI message of a run is kept as a searchable unit, within these bounds (the
     # total also keeps a consolidation step's state under Step Functions' 256 KB).
     max_units: int = 300

@@ -39,7 +39,7 @@ from agent_memory.core.retrieval.index_rows import (
     prepare,
     speaker_codes,
 )
-from agent_memory.core.retrieval.lexical import GroupedBm25
+from agent_memory.core.retrieval.lexical import GroupedBm25, tokenize
 from agent_memory.core.retrieval.periods import (
     asks_for_latest,
     question_period,
@@ -147,6 +147,7 @@ class EpisodeIndex:
         units_per_episode: int = 3,
         min_similarity: float | None = None,
         candidates: int = 64,
+        min_word_share: float | None = None,
     ) -> SearchResult:
         """Rank the live episodes and their units for ``text`` (and its vector ``query``).
 
@@ -156,11 +157,14 @@ class EpisodeIndex:
         ``min_similarity`` (the embedding model's calibrated threshold) is the gate: the
         lowest-ranked episode with some unit (or summary) at least that similar to the query
         is the last one returned, and none is when no episode reaches it; ``None`` ranks all.
+        With ``min_word_share`` too, an episode holding that share of the query's word weight
+        (IDF over episodes, see ``Bm25Index.word_shares``) reaches the gate by its words.
         Expired episodes are never returned; ties go to COMPLETED runs, then newer ones.
         """
         q = np.asarray(query, dtype=np.float32)
         # "Four weeks ago" says when (the period prior below), not what to match.
-        terms = self.lexical.terms(without_durations(text))
+        asked = without_durations(text)
+        terms = self.lexical.terms(asked)
         live = self._candidates(terms, q, now, candidates)
         if not len(live):
             return SearchResult((), ())
@@ -192,8 +196,14 @@ class EpisodeIndex:
             )
         )
         if min_similarity is not None:
-            compared = np.logical_or.reduceat(usable, local_starts)[order]
-            order = _gated(order, similarity[order] >= min_similarity, compared)
+            passing = similarity >= min_similarity
+            compared = np.logical_or.reduceat(usable, local_starts)
+            if min_word_share is not None:
+                unknown = len(set(tokenize(asked))) - len(terms)
+                shares = self.episode_lexical.groups.word_shares(terms, unknown)[live]
+                passing |= shares >= min_word_share
+                compared |= shares >= min_word_share
+            order = _gated(order, passing[order], compared[order])
         ranked = order[:top_episodes]
         returnable = self.unit_kind[rows] != SUMMARY
         hits = []

@@ -184,7 +184,7 @@ class Bm25Index:
         average = float(lengths.mean()) if documents and lengths.mean() > 0 else 1.0
         starts = np.zeros(n_terms + 1, dtype=np.int64)
         np.cumsum(df, out=starts[1:])
-        idf = np.log(1.0 + (documents - df + 0.5) / (df + 0.5))
+        idf = _idf(df, documents)
         # Per document (or term), then spread over the postings: the same values as computed
         # per posting, for far fewer operations.
         norm = (k1 * (1.0 - b + b * lengths / average))[posting_doc]
@@ -204,6 +204,24 @@ class Bm25Index:
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """BM25 score of every document for ``query``'s distinct terms (0 where none match)."""
         return self.scores_of(self.terms(query))
+
+    def word_shares(self, terms: Sequence[int], unknown: int = 0) -> npt.NDArray[np.float32]:
+        """Per document, the share of a query's word weight it holds: the IDF of the term ids
+        ``terms`` (distinct) it contains, over the IDF of all of them and of ``unknown``
+        more terms that no document holds (0 everywhere for a query without terms).
+        """
+        df = np.diff(self.postings_start)[np.asarray(terms, dtype=np.int64)]
+        idf = _idf(df, self.documents)
+        total = float(idf.sum()) + unknown * float(_idf(np.zeros(1, np.int64), self.documents)[0])
+        if total <= 0:
+            return np.zeros(self.documents, dtype=np.float32)
+        starts = self.postings_start[np.asarray(terms, dtype=np.int64)]
+        docs = np.concatenate(
+            [self.postings_doc[int(a) : int(a) + int(n)] for a, n in zip(starts, df, strict=True)]
+            or [np.zeros(0, dtype=np.int32)]
+        )
+        held = np.bincount(docs, weights=np.repeat(idf, df), minlength=self.documents)
+        return (held / total).astype(np.float32)
 
     def scores_of(self, terms: Sequence[int]) -> npt.NDArray[np.float32]:
         """BM25 score of every document for the term ids ``terms`` (see :meth:`terms`)."""
@@ -320,6 +338,11 @@ def _stable_term_order(terms: npt.NDArray[np.integer[Any]], n_terms: int) -> npt
     """The stable order that sorts ``terms``: a radix sort below 2**16 term ids."""
     keys = terms.astype(np.uint16) if n_terms <= np.iinfo(np.uint16).max else terms
     return np.argsort(keys, kind="stable")
+
+
+def _idf(df: npt.NDArray[np.int64], documents: int) -> npt.NDArray[np.float64]:
+    """BM25's (Lucene's) inverse document frequency of terms held by ``df`` of ``documents``."""
+    return np.log(1.0 + (documents - df + 0.5) / (df + 0.5))
 
 
 def _distinct(terms: list[str]) -> list[str]:

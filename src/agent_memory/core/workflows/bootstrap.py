@@ -388,6 +388,7 @@ def _episodes(
             ports.policies, ports.embedder.model_id, ports.calibrations
         ),
         candidates=policy.rerank_candidates,
+        min_word_share=policy.min_word_share,
     )
 
 

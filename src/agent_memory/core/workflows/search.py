@@ -24,8 +24,9 @@ def search_episodes(
 ) -> SearchResult:
     """The agent's episodes and units best matching ``text``, best first.
 
-    Unlike bootstrap, no similarity threshold applies unless ``min_similarity`` is given, so
-    the full ranking can be evaluated. Names in ``text`` are matched through the same
+    Unlike bootstrap, no similarity threshold applies unless ``min_similarity`` is given (with
+    the policy's ``min_word_share`` beside it, as in bootstrap), so the full ranking can be
+    evaluated. Names in ``text`` are matched through the same
     pseudonyms as stored memory. ``query`` may carry the embedding of that form of ``text``.
     With a reranker configured, it orders the result (``SearchResult.ranked_by``). ``scope``
     widens the search to a team's or the tenant's episodes (each keeps its author).
@@ -52,5 +53,6 @@ def search_episodes(
         units_per_episode=policy.units_per_episode,
         min_similarity=min_similarity,
         candidates=policy.rerank_candidates,
+        min_word_share=policy.min_word_share,
     )
     return rerank(found, text, ports.reranker, top_episodes=top_episodes)
