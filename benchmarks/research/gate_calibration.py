@@ -30,8 +30,6 @@ from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval.episode_index import EpisodeIndex
-from agent_memory.core.retrieval.lexical import tokenize
-from agent_memory.core.retrieval.periods import without_durations
 from benchmarks.retrieval import (
     DEFAULT_DATA,
     DEV_CONVERSATIONS,
@@ -74,10 +72,7 @@ class Memory:
         text = query_form(
             question, self.ports.pii, pseudonyms_for(self.ports.pseudonym_key, TENANT)
         )
-        asked = without_durations(text)
-        terms = self.index.lexical.terms(asked)
-        unknown = len(set(tokenize(asked))) - len(terms)
-        shares = self.index.episode_lexical.groups.word_shares(terms, unknown)
+        shares = self.index.word_shares(text)
         found = self.index.search(
             text,
             self.ports.embedder.embed_query(text),

@@ -123,6 +123,9 @@ def test_a_run_that_says_the_querys_words_passes_the_gate_by_them() -> None:
     assert gated("the clipboard with a notepad attached to it") == ["says it"]
     # And a query none of whose words the memory holds passes nothing
     assert gated("where is the swimming pool") == []
+    # And the shares the gate read are the index's own: all of the words in the first run
+    shares = index.word_shares("the clipboard with a notepad attached to it")
+    assert shares[0] == pytest.approx(1.0) and (shares[1:] < 0.6).all()
 
 
 def test_best_first_and_top_k() -> None:

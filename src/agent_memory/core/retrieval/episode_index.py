@@ -39,7 +39,7 @@ from agent_memory.core.retrieval.index_rows import (
     prepare,
     speaker_codes,
 )
-from agent_memory.core.retrieval.lexical import GroupedBm25, tokenize
+from agent_memory.core.retrieval.lexical import GroupedBm25
 from agent_memory.core.retrieval.periods import (
     asks_for_latest,
     question_period,
@@ -163,8 +163,7 @@ class EpisodeIndex:
         """
         q = np.asarray(query, dtype=np.float32)
         # "Four weeks ago" says when (the period prior below), not what to match.
-        asked = without_durations(text)
-        terms = self.lexical.terms(asked)
+        terms, unknown = self.lexical.query_terms(without_durations(text))
         live = self._candidates(terms, q, now, candidates)
         if not len(live):
             return SearchResult((), ())
@@ -199,10 +198,10 @@ class EpisodeIndex:
             passing = similarity >= min_similarity
             compared = np.logical_or.reduceat(usable, local_starts)
             if min_word_share is not None:
-                unknown = len(set(tokenize(asked))) - len(terms)
                 shares = self.episode_lexical.groups.word_shares(terms, unknown)[live]
-                passing |= shares >= min_word_share
-                compared |= shares >= min_word_share
+                worded = shares >= min_word_share
+                passing |= worded
+                compared |= worded
             order = _gated(order, passing[order], compared[order])
         ranked = order[:top_episodes]
         returnable = self.unit_kind[rows] != SUMMARY
@@ -218,6 +217,13 @@ class EpisodeIndex:
             episodes=tuple(hits),
             units=self._top(rows, returnable, unit_score, cosine, top_units),
         )
+
+    def word_shares(self, text: str) -> FloatArray:
+        """Each episode's share of ``text``'s word weight (IDF over episodes, in index order),
+        as the gate of :meth:`search` reads it.
+        """
+        terms, unknown = self.lexical.query_terms(without_durations(text))
+        return self.episode_lexical.groups.word_shares(terms, unknown)
 
     def _candidates(
         self, terms: Sequence[int], q: FloatArray, now: float, candidates: int

@@ -199,7 +199,13 @@ class Bm25Index:
 
     def terms(self, query: str) -> list[int]:
         """Ids of ``query``'s distinct indexed terms, in order of first use."""
-        return [i for t in _distinct(tokenize(query)) if (i := self.vocabulary.get(t)) is not None]
+        return self.query_terms(query)[0]
+
+    def query_terms(self, query: str) -> tuple[list[int], int]:
+        """:meth:`terms` of ``query``, and how many of its distinct terms are not indexed."""
+        distinct = _distinct(tokenize(query))
+        ids = [i for t in distinct if (i := self.vocabulary.get(t)) is not None]
+        return ids, len(distinct) - len(ids)
 
     def scores(self, query: str) -> npt.NDArray[np.float32]:
         """BM25 score of every document for ``query``'s distinct terms (0 where none match)."""
@@ -210,17 +216,18 @@ class Bm25Index:
         ``terms`` (distinct) it contains, over the IDF of all of them and of ``unknown``
         more terms that no document holds (0 everywhere for a query without terms).
         """
-        df = np.diff(self.postings_start)[np.asarray(terms, dtype=np.int64)]
+        ids = np.asarray(terms, dtype=np.int64)
+        starts, df = self.postings_start[ids], np.diff(self.postings_start)[ids]
         idf = _idf(df, self.documents)
         total = float(idf.sum()) + unknown * float(_idf(np.zeros(1, np.int64), self.documents)[0])
         if total <= 0:
             return np.zeros(self.documents, dtype=np.float32)
-        starts = self.postings_start[np.asarray(terms, dtype=np.int64)]
-        docs = np.concatenate(
-            [self.postings_doc[int(a) : int(a) + int(n)] for a, n in zip(starts, df, strict=True)]
-            or [np.zeros(0, dtype=np.int32)]
+        docs = [self.postings_doc[a : a + n] for a, n in zip(starts, df, strict=True)]
+        held = np.bincount(
+            np.concatenate(docs) if docs else np.zeros(0, dtype=np.int32),
+            weights=np.repeat(idf, df),
+            minlength=self.documents,
         )
-        held = np.bincount(docs, weights=np.repeat(idf, df), minlength=self.documents)
         return (held / total).astype(np.float32)
 
     def scores_of(self, terms: Sequence[int]) -> npt.NDArray[np.float32]:

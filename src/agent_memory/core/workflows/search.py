@@ -26,10 +26,10 @@ def search_episodes(
 
     Unlike bootstrap, no similarity threshold applies unless ``min_similarity`` is given (with
     the policy's ``min_word_share`` beside it, as in bootstrap), so the full ranking can be
-    evaluated. Names in ``text`` are matched through the same
-    pseudonyms as stored memory. ``query`` may carry the embedding of that form of ``text``.
-    With a reranker configured, it orders the result (``SearchResult.ranked_by``). ``scope``
-    widens the search to a team's or the tenant's episodes (each keeps its author).
+    evaluated. Names in ``text`` are matched through the same pseudonyms as stored memory.
+    ``query`` may carry the embedding of that form of ``text``. With a reranker configured, it
+    orders the result (``SearchResult.ranked_by``). ``scope`` widens the search to a team's or
+    the tenant's episodes (each keeps its author).
     """
     moment = ports.clock() if now is None else now
     text = query_form(text, ports.pii, pseudonyms_for(ports.pseudonym_key, tenant_id))
