@@ -3,7 +3,8 @@
 Recall of what is served asks whether an evidence unit is inside the block the agent receives,
 not merely somewhere in a ranked list. A reply's ``episodes`` list mirrors its block (both are
 rendered from the same trimmed selection), so a unit is served when it is listed there and its
-moment line is in the block. Tokens are counted with the embedding model's own tokenizer
+moment line is in the block (read with the block's legend of short forms, as its units keep
+their pseudonyms in full). Tokens are counted with the embedding model's own tokenizer
 (all-MiniLM-L6-v2's WordPiece, no special tokens): the figure is the block's size, not any
 particular chat model's count.
 """
@@ -13,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from agent_memory.core.privacy.aliases import expanded
 
 # The block shows a moment whole, or a window of it (core/tiers/episodic.py MOMENT_CHARS, 300
 # characters) where the task's words are: some 60-character piece of it, taken every 20
@@ -38,7 +41,8 @@ class Served:
 def served(reply: Mapping[str, Any], counter: TokenCounter) -> Served:
     """The message units inside ``reply``'s context block, its runs best first, its size."""
     context = str(reply.get("context") or "")
-    flat = " ".join(context.split())
+    # The block names people by short forms its legend declares; units keep pseudonyms.
+    flat = " ".join(expanded(context).split())
     units: set[tuple[str, int]] = set()
     runs: list[str] = []
     for episode in reply.get("episodes") or ():

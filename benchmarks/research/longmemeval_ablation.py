@@ -39,7 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,8 @@ PRODUCT = "product"
 # EpisodicPolicy fields each write variant overrides (a memory is written per variant).
 WRITE_VARIANTS: dict[str, dict[str, int]] = {
     PRODUCT: {},
+    "no neighbours embedded (before)": {"embedded_context": 0},
+    "two neighbours embedded": {"embedded_context": 2},
     "whole unit embedded (before)": {"embedded_chars": 10**9},
     "max_unit_chars 1000 (before)": {"max_unit_chars": 1_000},
     "max_unit_chars 2000": {"max_unit_chars": 2_000},
@@ -173,14 +175,21 @@ SERVED_VARIANTS: dict[str, tuple[dict[str, Any], Patch]] = {
 }
 
 
-def variant_keys(*, write: bool = True) -> list[str]:
-    """Every variant's key (``part: name``), the product first."""
+def variant_keys(writes: Iterable[str] = WRITE_VARIANTS) -> list[str]:
+    """Every variant's key (``part: name``), the product first; of the write variants, those
+    named in ``writes``.
+    """
     keys = [PRODUCT]
-    if write:
-        keys += [f"write: {n}" for n in WRITE_VARIANTS if n != PRODUCT]
+    keys += [f"write: {n}" for n in WRITE_VARIANTS if n != PRODUCT and n in set(writes)]
     keys += [f"read: {n}" for n in READ_VARIANTS if n != PRODUCT]
     keys += [f"served: {n}" for n in SERVED_VARIANTS]
     return keys
+
+
+def chosen_writes(names: Iterable[str]) -> dict[str, dict[str, int]]:
+    """The product's write path and the write variants named (in ``WRITE_VARIANTS``' order)."""
+    named = set(names)
+    return {n: o for n, o in WRITE_VARIANTS.items() if n == PRODUCT or n in named}
 
 
 def with_episodic(ports: MemoryPorts, overrides: Mapping[str, Any]) -> MemoryPorts:
@@ -379,13 +388,13 @@ def run_longmemeval(
     *,
     pii: PiiDetector | None = None,
     calibrations: Mapping[str, Calibration] | None = None,
-    writes: bool = True,
+    writes: Iterable[str] = WRITE_VARIANTS,
 ) -> dict[str, Any]:
-    """Every variant on every question (the write variants only with ``writes``); per
-    question scores and write costs, and the tables (``pii`` and ``calibrations`` as in
+    """Every variant on every question (of the write variants, those named in ``writes``);
+    per question scores and write costs, and the tables (``pii`` and ``calibrations`` as in
     ``benchmarks.longmemeval.open_memory``).
     """
-    write_variants = WRITE_VARIANTS if writes else {PRODUCT: WRITE_VARIANTS[PRODUCT]}
+    write_variants = chosen_writes(writes)
     timed = embedder.inner if isinstance(embedder, lme.CachedEmbedder) else embedder
     counting = TimedEmbedder(embedder)
     cases, rows, costs = [], [], []
@@ -451,7 +460,7 @@ def run_longmemeval(
             f"{product.get('served turn recall_any')}, model "
             f"{sum(c['model_s'] for c in cost.values()):.1f} s"
         )
-    tables = summarize(cases, rows, variant_keys(write=writes))
+    tables = summarize(cases, rows, variant_keys(write_variants))
     for name in write_variants:
         key = PRODUCT if name == PRODUCT else f"write: {name}"
         per = [c[name] for c in costs]
@@ -481,8 +490,17 @@ def _session_number(run_id: str) -> int:
     return int(run_id.removeprefix("session-"))
 
 
-def run_locomo(files: Sequence[Path], embedder: Any, counter: TokenCounter) -> dict[str, Any]:
-    """Read and served variants on each LoCoMo conversation (one memory each)."""
+def run_locomo(
+    files: Sequence[Path],
+    embedder: Any,
+    counter: TokenCounter,
+    *,
+    writes: Iterable[str] = WRITE_VARIANTS,
+) -> dict[str, Any]:
+    """Read and served variants on each LoCoMo conversation (one memory each), and the write
+    variants named in ``writes`` (a memory each, searched as the product is).
+    """
+    write_variants = chosen_writes(writes)
     cases, rows = [], []
     for path in files:
         conversation = locomo.load_conversation(path)
@@ -492,31 +510,42 @@ def run_locomo(files: Sequence[Path], embedder: Any, counter: TokenCounter) -> d
         )
         events, units = locomo.events_from_sessions(conversation)
         now = locomo.benchmark_clock(conversation)
-        with tempfile.TemporaryDirectory(prefix="ablation-locomo-") as tmp:
-            ports = locomo.open_memory(Path(tmp), conversation, embedder)
-            locomo.load_into_memory(ports, events)
-            for question in conversation.questions:
-                ask_one = functools.partial(
-                    ask,
-                    tenant=locomo.TENANT,
-                    agent=conversation.agent_id,
-                    text=question.text,
-                    now=now,
-                    seed=f"{conversation.name}:{question.qa_index}",
-                    counter=counter,
-                    session_of=_session_number,
-                    turn_of=units.get,
+        mine: list[dict[str, dict[str, float]]] = [{} for _ in conversation.questions]
+        for name, overrides in write_variants.items():
+            with tempfile.TemporaryDirectory(prefix="ablation-locomo-") as tmp:
+                ports = with_episodic(
+                    locomo.open_memory(Path(tmp), conversation, embedder), overrides
                 )
-                case = Case(
-                    f"{conversation.name}:{question.qa_index}",
-                    f"category {question.category}",
-                    frozenset(question.sessions),
-                    frozenset(question.evidence),
-                )
-                outcomes = ask_variants(ports, ask_one)
-                cases.append(case)
-                rows.append({k: scores(case, o) for k, o in outcomes.items()})
-    return {"tables": summarize(cases, rows, variant_keys(write=False)), "questions": len(cases)}
+                locomo.load_into_memory(ports, events)
+                for question, row in zip(conversation.questions, mine, strict=True):
+                    ask_one = functools.partial(
+                        ask,
+                        tenant=locomo.TENANT,
+                        agent=conversation.agent_id,
+                        text=question.text,
+                        now=now,
+                        seed=f"{conversation.name}:{question.qa_index}",
+                        counter=counter,
+                        session_of=_session_number,
+                        turn_of=units.get,
+                    )
+                    case = locomo_case(conversation.name, question)
+                    outcomes = ask_variants(ports, ask_one, reads=name == PRODUCT)
+                    for key, outcome in outcomes.items():
+                        row[key if name == PRODUCT else f"write: {name}"] = scores(case, outcome)
+        cases += [locomo_case(conversation.name, q) for q in conversation.questions]
+        rows += mine
+    tables = summarize(cases, rows, variant_keys(write_variants))
+    return {"tables": tables, "questions": len(cases)}
+
+
+def locomo_case(conversation: str, question: locomo.Question) -> Case:
+    return Case(
+        f"{conversation}:{question.qa_index}",
+        f"category {question.category}",
+        frozenset(question.sessions),
+        frozenset(question.evidence),
+    )
 
 
 # ---------------------------------------------------------------- report
@@ -627,7 +656,7 @@ def markdown(result: Mapping[str, Any]) -> str:
     if "locomo" in result:
         tables = result["locomo"]["tables"]
         lines += [
-            f"## LoCoMo ({result['locomo']['questions']} questions; read and served variants)",
+            f"## LoCoMo ({result['locomo']['questions']} questions)",
             "",
             *variant_table(tables),
             "",
@@ -656,9 +685,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--no-write-variants", action="store_true", help="the product's write path only"
     )
+    parser.add_argument(
+        "--writes",
+        nargs="+",
+        default=None,
+        choices=list(WRITE_VARIANTS)[1:],
+        help="the write variants to run (default: all)",
+    )
     parser.add_argument("--cache", type=Path, default=REPO / DEFAULT_CACHE)
     parser.add_argument("--no-cache", action="store_true")
     args = parser.parse_args(argv)
+    writes = [] if args.no_write_variants else (args.writes or list(WRITE_VARIANTS))
     local = LocalEmbedder()
     timed = TimedEmbedder(local)
     embedder: TimedEmbedder | lme.CachedEmbedder = (
@@ -670,7 +707,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "limit": args.limit,
             "spread": args.spread,
             "types": sorted(args.types or []),
-            "write_variants_run": not args.no_write_variants,
+            "write_variants_run": [n for n in WRITE_VARIANTS if n in writes and n != PRODUCT],
             "cache": not args.no_cache,
             "embedding_model": local.model_id,
             "write_variants": WRITE_VARIANTS,
@@ -690,13 +727,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             questions = spread(questions, args.limit) if args.spread else questions[: args.limit]
         result["config"]["longmemeval_files"] = sorted({q.source for q in questions})
         result["config"]["longmemeval_questions"] = len(questions)
-        result["longmemeval"] = run_longmemeval(
-            questions, embedder, local, writes=not args.no_write_variants
-        )
+        result["longmemeval"] = run_longmemeval(questions, embedder, local, writes=writes)
     if args.locomo is not None:
         files = locomo.conversation_files(args.locomo)
         result["config"]["locomo_files"] = [f.name for f in files]
-        result["locomo"] = run_locomo(files, embedder, local)
+        result["locomo"] = run_locomo(files, embedder, local, writes=writes)
     if isinstance(embedder, lme.CachedEmbedder):
         result["config"]["cache_hits"], result["config"]["cache_misses"] = (
             embedder.hits,

@@ -3,20 +3,28 @@ synthetic data written here (never real data).
 """
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agent_memory.core.model.models import Episode, EpisodeHit, SearchResult
+from agent_memory.core.model.policies import EpisodicPolicy
+from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.retrieval import episode_index
 from benchmarks import longmemeval as lme
+from benchmarks import retrieval as locomo
 from benchmarks.research.longmemeval_ablation import (
     PRODUCT,
     READ_VARIANTS,
+    WRITE_VARIANTS,
     Case,
     Outcome,
     _top_k_as_ranked,
     paired,
+    run_locomo,
     run_longmemeval,
     scores,
     spread,
@@ -24,6 +32,7 @@ from benchmarks.research.longmemeval_ablation import (
     variant_keys,
     with_episodic,
 )
+from tests.benchmarks.test_retrieval_loader import synthetic_conversation
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.memory import HASHING_CALIBRATION, make_memory
@@ -239,11 +248,11 @@ def test_without_write_variants_only_the_product_memory_is_written(tmp_path: Pat
         WordCounter(),
         pii=FakePiiDetector(),
         calibrations={"test-hashing": HASHING_CALIBRATION},
-        writes=False,
+        writes=(),
     )
 
     # Then the read and served variants are there, no write variant
-    assert list(result["tables"]) == variant_keys(write=False)
+    assert list(result["tables"]) == variant_keys(())
     assert list(result["questions"][0]["write"]) == [PRODUCT]
 
 
@@ -258,3 +267,37 @@ def test_the_time_word_variant_keeps_a_durations_words_only_while_in_use() -> No
     # Then the period's words stay in the query inside, and leave it outside
     assert kept == relative
     assert episode_index.without_durations(relative) != relative
+
+
+def test_locomo_runs_each_write_variant_on_a_memory_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a tiny synthetic LoCoMo conversation and a deterministic embedder
+    path = tmp_path / "99.json"
+    path.write_text(json.dumps(synthetic_conversation()), encoding="utf-8")
+    open_memory, load_into_memory = locomo.open_memory, locomo.load_into_memory
+    written: list[EpisodicPolicy] = []
+
+    def calibrated(*args: Any) -> MemoryPorts:
+        return replace(open_memory(*args), calibrations={"test-hashing": HASHING_CALIBRATION})
+
+    def recorded(ports: MemoryPorts, events: Any) -> Any:
+        written.append(ports.policies.episodic)
+        return load_into_memory(ports, events)
+
+    monkeypatch.setattr(locomo, "open_memory", calibrated)
+    monkeypatch.setattr(locomo, "load_into_memory", recorded)
+    # When the ablation's LoCoMo part runs with its write variants
+    result = run_locomo([path], HashingEmbedder(), WordCounter())
+    # Then every variant is scored on every question
+    tables = result["tables"]
+    assert list(tables) == variant_keys()
+    assert tables[PRODUCT]["session recall_any@5"] is not None
+    for name in WRITE_VARIANTS:
+        key = PRODUCT if name == PRODUCT else f"write: {name}"
+        assert tables[key]["questions"] == result["questions"] > 0
+    # And each write variant's memory was written with its own policy
+    assert len(written) == len(WRITE_VARIANTS)
+    for policy, overrides in zip(written, WRITE_VARIANTS.values(), strict=True):
+        assert all(getattr(policy, field) == value for field, value in overrides.items())
+    assert len(set(written)) == len(WRITE_VARIANTS)

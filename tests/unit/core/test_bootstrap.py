@@ -1,3 +1,4 @@
+import re
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -8,6 +9,7 @@ import pytest
 from agent_memory.core.model import markers
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.policies import HOUR
+from agent_memory.core.privacy.aliases import expanded
 from agent_memory.core.tiers import procedural
 from agent_memory.core.workflows.bootstrap import (
     BootstrapRequest,
@@ -16,7 +18,7 @@ from agent_memory.core.workflows.bootstrap import (
 )
 from agent_memory.core.workflows.consolidation import consolidate, summary
 from agent_memory.core.workflows.ingestion import run_ingestion
-from tests.support.fakes import WordReranker
+from tests.support.fakes import FakePiiDetector, WordReranker
 from tests.support.memory import Memory, make_memory, run_event
 
 REQUEST = BootstrapRequest(
@@ -231,6 +233,37 @@ def test_a_query_naming_a_person_finds_their_turn_through_the_pseudonym(memory: 
     best = found.units[0].unit
     assert "invoices" in best.text
     assert best.speaker is not None and best.speaker.startswith("[NAME-")
+
+
+def test_the_block_names_people_by_short_forms_its_first_line_declares(memory: Memory) -> None:
+    # Given a run where Jane Doe and Raj Patel spoke, stored with their names pseudonymised
+    memory.ports = replace(memory.ports, pii=FakePiiDetector(names=("Jane Doe", "Raj Patel")))
+    event = run_event(
+        "r1",
+        messages=[
+            {"role": "human", "content": "I prefer quarterly invoices", "name": "Jane Doe"},
+            {"role": "human", "content": "Jane Doe, I prefer monthly ones", "name": "Raj Patel"},
+        ],
+    )
+    consolidate(event, memory.ports)
+    # When a task asks about the invoices
+    reply = bootstrap(
+        BootstrapRequest("acme", "reviewer", "Who prefers which invoices?"), memory.ports
+    )
+    # Then the block's first quoted line says which pseudonym each short form stands for
+    context = reply["context"]
+    legend, *rest = [line for line in context.splitlines() if line.startswith("> ")]
+    assert legend.startswith("> Pseudonyms, shortened here: [NAME-1] is [NAME-")
+    assert "[NAME-2] is [NAME-" in legend
+    # And every other line says the short forms only, while the reply's episodes keep the
+    # stored pseudonyms
+    body = "\n".join(rest)
+    assert "[NAME-1]: I prefer quarterly invoices" in body
+    assert re.search(r"\[NAME-[0-9a-f]{10}\]", body) is None
+    said = [u for e in reply["episodes"] for u in e["units"] if u.get("speaker")]
+    assert said and all(re.fullmatch(r"\[NAME-[0-9a-f]{10}\]", u["speaker"]) for u in said)
+    # And the block read with its legend shows each moment as stored
+    assert all(f"{u['speaker']}: {u['text']}" in expanded(context) for u in said)
 
 
 def test_a_reranker_orders_the_served_episodes_and_reads_only_the_stored_form(

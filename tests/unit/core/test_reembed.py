@@ -371,3 +371,36 @@ def stored_episode(
         embedding=embedding,
         spare_embedding=spare,
     )
+
+
+class Recording(HashingEmbedder):
+    """A hashing embedder that keeps every document text it is given."""
+
+    def __init__(self, dimension: int, model_id: str) -> None:
+        super().__init__(dimension, model_id)
+        self.seen: list[str] = []
+
+    def embed_documents(self, texts: Sequence[str]) -> FloatArray:
+        self.seen.extend(texts)
+        return super().embed_documents(texts)
+
+
+def test_the_migration_embeds_each_unit_as_consolidation_did_neighbours_included(
+    tmp_path: Path, clock: Clock
+) -> None:
+    # Given a chat run consolidated with a policy that embeds short messages with a neighbour
+    old, new = Recording(256, "test-hashing-256"), Recording(64, "test-words-64")
+    ports = wire(tmp_path, old, clock)
+    episodic = replace(ports.policies.episodic, embedded_context=1)
+    ports = replace(ports, policies=replace(ports.policies, episodic=episodic))
+    messages = [
+        {"role": "user", "content": "Is the liability cap in clause 7.3 below 1x fees?"},
+        {"role": "assistant", "content": "Yes."},
+        {"role": "user", "content": "Flag it."},
+    ]
+    consolidate(run_event("r1", messages=messages), ports)
+    # When the store is re-embedded with another model
+    migrated(ports, new)
+    # Then the new model was given the texts consolidation embedded, and no other
+    assert any("\n" in t and t.split("\n")[0].endswith("Yes.") for t in new.seen)
+    assert new.seen and set(new.seen) <= set(old.seen)

@@ -91,6 +91,17 @@ def test_the_moments_budget_keeps_the_best_moment_of_each_top_run_only() -> None
     ]
 
 
+def test_the_moments_budget_counts_a_pseudonym_at_its_short_form() -> None:
+    # Given a run's moments naming people by pseudonyms (17 characters; 8 as "[NAME-1]")
+    said = "[NAME-23b9f54473] met [NAME-f558545bac] at the harbour"  # 54 shown as 36
+    units = [moment("r1", i, f"{i} {said}", 10.0 - i) for i in range(4)]
+    found = search_result(units, ["r1"])
+    # When the moments' budget holds three as shown but two as stored
+    served = served_hits(found, top_k=1, moment_chars=3 * (len("human: 0 ") + 36), max_episodes=8)
+    # Then three are served
+    assert [u.unit.seq for u in served[0].units] == [0, 1, 2]
+
+
 def test_runs_past_the_top_show_their_date_and_moments_but_not_their_findings() -> None:
     # Given two served runs, the second past the top one
     hits = (
@@ -219,6 +230,45 @@ def test_the_write_path_embeds_each_unit_by_its_opening_and_repeated_text_once(
     stored = memory.ports.episodes.get("acme", "helper", "r1", now=memory.clock())
     assert stored is not None
     assert any(len(u.text) > 500 for u in stored.units)
+
+
+def test_a_short_message_is_embedded_with_its_neighbours_and_a_long_one_by_itself(
+    tmp_path: Path,
+) -> None:
+    # Given an embedder that records what it is given, and a policy embedding 160 characters
+    # with one neighbour on each side
+    seen: list[str] = []
+
+    class Recording(HashingEmbedder):
+        def embed_documents(self, texts: Any) -> Any:
+            seen.extend(texts)
+            return super().embed_documents(texts)
+
+    episodic = replace(EpisodicPolicy(), embedded_chars=160, embedded_context=1)
+    memory = make_memory(tmp_path, policies=Policies(episodic=episodic), stores="memory")
+    memory.ports = replace(memory.ports, embedder=Recording())
+    long_answer = "Porto has the best tiles: " + "azulejos on every church, " * 20
+    messages = [
+        {"role": "user", "content": "Did you like the tiles in Porto?"},
+        {"role": "assistant", "content": "Yes, loved them!"},
+        {"role": "user", "content": "Which ones?"},
+        {"role": "assistant", "content": long_answer},
+    ]
+    # When the run is consolidated
+    consolidate(chat_event("r1", messages, "2026-09-08T10:00:00+00:00"), memory.ports)
+    # Then the short reply is embedded by its own text, then its nearest neighbours
+    [reply] = [t for t in seen if "loved them" in t.split("\n")[0]]
+    own, *neighbours = reply.split("\n")
+    assert own.endswith("Yes, loved them!") and own.startswith("(8 September 2026)")
+    assert neighbours[0].endswith("Did you like the tiles in Porto?")
+    assert neighbours[1].endswith("Which ones?")
+    # And the long answer by its own opening alone; nothing past 160 characters
+    [answer] = [t for t in seen if "ai: Porto has the best tiles" in t.split("\n")[0]]
+    assert "\n" not in answer and len(answer) == 160
+    assert max(map(len, seen)) <= 160
+    # And "Which ones?" reaches the long answer's opening, cut to the budget
+    [question] = [t for t in seen if t.split("\n")[0].endswith("Which ones?")]
+    assert question.split("\n")[2].startswith("ai: Porto has the best tiles")
 
 
 def test_embed_once_gives_repeated_texts_the_same_vector() -> None:

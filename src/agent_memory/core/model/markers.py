@@ -6,7 +6,8 @@ token drawn at random for that one block; every other line of the block is quote
 existed, so it cannot name it, and it cannot start a line, so it cannot even place a marker where
 one would be read: however a stored text spells ``[END MEMORY CONTEXT]`` (other brackets,
 look-alike letters, invisible characters, entities), it stays a quoted line inside its section.
-Nothing is filtered or rewritten: what was stored is what is shown, quoted.
+Nothing is filtered: what was stored is what is shown, quoted (pseudonyms by the short forms the
+block declares, ``core/privacy/aliases.py``).
 """
 
 from __future__ import annotations

@@ -51,6 +51,12 @@ class EpisodicPolicy:
     # assistant's answers and pasted output mostly, are what lexical search matches anyway
     # (benchmarks/research/longmemeval_ablation.py).
     embedded_chars: int = 512
+    # A message shorter than that is embedded with this many messages on each side of it in
+    # what room is left ("Yes, loved it!" means what the turns around it say). 1, not the
+    # lexical window's 2: on LoCoMo's dev conversations one neighbour finds 6 more evidence
+    # turns at turn@10 and loses 3, two find 5 and lose 6; on LongMemEval's dev questions both
+    # take session recall_all@5 from 71 to 73 of 76 (benchmarks/research/LONGMEMEVAL.md).
+    embedded_context: int = 1
     units_per_episode: int = 3
     # The memory context shows the search's best moments (message units) overall, best first,
     # under their episodes, while their shown text (each cut to 300 characters) fits in this

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from agent_memory.core.model.markers import EPISODIC, Section
@@ -19,6 +19,7 @@ from agent_memory.core.model.models import (
 )
 from agent_memory.core.model.policies import DAY, EpisodicPolicy
 from agent_memory.core.ports import FloatArray
+from agent_memory.core.privacy.aliases import shortened, without_pseudonyms
 from agent_memory.core.retrieval import vectors
 from agent_memory.core.retrieval.lexical import term_spans, tokenize
 from agent_memory.core.retrieval.periods import calendar_day
@@ -33,13 +34,32 @@ def episode_text(artifacts: RunArtifacts) -> str:
 
 
 def embedding_inputs(
-    artifacts: RunArtifacts, units: Sequence[EpisodeUnit], day: str, chars: int
+    artifacts: RunArtifacts,
+    units: Sequence[EpisodeUnit],
+    day: str,
+    chars: int,
+    context: int = 0,
 ) -> list[str]:
     """What an episode's vectors embed, in order: its summary, then each unit as it is matched
     (its run's calendar ``day``, speaker and text), each cut to its first ``chars`` characters.
+
+    A message shorter than ``chars`` is followed by up to ``context`` messages on each side of
+    it (nearest first, speaker and text) in what is left: "Yes, loved it!" means what the
+    conversation around it says.
     """
-    texts = [episode_text(artifacts), *(unit_text(u, day) for u in units)]
-    return [text[:chars] for text in texts]
+    texts = [episode_text(artifacts)[:chars]]
+    messages = [u for u in units if u.kind == "message"]
+    place = {id(u): i for i, u in enumerate(messages)}
+    for unit in units:
+        text = unit_text(unit, day)
+        at = place.get(id(unit))
+        if context and at is not None and len(text) < chars:
+            near = [at + d * side for d in range(1, context + 1) for side in (-1, 1)]
+            text = "\n".join(
+                [text, *(unit_text(messages[i]) for i in near if 0 <= i < len(messages))]
+            )
+        texts.append(text[:chars])
+    return texts
 
 
 def episode_units(messages: Sequence[EpisodeUnit], artifacts: RunArtifacts) -> list[EpisodeUnit]:
@@ -113,7 +133,7 @@ def served_hits(
         best = next((u for u in hit.units if u.unit.kind == "message"), None)
         if best is not None:
             shown[key].append(best)
-    spent = sum(len(_short(unit_text(u.unit))) for units in shown.values() for u in units)
+    spent = sum(_shown_size(u.unit) for units in shown.values() for u in units)
     for unit in found.units:
         key = (unit.agent_id, unit.run_id)
         if unit.unit.kind != "message" or key not in by_key:
@@ -123,7 +143,7 @@ def served_hits(
         held = shown.setdefault(key, [])
         if any(u.unit.seq == unit.unit.seq and u.unit.kind == "message" for u in held):
             continue
-        size = len(_short(unit_text(unit.unit)))
+        size = _shown_size(unit.unit)
         if spent + size > moment_chars:
             break
         held.append(unit)
@@ -141,6 +161,7 @@ def format_episodes(
     reader: str | None = None,
     full: int | None = None,
     focus: str = "",
+    alias: Callable[[str], str] = str,
 ) -> Section | None:
     """The episodic section of the memory context (None when nothing was found).
 
@@ -149,40 +170,48 @@ def format_episodes(
     when its run finished. Past the first ``full`` (all, if None), an episode shows only its
     task, date and moments: it is there for what was said in it. A moment too long to show
     whole shows the part that holds most of ``focus``'s words (the task the context is for).
+    Stored text is shown through ``alias`` (the block's short forms of pseudonyms).
     """
     if not hits:
         return None
-    terms = frozenset(tokenize(focus))
+    terms = frozenset(tokenize(without_pseudonyms(focus)))
     lines: list[str] = []
     for position, hit in enumerate(hits):
         episode = hit.episode
         if lines:
             lines.append("")
-        lines.append(f"Task: {episode.task_summary or episode.task}")
+        lines.append(f"Task: {alias(episode.task_summary or episode.task)}")
         lines.append(f"When: {calendar_day(episode.created_at)}")
         if reader is not None and episode.agent_id != reader:
             lines.append(f"Learned by: {episode.agent_id}")
         if full is not None and position >= full:
-            _moments(lines, hit, terms)
+            _moments(lines, hit, terms, alias)
             continue
         lines.append(f"Outcome: {episode.outcome} (similarity {hit.similarity:.2f})")
         if episode.approach_used:
-            lines.append(f"Approach: {episode.approach_used}")
+            lines.append(f"Approach: {alias(episode.approach_used)}")
         if episode.key_findings:
             lines.append("Key findings:")
-            lines.extend(f"  - {finding}" for finding in episode.key_findings)
+            lines.extend(f"  - {alias(finding)}" for finding in episode.key_findings)
         if episode.reusable_patterns:
             lines.append("Patterns that worked:")
-            lines.extend(f"  - {pattern}" for pattern in episode.reusable_patterns)
-        _moments(lines, hit, terms)
+            lines.extend(f"  - {alias(pattern)}" for pattern in episode.reusable_patterns)
+        _moments(lines, hit, terms, alias)
     return Section(EPISODIC, "relevant past runs", tuple(lines))
 
 
-def _moments(lines: list[str], hit: EpisodeHit, terms: frozenset[str]) -> None:
+def _moments(
+    lines: list[str], hit: EpisodeHit, terms: frozenset[str], alias: Callable[[str], str]
+) -> None:
     moments = [u.unit for u in hit.units if u.unit.kind == "message"]
     if moments:
         lines.append("Most relevant moments:")
-        lines.extend(f"  - {_short(unit_text(u), terms=terms)}" for u in moments)
+        lines.extend(f"  - {_short(alias(unit_text(u)), terms=terms)}" for u in moments)
+
+
+def _shown_size(unit: EpisodeUnit) -> int:
+    """The characters a moment's line takes in the block (its pseudonyms as short forms)."""
+    return len(_short(shortened(unit_text(unit))))
 
 
 def _short(text: str, limit: int = MOMENT_CHARS, terms: frozenset[str] = frozenset()) -> str:

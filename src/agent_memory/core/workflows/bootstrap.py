@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Annotated, Literal, TypeVar
@@ -23,9 +23,11 @@ from agent_memory.core.api.contracts import (
 from agent_memory.core.model import markers, receipts
 from agent_memory.core.model.calibration import episode_threshold, fact_threshold
 from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.markers import Section
 from agent_memory.core.model.models import EpisodeHit, Procedure, SearchResult
 from agent_memory.core.model.scope import AGENT_SCOPE, MAX_TEAM_AGENTS, Scope, team_scope
 from agent_memory.core.ports import FloatArray, MemoryPorts
+from agent_memory.core.privacy.aliases import Aliases
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval import reranking
 from agent_memory.core.tiers import episodic, procedural, semantic
@@ -328,14 +330,19 @@ def _content(
     task as memory words it) and per-tier views of ``found``.
     """
     procedure = found.procedure
+    alias = Aliases(_stored_texts(found))
     sections = [
         episodic.format_episodes(
-            found.episodes, reader=agent_id, full=ports.policies.episodic.top_k, focus=focus
+            found.episodes,
+            reader=agent_id,
+            full=ports.policies.episodic.top_k,
+            focus=focus,
+            alias=alias,
         ),
         semantic.format_facts(list(found.facts)),
         procedural.format_procedure(procedure, ports.policies.procedural) if procedure else None,
     ]
-    context = markers.render(markers.CONTEXT, [s for s in sections if s], token)
+    context = markers.render(markers.CONTEXT, _with_legend(sections, alias), token)
     return {
         "context": context,
         "context_token": token if context else None,
@@ -354,6 +361,36 @@ def _content(
             procedural.procedure_view(procedure, ports.policies.procedural) if procedure else None
         ),
     }
+
+
+def _stored_texts(found: Found) -> Iterator[str]:
+    """Every stored text ``found`` may show (where a short form could already be written)."""
+    for hit in found.episodes:
+        episode = hit.episode
+        yield episode.task_summary or episode.task
+        yield episode.approach_used
+        yield from episode.key_findings
+        yield from episode.reusable_patterns
+        yield from (u.unit.text for u in hit.units)
+    yield from (f.content for f in found.facts)
+    if found.procedure is not None:
+        yield found.procedure.title
+        yield from found.procedure.steps
+
+
+def _with_legend(sections: Sequence[Section | None], alias: Aliases) -> list[Section]:
+    """The sections with their stored text through ``alias``, the first one opening with the
+    legend of the short forms used (when any was).
+    """
+    shown = [s for s in sections if s is not None]
+    shown = [
+        s if s.kind == markers.EPISODIC else replace(s, lines=tuple(map(alias, s.lines)))
+        for s in shown
+    ]
+    legend = alias.legend()
+    if legend is None or not shown:
+        return shown
+    return [replace(shown[0], lines=(legend, *shown[0].lines)), *shown[1:]]
 
 
 def _timed(work: Callable[[], T]) -> tuple[T, float]:

@@ -36,6 +36,7 @@ from typing import Any, Generic, TypeVar
 from agent_memory.core.model.calibration import calibration_for
 from agent_memory.core.model.errors import Conflict, IngestionBusy, InvalidInput
 from agent_memory.core.model.models import Episode, Fact, RunArtifacts, StoredVector
+from agent_memory.core.model.policies import EpisodicPolicy
 from agent_memory.core.paging import every
 from agent_memory.core.ports import (
     ActiveModel,
@@ -511,7 +512,7 @@ def _kinds(ports: MemoryPorts) -> dict[str, _Kind[Any]]:
     return {
         "episodes": _Kind(
             read=lambda cursor, limit: episodes.list_all(now=now, limit=limit, cursor=cursor),
-            texts=lambda e: _episode_texts(e, ports.policies.episodic.embedded_chars),
+            texts=lambda e: _episode_texts(e, ports.policies.episodic),
             slots=lambda e: (
                 [(e.embedding, e.spare_embedding)]
                 + [(u.embedding, u.spare_embedding) for u in e.units]
@@ -531,14 +532,17 @@ def _kinds(ports: MemoryPorts) -> dict[str, _Kind[Any]]:
     }
 
 
-def _episode_texts(episode: Episode, chars: int) -> list[str]:
+def _episode_texts(episode: Episode, policy: EpisodicPolicy) -> list[str]:
     """What the episode's vectors embed, exactly as consolidation embedded them."""
     artifacts = RunArtifacts(
         task_summary=episode.task_summary,
         outcome=episode.outcome,
         key_findings=episode.key_findings,
     )
-    return embedding_inputs(artifacts, episode.units, calendar_day(episode.created_at), chars)
+    day = calendar_day(episode.created_at)
+    return embedding_inputs(
+        artifacts, episode.units, day, policy.embedded_chars, policy.embedded_context
+    )
 
 
 def _episode_with(episode: Episode, slots: list[Slot]) -> Episode:
