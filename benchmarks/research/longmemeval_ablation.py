@@ -56,9 +56,11 @@ from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.models import EpisodeHit, SearchResult
 from agent_memory.core.ports import MemoryPorts, PiiDetector
+from agent_memory.core.privacy.aliases import Aliases
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval import episode_index, periods
 from agent_memory.core.tiers import episodic
+from agent_memory.core.workflows import bootstrap as bootstrap_module
 from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
 from agent_memory.core.workflows.search import search_episodes
 from benchmarks import longmemeval as lme
@@ -156,6 +158,23 @@ def _openings() -> Iterator[None]:
         yield
 
 
+class _NoAliases(Aliases):
+    """Shows every pseudonym as stored: the block before short forms."""
+
+    def __call__(self, text: str) -> str:
+        return text
+
+
+@contextlib.contextmanager
+def _full_pseudonyms() -> Iterator[None]:
+    """Pseudonyms shown and budgeted in full, as before the block's short forms."""
+    with (
+        mock.patch.object(bootstrap_module, "Aliases", _NoAliases),
+        mock.patch.object(episodic, "shortened", lambda text: text),
+    ):
+        yield
+
+
 # Served variants: EpisodicPolicy overrides and a patch, around bootstrap only.
 SERVED_VARIANTS: dict[str, tuple[dict[str, Any], Patch]] = {
     "gate by meaning alone (before)": ({"min_word_share": None}, contextlib.nullcontext),
@@ -171,7 +190,9 @@ SERVED_VARIANTS: dict[str, tuple[dict[str, Any], Patch]] = {
         contextlib.nullcontext,
     ),
     "moment budget 2000": ({"served_moment_chars": 2_000}, contextlib.nullcontext),
+    "moment budget 5000": ({"served_moment_chars": 5_000}, contextlib.nullcontext),
     "moment budget 6000": ({"served_moment_chars": 6_000}, contextlib.nullcontext),
+    "pseudonyms in full (before)": ({}, _full_pseudonyms),
 }
 
 

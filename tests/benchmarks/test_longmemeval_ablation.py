@@ -3,6 +3,7 @@ synthetic data written here (never real data).
 """
 
 import json
+import re
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,11 +15,14 @@ from agent_memory.core.model.models import Episode, EpisodeHit, SearchResult
 from agent_memory.core.model.policies import EpisodicPolicy
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.retrieval import episode_index
+from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.consolidation import consolidate
 from benchmarks import longmemeval as lme
 from benchmarks import retrieval as locomo
 from benchmarks.research.longmemeval_ablation import (
     PRODUCT,
     READ_VARIANTS,
+    SERVED_VARIANTS,
     WRITE_VARIANTS,
     Case,
     Outcome,
@@ -35,7 +39,7 @@ from benchmarks.research.longmemeval_ablation import (
 from tests.benchmarks.test_retrieval_loader import synthetic_conversation
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
-from tests.support.memory import HASHING_CALIBRATION, make_memory
+from tests.support.memory import HASHING_CALIBRATION, make_memory, run_event
 
 NOW = datetime(2023, 6, 23, 7, 31, tzinfo=UTC).timestamp()
 
@@ -301,3 +305,30 @@ def test_locomo_runs_each_write_variant_on_a_memory_of_its_own(
     for policy, overrides in zip(written, WRITE_VARIANTS.values(), strict=True):
         assert all(getattr(policy, field) == value for field, value in overrides.items())
     assert len(set(written)) == len(WRITE_VARIANTS)
+
+
+@pytest.fixture
+def memory_with_names(tmp_path: Path) -> tuple[MemoryPorts, BootstrapRequest]:
+    memory = make_memory(tmp_path, stores="memory")
+    memory.ports = replace(memory.ports, pii=FakePiiDetector(names=("Jane Doe", "Raj Patel")))
+    messages = [
+        {"role": "human", "content": "I prefer quarterly invoices", "name": "Jane Doe"},
+        {"role": "human", "content": "I prefer monthly invoices", "name": "Raj Patel"},
+    ]
+    consolidate(run_event("r1", messages=messages), memory.ports)
+    return memory.ports, BootstrapRequest("acme", "reviewer", "Who prefers which invoices?")
+
+
+def test_the_full_pseudonym_variant_shows_and_budgets_names_as_stored_only_while_in_use(
+    memory_with_names: Any,
+) -> None:
+    # Given a memory whose moments name people
+    ports, request = memory_with_names
+    # When bootstrap runs inside the variant's patch, then outside it
+    with SERVED_VARIANTS["pseudonyms in full (before)"][1]():
+        before = bootstrap(request, ports)["context"]
+    after = bootstrap(request, ports)["context"]
+    # Then the block showed the stored pseudonyms and no legend, and the product's block
+    # shows short forms again
+    assert re.search(r"\[NAME-[0-9a-f]{10}\]: ", before) and "shortened here" not in before
+    assert "[NAME-1]: " in after and "shortened here" in after
