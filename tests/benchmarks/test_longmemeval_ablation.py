@@ -312,8 +312,12 @@ def memory_with_names(tmp_path: Path) -> tuple[MemoryPorts, BootstrapRequest]:
     memory = make_memory(tmp_path, stores="memory")
     memory.ports = replace(memory.ports, pii=FakePiiDetector(names=("Jane Doe", "Raj Patel")))
     messages = [
-        {"role": "human", "content": "I prefer quarterly invoices", "name": "Jane Doe"},
-        {"role": "human", "content": "I prefer monthly invoices", "name": "Raj Patel"},
+        {"role": "human", "content": f"I prefer {when} invoices, {who}", "name": name}
+        for when, who, name in [
+            ("quarterly", "Raj Patel", "Jane Doe"),
+            ("monthly", "Jane Doe", "Raj Patel"),
+        ]
+        * 2
     ]
     consolidate(run_event("r1", messages=messages), memory.ports)
     return memory.ports, BootstrapRequest("acme", "reviewer", "Who prefers which invoices?")

@@ -243,6 +243,16 @@ def test_the_block_names_people_by_short_forms_its_first_line_declares(memory: M
         messages=[
             {"role": "human", "content": "I prefer quarterly invoices", "name": "Jane Doe"},
             {"role": "human", "content": "Jane Doe, I prefer monthly ones", "name": "Raj Patel"},
+            {
+                "role": "human",
+                "content": "Raj Patel, quarterly invoices save work",
+                "name": "Jane Doe",
+            },
+            {
+                "role": "human",
+                "content": "Raj Patel here: monthly, Jane Doe",
+                "name": "Raj Patel",
+            },
         ],
     )
     consolidate(event, memory.ports)
@@ -259,6 +269,7 @@ def test_the_block_names_people_by_short_forms_its_first_line_declares(memory: M
     # stored pseudonyms
     body = "\n".join(rest)
     assert "[NAME-1]: I prefer quarterly invoices" in body
+    assert "[NAME-2]: [NAME-1], I prefer monthly ones" in body
     assert re.search(r"\[NAME-[0-9a-f]{10}\]", body) is None
     said = [u for e in reply["episodes"] for u in e["units"] if u.get("speaker")]
     assert said and all(re.fullmatch(r"\[NAME-[0-9a-f]{10}\]", u["speaker"]) for u in said)

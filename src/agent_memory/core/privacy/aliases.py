@@ -11,7 +11,8 @@ records, search results and other replies, where names keep their pseudonyms.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 
 from agent_memory.core.model.markers import QUOTE
 
@@ -19,6 +20,9 @@ from agent_memory.core.model.markers import QUOTE
 PSEUDONYM = re.compile(r"\[([A-Z][A-Z_]*)-([0-9a-f]{10})\]")
 _SHORT = re.compile(r"\[([A-Z][A-Z_]*)-([0-9]+)\]")
 _LEGEND = "Pseudonyms, shortened here: "
+# A short form saves 6 tokens a use, and its declaration ("[NAME-1] is [NAME-3f9a1c0b2d]; ")
+# costs 18: it pays from the fourth use.
+MIN_USES = 4
 _PAIR = re.compile(rf"({_SHORT.pattern}) is ({PSEUDONYM.pattern})")
 
 
@@ -35,37 +39,68 @@ def without_pseudonyms(text: str) -> str:
 
 
 class Aliases:
-    """Numbers each distinct pseudonym of a block in the order the block first shows it.
+    """Short forms for the pseudonyms of one block.
 
-    A number some text already uses in a short form (a stored message may say ``[NAME-1]``)
-    is skipped, so a short form in the block means one thing.
+    Text is shortened as it is laid out (``alias(text)``), before a long line is cut to what
+    the block shows of it; :meth:`finish` then numbers the short forms the finished lines
+    show, in the order they first appear, and writes the legend of those alone. A number some
+    stored text already uses in a short form (a message may say ``[NAME-1]``) is never given,
+    so a short form in the block means one thing.
     """
 
     def __init__(self, texts: Iterable[str] = ()) -> None:
         self._taken = {(m.group(1), int(m.group(2))) for t in texts for m in _SHORT.finditer(t)}
-        self._aliases: dict[str, str] = {}
-        self._counts: dict[str, int] = {}
+        self._drafts: dict[str, str] = {}  # pseudonym -> its short form while laying out
+        self._last: dict[str, int] = {}
 
     def __call__(self, text: str) -> str:
-        """``text`` with each pseudonym in its short form (numbered on first sight)."""
-        return PSEUDONYM.sub(lambda m: self._alias(m.group(0), m.group(1)), text)
+        """``text`` with each pseudonym in a draft short form (renumbered by :meth:`finish`)."""
+        return PSEUDONYM.sub(lambda m: self._draft(m.group(0), m.group(1)), text)
 
-    def _alias(self, pseudonym: str, kind: str) -> str:
-        alias = self._aliases.get(pseudonym)
-        if alias is None:
-            number = self._counts.get(kind, 0) + 1
-            while (kind, number) in self._taken:
-                number += 1
-            self._counts[kind] = number
-            alias = self._aliases[pseudonym] = f"[{kind}-{number}]"
-        return alias
+    def _draft(self, pseudonym: str, kind: str) -> str:
+        draft = self._drafts.get(pseudonym)
+        if draft is None:
+            draft = self._drafts[pseudonym] = self._next(kind, self._last)
+        return draft
 
-    def legend(self) -> str | None:
-        """The line that says what each short form stands for (None when none was used)."""
-        if not self._aliases:
-            return None
-        pairs = "; ".join(f"{alias} is {full}" for full, alias in self._aliases.items())
-        return f"{_LEGEND}{pairs}"
+    def _next(self, kind: str, last: dict[str, int]) -> str:
+        """The short form of the first number of ``kind`` past ``last``'s that no stored text
+        uses; ``last`` moves to it.
+        """
+        number = last.get(kind, 0) + 1
+        while (kind, number) in self._taken:
+            number += 1
+        last[kind] = number
+        return f"[{kind}-{number}]"
+
+    def finish(self, lines: Sequence[str]) -> tuple[list[str], str | None]:
+        """``lines`` with the short forms they show numbered in order of appearance, and the
+        line that says what each stands for (None when they show none).
+
+        A pseudonym the lines show fewer than :data:`MIN_USES` times is shown in full, as its
+        declaration would cost more than its short form saves.
+        """
+        pseudonym_of = {draft: pseudonym for pseudonym, draft in self._drafts.items()}
+        uses = Counter(m.group(0) for line in lines for m in _SHORT.finditer(line))
+        final: dict[str, str] = {}  # draft -> what the block shows
+        last: dict[str, int] = {}
+
+        def renumber(match: re.Match[str]) -> str:
+            draft = match.group(0)
+            if draft not in pseudonym_of:  # stored text's own short form
+                return draft
+            if draft not in final:
+                short = uses[draft] >= MIN_USES
+                final[draft] = self._next(match.group(1), last) if short else pseudonym_of[draft]
+            return final[draft]
+
+        shown = [_SHORT.sub(renumber, line) for line in lines]
+        pairs = "; ".join(
+            f"{short} is {pseudonym_of[draft]}"
+            for draft, short in final.items()
+            if short != pseudonym_of[draft]
+        )
+        return shown, f"{_LEGEND}{pairs}" if pairs else None
 
 
 def expanded(block: str) -> str:

@@ -210,7 +210,9 @@ def _moments(
 
 
 def _shown_size(unit: EpisodeUnit) -> int:
-    """The characters a moment's line takes in the block (its pseudonyms as short forms)."""
+    """The characters a moment's line takes in the block, its pseudonyms as short forms (a
+    name the block shows too rarely to shorten takes 9 more on each of its few uses).
+    """
     return len(_short(shortened(unit_text(unit))))
 
 

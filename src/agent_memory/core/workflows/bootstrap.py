@@ -379,18 +379,22 @@ def _stored_texts(found: Found) -> Iterator[str]:
 
 
 def _with_legend(sections: Sequence[Section | None], alias: Aliases) -> list[Section]:
-    """The sections with their stored text through ``alias``, the first one opening with the
-    legend of the short forms used (when any was).
+    """The sections with their stored text's pseudonyms in short forms, numbered in the order
+    the block shows them, the first section opening with their legend (when any is shown).
     """
     shown = [s for s in sections if s is not None]
-    shown = [
+    drafts = [
         s if s.kind == markers.EPISODIC else replace(s, lines=tuple(map(alias, s.lines)))
         for s in shown
     ]
-    legend = alias.legend()
-    if legend is None or not shown:
-        return shown
-    return [replace(shown[0], lines=(legend, *shown[0].lines)), *shown[1:]]
+    lines, legend = alias.finish([line for s in drafts for line in s.lines])
+    finished, at = [], 0
+    for section in drafts:
+        finished.append(replace(section, lines=tuple(lines[at : at + len(section.lines)])))
+        at += len(section.lines)
+    if legend is None or not finished:
+        return finished
+    return [replace(finished[0], lines=(legend, *finished[0].lines)), *finished[1:]]
 
 
 def _timed(work: Callable[[], T]) -> tuple[T, float]:
