@@ -104,7 +104,10 @@ def poisoned_event(run_id: str, agent_id: str, payload: str) -> dict[str, Any]:
         "domain": DOMAIN,
         "outcome": "COMPLETED",
         "messages": [
-            {"role": "human", "content": f"Review the MSA. {payload}"},
+            # The task in the run's own words: the run is served however long the payload,
+            # so the block's structure is what is tested (a short message is embedded with
+            # its neighbour, payload and all).
+            {"role": "human", "content": f"{BOOTSTRAP['task']} {payload}"},
             {"role": "ai", "content": f"The cap is 0.5x fees. {payload}"},
         ],
         "artifacts": {
