@@ -55,7 +55,8 @@ class EpisodicPolicy:
     # what room is left ("Yes, loved it!" means what the turns around it say). 1, not the
     # lexical window's 2: on LoCoMo's dev conversations one neighbour finds 6 more evidence
     # turns at turn@10 and loses 3, two find 5 and lose 6; on LongMemEval's dev questions both
-    # take session recall_all@5 from 71 to 73 of 76 (benchmarks/research/LONGMEMEVAL.md).
+    # take session recall_all@5 from 71 to 73 of 76 and turn@10 from 73 to 72
+    # (benchmarks/research/LONGMEMEVAL.md).
     embedded_context: int = 1
     units_per_episode: int = 3
     # The memory context shows the search's best moments (message units) overall, best first,
