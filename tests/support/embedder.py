@@ -53,3 +53,15 @@ class HashingEmbedder:
             vector[bucket] += sign
         norm = float(np.linalg.norm(vector))
         return vector / norm if norm else vector
+
+
+class RecordingEmbedder(HashingEmbedder):
+    """A hashing embedder that remembers every text it embedded for storage, in order."""
+
+    def __init__(self, dimension: int = 256, model_id: str = "test-hashing-256") -> None:
+        super().__init__(dimension, model_id)
+        self.embedded: list[str] = []
+
+    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        self.embedded.extend(texts)
+        return super().embed_documents(texts)

@@ -18,21 +18,9 @@ from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase
 from agent_memory.core.model.errors import IngestionBusy, NotFound
 from agent_memory.core.model.models import KbDocument
 from agent_memory.core.ports import KnowledgeBase
-from tests.support.embedder import HashingEmbedder
+from tests.support.embedder import HashingEmbedder, RecordingEmbedder
 
 NOW = 1_700_000_000.0
-
-
-class RecordingEmbedder(HashingEmbedder):
-    """Remembers every text it embedded for storage."""
-
-    def __init__(self, dimension: int = 256, model_id: str = "test-hashing-256") -> None:
-        super().__init__(dimension, model_id)
-        self.embedded: list[str] = []
-
-    def embed_documents(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        self.embedded.extend(texts)
-        return super().embed_documents(texts)
 
 
 class BlockingEmbedder(HashingEmbedder):
@@ -555,7 +543,7 @@ def test_a_job_left_running_by_a_crashed_process_reads_failed(tmp_path: Path) ->
         "from pathlib import Path\n"
         "from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase\n"
         "from agent_memory.core.model.models import KbDocument\n"
-        "from tests.support.embedder import HashingEmbedder\n"
+        "from tests.support.embedder import HashingEmbedder, RecordingEmbedder\n"
         "class Dying(HashingEmbedder):\n"
         "    def embed_documents(self, texts):\n"
         "        os._exit(3)\n"

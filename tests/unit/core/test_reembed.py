@@ -22,7 +22,7 @@ from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.ingestion import run_ingestion
 from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import LocalSettings
-from tests.support.embedder import HashingEmbedder
+from tests.support.embedder import HashingEmbedder, RecordingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.memory import DAY, HASHING_CALIBRATION, T0, Clock, run_event
 
@@ -373,23 +373,11 @@ def stored_episode(
     )
 
 
-class Recording(HashingEmbedder):
-    """A hashing embedder that keeps every document text it is given."""
-
-    def __init__(self, dimension: int, model_id: str) -> None:
-        super().__init__(dimension, model_id)
-        self.seen: list[str] = []
-
-    def embed_documents(self, texts: Sequence[str]) -> FloatArray:
-        self.seen.extend(texts)
-        return super().embed_documents(texts)
-
-
 def test_the_migration_embeds_each_unit_as_consolidation_did_neighbours_included(
     tmp_path: Path, clock: Clock
 ) -> None:
     # Given a chat run consolidated with a policy that embeds short messages with a neighbour
-    old, new = Recording(256, "test-hashing-256"), Recording(64, "test-words-64")
+    old, new = RecordingEmbedder(256, "test-hashing-256"), RecordingEmbedder(64, "test-words-64")
     ports = wire(tmp_path, old, clock)
     episodic = replace(ports.policies.episodic, embedded_context=1)
     ports = replace(ports, policies=replace(ports.policies, episodic=episodic))
@@ -402,5 +390,5 @@ def test_the_migration_embeds_each_unit_as_consolidation_did_neighbours_included
     # When the store is re-embedded with another model
     migrated(ports, new)
     # Then the new model was given the texts consolidation embedded, and no other
-    assert any("\n" in t and t.split("\n")[0].endswith("Yes.") for t in new.seen)
-    assert new.seen and set(new.seen) <= set(old.seen)
+    assert any("\n" in t and t.split("\n")[0].endswith("Yes.") for t in new.embedded)
+    assert new.embedded and set(new.embedded) <= set(old.embedded)

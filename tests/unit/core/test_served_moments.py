@@ -18,8 +18,8 @@ from agent_memory.core.model.policies import DAY, EpisodicPolicy, Policies
 from agent_memory.core.tiers.episodic import format_episodes, served_hits
 from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
 from agent_memory.core.workflows.consolidation import consolidate, embed_once
-from tests.support.embedder import HashingEmbedder
-from tests.support.memory import make_memory
+from tests.support.embedder import HashingEmbedder, RecordingEmbedder
+from tests.support.memory import Memory, make_memory
 
 MAY_8_2023 = 1_683_504_000.0  # 2023-05-08 00:00 UTC
 
@@ -200,20 +200,20 @@ def test_bootstrap_serves_the_evidence_of_several_runs_beyond_the_top_three(
     assert reply["context"].count("modern art museum") >= 6
 
 
+def recorded_memory(tmp_path: Path, **episodic: int) -> tuple[Memory, list[str]]:
+    """A memory with these ``EpisodicPolicy`` fields, and the texts its embedder is given."""
+    policies = Policies(episodic=replace(EpisodicPolicy(), **episodic))
+    memory = make_memory(tmp_path, policies=policies, stores="memory")
+    embedder = RecordingEmbedder()
+    memory.ports = replace(memory.ports, embedder=embedder)
+    return memory, embedder.embedded
+
+
 def test_the_write_path_embeds_each_unit_by_its_opening_and_repeated_text_once(
     tmp_path: Path,
 ) -> None:
     # Given an embedder that records what it is given, and a policy embedding 64 characters
-    seen: list[str] = []
-
-    class Recording(HashingEmbedder):
-        def embed_documents(self, texts: Any) -> Any:
-            seen.extend(texts)
-            return super().embed_documents(texts)
-
-    policies = Policies(episodic=replace(EpisodicPolicy(), embedded_chars=64))
-    memory = make_memory(tmp_path, policies=policies, stores="memory")
-    memory.ports = replace(memory.ports, embedder=Recording())
+    memory, seen = recorded_memory(tmp_path, embedded_chars=64)
     long_answer = "Here is the plan: " + "walk the old town, " * 40
     messages = [
         {"role": "user", "content": "Plan a day in Lisbon"},
@@ -237,16 +237,7 @@ def test_a_short_message_is_embedded_with_its_neighbours_and_a_long_one_by_itsel
 ) -> None:
     # Given an embedder that records what it is given, and a policy embedding 160 characters
     # with one neighbour on each side
-    seen: list[str] = []
-
-    class Recording(HashingEmbedder):
-        def embed_documents(self, texts: Any) -> Any:
-            seen.extend(texts)
-            return super().embed_documents(texts)
-
-    episodic = replace(EpisodicPolicy(), embedded_chars=160, embedded_context=1)
-    memory = make_memory(tmp_path, policies=Policies(episodic=episodic), stores="memory")
-    memory.ports = replace(memory.ports, embedder=Recording())
+    memory, seen = recorded_memory(tmp_path, embedded_chars=160, embedded_context=1)
     long_answer = "Porto has the best tiles: " + "azulejos on every church, " * 20
     messages = [
         {"role": "user", "content": "Did you like the tiles in Porto?"},

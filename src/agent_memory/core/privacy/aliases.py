@@ -23,7 +23,7 @@ _LEGEND = "Pseudonyms, shortened here: "
 # A short form saves 6 tokens a use, and its declaration ("[NAME-1] is [NAME-3f9a1c0b2d]; ")
 # costs 18: it pays from the fourth use.
 MIN_USES = 4
-_PAIR = re.compile(rf"({_SHORT.pattern}) is ({PSEUDONYM.pattern})")
+_PAIR = re.compile(rf"(?P<short>{_SHORT.pattern}) is (?P<full>{PSEUDONYM.pattern})")
 
 
 def shortened(text: str) -> str:
@@ -109,11 +109,11 @@ def expanded(block: str) -> str:
     quoted line: no stored text can be that line, so none can declare a short form.
     """
     lines = block.splitlines()
-    first = next((line for line in lines if line.startswith(QUOTE)), "")
-    if not first.startswith(QUOTE + _LEGEND):
+    at = next((i for i, line in enumerate(lines) if line.startswith(QUOTE)), None)
+    if at is None or not lines[at].startswith(QUOTE + _LEGEND):
         return block
-    full = {m.group(1): m.group(4) for m in _PAIR.finditer(first)}
+    full = {m["short"]: m["full"] for m in _PAIR.finditer(lines[at])}
     return "\n".join(
-        line if line is first else _SHORT.sub(lambda m: full.get(m.group(0), m.group(0)), line)
-        for line in lines
+        line if i == at else _SHORT.sub(lambda m: full.get(m.group(0), m.group(0)), line)
+        for i, line in enumerate(lines)
     )

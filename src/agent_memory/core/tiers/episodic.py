@@ -34,19 +34,16 @@ def episode_text(artifacts: RunArtifacts) -> str:
 
 
 def embedding_inputs(
-    artifacts: RunArtifacts,
-    units: Sequence[EpisodeUnit],
-    day: str,
-    chars: int,
-    context: int = 0,
+    artifacts: RunArtifacts, units: Sequence[EpisodeUnit], day: str, policy: EpisodicPolicy
 ) -> list[str]:
     """What an episode's vectors embed, in order: its summary, then each unit as it is matched
-    (its run's calendar ``day``, speaker and text), each cut to its first ``chars`` characters.
+    (its run's calendar ``day``, speaker and text), each cut to ``policy.embedded_chars``.
 
-    A message shorter than ``chars`` is followed by up to ``context`` messages on each side of
-    it (nearest first, speaker and text) in what is left: "Yes, loved it!" means what the
-    conversation around it says.
+    A message shorter than that is followed by up to ``policy.embedded_context`` messages on
+    each side of it (nearest first, speaker and text) in what is left: "Yes, loved it!" means
+    what the conversation around it says.
     """
+    chars, context = policy.embedded_chars, policy.embedded_context
     texts = [episode_text(artifacts)[:chars]]
     messages = [u for u in units if u.kind == "message"]
     place = {id(u): i for i, u in enumerate(messages)}

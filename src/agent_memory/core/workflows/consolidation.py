@@ -312,10 +312,7 @@ def write_episode(state: RunState, ports: MemoryPorts) -> RunState:
     units = episodic.episode_units(state.units, artifacts)
     # Units are embedded as the index matches them: with their run's calendar day.
     day = calendar_day(run.finished_at or ports.clock())
-    policy = ports.policies.episodic
-    texts = episodic.embedding_inputs(
-        artifacts, units, day, policy.embedded_chars, policy.embedded_context
-    )
+    texts = episodic.embedding_inputs(artifacts, units, day, ports.policies.episodic)
     embeddings = embed_once(ports.embedder, texts)
     episode = episodic.build_episode(
         run,

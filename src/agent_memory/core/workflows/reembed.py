@@ -539,10 +539,7 @@ def _episode_texts(episode: Episode, policy: EpisodicPolicy) -> list[str]:
         outcome=episode.outcome,
         key_findings=episode.key_findings,
     )
-    day = calendar_day(episode.created_at)
-    return embedding_inputs(
-        artifacts, episode.units, day, policy.embedded_chars, policy.embedded_context
-    )
+    return embedding_inputs(artifacts, episode.units, calendar_day(episode.created_at), policy)
 
 
 def _episode_with(episode: Episode, slots: list[Slot]) -> Episode:
