@@ -10,7 +10,8 @@ questions it finds that the product misses / misses that the product finds.
   (``question_period`` in ``core/retrieval/episode_index`` made to ignore ``now``), the
   recency prior (``asks_for_latest`` always False), the words of a relative period kept as
   query words (``without_durations`` made the identity), the whole period prior
-  (``question_period`` always None), and both priors;
+  (``question_period`` always None; the dated-message prior then answers time questions
+  only), both priors, and the dated-message prior (``DATED_WEIGHT`` 0, and 1);
 - served context (bootstrap only): the old composition (the top 3 episodes with their own 3
   best units each: ``episodic.served_hits`` patched to the search's top ``top_k``, with
   ``served_episodes`` 3), ``served_episodes`` 3 with ``served_moment_chars`` 1 (the top 3 with
@@ -106,7 +107,7 @@ def _time_words_kept(question: str) -> str:
 Patch = Callable[[], contextlib.AbstractContextManager[Any]]
 
 
-def _patches(**names: Callable[..., Any]) -> Patch:
+def _patches(**names: object) -> Patch:
     """Patch these module-level names of ``core/retrieval/episode_index`` while in use."""
 
     @contextlib.contextmanager
@@ -128,6 +129,8 @@ READ_VARIANTS: dict[str, Patch] = {
     "no period nor recency prior": _patches(
         question_period=_no_period, asks_for_latest=_never_latest
     ),
+    "no dated-message prior (before)": _patches(DATED_WEIGHT=0.0),
+    "dated-message prior at 1": _patches(DATED_WEIGHT=1.0),
 }
 
 

@@ -74,6 +74,21 @@ def test_priors_off_patch_period_and_recency_only_while_in_use() -> None:
     assert episode_index.question_period(text, now=NOW) is not None
 
 
+def test_dated_prior_variants_set_its_weight_only_while_in_use() -> None:
+    # Given the product's weight for messages that date their event
+    product = episode_index.DATED_WEIGHT
+
+    # When the variants without it and at 1 are in use
+    with READ_VARIANTS["no dated-message prior (before)"]():
+        off = episode_index.DATED_WEIGHT
+    with READ_VARIANTS["dated-message prior at 1"]():
+        doubled = episode_index.DATED_WEIGHT
+
+    # Then each sets its weight inside, and the product's is back afterwards
+    assert (off, doubled) == (0.0, 1.0)
+    assert episode_index.DATED_WEIGHT == product == 0.5
+
+
 def test_policy_overrides_replace_only_the_named_fields(tmp_path: Path) -> None:
     # Given a memory with the default policies
     ports = make_memory(tmp_path).ports

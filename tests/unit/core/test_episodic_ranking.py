@@ -288,3 +288,49 @@ def test_the_words_of_a_relative_period_are_not_matched_as_content() -> None:
     )
     # Then the trip comes first: "three months" said when, not what
     assert top == ["trip"]
+
+
+def ranked_units(episodes: list[Episode], text: str) -> list[tuple[str, int]]:
+    index = EpisodeIndex(episodes, EMBEDDER.model_id, DIM)
+    found = index.search(text, QUERY, now=JUNE_1_2023, top_episodes=3, top_units=3)
+    return [(hit.run_id, hit.unit.seq) for hit in found.units]
+
+
+def two_charity_runs() -> list[Episode]:
+    """Two runs about a charity 5K, equally similar and worded alike (the same length, the
+    same words of the query); only the older run's message dates the race.
+    """
+    return [
+        episode(
+            "undated",
+            0.5,
+            created_at=JUNE_1_2023 - 7 * DAY_SECONDS,
+            units=(unit(0, "I ran the charity 5K race recently", 0.5),),
+        ),
+        episode(
+            "dated",
+            0.5,
+            created_at=JUNE_1_2023 - 9 * DAY_SECONDS,
+            units=(unit(0, "I ran the charity 5K race today", 0.5),),
+        ),
+    ]
+
+
+def test_a_question_about_time_prefers_the_message_that_dates_its_event() -> None:
+    # Given two runs about a charity 5K, one message saying when the race was
+    runs = two_charity_runs()
+    # When the query asks how long ago the race was, and when it asks only what it was
+    when = ranked_units(runs, "how many days ago did I do the charity 5K race?")
+    what = ranked_units(runs, "what about the charity 5K race?")
+    # Then asked about time, the dated message comes first; otherwise the newer run's
+    assert when[0] == ("dated", 0)
+    assert what[0] == ("undated", 0)
+
+
+def test_a_named_period_also_prefers_the_dated_message() -> None:
+    # Given the same two runs, both inside the period the query names
+    runs = two_charity_runs()
+    # When the query names the past two weeks
+    top = ranked_units(runs, "what charity 5K race did I do in the past two weeks?")
+    # Then the dated message comes first
+    assert top[0] == ("dated", 0)

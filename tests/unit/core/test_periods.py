@@ -8,7 +8,9 @@ from agent_memory.core.retrieval.periods import (
     DAY_TOLERANCE,
     Period,
     asks_for_latest,
+    asks_when,
     question_period,
+    tells_when,
     without_durations,
 )
 
@@ -288,3 +290,82 @@ def test_without_durations_drops_only_durations(question: str, kept: str) -> Non
     # When its durations are taken out
     # Then what remains is the rest, named days, months and dates included
     assert without_durations(question) == kept
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When did I start playing the piano?",
+        "When Jon has lost his job as a banker?",
+        "How many days ago did I participate in the 5K charity run?",
+        "How long ago did I move?",
+        "How long has Melanie been creating art?",
+        "How many weeks passed between the two trips?",
+        "What was the date on which I attended the first BBQ event in June?",
+        "Which month was John in Italy?",
+        "Which device did I set up first, the smart thermostat or the new router?",
+        "Which streaming service did I start using most recently?",
+        "What is the order of the three trips, from earliest to latest?",
+    ],
+)
+def test_asks_when(question: str) -> None:
+    # Given a question about when, how long ago or in what order something happened
+    # When it is checked
+    # Then it asks about time
+    assert asks_when(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Where do I keep my old sneakers?",
+        "How many children does Melanie have?",
+        "Which restaurant serves a great Nasi Goreng?",
+        "What did I say when we talked about gardening?",
+        "Should I buy the red one or the blue one first?",
+    ],
+)
+def test_does_not_ask_when(question: str) -> None:
+    # Given a question about what, where or how many, a "when" inside a clause, or advice
+    # When it is checked
+    # Then it does not ask about time
+    assert not asks_when(question)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I did a 5K charity run today",
+        "We got back yesterday",
+        "I adopted her three weeks ago",
+        "I fixed my bike last weekend",
+        "The gallery opened on Friday",
+        "The party is on May 3rd",
+        "It was the 8th of June",
+        "I moved in March 2022",
+        "I started the job in 2019",
+    ],
+)
+def test_tells_when(text: str) -> None:
+    # Given a message that dates what it tells, relative to its own day or by the calendar
+    # When it is checked
+    # Then it tells when
+    assert tells_when(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I was involved in a charity 5K run recently",
+        "You may 3D-print the case",
+        "Mondays are hard",
+        "I have 20 days of leave",
+        "Version 2019.3 is out",
+    ],
+)
+def test_does_not_tell_when(text: str) -> None:
+    # Given a message with no date: vague time, "may" the verb, a plural weekday, a count of
+    # days, a version number
+    # When it is checked
+    # Then it does not tell when
+    assert not tells_when(text)

@@ -18,7 +18,7 @@ from agent_memory.core.model.models import Episode, EpisodeUnit, StoredVector
 from agent_memory.core.ports import FloatArray
 from agent_memory.core.retrieval import vectors
 from agent_memory.core.retrieval.lexical import Bm25Index, tokenize
-from agent_memory.core.retrieval.periods import calendar_day
+from agent_memory.core.retrieval.periods import calendar_day, tells_when
 
 MESSAGE, FINDING, SUMMARY = 0, 1, 2
 # A neighbour lends its words at this weight, halving per step, up to this many steps away.
@@ -51,7 +51,8 @@ class PreparedEpisode:
     many postings each row has; ``lengths``: each row's summed counts. An index of many
     episodes only concatenates them and sorts by term.
     ``speakers``: its units' distinct speakers; ``speaker_rows``: each row's, as a position
-    in ``speakers`` (-1: none).
+    in ``speakers`` (-1: none). ``dated``: whether a row's own text dates what it tells
+    (``periods.tells_when``; never the summary row).
     ``vector_sum``: the sum of its rows' vectors (the index normalises it into a centroid).
     """
 
@@ -63,6 +64,7 @@ class PreparedEpisode:
     lengths: npt.NDArray[np.float32]
     speakers: tuple[str, ...]
     speaker_rows: Ids
+    dated: npt.NDArray[np.bool_]
     messages: int
     matrix: npt.NDArray[np.int8]
     scale: FloatArray
@@ -91,6 +93,7 @@ class PreparedEpisode:
             self.lengths,
             self.speakers,
             self.speaker_rows,
+            self.dated,
             self.messages,
             matrix,
             scale,
@@ -171,8 +174,9 @@ def prepare(
         [*stored, episode.embedding], model_id, dimension
     )
     rows_speaker = np.array(speaker_rows, dtype=np.int32)
+    dated = np.array([u is not None and tells_when(u.text) for u in units], dtype=np.bool_)
     vector_sum = np.add.reduceat(matrix.astype(np.float32) * scale[:, None], [0], axis=0)[0]
-    arrays = (own_terms, per_row, counts, lengths, rows_speaker, vector_sum)
+    arrays = (own_terms, per_row, counts, lengths, rows_speaker, dated, vector_sum)
     unit_bytes = sum(
         OBJECT_BYTES + len(u.text) + (len(u.embedding.data) if u.embedding else 0)
         for u in episode.units
@@ -188,6 +192,7 @@ def prepare(
         lengths=lengths,
         speakers=tuple(speakers),
         speaker_rows=rows_speaker,
+        dated=dated,
         messages=len(messages),
         matrix=matrix,
         scale=scale,

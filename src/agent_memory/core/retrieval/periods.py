@@ -87,6 +87,22 @@ _RELATIVE_WORD = re.compile(
     r"\b(?:ago|yesterday|today|tonight|this|last|past|" + "|".join(WEEKDAYS) + r")\b"
 )
 
+# A question about time: when something happened, how long ago or apart, in what order.
+_ASKS_WHEN = re.compile(
+    r"^\W*when\b|\bwhen\s+(?:did|was|were|is|are|do|does|had|has|have|will|would)\b"
+    r"|\bhow\s+long\s+(?:ago|did|has|have|had|was|were|before|after|since)\b"
+    r"|\bhow\s+(?:many|much)\s+(?:days|weeks|months|years|time)\b"
+    r"|\b(?:what|which)\s+(?:date|day|week|month|year)\b|\bwhat\s+(?:was|is)\s+the\s+date\b"
+    r"|\bin\s+which\s+(?:week|month|year)\b"
+    r"|\b(?:first|earlier|earliest|later|latest|most\s+recently)\s*,?\s+(?:the\s+)?[^?]*\bor\b"
+    r"|\bmost\s+recently\b|\bearliest\s+to\s+latest\b|\blatest\s+to\s+earliest\b|\bin\s+what\s+order\b"
+)
+# What dates the event a message tells of, beside the calendar patterns above: a month and
+# day without a year ("on May 3rd", "3 May").
+_MONTH_DAY = re.compile(
+    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b"
+)
+
 _LATEST = re.compile(
     r"\b(?:currently|current|now|nowadays|presently|at\s+(?:the\s+moment|present)"
     r"|most\s+recent(?:ly)?|latest|newest|still|these\s+days|anymore|so\s+far|to\s+date)\b"
@@ -196,6 +212,23 @@ def asks_for_latest(question: str) -> bool:
     live now?", "my latest job"), so the newest of the matching runs should win.
     """
     return _LATEST.search(question.lower()) is not None
+
+
+def asks_when(question: str) -> bool:
+    """Whether ``question`` asks about time: when something happened ("When did I...?"), how
+    long ago or apart ("How many days ago...?"), on what date, or in what order ("Which did I
+    buy first, A or B?").
+    """
+    return _ASKS_WHEN.search(question.lower()) is not None
+
+
+def tells_when(text: str) -> bool:
+    """Whether ``text`` dates what it tells: a day relative to its own ("yesterday", "three
+    weeks ago", "last weekend", "on Monday"), a named month or date ("in May", "May 3rd",
+    "8 May 2023").
+    """
+    low = text.lower()
+    return any(pattern.search(low) for pattern in _TELLING_PATTERNS)
 
 
 def calendar_day(moment: float) -> str:
@@ -322,6 +355,20 @@ def _last_named_month(low: str, today: dt.date) -> Period | None:
 # three months now"); a run telling of "yesterday" or "last weekend" often says those very
 # words, so they stay.
 _DURATION_PATTERNS = (_AGO, _PAST_COUNT, _PAST_UNIT)
+_TELLING_PATTERNS = (
+    _TODAY,
+    _YESTERDAY,
+    _DAY_BEFORE_YESTERDAY,
+    _AGO,
+    _WEEKEND,
+    _CALENDAR,
+    _ON_WEEKDAY,
+    _MONTH_DAY,
+    _MONTH_YEAR,
+    _IN_MONTH,
+    _LAST_MONTH_NAMED,
+    _IN_YEAR,
+)
 
 # Most precise first: a question naming a day and a month ("yesterday, in June") means the day.
 _RELATIVE: tuple[Callable[[str, dt.date], Period | None], ...] = (
