@@ -97,11 +97,13 @@ _ASKS_WHEN = re.compile(
     r"|\b(?:first|earlier|earliest|later|latest|most\s+recently)\s*,?\s+(?:the\s+)?[^?]*\bor\b"
     r"|\bmost\s+recently\b|\bearliest\s+to\s+latest\b|\blatest\s+to\s+earliest\b|\bin\s+what\s+order\b"
 )
-# What dates the event a message tells of, beside the calendar patterns above: a month and
-# day without a year ("on May 3rd", "3 May").
-_MONTH_DAY = re.compile(
-    rf"\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b"
+# A month that dates a message: "in May", "last May", "May 3rd", "3 May", "the 3rd of May",
+# "May 2023" (a bare "may" is also a verb).
+_MONTH_NAMED = re.compile(
+    rf"\b(?:in|during|last)\s+{_MONTH}(?!\w)|\b{_MONTH}\s+\d{{1,4}}(?:st|nd|rd|th)?\b"
+    rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?!\w)"
 )
+_WORD = re.compile(r"[a-z]+")
 
 _LATEST = re.compile(
     r"\b(?:currently|current|now|nowadays|presently|at\s+(?:the\s+moment|present)"
@@ -228,7 +230,12 @@ def tells_when(text: str) -> bool:
     "8 May 2023").
     """
     low = text.lower()
-    return any(pattern.search(low) for pattern in _TELLING_PATTERNS)
+    # Each pattern runs only when its word is there: most messages hold none of them.
+    words = set(_WORD.findall(low))
+    return any(
+        not words.isdisjoint(needed) and pattern.search(low) is not None
+        for needed, pattern in _TELLING_PATTERNS
+    )
 
 
 def calendar_day(moment: float) -> str:
@@ -356,18 +363,14 @@ def _last_named_month(low: str, today: dt.date) -> Period | None:
 # words, so they stay.
 _DURATION_PATTERNS = (_AGO, _PAST_COUNT, _PAST_UNIT)
 _TELLING_PATTERNS = (
-    _TODAY,
-    _YESTERDAY,
-    _DAY_BEFORE_YESTERDAY,
-    _AGO,
-    _WEEKEND,
-    _CALENDAR,
-    _ON_WEEKDAY,
-    _MONTH_DAY,
-    _MONTH_YEAR,
-    _IN_MONTH,
-    _LAST_MONTH_NAMED,
-    _IN_YEAR,
+    (frozenset({"today", "tonight", "this"}), _TODAY),
+    (frozenset({"yesterday", "night"}), _YESTERDAY),
+    (frozenset({"ago"}), _AGO),
+    (frozenset({"weekend"}), _WEEKEND),
+    (frozenset({"week", "month", "year"}), _CALENDAR),
+    (frozenset(WEEKDAYS), _ON_WEEKDAY),
+    (frozenset(MONTHS), _MONTH_NAMED),
+    (frozenset({"in", "during"}), _IN_YEAR),
 )
 
 # Most precise first: a question naming a day and a month ("yesterday, in June") means the day.
