@@ -301,6 +301,8 @@ def test_without_durations_drops_only_durations(question: str, kept: str) -> Non
         "How long ago did I move?",
         "How long has Melanie been creating art?",
         "How many weeks passed between the two trips?",
+        "How many days did it take for my iPad case to arrive after I bought it?",
+        "After how many weeks did Tim reconnect with his friend?",
         "What was the date on which I attended the first BBQ event in June?",
         "Which month was John in Italy?",
         "Which device did I set up first, the smart thermostat or the new router?",
@@ -320,13 +322,17 @@ def test_asks_when(question: str) -> None:
     [
         "Where do I keep my old sneakers?",
         "How many children does Melanie have?",
+        "How many days a week do I attend fitness classes?",
+        "What day of the week do I take a cocktail-making class?",
+        "How many days did I spend on camping trips this year?",
         "Which restaurant serves a great Nasi Goreng?",
         "What did I say when we talked about gardening?",
         "Should I buy the red one or the blue one first?",
     ],
 )
 def test_does_not_ask_when(question: str) -> None:
-    # Given a question about what, where or how many, a "when" inside a clause, or advice
+    # Given a question about what, where or how many (a total or a frequency of days among
+    # them), a "when" inside a clause, or advice
     # When it is checked
     # Then it does not ask about time
     assert not asks_when(question)

@@ -91,11 +91,17 @@ _RELATIVE_WORD = re.compile(
 _ASKS_WHEN = re.compile(
     r"^\W*when\b|\bwhen\s+(?:did|was|were|is|are|do|does|had|has|have|will|would)\b"
     r"|\bhow\s+long\s+(?:ago|did|has|have|had|was|were|before|after|since)\b"
-    r"|\bhow\s+(?:many|much)\s+(?:days|weeks|months|years|time)\b"
-    r"|\b(?:what|which)\s+(?:date|day|week|month|year)\b|\bwhat\s+(?:was|is)\s+the\s+date\b"
+    # A count of days between two moments, not a total ("how many days did I spend camping")
+    # nor a frequency ("how many days a week").
+    r"|\bhow\s+(?:many|much)\s+(?:days|weeks|months|years|time)\b(?=.*\b(?:ago|before|after"
+    r"|between|passed|since|later|earlier|elapsed|until|take|took)\b)"
+    r"|\b(?:after|before|within)\s+how\s+(?:many|much)\s+(?:days|weeks|months|years|time)\b"
+    r"|\b(?:what|which)\s+(?:date|day|week|month|year)\b(?!\s+of\s+the\s+week)"
+    r"|\bwhat\s+(?:was|is)\s+the\s+date\b"
     r"|\bin\s+which\s+(?:week|month|year)\b"
     r"|\b(?:first|earlier|earliest|later|latest|most\s+recently)\s*,?\s+(?:the\s+)?[^?]*\bor\b"
-    r"|\bmost\s+recently\b|\bearliest\s+to\s+latest\b|\blatest\s+to\s+earliest\b|\bin\s+what\s+order\b"
+    r"|\bmost\s+recently\b|\bearliest\s+to\s+latest\b|\blatest\s+to\s+earliest\b"
+    r"|\bin\s+what\s+order\b"
 )
 # A month that dates a message: "in May", "last May", "May 3rd", "3 May", "the 3rd of May",
 # "May 2023" (a bare "may" is also a verb).
