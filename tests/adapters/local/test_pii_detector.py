@@ -488,6 +488,26 @@ def test_ignores_capitalised_business_words(detector: LocalPiiDetector, text: st
     assert found_of(detector, text, "NAME") == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "6. Hummus and carrots: Hummus and carrots make a filling snack.",
+        "Related keywords:\n1. Titanium ceramic pans\n2. Titanium pans",
+        "1. **Data Ingestion**: collect the logs first.",
+        "3. **Beach Cleanups**: volunteers meet on Sundays.",
+        "Try the Ultra Fluid Face Moisturizer SPF 50 after washing.",
+        "* Time commitment: Online courses need a few hours a week.",
+        "5. Congestive heart failure: older adults are most at risk.",
+    ],
+)
+def test_ignores_less_common_english_words_in_lists_and_headings(
+    detector: LocalPiiDetector, text: str
+) -> None:
+    # Given capitalised words of SCOWL's spell-checking size (60), not of its common sizes,
+    # where a list item or a heading puts them first. When the text is scanned. Then no NAME.
+    assert found_of(detector, text, "NAME") == []
+
+
 # -- overlaps --------------------------------------------------------------------------------
 
 

@@ -1,0 +1,59 @@
+"""The generator of ``_words.py``, on a tiny SCOWL folder written here."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from agent_memory.adapters.local.pii import make_words
+
+
+def _scowl(folder: Path, lists: dict[str, str]) -> Path:
+    for name, words in lists.items():
+        (folder / name).write_text("\n".join(words.split()) + "\n", encoding="latin-1")
+    return folder
+
+
+def test_levels_group_sizes_and_drop_names_inflections_and_proper_nouns(tmp_path: Path) -> None:
+    # Given SCOWL lists of several sizes, with a census name, an inflection, a capitalised
+    # entry, a possessive and a word above the spell-checking size
+    scowl = _scowl(
+        tmp_path,
+        {
+            "english-words.10": "the cat",
+            "english-words.20": "dog the",
+            "english-words.35": "cats lantern",
+            "english-words.50": "hummus hummuses mary Paris cat's",
+            "american-words.60": "moisturizer",
+            "english-words.70": "zyzzyva",
+        },
+    )
+    # When the levels are made
+    levels = make_words.levels(scowl)
+    # Then each size's words appear once, at the first level that holds them
+    assert levels["LEVEL_10"] == {"the", "cat"}
+    assert levels["LEVEL_20"] == {"dog"}
+    # and an inflection of a listed word ("cats", "hummuses") is left to the lookup's stemming
+    assert levels["LEVEL_35"] == {"lantern"}
+    # and sizes 40 to 60 of both spellings form LEVEL_60, less census names and proper nouns
+    assert levels["LEVEL_60"] == {"hummus", "moisturizer"}
+
+
+def test_main_writes_a_module_whose_levels_read_back(tmp_path: Path) -> None:
+    # Given a tiny SCOWL folder
+    scowl = _scowl(tmp_path, {"english-words.10": "the", "english-words.55": "titanium"})
+    # When the module text is generated
+    text = make_words.main(scowl)
+    # Then it is Python whose string constants hold the levels' words
+    tree = ast.parse(text)
+    values = {
+        node.targets[0].id: set(ast.literal_eval(node.value).split())  # type: ignore[attr-defined]
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+    }
+    assert values == {
+        "LEVEL_10": {"the"},
+        "LEVEL_20": set(),
+        "LEVEL_35": set(),
+        "LEVEL_60": {"titanium"},
+    }
