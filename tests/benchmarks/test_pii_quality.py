@@ -75,3 +75,41 @@ def test_plain_text_share_counts_every_scrubbed_character() -> None:
     # Then the name's 12 characters count against all 49
     assert (result["files"], result["chars"], result["scrubbed_chars"]) == (2, 49, 12)
     assert result["top_false_positives"] == [{"type": "NAME", "text": "Maria Garcia", "count": 1}]
+
+
+def _conll(*docs: list[tuple[str, str]]) -> str:
+    return "\n\n".join("\n".join(f"{token}\t{tag}" for token, tag in doc) for doc in docs) + "\n"
+
+
+def test_wnut_files_split_into_dev_and_held_out_and_count_names_by_what_they_land_on(
+    tmp_path: Path,
+) -> None:
+    # Given WNUT-format files, written here: a dev document naming a person over two tokens
+    # and a company that reads as one, and a held-out document whose person is a lowercase
+    # "mum", which the detector does not take for a name
+    (tmp_path / "wnut17train.conll").write_text(
+        _conll(
+            [("Thanks", "O"), ("Priya", "B-person"), ("Sharma", "I-person"), ("!", "O")],
+            [("Call", "O"), ("Grace", "B-corporation"), ("Hopper", "I-corporation"), ("now", "O")],
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "emerging.dev.conll").write_text("", encoding="utf-8")
+    (tmp_path / "emerging.test.annotated").write_text(
+        _conll([("my", "O"), ("mum", "B-person"), ("called", "O"), ("today", "O")]),
+        encoding="utf-8",
+    )
+    # When the benchmark reads and scores them
+    docs = list(pii_quality.wnut_docs(tmp_path / "wnut17train.conll"))
+    splits = pii_quality.score_wnut(LocalPiiDetector(), tmp_path)
+    # Then each document is its tokens joined by spaces, with the B-/I- tags as one span
+    assert docs[0].text == "Thanks Priya Sharma !"
+    assert docs[0].spans == [("person", (7, 19))]
+    # and the person is found in dev, the held-out one missed
+    dev, held_out = (pii_quality._wnut_report(splits[s]) for s in ("dev", "held_out"))
+    assert (dev["documents"], held_out["documents"]) == (2, 1)
+    assert (dev["NAME"]["gold"], dev["NAME"]["found"]) == (1, 1)
+    assert (held_out["NAME"]["gold"], held_out["NAME"]["found"]) == (1, 0)
+    # and the name found on the company is a false positive counted as landing on it
+    assert (dev["NAME"]["predicted"], dev["NAME"]["correct"]) == (2, 1)
+    assert dev["false_positives_on"] == {"corporation": 1}
