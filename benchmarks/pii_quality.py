@@ -106,6 +106,27 @@ def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[0] < b[1] and b[0] < a[1]
 
 
+def _match(
+    split: Split,
+    kind: str,
+    text: str,
+    gold: list[tuple[int, int]],
+    predicted: list[tuple[int, int]],
+) -> list[tuple[int, int]]:
+    """Counts ``kind``'s gold and predicted spans into ``split`` and returns the false positives."""
+    tally = split.tallies.setdefault(kind, Tally())
+    tally.gold += len(gold)
+    tally.predicted += len(predicted)
+    for x in gold:
+        if any(_overlap(x, y) for y in predicted):
+            tally.found += 1
+        else:
+            split.misses.append((kind, text[x[0] : x[1]]))
+    wrong = [y for y in predicted if not any(_overlap(y, x) for x in gold)]
+    tally.correct += len(predicted) - len(wrong)
+    return wrong
+
+
 def score_presidio(detector: LocalPiiDetector, data: Path) -> dict[str, Split]:
     samples = json.loads(data.read_text(encoding="utf-8"))
     splits = {"dev": Split(), "held_out": Split()}
@@ -124,19 +145,8 @@ def score_presidio(detector: LocalPiiDetector, data: Path) -> dict[str, Split]:
             others.append((span["entity_type"], where))
         for kind in {*TYPE_MAP.values(), *(e.type for e in predicted)}:
             tally = split.tallies.setdefault(kind, Tally())
-            g = gold.get(kind, [])
             p = [(e.begin, e.end) for e in predicted if e.type == kind]
-            tally.gold += len(g)
-            tally.predicted += len(p)
-            for x in g:
-                if any(_overlap(x, y) for y in p):
-                    tally.found += 1
-                else:
-                    split.misses.append((kind, text[x[0] : x[1]]))
-            for y in p:
-                if any(_overlap(y, x) for x in g):
-                    tally.correct += 1
-                    continue
+            for y in _match(split, kind, text, gold.get(kind, []), p):
                 # What else the prediction covers: often PII of another type (a street name).
                 hit = [t for t, w in others if _overlap(y, w)]
                 if any(t in TYPE_MAP for t in hit):
@@ -195,7 +205,6 @@ def score_wnut(detector: LocalPiiDetector, folder: Path) -> dict[str, Split]:
     splits = {name: Split() for name in WNUT_FILES}
     for name, files in WNUT_FILES.items():
         split = splits[name]
-        tally = split.tallies.setdefault("NAME", Tally())
         for file in files:
             for doc in wnut_docs(folder / file):
                 split.samples += 1
@@ -203,17 +212,7 @@ def score_wnut(detector: LocalPiiDetector, folder: Path) -> dict[str, Split]:
                 predicted = [
                     (e.begin, e.end) for e in detector.detect(doc.text) if e.type == "NAME"
                 ]
-                tally.gold += len(gold)
-                tally.predicted += len(predicted)
-                for x in gold:
-                    if any(_overlap(x, y) for y in predicted):
-                        tally.found += 1
-                    else:
-                        split.misses.append(("NAME", doc.text[x[0] : x[1]]))
-                for y in predicted:
-                    if any(_overlap(y, x) for x in gold):
-                        tally.correct += 1
-                        continue
+                for y in _match(split, "NAME", doc.text, gold, predicted):
                     on = next((t for t, w in doc.spans if _overlap(y, w)), "unlabelled")
                     split.false_positives.append(("NAME", doc.text[y[0] : y[1]], on))
     return splits
@@ -222,7 +221,7 @@ def score_wnut(detector: LocalPiiDetector, folder: Path) -> dict[str, Split]:
 def _wnut_report(split: Split) -> dict[str, Any]:
     return {
         "documents": split.samples,
-        "NAME": split.tallies["NAME"].as_dict(),
+        "NAME": split.tallies.get("NAME", Tally()).as_dict(),
         "false_positives_on": dict(Counter(on for _, _, on in split.false_positives).most_common()),
     }
 
