@@ -508,6 +508,48 @@ def test_ignores_less_common_english_words_in_lists_and_headings(
     assert found_of(detector, text, "NAME") == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm planning a trip to Barcelona, Spain next month.",
+        "I'm moving to Melbourne soon and need a flat.",
+        "After his death she flew to Cremona, where she lived for years.",
+        "We're flying to Manchester on Friday.",
+        "Stop in Eugene, Oregon for lunch.",
+        "We swam at Ross Lake and hiked the Dipsea Trail.",
+        "Both Chincoteague Island and Tybee Island are laid-back.",
+        "Enjoy the fishing in Lake Tahoe this summer.",
+        "The trail starts in Glen Canyon near the campground.",
+        "Hike the John Muir Trail from Yosemite Valley.",
+        "We toured Andrew Molera State Park by the coast.",
+    ],
+)
+def test_ignores_places_named_like_people_where_the_words_around_say_place(
+    detector: LocalPiiDetector, text: str
+) -> None:
+    # Given a city that is also a name after a journey's words or before its country or state,
+    # or capitalised words before a feature ("Lake", "Trail", "State Park").
+    # When the text is scanned. Then no NAME.
+    assert found_of(detector, text, "NAME") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Leo appreciated this quality in Adrian, and he was grateful.", "Adrian"),
+        ("Leo pulled back from Adrian and smiled at him.", "Adrian"),
+        ("I had coffee with Sean Park yesterday.", "Sean Park"),
+        ("The invoice was sent to Barcelona, our accountant, on Friday.", "Barcelona"),
+    ],
+)
+def test_still_finds_people_named_like_places(
+    detector: LocalPiiDetector, text: str, name: str
+) -> None:
+    # Given a given name after "in" or "back from", a surname that is also a feature word, or
+    # a surname that is also a city after a plain "to". When scanned. Then it is a NAME.
+    assert name in found_of(detector, text, "NAME")
+
+
 # -- overlaps --------------------------------------------------------------------------------
 
 

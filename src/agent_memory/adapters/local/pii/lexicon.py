@@ -274,8 +274,31 @@ COMPANY_NAMES = phrases(
     jack daniels|ben jerrys|mary kay|martha stewart|tim hortons|wendys|
     """
 )
+# Words of a journey before a city that is also a name: "a trip to Barcelona", "moving to
+# Melbourne", "flew from Kent". After a plain "to", "in" or "back from" a person fits as well.
+PLACE_CUE_PHRASES = frozenset(
+    f"{verb} {prep}"
+    for verb in """
+    trip trips travel travels traveled travelled traveling travelling move moves moved moving
+    relocate relocated relocating fly flies flew flying flight flights drive drives drove
+    driving road journey
+    """.split()
+    for prep in ("to", "from")
+)
+# Words that make the capitalised words before them a place or a venue, not a person ("Ross
+# Lake", "Tybee Island", "Dipsea Trail", "Glen Canyon", "Augusta National"). "Park" only after
+# two words: alone after one it is as often a surname ("Sean Park").
+PLACE_TAILS = words(
+    """
+    trail trails trailhead lake lakes beach beaches island islands isle valley mountain
+    mountains canyon canyons falls river creek glacier volcano forest desert peninsula reef
+    lagoon gorge peak peaks hills springs harbor harbour coast cove waterfall cave caves
+    reserve sanctuary wilderness preserve national airport station mall zoo museum cathedral
+    palace castle bridge tower gardens plaza square
+    """
+)
 # Multi-word places whose words look like names ("San Jose", "St. Louis").
-PLACE_HEADS = words("san santa st saint los las fort port mount mt new north south east west")
+PLACE_HEADS = words("san santa st saint los las fort port mount mt lake new north south east west")
 ORG_SUFFIXES = words(
     """
     inc corp corporation co company llc llp lp ltd limited plc gmbh ag sa sas sarl srl bv nv oy

@@ -34,7 +34,7 @@ _AMPERSAND_GAP = re.compile(r"[ \t\u00a0]*(?:&|\+)[ \t\u00a0]*")
 _APPOSITIVE_GAP = re.compile(r"[ \t\u00a0]*[,(][ \t\u00a0]*")
 _SUFFIX_GAP = re.compile(r",?[ \t\u00a0]{1,2}")
 _LOWER_INITIAL_GAP = re.compile(r"\.?[ \t\u00a0]{1,2}")
-_VOCATIVE_GAP = re.compile(r",[ \t\u00a0]{1,2}")
+_COMMA_GAP = re.compile(r",[ \t\u00a0]{1,2}")
 _LIST_GAP = re.compile(
     r"(?:,[ \t\u00a0]{1,2}(?:and[ \t\u00a0]{1,2})?|[ \t\u00a0]{1,2}and[ \t\u00a0]{1,2})"
 )
@@ -474,6 +474,8 @@ class _Scan:
             self._is_org(first_i, last_i)
             or self._place_head(first_i)
             or self._known_non_person(core)
+            or self._place_in_context(first_i, last_i, words)
+            or self._place_feature(last_i, core)
         ):
             return None
         if before == "strong":
@@ -587,7 +589,7 @@ class _Scan:
         end = self.tokens[last_i].end
         if first_i == 0 or self.text[end : end + 1] not in ("!", "?"):
             return False
-        return _VOCATIVE_GAP.fullmatch(self._gap(first_i - 1, first_i)) is not None
+        return _COMMA_GAP.fullmatch(self._gap(first_i - 1, first_i)) is not None
 
     def _all_parts_listed(self, key: str) -> bool:
         """Every part of a hyphenated word a listed name ("Jean-Luc", not "Flask-Cors")."""
@@ -612,6 +614,52 @@ class _Scan:
         if len(keys) == 1:
             return joined in self.lex.countries
         return joined in self.lex.places
+
+    def _place_feature(self, last_i: int, core: list[int]) -> bool:
+        """Words before a feature or venue that make them a place: "Ross Lake", "Tybee
+        Island" (the run's last word), "Glen Canyon" (the capitalised word after the run).
+        """
+        tokens = self.tokens
+
+        def feature(key: str, words_before: int) -> bool:
+            return key in lx.PLACE_TAILS or (key == "park" and words_before >= 2)
+
+        if len(core) >= 2 and feature(tokens[last_i].key, len(core) - 1):
+            return True
+        nxt = last_i + 1
+        return (
+            nxt < len(tokens)
+            and tokens[nxt].shape in ("cap", "caps")
+            and feature(tokens[nxt].key, len(core))
+            and _RUN_GAP.fullmatch(self._gap(last_i, nxt)) is not None
+        )
+
+    def _place_in_context(self, first_i: int, last_i: int, words: list[_Word]) -> bool:
+        """A lone word that names a place where it stands: a city after a journey's words ("a
+        trip to Barcelona"), or a city or unknown word before a country or state (", Spain").
+        """
+        if len(words) != 1 or not (words[0].place or words[0].novel):
+            return False
+        tokens = self.tokens
+        if (
+            words[0].place
+            and first_i > 1
+            and _RUN_GAP.fullmatch(self._gap(first_i - 2, first_i - 1))
+            and _RUN_GAP.fullmatch(self._gap(first_i - 1, first_i))
+            and f"{tokens[first_i - 2].key} {tokens[first_i - 1].key}" in lx.PLACE_CUE_PHRASES
+        ):
+            return True
+        after = last_i + 1
+        if after >= len(tokens) or not _COMMA_GAP.fullmatch(self._gap(last_i, after)):
+            return False
+        for end in range(after, min(after + 3, len(tokens))):
+            if tokens[end].shape not in ("cap", "caps"):
+                return False
+            if end > after and not _RUN_GAP.fullmatch(self._gap(end - 1, end)):
+                return False
+            if " ".join(t.key for t in tokens[after : end + 1]) in self.lex.countries:
+                return True
+        return False
 
     def _score_pair(self, words: list[_Word], core: list[int], before: str | None) -> float | None:
         keys = [self.tokens[i].key for i in core]
@@ -696,7 +744,7 @@ class _Scan:
             if nxt.key in lx.SUBJECT_VERBS and nxt.shape in ("lower", "other"):
                 return "subject"
         if (
-            _VOCATIVE_GAP.fullmatch(gap)
+            _COMMA_GAP.fullmatch(gap)
             and nxt.shape == "lower"
             and self._sentence_start(last_i)
             and last_i + 2 < len(self.tokens)
