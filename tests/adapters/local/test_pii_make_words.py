@@ -15,14 +15,15 @@ def _scowl(folder: Path, lists: dict[str, str]) -> Path:
 
 
 def test_levels_group_sizes_and_drop_names_inflections_and_proper_nouns(tmp_path: Path) -> None:
-    # Given SCOWL lists of several sizes, with a census name, an inflection, a capitalised
-    # entry, a possessive and a word above the spell-checking size
+    # Given SCOWL lists of several sizes, with census names (a given name, a frequent and a
+    # rare surname), an inflection, a capitalised entry, a possessive and a word above the
+    # spell-checking size
     scowl = _scowl(
         tmp_path,
         {
             "english-words.10": "the cat",
             "english-words.20": "dog the",
-            "english-words.35": "cats lantern",
+            "english-words.35": "cats lantern baker reef",
             "english-words.50": "hummus hummuses mary Paris cat's",
             "american-words.60": "moisturizer",
             "english-words.70": "zyzzyva",
@@ -33,8 +34,10 @@ def test_levels_group_sizes_and_drop_names_inflections_and_proper_nouns(tmp_path
     # Then each size's words appear once, at the first level that holds them
     assert levels["LEVEL_10"] == {"the", "cat"}
     assert levels["LEVEL_20"] == {"dog"}
-    # and an inflection of a listed word ("cats", "hummuses") is left to the lookup's stemming
-    assert levels["LEVEL_35"] == {"lantern"}
+    # and an inflection of a listed word ("cats", "hummuses") is left to the lookup's stemming,
+    # a surname the census finds in 0.001% of people ("baker") to the name lists, while one it
+    # rounds to 0.000% ("reef") stays a word
+    assert levels["LEVEL_35"] == {"lantern", "reef"}
     # and sizes 40 to 60 of both spellings form LEVEL_60, less census names and proper nouns
     assert levels["LEVEL_60"] == {"hummus", "moisturizer"}
 

@@ -483,14 +483,17 @@ def fold(word: str) -> str:
     return "".join(kept).casefold()
 
 
-def read_census(kind: str) -> frozenset[str]:
-    """The census names of ``kind`` ("first" or "last"), lowercase."""
+def read_census(kind: str, *, min_percent: float = 0.0) -> frozenset[str]:
+    """The census names of ``kind`` ("first" or "last"), lowercase; with ``min_percent``, only
+    those the census gives at least that share of people (its files print 3 decimals of a %).
+    """
     package = resources.files("names")
     found: set[str] = set()
     for name in _CENSUS_FILES[kind]:
         for line in package.joinpath(name).read_text(encoding="ascii").splitlines():
-            if line:
-                found.add(line.split(maxsplit=1)[0].lower())
+            fields = line.split()
+            if fields and float(fields[1]) >= min_percent:
+                found.add(fields[0].lower())
     return frozenset(found)
 
 

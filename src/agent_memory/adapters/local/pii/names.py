@@ -120,7 +120,7 @@ class _Scan:
         last = 0
         for part in parts if in_last else ():
             if part in lex.last_names or len(parts) == 1:
-                common_part = lex.is_common(part) or part in lx.PLACES_AND_BRANDS
+                common_part = lex.is_english(part) or part in lx.PLACES_AND_BRANDS
                 last = max(last, 1 if common_part else 2)
         if key in lex.countries:
             first, last = min(first, 1), min(last, 1)
