@@ -526,6 +526,22 @@ def test_ignores_words_that_are_also_rare_surnames(detector: LocalPiiDetector, t
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "We ordered Hawaiian pizza after the temple tour.",
+        "The monastery is home to Tibetan Buddhists.",
+        "A Victorian house with Prussian blue shutters.",
+        "Christianity and Judaism share the Hebrew Bible.",
+        "Try the Jewish deli near the Malaysian restaurant.",
+    ],
+)
+def test_ignores_peoples_faiths_and_periods(detector: LocalPiiDetector, text: str) -> None:
+    # Given capitalised words SCOWL lists for peoples, faiths and periods, where they stand
+    # mid-sentence. When the text is scanned. Then no NAME.
+    assert found_of(detector, text, "NAME") == []
+
+
+@pytest.mark.parametrize(
     ("text", "name"),
     [
         ("Baker signed the lease on Monday.", "Baker"),

@@ -59,4 +59,24 @@ def test_main_writes_a_module_whose_levels_read_back(tmp_path: Path) -> None:
         "LEVEL_20": set(),
         "LEVEL_35": set(),
         "LEVEL_60": {"titanium"},
+        "PROPER_60": set(),
     }
+
+
+def test_proper_words_are_peoples_faiths_and_periods_not_one_persons_name(tmp_path: Path) -> None:
+    # Given SCOWL upper lists with demonyms and a faith's adherents (listed with plurals), an
+    # abstract noun and an adjective (no plural), a person's name with the same ending as a
+    # demonym (no plural), a given name, and a word above the spell-checking size
+    scowl = _scowl(
+        tmp_path,
+        {
+            "english-upper.35": "Hawaiian Hawaiians Buddhist Buddhists Jewish Christianity",
+            "english-upper.50": "Alaric Titian Victorian Victorians Christian Christians",
+            "english-upper.70": "Ruritanian Ruritanians",
+        },
+    )
+    # When the levels are made
+    levels = make_words.levels(scowl)
+    # Then the peoples, faiths, periods and -ish/-ism/-ity words are listed, lowercase; not the
+    # names without a plural, nor a census given name ("Christian"), nor size 70
+    assert levels["PROPER_60"] == {"hawaiian", "buddhist", "jewish", "christianity", "victorian"}

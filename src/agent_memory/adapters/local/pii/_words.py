@@ -4373,3 +4373,35 @@ zestfulness zestier zestiest zesty zilch zine zinfandel zing zingier zingiest zi
 zippiest zippy zircon zirconium zit zither zloty zodiacal zonal zonked zookeeper zoophyte zoophytic
 zooplankton zoster zounds zwieback zydeco zygote zygotic zymurgy
 """
+
+PROPER_60 = """
+adventist african afrocentrism alabamian albanian aleutian algerian algonquian alsatian american
+americanism amerindian amish anglican anglicanism anglicism antichrist appalachian arabian arabist
+argentinian arianism arizonian armenian asian asiatic assyrian athenian augustinian australian
+austrian babylonian bahamian barbadian belgian belorussian bermudian bohemian bolivian bolshevism
+brahmanism brazilian briticism british bruneian buddhism buddhist bulgarian burundian californian
+calvinism calvinist cambodian cambrian cameroonian canaanite canadian canadianism caribbean
+carthaginian catholic catholicism caucasian cavendish celtic chadian chartism chilean christianity
+colombian communism communist confucian confucianism congregationalist corinthian croatian
+czechoslovakian dadaism dalmatian danish darwinism deity delawarean dominican ecuadorian egyptian
+ephesian episcopalian eritrean estonian ethiopian eucharist eurasian european fijian finnish
+flemish floridian franciscan frankish frisian galilean gallicism gambian gaulish georgian
+glaswegian gnosticism gothic grenadian guinean haitian hawaiian hebraism hellenism hinduism
+hispanic hittite hungarian indian indonesian ionian ionic iranian iroquoian islamism italian
+jainism jamaican japanese jewish jordanian judaism kentuckian korean kurdish lamaism laotian
+latvian leninism liberian lilliputian lithuanian liverpudlian louisianian lucite luddite
+lutheranism lydian macedonian madagascan mahican malawian malaysian maldivian malian malthusian
+mancunian maoism maoist martian marxism marxist mauritanian mauritian mediterranean mennonite
+methodism methodist mexican mississippian missourian mohammedanism mongolian moorish mormonism
+moroccan mozambican muhammadanism namibian nativity nazism nigerian nobelist nordic norwegian
+olympian olympic oregonian orientalism palestinian panamanian paralympic parisian parkinsonism
+pekingese pennsylvanian pentecostalism persian peruvian phoenician platonism polish polynesian
+presbyterian presbyterianism protestantism prussian puritanism quakerism rastafarian rastafarianism
+republican republicanism rhenish romanian romanticism russian salish salvadorean salvadorian
+satanism scandinavian scottish semite semitic serbian shiite shintoism shintoist siberian sicilian
+sikhism silurian singaporean slovenian somalian spanglish spanish stoic stoicism sufism sumerian
+sunnite swedish syrian tahitian tanzanian taoism taoist tennessean thessalonian thomism trappist
+trinidadian tunisian turkic turkish ukrainian unitarian unitarianism utopian venetian victorian
+victorianism virginian washingtonian wisconsinite wyomingite xian yiddish yugoslavian zambian
+zimbabwean zionism zionist zoroastrian zoroastrianism
+"""

@@ -362,6 +362,7 @@ class Lexicon:
     common_20: frozenset[str]
     words_35: frozenset[str]
     words_60: frozenset[str]
+    proper_words: frozenset[str]  # "hawaiian", "buddhist": capitalised words, not names
     places: frozenset[str]  # folded city, country and state names, words joined by a space
     countries: frozenset[str]
 
@@ -514,6 +515,7 @@ def load() -> Lexicon:
                 common_20=words(_words.LEVEL_20),
                 words_35=words(_words.LEVEL_35),
                 words_60=words(_words.LEVEL_60),
+                proper_words=words(_words.PROPER_60),
                 places=phrases(_places.CITIES) | phrases(_places.COUNTRIES),
                 countries=phrases(_places.COUNTRIES),
             )

@@ -12,10 +12,15 @@ recommends for spell checking: every word of it is an English word, not a name.
 The census names taken out are every given name, and the surnames the census finds in at least
 0.001% of people (the 18,839 it does not round to 0.000%): a rarer surname that is also a word
 ("Reef", "Congress", "Bolognese") is read as the word, with the surname kept as a weak reading.
+
+``PROPER_60`` holds the capitalised words of SCOWL's ``upper`` lists up to size 60 that name
+peoples, faiths, periods and schools ("Hawaiian", "Buddhist", "Victorian", "Christianity"; see
+``proper_words``), less the census names taken out above: words, not people, though capitalised.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -25,6 +30,9 @@ from agent_memory.adapters.local.pii.lexicon import read_census, stems
 _KINDS = ("english-words", "american-words")
 # The lists' SCOWL sizes, and the name each gets in _words.py.
 _LEVELS = {"LEVEL_10": (10,), "LEVEL_20": (20,), "LEVEL_35": (35,), "LEVEL_60": (40, 50, 55, 60)}
+_PROPER_KINDS = ("english-upper", "american-upper")
+_PEOPLE_ENDINGS = re.compile(r"(?:ian|ean|can|ese|ist|ic|ite)$")
+_ADJECTIVE_ENDINGS = re.compile(r"(?:ish|ism|ity)$")
 # The smallest share the census prints (3 decimals of a %): a surname under it, one person in
 # 200,000 or fewer, is rarer than the word it spells.
 FREQUENT_SURNAME_PERCENT = 0.001
@@ -65,13 +73,42 @@ def levels(scowl: Path) -> dict[str, set[str]]:
     common = _read(scowl, _LEVELS["LEVEL_10"])
     result = {"LEVEL_10": common, "LEVEL_20": _read(scowl, _LEVELS["LEVEL_20"]) - common}
     listed = common | result["LEVEL_20"]
-    census = read_census("first") | read_census("last", min_percent=FREQUENT_SURNAME_PERCENT)
+    census = _census_names()
     for name in ("LEVEL_35", "LEVEL_60"):
         words = _read(scowl, _LEVELS[name]) - listed - census
         pool = listed | words
         result[name] = {w for w in words if not any(s in pool for s in stems(w))}
         listed |= words
+    result["PROPER_60"] = proper_words(scowl) - census
     return result
+
+
+def _census_names() -> frozenset[str]:
+    return read_census("first") | read_census("last", min_percent=FREQUENT_SURNAME_PERCENT)
+
+
+def proper_words(scowl: Path) -> set[str]:
+    """The capitalised words of SCOWL's upper lists up to size 60 that name a people, a faith, a
+    period or a school, lowercase: with such an ending, and a plural in the lists ("Hawaiians",
+    "Victorians": one person's name has none, so "Alaric" and "Titian" stay out), or an ending
+    no name has (-ish, -ism, -ity: "Jewish", "Buddhism", "Christianity").
+    """
+    upper: set[str] = set()
+    for kind in _PROPER_KINDS:
+        for size in (10, 20, 35, 40, 50, 55, 60):
+            path = scowl / f"{kind}.{size}"
+            if path.exists():
+                text = path.read_text(encoding="latin-1")
+                upper |= {w for w in text.split() if w.isalpha() and w[0].isupper()}
+    return {
+        word.lower()
+        for word in upper
+        if word[1:].islower()
+        and (
+            _ADJECTIVE_ENDINGS.search(word)
+            or (_PEOPLE_ENDINGS.search(word) and f"{word}s" in upper)
+        )
+    }
 
 
 def _block(name: str, values: set[str]) -> str:

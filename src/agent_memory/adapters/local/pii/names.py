@@ -129,6 +129,8 @@ class _Scan:
         listed_vocabulary = (
             key in lx.INTERJECTIONS
             or key in lx.NATIONALITIES
+            or key in lex.proper_words
+            or (key.endswith("s") and key[:-1] in lex.proper_words)
             or key in lx.DOMAIN_WORDS
             or key in lx.MONTHS_AND_DAYS
             or key in lx.ORG_SUFFIXES
