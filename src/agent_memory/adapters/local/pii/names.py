@@ -8,7 +8,10 @@ or unknown word counts mid-sentence, or opening one before a lowercase word ("Be
 unless a determiner, a title phrase or "is a" makes it a thing; words listed beside a name
 ("Okafor, Lindqvist and Brennan") follow it. Runs next to company suffixes ("Acme Corp", "Smith &
 Wesson"), place prefixes ("San Jose"), places and countries from GeoNames ("São Paulo"),
-brands ("Microsoft Azure") and companies named like people ("Morgan Stanley") are skipped.
+cities named like people where a journey's words or a country say so ("a trip to Barcelona",
+"Eugene, Oregon"), runs before a feature or venue word ("Ross Lake", "Dipsea Trail"), brands
+("Microsoft Azure") and companies named like people ("Morgan Stanley") are skipped. A surname
+that is also an English word is weak: it needs a cue or a name beside it.
 Names in lowercase are found as a given name and a surname ("rachel greenberg"), and in a text
 written all in lowercase every word that is a name or no English word is read as capitalised.
 """
