@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 from agent_memory.adapters.local.pii.lexicon import read_census, stems
@@ -57,14 +58,19 @@ warranty.
 '''
 
 
-def _read(scowl: Path, sizes: tuple[int, ...]) -> set[str]:
+def _read(
+    scowl: Path,
+    sizes: tuple[int, ...],
+    kinds: tuple[str, ...] = _KINDS,
+    keep: Callable[[str], bool] = str.islower,
+) -> set[str]:
     found: set[str] = set()
-    for kind in _KINDS:
+    for kind in kinds:
         for size in sizes:
             path = scowl / f"{kind}.{size}"
             if path.exists():
                 text = path.read_text(encoding="latin-1")
-                found |= {w for w in text.split() if w.isalpha() and w.islower()}
+                found |= {w for w in text.split() if w.isalpha() and keep(w)}
     return found
 
 
@@ -73,7 +79,7 @@ def levels(scowl: Path) -> dict[str, set[str]]:
     common = _read(scowl, _LEVELS["LEVEL_10"])
     result = {"LEVEL_10": common, "LEVEL_20": _read(scowl, _LEVELS["LEVEL_20"]) - common}
     listed = common | result["LEVEL_20"]
-    census = _census_names()
+    census = read_census("first") | read_census("last", min_percent=FREQUENT_SURNAME_PERCENT)
     for name in ("LEVEL_35", "LEVEL_60"):
         words = _read(scowl, _LEVELS[name]) - listed - census
         pool = listed | words
@@ -83,23 +89,14 @@ def levels(scowl: Path) -> dict[str, set[str]]:
     return result
 
 
-def _census_names() -> frozenset[str]:
-    return read_census("first") | read_census("last", min_percent=FREQUENT_SURNAME_PERCENT)
-
-
 def proper_words(scowl: Path) -> set[str]:
     """The capitalised words of SCOWL's upper lists up to size 60 that name a people, a faith, a
     period or a school, lowercase: with such an ending, and a plural in the lists ("Hawaiians",
     "Victorians": one person's name has none, so "Alaric" and "Titian" stay out), or an ending
     no name has (-ish, -ism, -ity: "Jewish", "Buddhism", "Christianity").
     """
-    upper: set[str] = set()
-    for kind in _PROPER_KINDS:
-        for size in (10, 20, 35, 40, 50, 55, 60):
-            path = scowl / f"{kind}.{size}"
-            if path.exists():
-                text = path.read_text(encoding="latin-1")
-                upper |= {w for w in text.split() if w.isalpha() and w[0].isupper()}
+    sizes = tuple(size for level in _LEVELS.values() for size in level)
+    upper = _read(scowl, sizes, _PROPER_KINDS, keep=lambda w: w[0].isupper())
     return {
         word.lower()
         for word in upper

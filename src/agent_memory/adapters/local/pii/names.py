@@ -133,7 +133,7 @@ class _Scan:
             key in lx.INTERJECTIONS
             or key in lx.NATIONALITIES
             or key in lex.proper_words
-            or (key.endswith("s") and key[:-1] in lex.proper_words)
+            or any(stem in lex.proper_words for stem in lx.stems(key))
             or key in lx.DOMAIN_WORDS
             or key in lx.MONTHS_AND_DAYS
             or key in lx.ORG_SUFFIXES
