@@ -15,7 +15,9 @@ questions it finds that the product misses / misses that the product finds.
 - served context (bootstrap only): the old composition (the top 3 episodes with their own 3
   best units each: ``episodic.served_hits`` patched to the search's top ``top_k``, with
   ``served_episodes`` 3), ``served_episodes`` 3 with ``served_moment_chars`` 1 (the top 3 with
-  one moment each), and moment budgets of 2000 / 6000 characters.
+  one moment each), moment budgets of 2000 / 5000 / 6000 characters, up to 12 episodes
+  instead of 8, and each moment's line cut to 200 characters instead of 300 (alone, and with
+  a 5000-character budget).
 
 Each question's memory is written once per write configuration; every read and served variant
 then queries the product's memory (its index is built once and cached). ``--cache`` (on by
@@ -155,6 +157,15 @@ def _each_run_gated(
 
 
 @contextlib.contextmanager
+def _moments_of(chars: int) -> Iterator[None]:
+    """A moment's line cut to ``chars`` characters (the window of the task's words), not
+    ``episodic.MOMENT_CHARS``: shorter lines, so more of them within the moments' budget.
+    """
+    with mock.patch.object(episodic._short, "__defaults__", (chars, frozenset())):
+        yield
+
+
+@contextlib.contextmanager
 def _openings() -> Iterator[None]:
     """A long moment shown by its opening, as before its window followed the task's words."""
     with mock.patch.object(episodic, "_focus", lambda flat, width, terms: 0):
@@ -195,6 +206,12 @@ SERVED_VARIANTS: dict[str, tuple[dict[str, Any], Patch]] = {
     "moment budget 2000": ({"served_moment_chars": 2_000}, contextlib.nullcontext),
     "moment budget 5000": ({"served_moment_chars": 5_000}, contextlib.nullcontext),
     "moment budget 6000": ({"served_moment_chars": 6_000}, contextlib.nullcontext),
+    "served_episodes 12": ({"served_episodes": 12}, contextlib.nullcontext),
+    "moments of 200 characters": ({}, functools.partial(_moments_of, 200)),
+    "moments of 200 characters, budget 5000": (
+        {"served_moment_chars": 5_000},
+        functools.partial(_moments_of, 200),
+    ),
     "pseudonyms in full (before)": ({}, _full_pseudonyms),
 }
 

@@ -11,10 +11,12 @@ from typing import Any
 
 import pytest
 
-from agent_memory.core.model.models import Episode, EpisodeHit, SearchResult
+from agent_memory.core.model.models import Episode, EpisodeHit, EpisodeUnit, SearchResult
 from agent_memory.core.model.policies import EpisodicPolicy
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.retrieval import episode_index
+from agent_memory.core.retrieval.lexical import tokenize
+from agent_memory.core.tiers import episodic
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from benchmarks import longmemeval as lme
@@ -351,3 +353,18 @@ def test_the_full_pseudonym_variant_shows_and_budgets_names_as_stored_only_while
     # shows short forms again
     assert re.search(r"\[NAME-[0-9a-f]{10}\]: ", before) and "shortened here" not in before
     assert "[NAME-1]: " in after and "shortened here" in after
+
+
+def test_the_short_moment_variant_cuts_moments_to_200_characters_only_while_in_use() -> None:
+    # Given a moment of 500 characters whose task's words sit in its middle
+    text = " ".join(["filler"] * 40 + ["invoice", "ledger"] + ["filler"] * 30)
+    terms = frozenset(tokenize("invoice ledger"))
+    # When it is shown inside the variant's patch, then outside it
+    with SERVED_VARIANTS["moments of 200 characters"][1]():
+        inside = episodic._short(text, terms=terms)
+        budgeted = episodic._shown_size(EpisodeUnit("message", 0, text))
+    after = episodic._short(text, terms=terms)
+    # Then the line and the size the budget counts were 200 characters, around the task's
+    # words, and the product's 300 came back
+    assert len(inside) == budgeted == 200 and "invoice ledger" in inside
+    assert len(after) == episodic.MOMENT_CHARS == 300
