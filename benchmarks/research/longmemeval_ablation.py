@@ -576,8 +576,20 @@ def run_locomo(
                         row[key if name == PRODUCT else f"write: {name}"] = scores(case, outcome)
         cases += [locomo_case(conversation.name, q) for q in conversation.questions]
         rows += mine
-    tables = summarize(cases, rows, variant_keys(write_variants))
-    return {"tables": tables, "questions": len(cases)}
+    keys = variant_keys(write_variants)
+    splits: dict[str, dict[str, Any]] = {}
+    for split in (locomo.DEV, locomo.HELD_OUT):
+        # A variant is chosen on dev and checked on the held-out conversations.
+        inside = [i for i, case in enumerate(cases) if _split(case) == split]
+        if inside:
+            part = summarize([cases[i] for i in inside], [rows[i] for i in inside], keys)
+            splits[split] = {"tables": part, "questions": len(inside)}
+    return {"tables": summarize(cases, rows, keys), "questions": len(cases), "by_split": splits}
+
+
+def _split(case: Case) -> str:
+    """The split of a LoCoMo case (its id is ``conversation:qa_index``)."""
+    return locomo.split_of(case.case_id.rsplit(":", 1)[0])
 
 
 def locomo_case(conversation: str, question: locomo.Question) -> Case:
@@ -706,6 +718,13 @@ def markdown(result: Mapping[str, Any]) -> str:
             *type_table(tables),
             "",
         ]
+        for split, part in result["locomo"].get("by_split", {}).items():
+            lines += [
+                f"### {split} conversations ({part['questions']} questions)",
+                "",
+                *variant_table(part["tables"]),
+                "",
+            ]
     return "\n".join(lines)
 
 

@@ -368,3 +368,31 @@ def test_the_short_moment_variant_cuts_moments_to_200_characters_only_while_in_u
     # words, and the product's 300 came back
     assert len(inside) == budgeted == 200 and "invoice ledger" in inside
     assert len(after) == episodic.MOMENT_CHARS == 300
+
+
+def test_locomo_tables_are_also_given_for_the_dev_and_held_out_conversations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given the same tiny conversation as a dev conversation (26) and a held-out one (99)
+    paths = [tmp_path / "26.json", tmp_path / "99.json"]
+    for path in paths:
+        path.write_text(json.dumps(synthetic_conversation()), encoding="utf-8")
+    open_memory = locomo.open_memory
+
+    def calibrated(*args: Any) -> MemoryPorts:
+        return replace(open_memory(*args), calibrations={"test-hashing": HASHING_CALIBRATION})
+
+    monkeypatch.setattr(locomo, "open_memory", calibrated)
+    # When the ablation's LoCoMo part runs on both, the product's write path only
+    result = run_locomo(paths, HashingEmbedder(), WordCounter(), writes=[])
+    # Then each split has its own tables, over its own questions, with every variant
+    splits = result["by_split"]
+    assert list(splits) == [locomo.DEV, locomo.HELD_OUT]
+    assert splits[locomo.DEV]["questions"] == splits[locomo.HELD_OUT]["questions"] > 0
+    assert 2 * splits[locomo.DEV]["questions"] == result["questions"]
+    for part in splits.values():
+        assert list(part["tables"]) == list(result["tables"]) == variant_keys([])
+        assert part["tables"][PRODUCT]["questions"] == part["questions"]
+    # And the same conversation scores the same in either split
+    dev, held = (splits[s]["tables"][PRODUCT] for s in (locomo.DEV, locomo.HELD_OUT))
+    assert dev == held
