@@ -290,23 +290,30 @@ def test_the_time_word_variant_keeps_a_durations_words_only_while_in_use() -> No
     assert episode_index.without_durations(relative) != relative
 
 
+def _calibrate_locomo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """LoCoMo memories opened with the hashing test embedder's calibration."""
+    open_memory = locomo.open_memory
+
+    def calibrated(*args: Any) -> MemoryPorts:
+        return replace(open_memory(*args), calibrations={"test-hashing": HASHING_CALIBRATION})
+
+    monkeypatch.setattr(locomo, "open_memory", calibrated)
+
+
 def test_locomo_runs_each_write_variant_on_a_memory_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Given a tiny synthetic LoCoMo conversation and a deterministic embedder
     path = tmp_path / "99.json"
     path.write_text(json.dumps(synthetic_conversation()), encoding="utf-8")
-    open_memory, load_into_memory = locomo.open_memory, locomo.load_into_memory
+    load_into_memory = locomo.load_into_memory
     written: list[EpisodicPolicy] = []
-
-    def calibrated(*args: Any) -> MemoryPorts:
-        return replace(open_memory(*args), calibrations={"test-hashing": HASHING_CALIBRATION})
 
     def recorded(ports: MemoryPorts, events: Any) -> Any:
         written.append(ports.policies.episodic)
         return load_into_memory(ports, events)
 
-    monkeypatch.setattr(locomo, "open_memory", calibrated)
+    _calibrate_locomo(monkeypatch)
     monkeypatch.setattr(locomo, "load_into_memory", recorded)
     # When the ablation's LoCoMo part runs with its write variants
     result = run_locomo([path], HashingEmbedder(), WordCounter())
@@ -377,12 +384,7 @@ def test_locomo_tables_are_also_given_for_the_dev_and_held_out_conversations(
     paths = [tmp_path / "26.json", tmp_path / "99.json"]
     for path in paths:
         path.write_text(json.dumps(synthetic_conversation()), encoding="utf-8")
-    open_memory = locomo.open_memory
-
-    def calibrated(*args: Any) -> MemoryPorts:
-        return replace(open_memory(*args), calibrations={"test-hashing": HASHING_CALIBRATION})
-
-    monkeypatch.setattr(locomo, "open_memory", calibrated)
+    _calibrate_locomo(monkeypatch)
     # When the ablation's LoCoMo part runs on both, the product's write path only
     result = run_locomo(paths, HashingEmbedder(), WordCounter(), writes=[])
     # Then each split has its own tables, over its own questions, with every variant
