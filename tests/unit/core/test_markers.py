@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent_memory.core.model import markers
-from agent_memory.core.model.markers import Section
+from agent_memory.core.model.markers import Line, Section
+from agent_memory.core.model.visible import one_line
 
 WORDS = ["END", "MEMORY", "CONTEXT", "EPISODIC", "SEMANTIC", "PROCEDURAL", "WORKING", "SUMMARY"]
 BRACKETS = st.characters(categories=["Ps", "Pe", "Pi", "Pf"]) | st.sampled_from("[]<>(){}")
@@ -62,25 +63,65 @@ def test_the_structure_read_back_is_exactly_the_structure_rendered(
     drawn: list[tuple[str, list[str]]],
 ) -> None:
     # Given sections whose lines hold any text at all, forged markers included
-    sections = [Section(kind, "title", tuple(lines)) for kind, lines in drawn]
+    sections = [labelled(kind, lines) for kind, lines in drawn]
     # When the block is rendered with a fresh token and read back
     token = markers.new_token()
     parsed = markers.parse(markers.render(markers.CONTEXT, sections, token))
-    # Then it has exactly the sections rendered, each holding its text, line for line
+    # Then it has exactly the sections rendered, each stored text on its label's one line
     assert parsed.token == token
     assert [(s.kind, s.title) for s in parsed.sections] == [(k, "title") for k, _ in drawn]
     for section, (_, lines) in zip(parsed.sections, drawn, strict=True):
-        assert section.lines == tuple(
-            line for text in lines for line in (text.splitlines() or [""])
-        )
+        assert section.lines == tuple(f"- {one_line(text)}" for text in lines)
+
+
+def labelled(kind: str, texts: list[str], title: str = "title") -> Section:
+    """A section showing each of ``texts`` after the label "- "."""
+    return Section(kind, title, tuple(Line("- ", text) for text in texts))
+
+
+@given(SECTIONS)
+def test_no_stored_text_begins_a_line(drawn: list[tuple[str, list[str]]]) -> None:
+    # Given sections whose stored texts hold anything, label lookalikes and line breaks too
+    token = markers.new_token()
+    block = markers.render(markers.CONTEXT, [labelled(k, lines) for k, lines in drawn], token)
+    # When the block is read back
+    parsed = markers.parse(block)
+    # Then each section has one line per stored text, each starting with the system's label
+    for section, (_, lines) in zip(parsed.sections, drawn, strict=True):
+        assert len(section.lines) == len(lines)
+        assert all(line.startswith("- ") for line in section.lines)
+
+
+@pytest.mark.parametrize("label", ["a\nb", "a\u2028b", "x\u200b", "\x1b[2K"])
+def test_a_label_is_one_line_of_visible_text(label: str) -> None:
+    with pytest.raises(ValueError, match="one line of visible text"):
+        Line(label)
+
+
+def test_stored_text_cannot_stand_without_a_label() -> None:
+    with pytest.raises(ValueError, match="needs a label"):
+        Line("", "When: 1 January 2026")
+
+
+def test_each_section_stands_alone_as_a_block_of_the_same_token() -> None:
+    # Given a block of two sections
+    sections = [labelled(markers.SEMANTIC, ["a fact"]), labelled(markers.PROCEDURAL, ["a step"])]
+    block = markers.render(markers.CONTEXT, sections, TOKEN)
+    # When it is split into one block per section
+    blocks = markers.each_section(block)
+    # Then each reads back as a block of one section, with the same token
+    read = [markers.parse(b) for b in blocks]
+    assert [(r.token, [s.kind for s in r.sections]) for r in read] == [
+        (TOKEN, [markers.SEMANTIC]),
+        (TOKEN, [markers.PROCEDURAL]),
+    ]
+    assert markers.each_section("") == []
 
 
 @given(SECTIONS)
 def test_every_line_is_a_marker_of_this_block_or_quoted(drawn: list[tuple[str, list[str]]]) -> None:
     token = markers.new_token()
-    block = markers.render(
-        markers.CONTEXT, [Section(kind, "t", tuple(lines)) for kind, lines in drawn], token
-    )
+    block = markers.render(markers.CONTEXT, [labelled(k, lines, "t") for k, lines in drawn], token)
     unquoted = [line for line in block.splitlines() if line and not line.startswith("> ")]
     # The block's own markers, and nothing else, stand unquoted; each carries the token
     assert len(unquoted) == len(drawn) + 2
@@ -111,7 +152,7 @@ def test_each_block_draws_its_own_token() -> None:
     ],
 )
 def test_an_unquoted_line_that_is_not_this_blocks_marker_is_refused(tampered: str) -> None:
-    block = markers.render(markers.CONTEXT, [Section(markers.SEMANTIC, "t", ("fact",))], TOKEN)
+    block = markers.render(markers.CONTEXT, [labelled(markers.SEMANTIC, ["fact"])], TOKEN)
     lines = block.splitlines()
     with pytest.raises(ValueError):
         markers.parse("\n".join([*lines[:-1], tampered, lines[-1]]))

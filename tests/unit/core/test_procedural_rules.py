@@ -65,7 +65,7 @@ def test_a_freshly_validated_procedure_is_served_as_a_trial() -> None:
     fresh = procedure("p1", ProcedureStatus.VALIDATED)
     assert select_procedure([fresh]) == fresh
     assert is_trial(fresh)
-    assert any("Trial" in line for line in format_procedure(fresh).lines)
+    assert any("Trial" in line for line in format_procedure(fresh).shown_lines())
 
 
 def test_trial_ends_at_three_uses() -> None:
@@ -89,7 +89,7 @@ def test_a_long_record_beats_a_short_perfect_one() -> None:
 def test_success_rate_is_computed_at_read() -> None:
     assert procedure("p", ProcedureStatus.VALIDATED, 4, 3).success_rate == 0.75
     assert procedure("p", ProcedureStatus.VALIDATED).success_rate is None
-    lines = format_procedure(procedure("p", ProcedureStatus.VALIDATED, 4, 3)).lines
+    lines = format_procedure(procedure("p", ProcedureStatus.VALIDATED, 4, 3)).shown_lines()
     assert "(Success rate: 75% over 4 uses)" in lines
 
 

@@ -117,7 +117,7 @@ def test_runs_past_the_top_show_their_date_and_moments_but_not_their_findings() 
     section = format_episodes(hits, full=1)
     # Then both say when they ran; only the first shows its outcome and findings
     assert section is not None
-    text = "\n".join(section.lines)
+    text = "\n".join(section.shown_lines())
     assert "When: 8 May 2023" in text and "When: 11 May 2023" in text
     assert text.count("Outcome:") == 1 and text.count("a finding") == 1
     assert "second moment" in text
@@ -136,7 +136,9 @@ def moment_line(focus: str) -> str:
     hits = (EpisodeHit(episode("r1"), 1.0, 0.6, (moment("r1", 0, LONG_ANSWER, 1.0),)),)
     section = format_episodes(hits, full=1, focus=focus)
     assert section is not None
-    [line] = [line for line in section.lines if line.startswith("  - ") and "advice" in line]
+    [line] = [
+        line for line in section.shown_lines() if line.startswith("  - ") and "advice" in line
+    ]
     return line.removeprefix("  - ")
 
 

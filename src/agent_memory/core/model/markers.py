@@ -7,15 +7,22 @@ existed, so it cannot name it, and it cannot start a line, so it cannot even pla
 one would be read: however a stored text spells ``[END MEMORY CONTEXT]`` (other brackets,
 look-alike letters, invisible characters, entities), it stays a quoted line inside its section.
 Nothing is filtered: what was stored is what is shown, quoted (pseudonyms by the short forms the
-block declares, ``core/privacy/aliases.py``).
+block declares, ``core/privacy/aliases.py``; hidden characters by name, ``core/model/visible.py``).
+
+The labels inside a section ("Task: ", "When: ", "1. ") are built the same way: a section's
+lines are :class:`Line` values, each the system's label followed by at most one stored text,
+which is shown on that one line (its line breaks as a visible sign). Stored text therefore never
+starts a line: a line that reads as a label was written by the system.
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from agent_memory.core.model.visible import has_hidden, one_line
 
 # 64 random bits: no stored text guesses a block's token.
 TOKEN_HEX_CHARS = 16
@@ -59,10 +66,56 @@ def quoted(text: str) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a section: the system's ``label``, then one stored ``text`` shown on this
+    line alone, then the system's ``end``. A line with text has a label, so no stored text can
+    begin a line; the system's parts are single lines of visible text.
+    """
+
+    label: str
+    text: str = ""
+    end: str = ""
+
+    def __post_init__(self) -> None:
+        for part in (self.label, self.end):
+            if len(part.splitlines()) > 1 or has_hidden(part):
+                raise ValueError(f"a label is one line of visible text: {part!r}")
+        if (self.text or self.end) and not self.label:
+            raise ValueError("stored text needs a label before it on its line")
+
+    def with_text(self, text: str) -> Line:
+        """The same line holding ``text`` instead."""
+        return Line(self.label, text, self.end)
+
+    def rendered(self) -> str:
+        """The line as the block shows it (unquoted)."""
+        return f"{self.label}{one_line(self.text)}{self.end}"
+
+
+@dataclass(frozen=True, slots=True)
 class Section:
     """One section of a block: its kind (e.g. :data:`EPISODIC`), the words after its marker,
-    and its lines, unquoted (they are quoted when the block is rendered).
+    and its lines (quoted when the block is rendered).
     """
+
+    kind: str
+    title: str
+    lines: tuple[Line, ...]
+
+    def shown_lines(self) -> tuple[str, ...]:
+        """The lines as the block shows them (unquoted)."""
+        return tuple(line.rendered() for line in self.lines)
+
+    def map_text(self, change: Callable[[str], str]) -> Section:
+        """The same section with ``change`` applied to each line's stored text."""
+        return Section(
+            self.kind, self.title, tuple(line.with_text(change(line.text)) for line in self.lines)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ReadSection:
+    """A section read back from a block: its kind, title and lines, unquoted."""
 
     kind: str
     title: str
@@ -79,7 +132,7 @@ def closing(kind: str, token: str) -> str:
     return f"[END {kind} {token}]"
 
 
-def heading(section: Section, token: str) -> str:
+def heading(section: Section | ReadSection, token: str) -> str:
     """The marker line that heads ``section``."""
     return f"[{section.kind} {token}: {section.title}]"
 
@@ -88,15 +141,30 @@ def render(kind: str, sections: Sequence[Section], token: str) -> str:
     """A block of ``kind`` holding ``sections`` ("" when there are none): its opening line,
     each section's heading and quoted lines (a blank line between sections), its closing line.
     """
+    read = [ReadSection(s.kind, s.title, s.shown_lines()) for s in sections]
+    return _render(kind, read, token)
+
+
+def _render(kind: str, sections: Sequence[ReadSection], token: str) -> str:
     if not sections:
         return ""
     body: list[str] = [opening(kind, token)]
     for section in sections:
         body.append("")
         body.append(heading(section, token))
-        body.extend(line for text in section.lines for line in quoted(text))
+        body.extend(f"{QUOTE}{line}" for line in section.lines)
     body.extend(["", closing(kind, token)])
     return "\n".join(body)
+
+
+def each_section(block: str) -> list[str]:
+    """``block`` as one block per section, each with its opening and closing lines and the
+    same token ([] for an empty block): for surfaces that serve memory as separate entries.
+    """
+    if not block:
+        return []
+    parsed = parse(block)
+    return [_render(parsed.kind, [section], parsed.token) for section in parsed.sections]
 
 
 def render_text(kind: str, text: str, token: str) -> str:
@@ -110,7 +178,7 @@ class Parsed:
 
     kind: str
     token: str
-    sections: tuple[Section, ...]
+    sections: tuple[ReadSection, ...]
 
 
 def parse(block: str) -> Parsed:
@@ -144,4 +212,4 @@ def parse(block: str) -> Parsed:
                 raise ValueError(f"an unquoted line that is not this block's marker: {line!r}")
             title = line[len(f"[{marker.group(2)} {token}: ") : -1]
             found.append((marker.group(2), title, []))
-    return Parsed(kind, token, tuple(Section(k, t, tuple(body)) for k, t, body in found))
+    return Parsed(kind, token, tuple(ReadSection(k, t, tuple(body)) for k, t, body in found))

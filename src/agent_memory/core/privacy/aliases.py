@@ -14,12 +14,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from agent_memory.core.model.markers import QUOTE
+from agent_memory.core.model.markers import QUOTE, Line
 
 # What Pseudonyms.label writes: the entity type and 10 hex digits of a keyed digest.
 PSEUDONYM = re.compile(r"\[([A-Z][A-Z_]*)-([0-9a-f]{10})\]")
 _SHORT = re.compile(r"\[([A-Z][A-Z_]*)-([0-9]+)\]")
-_LEGEND = "Pseudonyms, shortened here: "
+LEGEND = "Pseudonyms, shortened here: "
 # A short form saves 6 tokens a use, and its declaration ("[NAME-1] is [NAME-3f9a1c0b2d]; ")
 # costs 18: it pays from the fourth use.
 MIN_USES = 4
@@ -73,9 +73,10 @@ class Aliases:
         last[kind] = number
         return f"[{kind}-{number}]"
 
-    def finish(self, lines: Sequence[str]) -> tuple[list[str], str | None]:
-        """``lines`` with the short forms they show numbered in order of appearance, and the
-        line that says what each stands for (None when they show none).
+    def finish(self, lines: Sequence[str]) -> tuple[list[str], Line | None]:
+        """``lines`` (the stored texts a block shows) with the short forms they show numbered in
+        order of appearance, and the line that says what each stands for (None when they show
+        none).
 
         A pseudonym the lines show fewer than :data:`MIN_USES` times is shown in full, as its
         declaration would cost more than its short form saves.
@@ -100,20 +101,33 @@ class Aliases:
             for draft, short in final.items()
             if short != pseudonym_of[draft]
         )
-        return shown, f"{_LEGEND}{pairs}" if pairs else None
+        return shown, Line(LEGEND, pairs) if pairs else None
 
 
 def expanded(block: str) -> str:
     """``block`` with the short forms its legend declares back in full, as a reader of the
     legend would read them (unchanged when it has no legend). The legend is the block's first
-    quoted line: no stored text can be that line, so none can declare a short form.
+    quoted line: no stored text can begin a line (``markers.Line``), so none can declare a
+    short form.
     """
     lines = block.splitlines()
-    at = next((i for i, line in enumerate(lines) if line.startswith(QUOTE)), None)
-    if at is None or not lines[at].startswith(QUOTE + _LEGEND):
+    at = _legend_at(lines)
+    if at is None:
         return block
     full = {m["short"]: m["full"] for m in _PAIR.finditer(lines[at])}
     return "\n".join(
         line if i == at else _SHORT.sub(lambda m: full.get(m.group(0), m.group(0)), line)
         for i, line in enumerate(lines)
     )
+
+
+def in_full(block: str) -> str:
+    """``block`` :func:`expanded`, without its legend: each line reads alone."""
+    lines = expanded(block).splitlines()
+    at = _legend_at(lines)
+    return block if at is None else "\n".join(lines[:at] + lines[at + 1 :])
+
+
+def _legend_at(lines: Sequence[str]) -> int | None:
+    at = next((i for i, line in enumerate(lines) if line.startswith(QUOTE)), None)
+    return at if at is not None and lines[at].startswith(QUOTE + LEGEND) else None

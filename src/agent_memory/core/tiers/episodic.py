@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from agent_memory.core.model.markers import EPISODIC, Section
+from agent_memory.core.model.markers import EPISODIC, Line, Section
 from agent_memory.core.model.models import (
     Episode,
     EpisodeHit,
@@ -172,38 +172,38 @@ def format_episodes(
     if not hits:
         return None
     terms = frozenset(tokenize(without_pseudonyms(focus)))
-    lines: list[str] = []
+    lines: list[Line] = []
     for position, hit in enumerate(hits):
         episode = hit.episode
         if lines:
-            lines.append("")
-        lines.append(f"Task: {alias(episode.task_summary or episode.task)}")
-        lines.append(f"When: {calendar_day(episode.created_at)}")
+            lines.append(Line(""))
+        lines.append(Line("Task: ", alias(episode.task_summary or episode.task)))
+        lines.append(Line(f"When: {calendar_day(episode.created_at)}"))
         if reader is not None and episode.agent_id != reader:
-            lines.append(f"Learned by: {episode.agent_id}")
+            lines.append(Line("Learned by: ", episode.agent_id))
         if full is not None and position >= full:
             _moments(lines, hit, terms, alias)
             continue
-        lines.append(f"Outcome: {episode.outcome} (similarity {hit.similarity:.2f})")
+        lines.append(Line(f"Outcome: {episode.outcome} (similarity {hit.similarity:.2f})"))
         if episode.approach_used:
-            lines.append(f"Approach: {alias(episode.approach_used)}")
+            lines.append(Line("Approach: ", alias(episode.approach_used)))
         if episode.key_findings:
-            lines.append("Key findings:")
-            lines.extend(f"  - {alias(finding)}" for finding in episode.key_findings)
+            lines.append(Line("Key findings:"))
+            lines.extend(Line("  - ", alias(finding)) for finding in episode.key_findings)
         if episode.reusable_patterns:
-            lines.append("Patterns that worked:")
-            lines.extend(f"  - {alias(pattern)}" for pattern in episode.reusable_patterns)
+            lines.append(Line("Patterns that worked:"))
+            lines.extend(Line("  - ", alias(pattern)) for pattern in episode.reusable_patterns)
         _moments(lines, hit, terms, alias)
     return Section(EPISODIC, "relevant past runs", tuple(lines))
 
 
 def _moments(
-    lines: list[str], hit: EpisodeHit, terms: frozenset[str], alias: Callable[[str], str]
+    lines: list[Line], hit: EpisodeHit, terms: frozenset[str], alias: Callable[[str], str]
 ) -> None:
     moments = [u.unit for u in hit.units if u.unit.kind == "message"]
     if moments:
-        lines.append("Most relevant moments:")
-        lines.extend(f"  - {_short(alias(unit_text(u)), terms=terms)}" for u in moments)
+        lines.append(Line("Most relevant moments:"))
+        lines.extend(Line("  - ", _short(alias(unit_text(u)), terms=terms)) for u in moments)
 
 
 def _shown_size(unit: EpisodeUnit) -> int:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.model import receipts
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound
-from agent_memory.core.model.markers import PROCEDURAL, Section
+from agent_memory.core.model.markers import PROCEDURAL, Line, Section
 from agent_memory.core.model.models import Procedure, ProcedureStatus, RunArtifacts, RunFinished
 from agent_memory.core.model.policies import DAY, ProceduralPolicy
 from agent_memory.core.ports import FeedbackCount, MemoryPorts, ProcedureStore
@@ -270,19 +270,24 @@ def format_procedure(
     """The procedural section of the memory context."""
     rate = procedure.success_rate
     if is_trial(procedure, policy):
-        record = (
-            f"(Trial: validated by {procedure.reviewer or 'a reviewer'}; "
-            f"{procedure.times_applied} of {policy.trial_uses} trial uses so far)"
+        record = Line(
+            "(Trial: validated by ",
+            procedure.reviewer or "a reviewer",
+            f"; {procedure.times_applied} of {policy.trial_uses} trial uses so far)",
         )
     else:
-        record = f"(Success rate: {rate or 0.0:.0%} over {procedure.times_applied} uses)"
-    lines = [procedure.title, record, ""]
-    lines.extend(f"{i}. {step}" for i, step in enumerate(procedure.steps, 1))
-    lines.append("")
-    lines.append("This procedure is a starting point. Adapt it if the current task requires it.")
+        record = Line(f"(Success rate: {rate or 0.0:.0%} over {procedure.times_applied} uses)")
+    lines = [Line("Procedure: ", procedure.title), record, Line("")]
+    lines.extend(Line(f"{i}. ", step) for i, step in enumerate(procedure.steps, 1))
+    lines.append(Line(""))
     lines.append(
-        f"(procedure_id: {procedure.procedure_id}; report the result as procedure_feedback, "
-        "with the reply's procedure.receipt)"
+        Line("This procedure is a starting point. Adapt it if the current task requires it.")
+    )
+    lines.append(
+        Line(
+            f"(procedure_id: {procedure.procedure_id}; report the result as procedure_feedback, "
+            "with the reply's procedure.receipt)"
+        )
     )
     title = f"recommended approach for {procedure.task_type}"
     return Section(PROCEDURAL, title, tuple(lines))

@@ -11,7 +11,7 @@ from typing import Literal
 import numpy as np
 
 from agent_memory.core.model.errors import NotFound
-from agent_memory.core.model.markers import SEMANTIC, Section
+from agent_memory.core.model.markers import SEMANTIC, Line, Section
 from agent_memory.core.model.models import (
     Fact,
     FactCandidate,
@@ -293,7 +293,7 @@ def format_facts(facts: list[ScoredFact]) -> Section | None:
     """The semantic section of the memory context (None when nothing was found)."""
     if not facts:
         return None
-    return Section(SEMANTIC, "domain knowledge", tuple(f"- {fact.content}" for fact in facts))
+    return Section(SEMANTIC, "domain knowledge", tuple(Line("- ", fact.content) for fact in facts))
 
 
 _CONFLICT = re.compile(r"contradicts confirmed fact ([0-9a-f]+)")

@@ -12,7 +12,12 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import Field, StringConstraints, ValidationInfo, field_validator
 
-from agent_memory.core.api.bootstrap_reply import BootstrapReply, EpisodeView, ReplyContent
+from agent_memory.core.api.bootstrap_reply import (
+    BootstrapReply,
+    EpisodeView,
+    ProcedureView,
+    ReplyContent,
+)
 from agent_memory.core.api.contracts import (
     MAX_TASK_CHARS,
     NOT_BLANK,
@@ -26,6 +31,7 @@ from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.markers import Section
 from agent_memory.core.model.models import EpisodeHit, Procedure, SearchResult
 from agent_memory.core.model.scope import AGENT_SCOPE, MAX_TEAM_AGENTS, Scope, team_scope
+from agent_memory.core.model.visible import shown
 from agent_memory.core.ports import FloatArray, MemoryPorts
 from agent_memory.core.privacy.aliases import Aliases
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
@@ -350,17 +356,26 @@ def _content(
         "episodes": [_episode_json(e) for e in found.episodes],
         "facts": [
             {
-                "content": f.content,
+                "content": shown(f.content),
                 "score": round(f.score, 4),
                 "source": f.source,
                 "fact_hash": f.fact_hash,
             }
             for f in found.facts
         ],
-        "procedure": (
-            procedural.procedure_view(procedure, ports.policies.procedural) if procedure else None
-        ),
+        "procedure": _procedure_json(procedure, ports) if procedure else None,
     }
+
+
+def _procedure_json(procedure: Procedure, ports: MemoryPorts) -> ProcedureView:
+    """The reply's view of ``procedure``, its stored text shown as the block shows it."""
+    view = procedural.procedure_view(procedure, ports.policies.procedural)
+    view["title"] = shown(view["title"])
+    view["steps"] = [shown(step) for step in view["steps"]]
+    view["reviewer"] = shown(view["reviewer"]) if view["reviewer"] is not None else None
+    note = view["review_note"]
+    view["review_note"] = shown(note) if note is not None else None
+    return view
 
 
 def _stored_texts(found: Found) -> Iterator[str]:
@@ -383,14 +398,13 @@ def _with_legend(sections: Sequence[Section | None], alias: Aliases) -> list[Sec
     the block shows them, the first section opening with their legend (when any is shown).
     """
     shown = [s for s in sections if s is not None]
-    drafts = [
-        s if s.kind == markers.EPISODIC else replace(s, lines=tuple(map(alias, s.lines)))
-        for s in shown
-    ]
-    lines, legend = alias.finish([line for s in drafts for line in s.lines])
+    drafts = [s if s.kind == markers.EPISODIC else s.map_text(alias) for s in shown]
+    texts, legend = alias.finish([line.text for s in drafts for line in s.lines])
     finished, at = [], 0
     for section in drafts:
-        finished.append(replace(section, lines=tuple(lines[at : at + len(section.lines)])))
+        own = texts[at : at + len(section.lines)]
+        lines = (line.with_text(text) for line, text in zip(section.lines, own, strict=True))
+        finished.append(replace(section, lines=tuple(lines)))
         at += len(section.lines)
     if legend is None or not finished:
         return finished
@@ -461,19 +475,19 @@ def _episode_json(hit: EpisodeHit) -> EpisodeView:
     return {
         "run_id": e.run_id,
         "agent_id": e.agent_id,
-        "task_summary": e.task_summary,
+        "task_summary": shown(e.task_summary),
         "outcome": e.outcome,
         "similarity": round(hit.similarity, 4),
         "score": round(hit.score, 6),
         "created_at": e.created_at,
-        "key_findings": list(e.key_findings),
-        "reusable_patterns": list(e.reusable_patterns),
+        "key_findings": [shown(text) for text in e.key_findings],
+        "reusable_patterns": [shown(text) for text in e.reusable_patterns],
         "units": [
             {
                 "kind": u.unit.kind,
                 "seq": u.unit.seq,
-                "speaker": u.unit.speaker,
-                "text": u.unit.text,
+                "speaker": shown(u.unit.speaker) if u.unit.speaker else u.unit.speaker,
+                "text": shown(u.unit.text),
                 "score": round(u.score, 6),
             }
             for u in hit.units
