@@ -14,6 +14,7 @@ from strands.types.content import Message, Messages
 from strands.types.exceptions import ContextWindowOverflowException
 from strands.types.tools import ToolResultStatus
 
+from agent_memory.core.model import markers
 from agent_memory.core.model.models import Message as CoreMessage
 from agent_memory.core.model.policies import WorkingMemoryPolicy
 from agent_memory.core.tiers.working_memory import summary_text
@@ -123,16 +124,15 @@ def test_add_messages_reports_one_run_that_search_then_finds(local: LocalMemory)
     assert "read_clause" in episode.tools_used
     # And a later search finds it, as an entry naming the agent whose run it was
     found = asyncio.run(store.search("Tailspin MSA liability cap review"))
-    assert [e.metadata["kind"] for e in found if e.metadata] == ["episode"]
-    metadata = dict(found[0].metadata or {})
-    assert isinstance(metadata.pop("score"), float)
-    assert metadata == {
-        "kind": "episode",
-        "run_id": episode.run_id,
-        "outcome": "COMPLETED",
-        "agent_id": "reviewer",
-    }
-    assert "caps liability at 2x annual fees" in found[0].content
+    assert [e.metadata["kind"] for e in found if e.metadata] == ["episodes"]
+    [run] = (found[0].metadata or {})["runs"]
+    assert isinstance(run.pop("score"), float)
+    assert run == {"run_id": episode.run_id, "outcome": "COMPLETED", "agent_id": "reviewer"}
+    # as a block of the memory's own construction: its past runs quoted after their labels
+    read = markers.parse(found[0].content)
+    [section] = read.sections
+    assert section.kind == markers.EPISODIC
+    assert any(line.startswith("  - ") and "2x annual fees" in line for line in section.lines)
 
 
 def test_a_store_whose_searches_would_be_refused_is_refused(local: LocalMemory) -> None:
@@ -156,7 +156,7 @@ def test_a_team_store_on_the_async_client_reads_the_agents_own_runs(local: Local
 
     # When it searches, then the team's read finds the reviewer's own run
     found = asyncio.run(team.search("Tailspin MSA liability cap review"))
-    assert [e.metadata["agent_id"] for e in found if e.metadata] == ["reviewer"]
+    assert [r["agent_id"] for e in found if e.metadata for r in e.metadata["runs"]] == ["reviewer"]
     memory.sync.close()
 
 

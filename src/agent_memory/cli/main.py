@@ -14,13 +14,12 @@ commands that load no model start in a fraction of a second.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from agent_memory.core.model.errors import InvalidInput, MemoryError_
 from agent_memory.core.model.models import ProcedureStatus
@@ -91,9 +90,16 @@ def _run(args: argparse.Namespace) -> int:
             raise StoreNotWritable(
                 f"the store {args.store} cannot be written ({why}); the demo writes to it"
             )
-        return run_demo(args.store, sys.stdout)
+        return run_demo(args.store, _stdout())
     handler: Command = args.handler
-    return handler(args, _local_ports(args), sys.stdout)
+    return handler(args, _local_ports(args), _stdout())
+
+
+def _stdout() -> TextIO:
+    """Standard output, every hidden character shown by name (``cli/output.py``)."""
+    from agent_memory.cli.output import VisibleOutput
+
+    return cast(TextIO, VisibleOutput(sys.stdout))
 
 
 def _local_ports(args: argparse.Namespace) -> MemoryPorts:
@@ -215,14 +221,16 @@ def _on_stack(args: argparse.Namespace, handler: Command) -> int:
     if args.store:
         raise UsageError("--store and --aws-stack name two different memories: give one")
     if args.command == "failed":
-        return _failed_on_stack(args, sys.stdout)
+        return _failed_on_stack(args, _stdout())
     ports = stack_ports(args.aws_stack, args.region)
     with aws_errors():
-        return handler(args, ports, sys.stdout)
+        return handler(args, ports, _stdout())
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"{PROG}: error: {message}", file=sys.stderr)
+    from agent_memory.core.model.visible import shown
+
+    print(f"{PROG}: error: {shown(message)}", file=sys.stderr)
     return code
 
 
@@ -430,8 +438,10 @@ def _read_json(source: str) -> Any:
 
 
 def _print_json(value: Any, out: TextIO) -> None:
-    json.dump(value, out, indent=2, sort_keys=True, ensure_ascii=False)
-    out.write("\n")
+    from agent_memory.core.model.visible import json_text
+
+    # Exact: a hidden character is a JSON escape, which reads back as itself.
+    out.write(json_text(value, indent=2, sort_keys=True) + "\n")
 
 
 def _read_event(args: argparse.Namespace) -> None:
@@ -500,6 +510,7 @@ def _ingest(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
 
 
 def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core.model.visible import json_text
     from agent_memory.core.tiers import procedural
     from agent_memory.core.workflows.review import list_procedures
 
@@ -514,13 +525,14 @@ def _procedures_list(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
         rate = "-" if p.success_rate is None else f"{p.success_rate:.0%}"
         out.write(
             f"{p.procedure_id}  {p.status.value:<12} {p.tenant_id}/{p.task_type}  "
-            f"{p.title!r}  steps={len(p.steps)} runs={p.proposed_by} "
+            f"{json_text(p.title)}  steps={len(p.steps)} runs={p.proposed_by} "
             f"applied={p.times_applied} success={rate}\n"
         )
     return 0
 
 
 def _procedures_show(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+    from agent_memory.core.model.visible import one_line
     from agent_memory.core.tiers import procedural
 
     found = ports.procedures.get(args.procedure_id)
@@ -533,8 +545,9 @@ def _procedures_show(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) 
     out.write(
         f"{data['procedure_id']}  {data['status']}  {data['tenant_id']}/{data['task_type']}\n"
     )
-    out.write(f"{data['title']}\n")
-    out.writelines(f"  {i}. {step}\n" for i, step in enumerate(found.steps, 1))
+    # As the memory block shows them: each stored text on its one line, hidden characters named.
+    out.write(f"Procedure: {one_line(data['title'])}\n")
+    out.writelines(f"  {i}. {one_line(step)}\n" for i, step in enumerate(found.steps, 1))
     # The store names the first runs only: the count says how many proposed it.
     named = ", ".join(data["proposed_by_runs"])
     more = found.proposed_by - len(data["proposed_by_runs"])

@@ -1,7 +1,8 @@
 """The review page: HTML, CSS and JS templates, filled with escaped stored text.
 
 Everything shown comes from memory that runs wrote, so every value goes through
-:func:`html.escape`; the page also runs under a nonce-only Content-Security-Policy, so markup
+:func:`html.escape`, each hidden character shown by name (``core/model/visible.py``); the page
+also runs under a nonce-only Content-Security-Policy, so markup
 that slipped through could not run a script anyway.
 """
 
@@ -15,6 +16,7 @@ from string import Template
 from typing import Literal
 
 from agent_memory.core.model.models import Procedure, ProcedureStatus
+from agent_memory.core.model.visible import one_line
 from agent_memory.review.diff import ProcedureDiff, StepChange
 from agent_memory.review.dossier import ReviewItem, SourceRun
 
@@ -84,6 +86,8 @@ button { font: inherit; padding: .45rem 1.1rem; border-radius: 6px; cursor: poin
 button.approve { background: var(--ok); border-color: var(--ok); color: #fff; }
 button.reject { background: transparent; border-color: var(--bad); color: var(--bad); }
 .problem { flex-basis: 100%; color: var(--bad); margin: 0; }
+/* Stored text keeps its spaces: what is shown is what an agent is served. */
+article h2, .steps li, dl.history dd, td, .meta b, ins, del { white-space: pre-wrap; }
 """
 
 _JS = """
@@ -241,7 +245,9 @@ def render_error(title: str, message: str) -> str:
 
 
 def _e(value: object) -> str:
-    return escape(str(value), quote=True)
+    # Stored text as the memory block shows it: one line, each hidden character by name, so the
+    # reviewer reads every character an agent would be served.
+    return escape(one_line(str(value)), quote=True)
 
 
 def _banner(banner: Banner | None) -> str:

@@ -5,7 +5,6 @@ each with a receipt of what was done.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from typing import Any
 from agent_memory.core.model.errors import IngestionBusy
 from agent_memory.core.model.models import Retention
 from agent_memory.core.model.records import to_json
+from agent_memory.core.model.visible import json_text
 from agent_memory.core.ports import ErasingKnowledgeBase, KbErasure, MemoryPorts
 from agent_memory.core.workflows.ingestion import forget_retries, request_ingestion, run_ingestion
 
@@ -38,7 +38,7 @@ def export_tenant(ports: MemoryPorts, tenant_id: str) -> Iterator[dict[str, Any]
 def json_lines(records: Iterator[dict[str, Any]]) -> Iterator[str]:
     """Records as JSON lines."""
     for record in records:
-        yield json.dumps(record, sort_keys=True, ensure_ascii=False)
+        yield json_text(record, sort_keys=True)
 
 
 def iso_time(moment: float) -> str:
@@ -92,7 +92,7 @@ class TenantExport:
         kinds: Counter[str] = Counter()
         digest = hashlib.sha256()
         for record in export_tenant(self._ports, self._tenant_id):
-            line = json.dumps(record, sort_keys=True, ensure_ascii=False)
+            line = json_text(record, sort_keys=True)
             kinds[record["kind"]] += 1
             digest.update(line.encode() + b"\n")
             yield line

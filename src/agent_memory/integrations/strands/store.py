@@ -13,8 +13,7 @@ import hashlib
 import json
 import threading
 import uuid
-from collections.abc import Callable, Mapping, Sequence
-from itertools import zip_longest
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypeAlias
 
 from strands.memory import (
@@ -29,8 +28,10 @@ from strands.memory import (
 from strands.types.content import Message as StrandsMessage
 
 from agent_memory.core.api.contracts import MAX_TASK_CHARS
+from agent_memory.core.model import markers
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.scope import ScopeKind
+from agent_memory.core.privacy.aliases import in_full
 from agent_memory.core.workflows.bootstrap import parse_bootstrap_request
 from agent_memory.integrations.run_event import fit_messages, message_json
 from agent_memory.integrations.strands.messages import first_user_text, to_core_messages
@@ -38,7 +39,7 @@ from agent_memory.sdk.aio import AsyncMemoryClient
 from agent_memory.sdk.client import MemoryClient
 from agent_memory.sdk.errors import invalid
 from agent_memory.sdk.handles import RunHandle
-from agent_memory.sdk.types import BootstrapReply, EpisodeView, FactView, ProcedureView
+from agent_memory.sdk.types import BootstrapReply, EpisodeView
 
 __all__ = [
     "DEFAULT_MAX_SEARCH_RESULTS",
@@ -73,9 +74,10 @@ class AgentMemoryStore(MemoryStore):
     """agent-memory as a Strands memory store, for ``MemoryManager(stores=[store])``.
 
     ``search`` asks ``client.bootstrap`` about the query (with ``task_type``, ``domain``,
-    ``scope`` and ``team``) and returns the procedure it recommends, then the episodes and facts
-    it found, best first and alternately, at most ``max_search_results`` entries; each entry's
-    metadata says what it is (``kind``) and, for an episode, which agent's run it was. These
+    ``scope`` and ``team``) and returns the sections of its memory block as entries (the
+    procedure it recommends, the past runs, the facts: at most ``max_search_results``), each a
+    block of its own with the product's construction (:func:`memory_entries`); each entry's
+    metadata says what it holds (``kind``) and, for past runs, whose run each was. These
     settings are checked when the store is made (``InvalidInputError`` names a bad one, a
     ``team`` scope without ``team`` say): a manager only logs a search that fails.
 
@@ -302,60 +304,49 @@ def every_invocation() -> ExtractionConfig:
 
 
 def memory_entries(reply: BootstrapReply, limit: int) -> list[MemoryEntry]:
-    """A bootstrap reply as at most ``limit`` memory entries: its procedure, then its episodes
-    and facts alternately, best first.
+    """A bootstrap reply as at most ``limit`` memory entries: one per section of its memory
+    block (the procedure, then the past runs, then the facts), each a block of its own as the
+    block's renderer wrote it (``core/model/markers.py``: its boundaries carry the reply's
+    token, every stored text is quoted on a line after the system's label), its pseudonyms in
+    full. The metadata says what each holds.
     """
-    entries: list[MemoryEntry] = []
-    if reply["procedure"] is not None:
-        entries.append(_procedure_entry(reply["procedure"]))
-    for episode, fact in zip_longest(reply["episodes"], reply["facts"]):
-        if episode is not None:
-            entries.append(_episode_entry(episode))
-        if fact is not None:
-            entries.append(_fact_entry(fact))
+    kinds = {
+        markers.PROCEDURAL: "procedure",
+        markers.EPISODIC: "episodes",
+        markers.SEMANTIC: "facts",
+    }
+    entries = [
+        MemoryEntry(content=block, metadata=_metadata(section, reply))
+        for block in markers.each_section(in_full(reply["context"]))
+        for section in markers.parse(block).sections
+        if section.kind in kinds
+    ]
+    order = list(kinds.values())
+    entries.sort(key=lambda entry: order.index((entry.metadata or {})["kind"]))
     return entries[:limit]
 
 
-def _episode_entry(episode: EpisodeView) -> MemoryEntry:
+def _metadata(section: markers.ReadSection, reply: BootstrapReply) -> dict[str, Any]:
+    if section.kind == markers.PROCEDURAL:
+        procedure = reply["procedure"]
+        assert procedure is not None  # the block has a procedural section only with one
+        return {
+            "kind": "procedure",
+            "procedure_id": procedure["procedure_id"],
+            "status": procedure["status"],
+            "trial": procedure["trial"],
+            "times_applied": procedure["times_applied"],
+            "success_rate": procedure["success_rate"],
+        }
+    if section.kind == markers.EPISODIC:
+        return {"kind": "episodes", "runs": [_run(episode) for episode in reply["episodes"]]}
+    return {
+        "kind": "facts",
+        "facts": [{"source": f["source"], "score": f["score"]} for f in reply["facts"]],
+    }
+
+
+def _run(episode: EpisodeView) -> dict[str, Any]:
+    run = {"run_id": episode["run_id"], "outcome": episode["outcome"], "score": episode["score"]}
     author = episode.get("agent_id")
-    lines = [
-        f"Past run{f' of agent {author}' if author else ''} ({episode['outcome']}): "
-        f"{episode['task_summary']}"
-    ]
-    if episode["key_findings"]:
-        lines.append("Key findings:")
-        lines.extend(f"- {finding}" for finding in episode["key_findings"])
-    if episode["reusable_patterns"]:
-        lines.append("Patterns that worked:")
-        lines.extend(f"- {pattern}" for pattern in episode["reusable_patterns"])
-    metadata: dict[str, Any] = {
-        "kind": "episode",
-        "run_id": episode["run_id"],
-        "outcome": episode["outcome"],
-        "score": episode["score"],
-    }
-    if author:
-        metadata["agent_id"] = author
-    return MemoryEntry(content="\n".join(lines), metadata=metadata)
-
-
-def _fact_entry(fact: FactView) -> MemoryEntry:
-    return MemoryEntry(
-        content=f"Confirmed fact: {fact['content']}",
-        metadata={"kind": "fact", "source": fact["source"], "score": fact["score"]},
-    )
-
-
-def _procedure_entry(procedure: ProcedureView) -> MemoryEntry:
-    lines = [f"Recommended procedure for {procedure['task_type']}: {procedure['title']}"]
-    lines.extend(f"{i}. {step}" for i, step in enumerate(procedure["steps"], 1))
-    lines.append("A starting point: adapt it if the task requires it.")
-    metadata: Mapping[str, Any] = {
-        "kind": "procedure",
-        "procedure_id": procedure["procedure_id"],
-        "status": procedure["status"],
-        "trial": procedure["trial"],
-        "times_applied": procedure["times_applied"],
-        "success_rate": procedure["success_rate"],
-    }
-    return MemoryEntry(content="\n".join(lines), metadata=dict(metadata))
+    return {**run, "agent_id": author} if author else run
