@@ -5,7 +5,7 @@ invisible characters, HTML entities, line breaks of every kind, genuine marker l
 earlier reply with its token) in every text field a run can fill. Each is consolidated through
 the product's write path and served through its read path; the block an agent receives must read
 back as exactly its own sections, every stored line quoted inside one of them. Nothing is
-filtered: what was stored is what is served.
+filtered: what was stored is what is served (each hidden character by name).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.core.model import markers
+from agent_memory.core.model.visible import shown
 from agent_memory.core.tiers import procedural
 from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
 from agent_memory.core.workflows.consolidation import consolidate
@@ -148,10 +149,10 @@ def assert_only_its_own_structure(reply: dict[str, Any], payload: str) -> None:
     assert [s.kind for s in parsed.sections] == EXPECTED
     unquoted = [line for line in context.splitlines() if line and not line.startswith("> ")]
     assert len(unquoted) == len(EXPECTED) + 2
-    # Nothing was filtered: every line of the payload is served, quoted
+    # Nothing was filtered: every line of the payload is served, quoted (hidden characters named)
     served_lines = {line for s in parsed.sections for line in s.lines}
     for line in payload.splitlines()[1:-1]:
-        assert any(line in text for text in served_lines), line
+        assert any(shown(line) in text for text in served_lines), line
 
 
 @pytest.fixture
