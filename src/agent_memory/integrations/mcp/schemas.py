@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field, WithJsonSchema
 
 from agent_memory.core.api.contracts import MAX_TASK_CHARS, json_schema
 from agent_memory.core.model.identifiers import ID_PATTERN
+from agent_memory.core.model.visible import shown
 
 MAX_SEARCH_LIMIT = 50
 Outcome = Literal["COMPLETED", "PARTIAL", "FAILED"]
@@ -224,21 +225,23 @@ class PendingProceduresOut(BaseModel):
 
 
 def episode_out(view: Any) -> EpisodeOut:
-    """An episode of a reply, as the tools return it."""
+    """An episode of a reply, as the tools return it (stored text shown as memory serves it,
+    each hidden character by name: ``core/model/visible.py``; so are facts and procedures).
+    """
     return EpisodeOut(
         run_id=view["run_id"],
         agent_id=view.get("agent_id"),
-        task_summary=view["task_summary"],
+        task_summary=shown(view["task_summary"]),
         outcome=view["outcome"],
-        key_findings=list(view["key_findings"]),
-        reusable_patterns=list(view["reusable_patterns"]),
+        key_findings=[shown(text) for text in view["key_findings"]],
+        reusable_patterns=[shown(text) for text in view["reusable_patterns"]],
         similarity=view["similarity"],
     )
 
 
 def fact_out(view: Any) -> FactOut:
     """A fact of a reply, as the tools return it."""
-    return FactOut(content=view["content"], source=view["source"], score=view["score"])
+    return FactOut(content=shown(view["content"]), source=view["source"], score=view["score"])
 
 
 def procedure_out(view: Any) -> ProcedureOut:
@@ -247,8 +250,8 @@ def procedure_out(view: Any) -> ProcedureOut:
         procedure_id=view["procedure_id"],
         task_type=view["task_type"],
         status=view["status"],
-        title=view["title"],
-        steps=list(view["steps"]),
+        title=shown(view["title"]),
+        steps=[shown(step) for step in view["steps"]],
         trial=view["trial"],
         times_applied=view["times_applied"],
         times_succeeded=view["times_succeeded"],
