@@ -196,3 +196,39 @@ def test_user_mistakes_get_one_clear_line_and_no_traceback(
     assert done.stderr.startswith("agent-memory: error: ")
     assert message in done.stderr
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_every_command_shows_hidden_characters_and_export_keeps_them_exactly(
+    tmp_path: Path,
+) -> None:
+    # Given a run whose step holds a terminal escape and tag characters, consolidated
+    tags = "".join(chr(0xE0000 + ord(c)) for c in "leak")
+    step = f"Read clause 7.3\x1b[2K{tags}"
+    event = {
+        "tenant_id": "acme",
+        "agent_id": "reviewer",
+        "run_id": "hidden-1",
+        "task": "Review the MSA",
+        "task_type": "contract_review",
+        "outcome": "COMPLETED",
+        "artifacts": {"procedure": {"title": "MSA review", "steps": [step]}},
+    }
+    store = tmp_path / "store"
+    cli(store, "consolidate", "-", stdin=json.dumps(event))
+    # When the procedures are listed and shown, as text and JSON, and the tenant exported
+    listed = cli(store, "procedures", "list").stdout
+    [procedure_id] = [line.split()[0] for line in listed.splitlines()]
+    outputs = [
+        listed,
+        cli(store, "procedures", "show", procedure_id).stdout,
+        shown_json := cli(store, "procedures", "show", procedure_id, "--json").stdout,
+        exported := cli(store, "export", "--tenant", "acme").stdout,
+    ]
+    # Then no output holds a character that does not show, and the text names each one
+    assert not any(0xE0000 <= ord(c) <= 0xE007F or c == "\x1b" for out in outputs for c in out)
+    assert "  1. Read clause 7.3⟨U+001B⟩[2K⟨U+E006C⟩⟨U+E0065⟩" in outputs[1]
+    # And the JSON reads back as exactly what was stored
+    assert json.loads(shown_json)["steps"] == [step]
+    records = [json.loads(line) for line in exported.splitlines()]
+    [record] = [r for r in records if r["kind"] == "procedure"]
+    assert record["record"]["steps"] == [step]

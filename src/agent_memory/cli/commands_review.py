@@ -9,7 +9,6 @@ Example::
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from collections.abc import Mapping
@@ -59,6 +58,7 @@ def register(commands: Subparsers, groups: Mapping[str, Subparsers]) -> None:
 
 def procedures_diff(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
     """Print how a procedure differs, step by step, from the served one (or ``--against``)."""
+    from agent_memory.core.model.visible import json_text
     from agent_memory.review.diff import diff_procedures, format_diff
     from agent_memory.review.dossier import served_procedure
 
@@ -73,8 +73,7 @@ def procedures_diff(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -
         against = served_procedure(ports.procedures, procedure, ports.policies.procedural)
     diff = diff_procedures(against, procedure)
     if args.json:
-        json.dump(_diff_json(diff), out, indent=2, sort_keys=True, ensure_ascii=False)
-        out.write("\n")
+        out.write(json_text(_diff_json(diff), indent=2, sort_keys=True) + "\n")
         return 0
     scope = f"{procedure.tenant_id}/{procedure.task_type}"
     if not args.against and _is_served(ports, procedure):
