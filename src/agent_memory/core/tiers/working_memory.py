@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from agent_memory.core.model import markers
 from agent_memory.core.model.models import Message
 from agent_memory.core.model.policies import WorkingMemoryPolicy
+from agent_memory.core.model.visible import one_line
 from agent_memory.core.ports import ChatModel
 
 Summarize = Callable[[Sequence[Message]], str]
@@ -100,7 +101,8 @@ def _tool_issuers(messages: Sequence[Message]) -> dict[int, int]:
 
 
 def transcript(messages: Sequence[Message], *, max_chars: int = 24_000) -> str:
-    """Messages as ``role(name): content`` lines within a character budget.
+    """Messages as ``role(name): content`` lines within a character budget, one line each
+    (line breaks shown as a sign, hidden characters by name: ``core/model/visible.py``).
 
     The first human message (the task) and the most recent messages are kept; the middle is
     elided, because that is where an over-long run says least.
@@ -122,8 +124,10 @@ def transcript(messages: Sequence[Message], *, max_chars: int = 24_000) -> str:
 
 
 def _line(message: Message) -> str:
-    who = f"{message.role}({message.name})" if message.name else message.role
-    return f"{who}: {message.content}"
+    # One message, one line: a message's own line breaks cannot write a line that reads as
+    # another speaker's (the block's rule, core/model/markers.py).
+    who = f"{message.role}({one_line(message.name)})" if message.name else message.role
+    return f"{who}: {one_line(message.content)}"
 
 
 def chat_summarizer(chat: ChatModel) -> Summarize:
