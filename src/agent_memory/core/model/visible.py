@@ -18,6 +18,7 @@ is part of the line break.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Any
 
@@ -74,11 +75,14 @@ def _json_escape(char: str) -> str:
 
 
 _SHOWN = _Table(name)
+_PRINTABLE_ASCII = re.compile(r"[\t\n\x20-\x7e]*")
 _JSON = _Table(_json_escape)
 
 
 def shown(text: str) -> str:
     """``text`` with each hidden character shown by name (line feeds and tabs kept)."""
+    if _PRINTABLE_ASCII.fullmatch(text):  # most stored text: nothing to look up
+        return text
     return text.replace("\r\n", "\n").translate(_SHOWN)
 
 
