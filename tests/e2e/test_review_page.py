@@ -6,8 +6,6 @@ drives it; ``playwright install`` is never needed (it would download a browser o
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +16,7 @@ import pytest
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.review.server import ReviewServer
 from tests.review.scenario import Scenario, consolidate_run, seed, status_of
+from tests.support.browser import CHROMIUM, chromium
 from tests.support.memory import Memory, make_memory
 
 if TYPE_CHECKING:
@@ -27,43 +26,17 @@ sync_api = pytest.importorskip(
     "playwright.sync_api", reason="the playwright package (a dev dependency) is not installed"
 )
 
-CHROMIUM = next(
-    (
-        path
-        for path in (
-            os.environ.get("AGENT_MEMORY_CHROMIUM"),
-            shutil.which("chromium"),
-            shutil.which("chromium-browser"),
-        )
-        if path
-    ),
-    None,
-)
 if CHROMIUM is None:
     pytest.skip(
         "no Chromium browser found (install it with: apt-get install -y chromium)",
         allow_module_level=True,
     )
 
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
