@@ -150,9 +150,10 @@ def _os_error(store: Path, error: OSError) -> str:
 
 
 def _is_store_error(error: MemoryError_) -> bool:
-    from agent_memory.adapters.local.sqlite_db import StoreUnreadable
+    """A store that cannot be used as it is: damaged, unreadable, its disk full or failing."""
+    from agent_memory.core.model.errors import StoreUnavailable
 
-    return isinstance(error, StoreUnreadable)
+    return isinstance(error, StoreUnavailable)
 
 
 def _known_failure(error: Exception, args: argparse.Namespace) -> tuple[str, int] | None:

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from agent_memory.adapters.local.kb.documents import IndexableDocument
-from agent_memory.adapters.local.kb.files import write_atomic
+from agent_memory.adapters.local.files import write_atomic
 from agent_memory.adapters.local.kb.snapshot import IndexSnapshot
 
 FORMAT = 1
