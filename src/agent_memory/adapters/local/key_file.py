@@ -21,6 +21,7 @@ from agent_memory.core.model.errors import StoreUnavailable
 KEY_BYTES = 32
 HEX_CHARS = 2 * KEY_BYTES
 _HEX = re.compile(rb"[0-9a-fA-F]*")
+_MAX_READ = 4096
 _RESTORE = (
     "restore it from a backup of the store (names already stored were made with it; "
     "a new key would not match them)"
@@ -36,7 +37,9 @@ class KeyFileInvalid(StoreUnavailable):
 def read_key(path: Path) -> bytes | None:
     """The key ``path`` holds; None when there is no such file."""
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            # Bounded: whatever the file is (a link to a device, a log), it is read no further.
+            raw = handle.read(_MAX_READ)
     except FileNotFoundError:
         return None
     except OSError as error:
