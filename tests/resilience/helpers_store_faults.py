@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import random
+import shutil
 import sqlite3
 import traceback
 from collections.abc import Callable
@@ -199,7 +200,14 @@ INDEX_DAMAGE: dict[str, Callable[[Path, random.Random], None]] = {
     "table garbled": lambda s, r: garble_file(index_file(s, "table.json"), r),
     "vectors deleted": lambda s, r: index_file(s, "vectors.npy").unlink(),
     "pointer garbled": lambda s, r: garble_file(s / INDEX / "CURRENT", r),
+    "index folder a file": lambda s, r: _file_in_place_of(s / INDEX),
 }
+
+
+def _file_in_place_of(folder: Path) -> None:
+    """A file where ``folder`` belongs (a restore gone wrong)."""
+    shutil.rmtree(folder)
+    folder.write_text("not a folder\n")
 
 
 def key_path(store: Path) -> Path:
