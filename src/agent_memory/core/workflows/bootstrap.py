@@ -227,12 +227,18 @@ def _read(
     return read
 
 
+# A reason's length at most: three of them fit in what the reply reserves besides its content.
+_MAX_REASON_CHARS = 200
+
+
 def _reason(error: BaseException) -> str:
-    """Why a store could not be read, in one line."""
+    """Why a store could not be read, in one line of at most :data:`_MAX_REASON_CHARS`."""
     if isinstance(error, OSError) and error.strerror:
         where = f"{error.filename}: " if error.filename else ""
-        return f"{where}{error.strerror}"
-    return " ".join(str(error).split()) or type(error).__name__
+        text = f"{where}{error.strerror}"
+    else:
+        text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= _MAX_REASON_CHARS else text[: _MAX_REASON_CHARS - 3] + "..."
 
 
 @dataclass(frozen=True, slots=True)
