@@ -213,3 +213,19 @@ def _file_in_place_of(folder: Path) -> None:
 def key_path(store: Path) -> Path:
     """The store's key file."""
     return store / PSEUDONYM_KEY_FILE
+
+
+# Key files that are not a key, each with what the refusal must say about it.
+KEY_DAMAGE: dict[str, tuple[bytes, str]] = {
+    "empty": (b"", "empty"),
+    "a newline only": (b"\n", "empty"),
+    "cut to 3 characters": (b"3f9", "3 hexadecimal characters"),
+    "cut to 63 characters": (b"a" * 63 + b"\n", "63 hexadecimal characters"),
+    "cut to 32 characters": (b"0123456789abcdef" * 2, "32 hexadecimal characters"),
+    "65 characters": (b"b" * 65, "65 hexadecimal characters"),
+    "two keys": (b"c" * 128 + b"\n", "128 hexadecimal characters"),
+    "64 characters, not hexadecimal": (b"g" * 64 + b"\n", "not a hexadecimal digit"),
+    "a word in it": (b"a" * 30 + b"oops" + b"a" * 30, "character 31 is not"),
+    "31 bytes": (bytes(range(200, 231)), "31 bytes"),
+    "33 bytes": (bytes(range(200, 233)), "33 bytes"),
+}

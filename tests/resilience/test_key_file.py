@@ -29,6 +29,7 @@ from agent_memory.wiring.local import DATABASE_FILE, local_ports, pseudonym_key
 from agent_memory.wiring.local_settings import LocalSettings
 from tests.resilience.helpers_store_faults import (
     BOOTSTRAP,
+    KEY_DAMAGE,
     demo_store,
     event_file,
     key_path,
@@ -39,20 +40,6 @@ from tests.support.embedder import HashingEmbedder
 pytestmark = pytest.mark.slow
 
 HEX = "0123456789abcdef"
-# Key files that are not a key, each with what the refusal must say about it.
-DAMAGED = {
-    "empty": (b"", "empty"),
-    "a newline only": (b"\n", "empty"),
-    "cut to 3 characters": (b"3f9", "3 hexadecimal characters"),
-    "cut to 63 characters": (b"a" * 63 + b"\n", "63 hexadecimal characters"),
-    "cut to 32 characters": (b"0123456789abcdef" * 2, "32 hexadecimal characters"),
-    "65 characters": (b"b" * 65, "65 hexadecimal characters"),
-    "two keys": (b"c" * 128 + b"\n", "128 hexadecimal characters"),
-    "64 characters, not hexadecimal": (b"g" * 64 + b"\n", "not a hexadecimal digit"),
-    "a word in it": (b"a" * 30 + b"oops" + b"a" * 30, "character 31 is not"),
-    "31 bytes": (bytes(range(200, 231)), "31 bytes"),
-    "33 bytes": (bytes(range(200, 233)), "33 bytes"),
-}
 
 
 @pytest.fixture(scope="module")
@@ -81,13 +68,13 @@ def test_a_new_store_writes_its_key_whole_as_hexadecimal_for_its_owner_only(
     assert sorted(p.name for p in store.iterdir() if p.name.startswith(".")) == []
 
 
-@pytest.mark.parametrize("damage", DAMAGED, ids=list(DAMAGED))
+@pytest.mark.parametrize("damage", KEY_DAMAGE, ids=list(KEY_DAMAGE))
 @pytest.mark.parametrize("command", ["bootstrap", "consolidate", "stats"])
 def test_a_key_file_that_is_not_a_key_stops_the_command_in_one_line(
     store: Path, tmp_path: Path, damage: str, command: str
 ) -> None:
     # Given the store's key file damaged
-    content, problem = DAMAGED[damage]
+    content, problem = KEY_DAMAGE[damage]
     key_path(store).write_bytes(content)
     args = {
         "bootstrap": BOOTSTRAP,
