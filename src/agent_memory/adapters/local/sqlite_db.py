@@ -47,7 +47,9 @@ def _primary_code(exc: sqlite3.Error) -> int | None:
 
 
 class StoreUnreadable(StoreUnavailable):
-    """A database opened read-only is missing, unreadable or of another schema version."""
+    """A database opened read-only is missing, unreadable or of another schema version, or
+    one opened to write is of a newer one.
+    """
 
 
 class DatabaseDamaged(StoreUnavailable):
