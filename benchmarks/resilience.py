@@ -6,12 +6,14 @@ faults, locally (SQLite write transactions meeting another writer's lock) and on
 (every AWS call of the workflow, through the Lambda handlers and through the real ASL on moto's
 Step Functions), then replay of the dead letters; a corpus of bad inputs; seeded PII through the
 local pipeline with the real local detector; 10,000 cross-tenant queries; decay over 100,000
-episodes with a crash mid-pass. Offline: moto for AWS, fakes only at the model boundary. From
-the repository root::
+episodes with a crash mid-pass; ``agent-memory consolidate`` on a full disk at a sweep of sizes
+its files may grow to (``RLIMIT_FSIZE``), and every command on a store whose database, KB index
+or key file has bytes written into it. Offline: moto for AWS, fakes only at the model
+boundary. From the repository root::
 
     .venv/bin/python benchmarks/resilience.py --out benchmarks/results/resilience.json
 
-writes the JSON and a Markdown table beside it (``resilience.md``); a few minutes on 2 cores.
+writes the JSON and a Markdown table beside it (``resilience.md``); about ten minutes on 2 cores.
 ``--quick`` runs small sizes for a smoke test. Progress goes to stderr.
 """
 
@@ -20,12 +22,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import functools
 import io
 import json
 import logging
 import math
 import platform
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -40,6 +44,7 @@ if __package__ in {None, ""}:  # run as a script: make ``tests`` and ``benchmark
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agent_memory.cli.aws_target import StackFailures
+from agent_memory.cli.demo_runs import TASK_TYPE, TENANT
 from agent_memory.core.model import markers
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.tiers import procedural
@@ -80,6 +85,19 @@ from tests.resilience.helpers_local import (
     redeliver_unrecorded,
     replay_failed,
 )
+from tests.resilience.helpers_store_faults import (
+    BOOTSTRAP,
+    DATABASE_DAMAGE,
+    INDEX_DAMAGE,
+    KEY_DAMAGE,
+    clean_ending,
+    commands,
+    demo_store,
+    event_file,
+    key_path,
+    overwrite_table,
+    run_cli,
+)
 from tests.resilience.helpers_tenants import (
     TENANTS,
     Auditor,
@@ -90,6 +108,7 @@ from tests.resilience.helpers_tenants import (
     search_leaks,
 )
 from tests.resilience.killable_cli import cli, kill_inside_a_step
+from tests.resilience.limited_cli import limited
 from tests.support.embedder import HashingEmbedder
 from tests.support.ledger import ledger_contents
 from tests.support.memory import HASHING_CALIBRATION, T0, make_memory, run_event
@@ -117,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         ("cross-tenant queries", cross_tenant),
         ("gates and forgeries", gates_and_forgeries),
         ("decay with a crash", decay_at_scale),
+        ("full disk (local CLI)", disk_full),
+        ("damaged store files (local CLI)", damaged_store),
     ]
     for name, scenario in scenarios:
         _log(f"{name} ...")
@@ -908,6 +929,167 @@ def decay_at_scale(args: argparse.Namespace) -> dict[str, Any]:
         }
 
 
+# --- full disks and damaged files ---------------------------------------------------------
+
+
+def disk_full(args: argparse.Namespace) -> dict[str, Any]:
+    """``agent-memory consolidate`` on a store whose disk fills, at a sweep of sizes files may
+    grow to (``RLIMIT_FSIZE`` in the command's process: writes fail with EFBIG, in SQLite and
+    the KB alike), a new store's first command likewise, and ``bootstrap`` where no file can
+    grow. Each must end consolidated or in one line (exit 2) whose account of the run holds:
+    recorded for replay (then listed by ``failed list``) or not recorded (then sent again);
+    after the limit lifts, every run is in memory and nothing is left to replay.
+    """
+    with tempfile.TemporaryDirectory() as root:
+        work = Path(root)
+        demo = demo_store(work / "demo")
+        ends: Counter[str] = Counter()
+        problems: list[str] = []
+        claimed_not_listed = missing_after = 0
+        sizes = [*range(0, 160_000, args.disk_full_step)]
+        for n, limit in enumerate(sizes):
+            fresh = n % 4 == 3  # every fourth try: a store's first command
+            store = work / f"store-{n}"
+            if not fresh:
+                shutil.copytree(demo, store)
+            event = event_file(work, f"disk-full-{n}")
+            done = limited(limit, "--store", str(store), "consolidate", str(event))
+            end, problem = _disk_full_end(done, store)
+            ends[end] += 1
+            if problem:
+                problems.append(f"{limit} bytes: {problem}")
+            if end == "recorded for replay":
+                listed = _listed_runs(store)
+                claimed_not_listed += not any(key.endswith(f"/disk-full-{n}") for key in listed)
+                run_cli(store, "failed", "replay")
+            elif end != "consolidated":
+                run_cli(store, "consolidate", str(event))  # the caller sends it again
+                run_cli(store, "failed", "replay", "--incomplete-after", "0")
+            exported = run_cli(store, "export", "--tenant", TENANT).out
+            missing_after += f'"run_id": "disk-full-{n}"' not in exported or bool(
+                _listed_runs(store)
+            )
+        store = Path(shutil.copytree(demo, work / "bootstrap"))
+        served = limited(0, "--store", str(store), *BOOTSTRAP, "--task-type", TASK_TYPE, "--json")
+        reply = json.loads(served.stdout) if served.returncode == 0 else {}
+        return {
+            "sizes_tried": len(sizes),
+            "size_step_bytes": args.disk_full_step,
+            "ends": dict(ends),
+            "tracebacks": ends["traceback"],
+            "unclean_ends": ends["unclean"],
+            "claimed_recorded_not_listed": claimed_not_listed,
+            "runs_missing_after_space_returned": missing_after,
+            "bootstrap_on_full_disk_tiers_served": sum(
+                bool(reply.get(k)) for k in ("episodes", "facts", "procedure")
+            ),
+            "problems": problems[:20],
+        }
+
+
+def _disk_full_end(done: Any, store: Path) -> tuple[str, str | None]:
+    """How a command on a full disk ended, and what was wrong with it (None: nothing)."""
+    if "Traceback" in done.stderr:
+        return "traceback", done.stderr[-500:]
+    if done.returncode == 0:
+        return "consolidated", None
+    lines = done.stderr.splitlines()
+    if done.returncode != 2 or len(lines) != 1 or str(store) not in lines[0]:
+        return "unclean", f"exit {done.returncode}: {done.stderr[-300:]}"
+    if "recorded for replay" in lines[0]:
+        return "recorded for replay", None
+    if "was NOT recorded: send it again" in lines[0]:
+        return "not recorded, resent", None
+    return "unclean", lines[0]
+
+
+def _listed_runs(store: Path) -> list[str]:
+    ran = run_cli(store, "failed", "list", "--json", "--incomplete-after", "0")
+    return [record["key"] for record in json.loads(ran.out)] if ran.code == 0 else ["?"]
+
+
+def damaged_store(args: argparse.Namespace) -> dict[str, Any]:
+    """Every command on a store with a damaged file: the database (garbage, cut short,
+    emptied, a random page overwritten), the KB index (cut, garbled, deleted, a file in its
+    folder's place), the key (empty, cut, too long, not hexadecimal). Each must succeed or end
+    in one line, never a traceback; a bootstrap on a damaged KB index still serves the
+    episodes and the procedure, and one on a damaged episodes table the facts and procedure.
+    """
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as root:
+        work = Path(root)
+        demo = demo_store(work / "demo")
+        runs = 0
+        tracebacks: list[str] = []
+        unclean: list[str] = []
+        key_accepted: list[str] = []
+        damages: list[tuple[str, Callable[[Path, random.Random], None], int]] = []
+        for name, damage in {**DATABASE_DAMAGE, **INDEX_DAMAGE}.items():
+            seeded = name in ("cut short", "a random page overwritten")
+            for _ in range(args.damage_seeds if seeded else 1):
+                damages.append((name, damage, rng.randrange(2**32)))
+        for name, (content, _) in KEY_DAMAGE.items():
+            damages.append((f"key {name}", functools.partial(_write_key, content), 0))
+        for number, (name, damage, seed) in enumerate(damages):
+            store = work / f"damaged-{number}"
+            for args_ in commands(event_file(work)):
+                shutil.rmtree(store, ignore_errors=True)
+                shutil.copytree(demo, store)
+                damage(store, random.Random(seed))
+                ran = run_cli(store, *args_)
+                runs += 1
+                problem = clean_ending(ran)
+                if ran.escaped is not None:
+                    tracebacks.append(f"{name}: {' '.join(args_)}: {ran.escaped[-300:]}")
+                elif problem is not None:
+                    unclean.append(f"{name}: {problem[:300]}")
+                if name.startswith("key ") and ran.code == 0:
+                    key_accepted.append(f"{name}: {' '.join(args_)}")
+        partial = _partial_reads(work, demo)
+        return {
+            "damages": len(damages),
+            "commands_run": runs,
+            "tracebacks": len(tracebacks),
+            "unclean_ends": len(unclean),
+            "commands_run_with_a_damaged_key": len(key_accepted),
+            **partial,
+            "examples": (tracebacks + unclean + key_accepted)[:20],
+        }
+
+
+def _write_key(content: bytes, store: Path, rng: random.Random) -> None:
+    del rng
+    key_path(store).write_bytes(content)
+
+
+def _overwrite(table: str, store: Path, rng: random.Random) -> None:
+    overwrite_table(store, table, rng)
+
+
+def _partial_reads(work: Path, demo: Path) -> dict[str, Any]:
+    """Bootstraps on one damaged part: what they served besides, and what they said."""
+    cases: list[tuple[str, Callable[[Path, random.Random], None], tuple[str, ...]]] = [
+        *[(f"KB index: {name}", d, ("episodes", "procedure")) for name, d in INDEX_DAMAGE.items()],
+        ("episodes table", functools.partial(_overwrite, "episodes"), ("facts", "procedure")),
+        ("procedures table", functools.partial(_overwrite, "procedures"), ("episodes", "facts")),
+    ]
+    short, unsaid = [], []
+    for number, (name, damage, expected) in enumerate(cases):
+        store = Path(shutil.copytree(demo, work / f"partial-{number}"))
+        damage(store, random.Random(1))
+        ran = run_cli(store, *BOOTSTRAP, "--task-type", TASK_TYPE, "--json")
+        reply = json.loads(ran.out) if ran.code == 0 else {}
+        if not all(reply.get(kind) for kind in expected):
+            short.append(name)
+        if not reply.get("unavailable") or len(ran.warnings) != 1:
+            unsaid.append(name)
+    return {
+        "partial_bootstraps": len(cases),
+        "partial_bootstraps_serving_less_than_the_readable_tiers": short,
+        "partial_bootstraps_not_saying_what_was_unread": unsaid,
+    }
+
+
 # --- the table --------------------------------------------------------------------------------
 
 
@@ -1013,6 +1195,41 @@ def table(s: dict[str, Any]) -> list[dict[str, Any]]:
         0,
     )
     row("decay: procedures deleted", decayed["procedures_before"] - decayed["procedures_after"], 0)
+    full, damaged = s["full disk (local CLI)"], s["damaged store files (local CLI)"]
+    ends = full["ends"]
+    row(
+        f"full disk: consolidations at {full['sizes_tried']} file-size limits "
+        "(consolidated / recorded for replay / not recorded, resent)",
+        f"{ends.get('consolidated', 0)} / {ends.get('recorded for replay', 0)} / "
+        f"{ends.get('not recorded, resent', 0)}",
+    )
+    row("full disk: tracebacks", full["tracebacks"], 0)
+    row("full disk: ends other than exit 0 or one line with exit 2", full["unclean_ends"], 0)
+    row("full disk: runs said recorded but not listed", full["claimed_recorded_not_listed"], 0)
+    row("full disk: runs missing once space returned", full["runs_missing_after_space_returned"], 0)
+    row("full disk: tiers bootstrap served (of 3)", full["bootstrap_on_full_disk_tiers_served"], 3)
+    row(
+        f"damaged files: commands run ({damaged['damages']} damages x every command)",
+        damaged["commands_run"],
+    )
+    row("damaged files: tracebacks", damaged["tracebacks"], 0)
+    row("damaged files: ends other than exit 0 or one line", damaged["unclean_ends"], 0)
+    row(
+        "damaged files: commands that ran with a damaged key",
+        damaged["commands_run_with_a_damaged_key"],
+        0,
+    )
+    row(
+        f"damaged files: bootstraps serving less than the readable tiers (of "
+        f"{damaged['partial_bootstraps']})",
+        len(damaged["partial_bootstraps_serving_less_than_the_readable_tiers"]),
+        0,
+    )
+    row(
+        "damaged files: bootstraps not saying which tier was unread",
+        len(damaged["partial_bootstraps_not_saying_what_was_unread"]),
+        0,
+    )
     return rows
 
 
@@ -1081,6 +1298,10 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--kills", type=int, default=20, help="local CLI runs killed mid-step")
     parser.add_argument("--aws-kills", type=int, default=6, help="ASL runs stopped mid-step")
     parser.add_argument("--forgery-rounds", type=int, default=30, help="tenants forging markers")
+    parser.add_argument(
+        "--disk-full-step", type=int, default=8_000, help="bytes between file-size limits"
+    )
+    parser.add_argument("--damage-seeds", type=int, default=4, help="random damages per kind")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke test")
     args = parser.parse_args(argv)
@@ -1088,6 +1309,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         args.events, args.aws_events, args.asl_events = 100, 20, 6
         args.queries, args.aws_queries, args.episodes = 500, 20, 5_000
         args.kills, args.aws_kills, args.forgery_rounds = 4, 2, 5
+        args.disk_full_step, args.damage_seeds = 20_000, 1
     return args
 
 

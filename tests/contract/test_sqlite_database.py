@@ -16,7 +16,7 @@ from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
-from agent_memory.core.model.errors import InvalidInput, TransientError
+from agent_memory.core.model.errors import InvalidInput, StoreUnavailable, TransientError
 from tests.contract.builders import NOW, episode, in_threads, observation
 
 
@@ -65,7 +65,7 @@ def test_a_file_from_a_newer_version_is_refused(path: Path) -> None:
     with SqliteDatabase(path) as db:
         db.execute("INSERT INTO schema_version (version) VALUES (?)", (SCHEMA_VERSION + 1,))
 
-    with pytest.raises(RuntimeError, match="schema version"):
+    with pytest.raises(StoreUnavailable, match="schema version"):
         SqliteDatabase(path)
 
 

@@ -14,6 +14,7 @@ commands that load no model start in a fraction of a second.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -34,6 +35,8 @@ Command = Callable[[argparse.Namespace, "MemoryPorts", TextIO], int]
 # The state machine's timeout (core.workflows.consolidation.INCOMPLETE_AFTER_SECONDS, which a
 # test holds this to): here as a literal so that building the parser imports no consolidation code.
 INCOMPLETE_AFTER_MINUTES = 30
+# What a file write or read meets when the disk is full, over a size limit or failing.
+_DISK_FAULTS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EIO, errno.EDQUOT})
 
 
 class UsageError(Exception):
@@ -44,6 +47,10 @@ class StoreNotWritable(Exception):
     """The store cannot be written (a read-only disk, a file in its path, no permission)."""
 
 
+class StoreFailed(Exception):
+    """The store failed a command part way; the message says what is kept."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; the process exit code (0 ok, 1 failed, 2 bad input)."""
     parser = _parser()
@@ -52,11 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _run(args)
-    except (InvalidInput, UsageError, StoreNotWritable) as error:
+    except (InvalidInput, UsageError, StoreNotWritable, StoreFailed) as error:
         return _fail(str(error), 2)
     except MemoryError_ as error:
         if _is_store_error(error):
-            return _fail(str(error), 2)
+            return _fail(_unrecorded(args, str(error)), 2)
         return _fail(str(error), 1)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
@@ -121,6 +128,17 @@ def _local_ports(args: argparse.Namespace) -> MemoryPorts:
         return local_ports(settings, read_only=why is not None)
     except OSError as error:
         raise StoreNotWritable(_os_error(settings.store, error)) from None
+    except MemoryError_ as error:
+        if not (why is None and _reads_only(args) and _disk_failed(error)):
+            raise
+    # The disk is full (or failing) and the command only reads: read the store as it is.
+    return local_ports(settings, read_only=True)
+
+
+def _disk_failed(error: BaseException) -> bool:
+    from agent_memory.adapters.local.sqlite_db import DatabaseFailed
+
+    return isinstance(error, DatabaseFailed)
 
 
 def _reads_only(args: argparse.Namespace) -> bool:
@@ -156,29 +174,76 @@ def _os_error(store: Path, error: OSError) -> str:
 
 
 def _is_store_error(error: MemoryError_) -> bool:
-    from agent_memory.adapters.local.sqlite_db import StoreUnreadable
+    """A store that cannot be used as it is: damaged, unreadable, its disk full or failing."""
+    from agent_memory.core.model.errors import StoreUnavailable
 
-    return isinstance(error, StoreUnreadable)
+    return isinstance(error, StoreUnavailable)
 
 
 def _known_failure(error: Exception, args: argparse.Namespace) -> tuple[str, int] | None:
     """The one line and exit code of an expected failure; None for a bug (its traceback)."""
-    import sqlite3
-
     from agent_memory.cli.aws_target import AwsCommandFailed
     from agent_memory.core.workflows.consolidation import StepFailed
 
     if isinstance(error, AwsCommandFailed):
         return str(error), 1
     if isinstance(error, StepFailed):
-        if isinstance(error.error, OSError | sqlite3.OperationalError) and _write_refused(
-            error.error
-        ):
-            return _write_refused_line(args, error.error), 2
+        fault = _store_fault(args, error.error)
+        if fault is not None:
+            # consolidate_or_record raised the step's failure: its record was written.
+            return (
+                f"{fault} (run {_run_id(args)} failed at {error.step}; recorded for replay: "
+                f"{PROG} failed list)",
+                2,
+            )
         return f"{error} (recorded for replay: agent-memory failed list)", 1
-    if _write_refused(error):
-        return _write_refused_line(args, error), 2
+    fault = _store_fault(args, error)
+    if fault is not None:
+        return _unrecorded(args, fault), 2
     return None
+
+
+def _store_fault(args: argparse.Namespace, error: BaseException) -> str | None:
+    """The one line of a store that refused or failed a write or a read; None for another
+    error.
+    """
+    import sqlite3
+
+    if isinstance(error, MemoryError_) and _is_store_error(error):
+        return str(error)
+    if isinstance(error, OSError | sqlite3.OperationalError) and _write_refused(error):
+        return _write_refused_line(args, error)
+    store = getattr(args, "store_path", None) or args.store
+    if isinstance(error, OSError) and (
+        error.errno in _DISK_FAULTS or _in_store(store, error.filename)
+    ):
+        return _os_error(Path(store or "."), error)
+    return None
+
+
+def _in_store(store: str | Path | None, filename: object) -> bool:
+    """Whether ``filename`` is one of the store's files (a file where a folder belongs...)."""
+    if store is None or not isinstance(filename, str | Path):
+        return False
+    return Path(filename).resolve().is_relative_to(Path(store).resolve())
+
+
+def _unrecorded(args: argparse.Namespace, line: str) -> str:
+    """``line``, saying that the run ``consolidate`` was given was not recorded: the store
+    failed before the run, or its failure, could be recorded.
+    """
+    if args.command != "consolidate":
+        return line
+    return f"{line}; run {_run_id(args)} was NOT recorded: send it again once the store is fixed"
+
+
+def _run_id(args: argparse.Namespace) -> str:
+    from agent_memory.core.api.contracts import unwrap_event
+
+    event = getattr(args, "event", None)
+    detail = unwrap_event(event) if isinstance(event, dict) else None
+    run_id = detail.get("run_id") if isinstance(detail, dict) else None
+    return str(run_id) if run_id is not None else "?"
 
 
 def _write_refused(error: BaseException) -> bool:
@@ -482,6 +547,14 @@ def _bootstrap(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int
         }
     )
     reply = bootstrap(request, ports)
+    unavailable = reply.get("unavailable") or {}
+    if unavailable:
+        read = [tier for tier in ("episodic", "semantic", "procedural") if tier not in unavailable]
+        why = "; ".join(f"{tier}: {reason}" for tier, reason in unavailable.items())
+        print(
+            f"{PROG}: warning: served {', '.join(read) or 'nothing'} only; could not read {why}",
+            file=sys.stderr,
+        )
     if args.json:
         _print_json(reply, out)
     else:
@@ -774,6 +847,13 @@ def _failed_replay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) ->
             result = summary(replay(key, ports))
             out.write(f"replayed {key}: episode {result['episode']}\n")
         except (StepFailed, MemoryError_) as error:
+            fault = _store_fault(args, error.error if isinstance(error, StepFailed) else error)
+            if fault is not None:
+                # Every run left stays as it was recorded: stop rather than fail each in turn.
+                raise StoreFailed(
+                    f"{fault} (replay of {key} failed; it and the runs not replayed yet stay "
+                    f"recorded: {PROG} failed list)"
+                ) from None
             failures += 1
             out.write(f"replay of {key} failed again: {error}\n")
     return 1 if failures else 0

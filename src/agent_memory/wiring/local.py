@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import secrets
 import threading
 import time
@@ -10,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from agent_memory.adapters.ledger_records import ledger_ports
+from agent_memory.adapters.local import key_file
 from agent_memory.adapters.local.embeddings import (
     DEFAULT_MODEL_ID,
     LOCAL_MODELS,
@@ -17,7 +17,7 @@ from agent_memory.adapters.local.embeddings import (
     local_model,
 )
 from agent_memory.adapters.local.knowledge_base import LocalKnowledgeBase
-from agent_memory.adapters.local.sqlite_db import SqliteDatabase
+from agent_memory.adapters.local.sqlite_db import DatabaseDamaged, SqliteDatabase
 from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
@@ -67,7 +67,14 @@ def local_ports(
     """
     if not read_only:
         settings.store.mkdir(parents=True, exist_ok=True)
+    _refuse_emptied(settings.store)
     database = SqliteDatabase(settings.store / DATABASE_FILE, read_only=read_only)
+    try:
+        # One secret per store; each use gets its own key (receipts derive theirs from it).
+        secret = pseudonym_key(settings.store, create=not read_only, database=database)
+    except BaseException:
+        database.close()
+        raise
     ledgers = ledger_ports(SqliteLedger(database))
     registry = LOCAL_MODELS if models is None else models
     active = ledgers.model_registry.active_model(now=time.time())
@@ -82,8 +89,6 @@ def local_ports(
         from agent_memory.adapters.chat import chat_from_spec
 
         chat = chat_from_spec(settings.llm)
-    # One secret per store; each use gets its own key (receipts derive theirs from it).
-    secret = pseudonym_key(settings.store, create=not read_only)
     return MemoryPorts(
         # Stores present each record with the vectors of the model queries are embedded with.
         episodes=SqliteEpisodeStore(database, active_model=embedder.model_id),
@@ -143,24 +148,40 @@ class _DetectorsOnFirstUse:
         return self._detectors().detect(text)
 
 
-def pseudonym_key(store: Path, *, create: bool = True) -> bytes:
-    """The store's secret for name pseudonyms, created (owner-only) on first use.
+def _refuse_emptied(store: Path) -> None:
+    """Refuse a database file cut to nothing in a store that was written before (it has its
+    key, made only once the database was): SQLite would take it for a new, empty memory.
+    """
+    database = store / DATABASE_FILE
+    try:
+        emptied = database.stat().st_size == 0 and (store / PSEUDONYM_KEY_FILE).exists()
+    except FileNotFoundError:
+        return
+    if emptied:
+        raise DatabaseDamaged(
+            f"the store's database is damaged: {database} is empty, but the store was written "
+            "before (restore it from a backup of the store)"
+        )
 
-    Losing it only means new pseudonyms no longer match old ones; keep it with the store.
-    Without ``create`` (a read-only store) a missing key is replaced by a key for this process
-    only: such a store holds no pseudonym to match.
+
+def pseudonym_key(
+    store: Path, *, create: bool = True, database: SqliteDatabase | None = None
+) -> bytes:
+    """The store's secret for name pseudonyms (and receipts), created on first use.
+
+    The file is checked at every open: one that is not a key raises ``KeyFileInvalid`` (a
+    ``StoreUnavailable``) naming it and what is wrong. A missing key is made, owner-only and
+    written atomically, unless ``database`` holds memory already (names stored with the lost
+    key would no longer match: that too raises). Without ``create`` (a read-only store) a
+    missing key of an empty store is a key for this process only: such a store holds no
+    pseudonym to match.
     """
     path = store / PSEUDONYM_KEY_FILE
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        if not create:
-            return secrets.token_bytes(32)
-    key = secrets.token_bytes(32)
-    try:
-        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
-            out.write(key)
-    except FileExistsError:
-        # Another process created it first: use theirs.
-        return path.read_bytes()
-    return key
+    found = key_file.read_key(path)
+    if found is not None:
+        return found
+    if database is not None and database.holds_memory():
+        raise key_file.missing_key(path)
+    if not create:
+        return secrets.token_bytes(key_file.KEY_BYTES)
+    return key_file.create_key(path)

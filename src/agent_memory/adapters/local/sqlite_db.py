@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
+import struct
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from agent_memory.adapters.local.sqlite_codec import tenant_key_range
 from agent_memory.adapters.local.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
-from agent_memory.core.model.errors import MemoryError_, TransientError
+from agent_memory.core.model.errors import MemoryError_, StoreUnavailable, TransientError
 
 _SQLITE_BUSY = 5
 _SQLITE_LOCKED = 6
+_SQLITE_IOERR = 10
+_SQLITE_CORRUPT = 11
+_SQLITE_FULL = 13
+_SQLITE_NOTADB = 26
 _DELETE = re.compile(r"\s*DELETE\b", re.IGNORECASE)
+# What decoding a garbled row's values raises (JSON, UTF-8, a wrong type or shape).
+_UNDECODABLE = (ValueError, TypeError, KeyError, IndexError, AttributeError, struct.error)
+T = TypeVar("T")
+V = TypeVar("V")
+# The tables that hold memory (the schema's own bookkeeping aside).
+_MEMORY_TABLES = ("episodes", "facts", "procedures", "ledger")
 
 
 def is_lock_error(exc: sqlite3.Error) -> bool:
@@ -29,18 +41,47 @@ def is_lock_error(exc: sqlite3.Error) -> bool:
     return "locked" in message or "busy" in message
 
 
-@contextmanager
-def _lock_errors_are_transient() -> Iterator[None]:
-    try:
-        yield
-    except sqlite3.OperationalError as exc:
-        if is_lock_error(exc):
-            raise TransientError(f"database busy: {exc}") from exc
-        raise
+def _primary_code(exc: sqlite3.Error) -> int | None:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
 
 
-class StoreUnreadable(MemoryError_):
-    """A database opened read-only is missing, unreadable or of another schema version."""
+class StoreUnreadable(StoreUnavailable):
+    """A database opened read-only is missing, unreadable or of another schema version, or
+    one opened to write is of a newer one.
+    """
+
+
+class DatabaseDamaged(StoreUnavailable):
+    """The database file is not a database, or is malformed (cut short, overwritten)."""
+
+
+class DatabaseFailed(StoreUnavailable):
+    """The disk under the database failed it: full, over a file-size limit, an I/O error."""
+
+
+def translated(path: str, exc: sqlite3.Error) -> MemoryError_ | None:
+    """The error ``exc`` means, for entry points to report in one line: a lock waited on in
+    vain (``TransientError``), a damaged file or a failing disk (``StoreUnavailable``); None
+    for any other (a refused write, a bug), which stays as it is.
+    """
+    code = _primary_code(exc)
+    if isinstance(exc, sqlite3.OperationalError) and is_lock_error(exc):
+        return TransientError(f"database busy: {exc}")
+    if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return DatabaseDamaged(
+            f"the store's database is damaged: {path}: {exc} (restore it from a backup of the "
+            "store)"
+        )
+    if code == _SQLITE_FULL:
+        return DatabaseFailed(f"the store's database {path} cannot grow: the disk is full ({exc})")
+    if code == _SQLITE_IOERR:
+        name = getattr(exc, "sqlite_errorname", "SQLITE_IOERR")
+        return DatabaseFailed(
+            f"the store's database {path} failed: {exc} ({name}: the disk is full, over a "
+            "file-size limit or failing)"
+        )
+    return None
 
 
 class _ThreadConnection(sqlite3.Connection):
@@ -142,7 +183,7 @@ class SqliteDatabase:
 
     def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """Run one read statement (a consistent snapshot on its own) and return its rows."""
-        with _lock_errors_are_transient():
+        with self._faults():
             return self.connection().execute(sql, params).fetchall()
 
     def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
@@ -161,13 +202,15 @@ class SqliteDatabase:
         conn = self.connection()
         if conn.in_transaction:
             raise RuntimeError("transactions do not nest")
-        with _lock_errors_are_transient():
+        with self._faults():
             conn.execute("BEGIN DEFERRED")
             try:
                 yield conn
-            finally:
-                if conn.in_transaction:
-                    conn.execute("COMMIT")
+            except BaseException:
+                self._roll_back(conn)
+                raise
+            if conn.in_transaction:
+                conn.execute("COMMIT")
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
@@ -180,7 +223,7 @@ class SqliteDatabase:
         conn = self.connection()
         if conn.in_transaction:
             raise RuntimeError("write transactions do not nest")
-        with _lock_errors_are_transient():
+        with self._faults():
             if isinstance(conn, _ThreadConnection):
                 conn.deleted = False
             conn.execute("BEGIN IMMEDIATE")
@@ -188,12 +231,57 @@ class SqliteDatabase:
                 yield conn
                 conn.execute("COMMIT")
             except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
+                self._roll_back(conn)
                 raise
         if isinstance(conn, _ThreadConnection) and conn.deleted:
             conn.deleted = False
             self.checkpoint()
+
+    def _roll_back(self, conn: sqlite3.Connection) -> None:
+        """End a failed transaction; a connection that cannot (its disk failed) is dropped, so
+        the thread's next statement starts on a new one rather than inside the old transaction.
+        """
+        if not conn.in_transaction:
+            return
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            self._local.conn = None
+            with self._all_lock:
+                self._all.discard(conn)
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+
+    @contextmanager
+    def _faults(self) -> Iterator[None]:
+        """SQLite's errors as the errors they mean (:func:`translated`)."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            meaning = translated(self._path, exc)
+            if meaning is None:
+                raise
+            raise meaning from exc
+
+    def decoded(self, kind: str, decode: Callable[[V], T], stored: V) -> T:
+        """``decode(stored)``, a ``kind`` as the file holds it; ``DatabaseDamaged`` naming the
+        file when its bytes decode to no such record (SQLite keeps no checksum of a row's
+        content, so a damaged page can hand back garbled values).
+        """
+        try:
+            return decode(stored)
+        except _UNDECODABLE as exc:
+            cause = " ".join(str(exc).split()[:30])
+            raise DatabaseDamaged(
+                f"the store's database is damaged: {self._path}: a stored {kind} cannot be read "
+                f"({type(exc).__name__}: {cause}) (restore it from a backup of the store)"
+            ) from exc
+
+    def holds_memory(self) -> bool:
+        """Whether any episode, fact, procedure or run record is stored."""
+        return any(
+            self.fetchone(f"SELECT 1 FROM {table} LIMIT 1") is not None for table in _MEMORY_TABLES
+        )
 
     def schema_version(self) -> int:
         """Return the schema version recorded in the file."""
@@ -216,9 +304,9 @@ class SqliteDatabase:
         self.close()
 
     def _open(self) -> sqlite3.Connection:
-        if self._read_only:
-            return self._open_read_only()
-        with _lock_errors_are_transient():
+        with self._faults():
+            if self._read_only:
+                return self._open_read_only()
             # isolation_level=None: transactions are begun explicitly, never implicitly;
             # timeout is SQLite's busy_timeout, how long to wait for another writer's lock.
             conn = sqlite3.connect(
@@ -229,14 +317,19 @@ class SqliteDatabase:
                 check_same_thread=False,
                 factory=_ThreadConnection,
             )
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode = WAL")
-            # NORMAL is durable across application crashes in WAL mode, which is what we need.
-            conn.execute("PRAGMA synchronous = NORMAL")
-            conn.execute("PRAGMA foreign_keys = OFF")
-            # Deleted records (forgotten tenants, replayed raw events) are zeroed, not left in
-            # free pages; write() then checkpoints so the file holds the zeroed pages.
-            conn.execute("PRAGMA secure_delete = ON")
+            try:
+                conn.row_factory = sqlite3.Row
+                conn.execute("PRAGMA journal_mode = WAL")
+                # NORMAL is durable across application crashes in WAL mode, which is what we
+                # need.
+                conn.execute("PRAGMA synchronous = NORMAL")
+                conn.execute("PRAGMA foreign_keys = OFF")
+                # Deleted records (forgotten tenants, replayed raw events) are zeroed, not left
+                # in free pages; write() then checkpoints so the file holds the zeroed pages.
+                conn.execute("PRAGMA secure_delete = ON")
+            except BaseException:
+                conn.close()
+                raise
         return conn
 
     def _open_read_only(self) -> sqlite3.Connection:
@@ -248,7 +341,7 @@ class SqliteDatabase:
         try:
             return self._connect_read_only(f"{uri}?mode=ro")
         except sqlite3.OperationalError as error:
-            if Path(f"{self._path}-wal").exists():
+            if _holds_frames(Path(f"{self._path}-wal")):
                 raise StoreUnreadable(
                     f"cannot read {self._path} read-only: its -wal file holds writes not yet "
                     f"in the database, and there is no -shm index beside it ({error})"
@@ -273,6 +366,9 @@ class SqliteDatabase:
             raise StoreUnreadable(f"{self._path} does not exist")
         try:
             version = self.schema_version()
+        except StoreUnavailable:
+            self.close()
+            raise
         except sqlite3.DatabaseError as error:
             self.close()
             raise StoreUnreadable(f"cannot read {self._path}: {error}") from error
@@ -287,7 +383,7 @@ class SqliteDatabase:
         """Fold the write-ahead log into the database and empty it, so deleted content no
         longer lingers in old log frames; a busy reader just makes it partial.
         """
-        with _lock_errors_are_transient():
+        with self._faults():
             self.connection().execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _migrate(self) -> None:
@@ -296,10 +392,19 @@ class SqliteDatabase:
             row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
             current = int(row[0]) if row[0] is not None else 0
             if current > SCHEMA_VERSION:
-                raise RuntimeError(
-                    f"{self._path} has schema version {current}; this code knows {SCHEMA_VERSION}"
+                raise StoreUnreadable(
+                    f"{self._path} has schema version {current}; this code knows "
+                    f"{SCHEMA_VERSION} (it was written by a newer agent-memory)"
                 )
             for version in range(current + 1, SCHEMA_VERSION + 1):
                 for statement in MIGRATIONS[version]:
                     conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+
+
+def _holds_frames(wal: Path) -> bool:
+    """Whether a write-ahead log may hold commits (one left empty by a failed open holds none)."""
+    try:
+        return wal.stat().st_size > 0
+    except FileNotFoundError:
+        return False

@@ -79,7 +79,7 @@ class SqliteEpisodeStore:
         self._model = active_model
 
     def _as_episode(self, row: sqlite3.Row) -> Episode:
-        episode = _episode(row)
+        episode = self._db.decoded("episode", _episode, row)
         return episode if self._model is None else episode.in_space(self._model)
 
     def add(self, episode: Episode) -> bool:

@@ -47,7 +47,7 @@ class SqliteFactStore:
         self._model = active_model
 
     def _as_fact(self, row: sqlite3.Row) -> Fact:
-        fact = _fact(row)
+        fact = self._db.decoded("fact", _fact, row)
         return fact if self._model is None else fact.in_space(self._model)
 
     def observe(

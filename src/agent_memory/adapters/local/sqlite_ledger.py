@@ -33,7 +33,7 @@ class SqliteLedger:
             "SELECT value FROM ledger WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)",
             (key, now),
         )
-        return _decode(row["value"]) if row is not None else None
+        return self._db.decoded("ledger record", _decode, row["value"]) if row is not None else None
 
     def add(self, key: str, value: dict[str, Any], *, now: float, expires_at: float | None) -> bool:
         """Write unless an unexpired record exists; True if this call wrote it."""
@@ -80,7 +80,7 @@ class SqliteLedger:
             for row in rows:
                 if not row["key"].startswith(prefix):
                     return
-                yield row["key"], _decode(row["value"])
+                yield row["key"], self._db.decoded("ledger record", _decode, row["value"])
             if len(rows) < _SCAN_BATCH:
                 return
             bound, operator = rows[-1]["key"], ">"
@@ -103,5 +103,7 @@ def _encode(value: dict[str, Any]) -> str:
 
 
 def _decode(text: str) -> dict[str, Any]:
-    value: dict[str, Any] = json.loads(text)
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise TypeError(f"a record is a JSON object, not {type(value).__name__}")
     return value

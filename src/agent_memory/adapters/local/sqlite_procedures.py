@@ -46,6 +46,9 @@ class SqliteProcedureStore:
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
 
+    def _as_procedure(self, row: sqlite3.Row) -> Procedure:
+        return self._db.decoded("procedure", _procedure, row)
+
     def propose(self, procedure: Procedure, run_id: str) -> bool:
         """Store the proposal as given unless its id exists; True if this call created it.
 
@@ -107,7 +110,7 @@ class SqliteProcedureStore:
                 "AND p.tenant_id = ?",
                 (procedure_id, low, high, tenant_id),
             )
-        return _procedure(row) if row is not None else None
+        return self._as_procedure(row) if row is not None else None
 
     def for_task_type(self, tenant_id: str, task_type: str) -> list[Procedure]:
         """List every procedure of the tenant's task type, whatever its status, by id."""
@@ -115,7 +118,7 @@ class SqliteProcedureStore:
             f"{_SELECT} WHERE p.pk = ? ORDER BY p.procedure_id",
             (partition_key(tenant_id, task_type),),
         )
-        return [_procedure(r) for r in rows]
+        return [self._as_procedure(r) for r in rows]
 
     def list(
         self,
@@ -147,7 +150,7 @@ class SqliteProcedureStore:
             limit,
         )
         next_cursor = encode_cursor("procedures", (rows[-1]["procedure_id"],)) if more else None
-        return Page(tuple(_procedure(r) for r in rows), next_cursor)
+        return Page(tuple(self._as_procedure(r) for r in rows), next_cursor)
 
     def set_status(
         self,
@@ -184,7 +187,7 @@ class SqliteProcedureStore:
             if changed != 1:
                 return None
             row = conn.execute(f"{_SELECT} WHERE p.procedure_id = ?", (procedure_id,)).fetchone()
-        return _procedure(row)
+        return self._as_procedure(row)
 
     def record_feedback(
         self,
@@ -244,7 +247,7 @@ class SqliteProcedureStore:
         rows = self._db.tenant_rows(
             _SELECT, table="p", sort_key="procedure_id", tenant_id=tenant_id
         )
-        return (_procedure(r) for r in rows)
+        return (self._as_procedure(r) for r in rows)
 
     def forget(self, tenant_id: str) -> int:
         """Delete every procedure of the tenant with its sources and feedback records."""

@@ -101,7 +101,8 @@ class BootstrapReply(ReplyContent):
     ``episodes_ranked_by`` the reranker model that ordered the episodes (``None``: the index
     did, with no reranker configured or none available at the time); ``timings_ms`` how long
     each took (``query``, ``embed``, ``episodic``, ``rerank``, ``semantic``, ``procedural``,
-    ``total``).
+    ``total``); ``unavailable`` the tiers that could not be read, and why (a damaged or
+    failing store: the reply serves the others).
     """
 
     # Not required: a function deployed before rerankers existed does not send it.
@@ -110,6 +111,10 @@ class BootstrapReply(ReplyContent):
     # ("episodes", "facts", "episode_parts", "procedure_steps", "texts"); empty when nothing.
     # Not required: a function deployed before the budget existed does not send it.
     truncated: NotRequired[dict[str, int]]
+    # The tiers whose store could not be read ("episodic", "semantic", "procedural"), each
+    # with why in one line; the others were served. Empty when every tier was read. Not
+    # required: a function deployed before it existed does not send it.
+    unavailable: NotRequired[dict[str, str]]
     timings_ms: dict[str, float]
 
 

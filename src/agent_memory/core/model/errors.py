@@ -43,3 +43,11 @@ class Forbidden(MemoryError_):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class StoreUnavailable(MemoryError_):
+    """A store cannot be read or written: its files are damaged, its disk is full or failing.
+
+    Unlike a ``TransientError``, trying again does not help until someone repairs the store;
+    the message names the file and what is wrong with it, in one line.
+    """

@@ -27,7 +27,7 @@ from agent_memory.core.api.contracts import (
 )
 from agent_memory.core.model import markers, receipts
 from agent_memory.core.model.calibration import episode_threshold, fact_threshold
-from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.errors import InvalidInput, StoreUnavailable
 from agent_memory.core.model.markers import Section
 from agent_memory.core.model.models import EpisodeHit, Procedure, SearchResult
 from agent_memory.core.model.scope import AGENT_SCOPE, MAX_TEAM_AGENTS, Scope, team_scope
@@ -138,12 +138,17 @@ def bootstrap(
     The procedural lookup needs no embedding, so it starts at once; the episodic and semantic
     lookups start as soon as the task is embedded. The reply carries the context block, what
     each tier found, how long each took (milliseconds), and what was trimmed to keep it within
-    ``max_reply_bytes`` (:func:`fit_reply`; empty when nothing was).
+    ``max_reply_bytes`` (:func:`fit_reply`; empty when nothing was). A tier whose store cannot
+    be read (damaged, failing) is left out and named in ``unavailable`` with the reason; the
+    others are served.
     """
     pool = executor or _pool()
     started = time.perf_counter()
     now = ports.clock()
-    procedure_job = pool.submit(_timed, lambda: _procedure(request, ports))
+    unavailable: dict[str, str] = {}
+    procedure_job = pool.submit(
+        _timed, _read("procedural", lambda: _procedure(request, ports), None, unavailable)
+    )
     # Memory stores names as pseudonyms: the query must say them the same way.
     text, query_ms = _timed(
         lambda: query_form(
@@ -151,8 +156,20 @@ def bootstrap(
         )
     )
     query, embed_ms = _timed(lambda: ports.embedder.embed_query(text))
-    episodes_job = pool.submit(_timed, lambda: _episodes(request, ports, text, query, now))
-    facts_job = pool.submit(_timed, lambda: _facts(request, ports, text, query))
+    episodes_job = pool.submit(
+        _timed,
+        _read(
+            "episodic",
+            lambda: _episodes(request, ports, text, query, now),
+            SearchResult((), ()),
+            unavailable,
+        ),
+    )
+    no_facts: list[semantic.ScoredFact] = []
+    facts_job = pool.submit(
+        _timed,
+        _read("semantic", lambda: _facts(request, ports, text, query), no_facts, unavailable),
+    )
     found, episodic_ms = episodes_job.result()
     policy = ports.policies.episodic
     found, rerank_ms = _timed(
@@ -185,6 +202,7 @@ def bootstrap(
         **content,
         "episodes_ranked_by": found.ranked_by,
         "truncated": truncated,
+        "unavailable": dict(sorted(unavailable.items())),
         "timings_ms": {
             "query": query_ms,
             "embed": embed_ms,
@@ -195,6 +213,38 @@ def bootstrap(
             "total": round((time.perf_counter() - started) * 1000, 3),
         },
     }
+
+
+def _read(
+    tier: str, lookup: Callable[[], T], missing: T, unavailable: dict[str, str]
+) -> Callable[[], T]:
+    """``lookup`` of ``tier``, answering ``missing`` instead when the tier's store cannot be
+    read, its reason (one line) kept in ``unavailable``: a read serves what it can. Transient
+    failures (a lock, throttling) still raise, for the caller to try the whole read again.
+    """
+
+    def read() -> T:
+        try:
+            return lookup()
+        except (StoreUnavailable, OSError) as error:
+            unavailable[tier] = _reason(error)
+            return missing
+
+    return read
+
+
+# A reason's length at most: three of them fit in what the reply reserves besides its content.
+_MAX_REASON_CHARS = 200
+
+
+def _reason(error: BaseException) -> str:
+    """Why a store could not be read, in one line of at most :data:`_MAX_REASON_CHARS`."""
+    if isinstance(error, OSError) and error.strerror:
+        where = f"{error.filename}: " if error.filename else ""
+        text = f"{where}{error.strerror}"
+    else:
+        text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= _MAX_REASON_CHARS else text[: _MAX_REASON_CHARS - 3] + "..."
 
 
 @dataclass(frozen=True, slots=True)

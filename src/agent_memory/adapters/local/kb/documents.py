@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_memory.adapters.local.kb.files import write_atomic
+from agent_memory.adapters.local.files import write_atomic
 from agent_memory.adapters.local.kb.keys import (
     SIDECAR_SUFFIX,
     key_tenant,

@@ -7,7 +7,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import cast, get_args
 
-from agent_memory.adapters.local.kb.files import write_atomic
+from agent_memory.adapters.local.files import write_atomic
 from agent_memory.core.model.models import IngestionJob, IngestionState, IngestionStatistics
 
 _STATES: frozenset[str] = frozenset(get_args(IngestionState))

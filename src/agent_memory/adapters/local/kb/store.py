@@ -27,9 +27,10 @@ from typing import Any
 
 import numpy as np
 
+from agent_memory.adapters.local.files import write_atomic
 from agent_memory.adapters.local.kb.documents import IndexableDocument
-from agent_memory.adapters.local.kb.files import write_atomic
 from agent_memory.adapters.local.kb.snapshot import IndexSnapshot
+from agent_memory.core.model.errors import StoreUnavailable
 
 FORMAT = 1
 _POINTER = "CURRENT"
@@ -39,7 +40,7 @@ _TABLE = "table.json"
 _ATTEMPTS = 3
 
 
-class IndexUnreadable(RuntimeError):
+class IndexUnreadable(StoreUnavailable):
     """The index on disk is damaged or of an unknown format; the next ingestion rebuilds it."""
 
 
@@ -82,7 +83,10 @@ class IndexStore:
                 return stamp, _read_generation(self.directory / directory, generation)
             except FileNotFoundError:
                 continue  # pruned by two newer ingestions since we read the pointer
-        raise IndexUnreadable(f"index generation in {self.directory} kept vanishing while read")
+        raise IndexUnreadable(
+            f"the KB index in {self.directory} lacks files of the generation its pointer names "
+            "(or they kept vanishing while read); the next ingestion rebuilds it"
+        )
 
     def write(self, snapshot: IndexSnapshot, *, keep_previous: bool = True) -> Stamp:
         """Publish ``snapshot`` as the next generation and prune older ones (all of them unless
@@ -142,9 +146,15 @@ class IndexStore:
             pointer = json.loads(raw)
             generation, directory = int(pointer["generation"]), str(pointer["directory"])
         except (ValueError, KeyError, TypeError) as exc:
-            raise IndexUnreadable(f"unreadable index pointer in {self.directory}") from exc
+            raise IndexUnreadable(
+                f"the KB index pointer {self.directory / _POINTER} is damaged ({_cause(exc)}); "
+                "the next ingestion rebuilds the index"
+            ) from exc
         if directory != f"{_PREFIX}{generation:08d}":
-            raise IndexUnreadable(f"index pointer in {self.directory} names {directory!r}")
+            raise IndexUnreadable(
+                f"the KB index pointer {self.directory / _POINTER} names {directory!r}; the "
+                "next ingestion rebuilds the index"
+            )
         return stamp, generation, directory
 
     def _prune(self, keep: tuple[str, ...]) -> None:
@@ -186,9 +196,12 @@ def _write_generation(directory: Path, snapshot: IndexSnapshot) -> None:
 
 
 def _read_generation(directory: Path, generation: int) -> IndexSnapshot:
+    reading = directory / _TABLE
     try:
-        table: dict[str, Any] = json.loads((directory / _TABLE).read_bytes())
-        matrix = np.load(directory / _VECTORS, allow_pickle=False)
+        table: dict[str, Any] = json.loads(reading.read_bytes())
+        reading = directory / _VECTORS
+        matrix = np.load(reading, allow_pickle=False)
+        reading = directory
         if table["format"] != FORMAT or table["generation"] != generation:
             raise ValueError(f"unexpected format {table['format']} or generation")
         rows = [
@@ -211,8 +224,16 @@ def _read_generation(directory: Path, generation: int) -> IndexSnapshot:
         )
     except FileNotFoundError:
         raise
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise IndexUnreadable(f"unreadable index generation {directory}") from exc
+    except (OSError, ValueError, KeyError, TypeError, EOFError, MemoryError) as exc:
+        raise IndexUnreadable(
+            f"the KB index {reading} is unreadable ({_cause(exc)}); the next ingestion rebuilds it"
+        ) from exc
+
+
+def _cause(exc: BaseException) -> str:
+    """``exc`` in one line: its type, and its message's first line."""
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
 
 
 def _entries(directory: Path) -> list[Path]:
