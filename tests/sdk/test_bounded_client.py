@@ -269,3 +269,16 @@ def test_json_text_of_a_huge_value_costs_what_it_keeps() -> None:
     # Then what is kept is written, in memory of the order of what is kept
     assert text == json.dumps({"content": "é" * 1_000})[:1_000]
     assert peak < 100_000
+
+
+def test_a_limit_is_read_as_the_whole_number_it_is_without_its_own_methods(
+    memory: LocalMemory,
+) -> None:
+    # Given a limit that is an int whose comparisons raise
+    class Limit(int):
+        def __lt__(self, other: object) -> bool:
+            raise RuntimeError("no comparison")
+
+    # Then the search reads it as the number it holds (before: the RuntimeError)
+    found = memory.client.search("acme", "reviewer", "Northwind", limit=Limit(3))
+    assert found["episodes"] == []

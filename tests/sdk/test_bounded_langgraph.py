@@ -15,11 +15,17 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langgraph.store.base import GetOp
 
 from agent_memory.core.api.contracts import MAX_MESSAGE_CHARS
 from agent_memory.core.api.json_input import MAX_DEPTH
 from agent_memory.core.model.policies import WorkingMemoryPolicy
-from agent_memory.integrations.langgraph import compression_hook, finish_hook, to_core_messages
+from agent_memory.integrations.langgraph import (
+    bootstrap_node,
+    compression_hook,
+    finish_hook,
+    to_core_messages,
+)
 from agent_memory.integrations.langgraph_store import AgentMemoryStore
 from agent_memory.sdk import InvalidInputError
 from tests.sdk.conftest import LocalMemory, make_local
@@ -139,6 +145,19 @@ def test_a_state_whose_messages_never_end_is_refused() -> None:
     assert refused.value.field == "messages"
 
 
+def test_a_task_read_from_the_state_that_is_not_text_is_refused_naming_it(
+    memory: LocalMemory,
+) -> None:
+    # Given a bootstrap node whose task reader returns an object, not text
+    node = bootstrap_node(
+        memory.client, tenant_id="acme", agent_id="reviewer", task=lambda state: RaisingStr()
+    )
+    # Then the node refuses it naming the task (before: the object's AttributeError)
+    with pytest.raises(InvalidInputError) as refused:
+        node({"messages": [HumanMessage(TASK)]})
+    assert refused.value.field == "task"
+
+
 # --- the store ---------------------------------------------------------------------------
 
 
@@ -183,3 +202,11 @@ def test_a_search_filter_that_holds_itself_is_refused_naming_it(memory: LocalMem
         store.search(("notes",), filter={"text": wanted})
     assert refused.value.field == "filter.text.$ne"
     assert refused.value.message.startswith(CYCLE)
+
+
+def test_a_key_that_is_not_text_is_refused_naming_it(memory: LocalMemory) -> None:
+    # Given an operation built by hand (the store's get makes the key text itself)
+    store = AgentMemoryStore(memory.client, "acme")
+    with pytest.raises(InvalidInputError) as refused:
+        store.batch([GetOp(("notes",), RaisingStr())])  # type: ignore[arg-type]
+    assert refused.value.field == "key"

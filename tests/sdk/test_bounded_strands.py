@@ -175,3 +175,14 @@ def test_the_outcome_of_a_batch_whose_text_is_not_a_string_is_read_without_it() 
     messages: list[Any] = [{"role": "assistant", "content": [{"text": RaisingStr()}]}]
     # Then the outcome is read from what is text (none here: the run stopped on the way)
     assert invocation_outcome(messages) == "PARTIAL"
+
+
+def test_a_task_stated_by_a_function_that_is_not_text_is_refused_naming_it(
+    memory: LocalMemory,
+) -> None:
+    store = AgentMemoryStore(
+        memory.client, tenant_id="acme", agent_id="reviewer", task=lambda batch: RaisingStr()
+    )
+    with pytest.raises(InvalidInputError) as refused:
+        store.run_event(invocation())
+    assert refused.value.field == "task"

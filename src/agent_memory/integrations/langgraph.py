@@ -245,7 +245,7 @@ def bootstrap_node(
         messages = _messages(state, messages_key)
         if any(m.id == MEMORY_CONTEXT_ID for m in messages):
             return {messages_key: []}
-        text = read_task(state)
+        text = text_of(read_task(state), "task")
         if not text.strip():
             return {messages_key: []}
         try:

@@ -175,14 +175,15 @@ class AgentMemoryStore(BaseStore):
 
     def _get(self, op: GetOp) -> Item | None:
         agent_id = agent_of(op.namespace)
-        found = self.memory.get_episode(self.tenant_id, agent_id, run_id_of(op.key))
+        key = text_of(op.key, "key")
+        found = self.memory.get_episode(self.tenant_id, agent_id, run_id_of(key))
         item = None if found is None else item_of(found)
         if item is None:
             return None
         # The key asked for: the stored one may read scrubbed.
         return Item(
             value=item.value,
-            key=op.key,
+            key=key,
             namespace=item.namespace,
             created_at=item.created_at,
             updated_at=item.updated_at,

@@ -267,8 +267,11 @@ class MemoryClient:
         ``limit`` of each: the retrieval of :meth:`bootstrap` (same thresholds, same scope),
         without the block or a procedure.
         """
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
-            raise invalid(InvalidInput("limit", "must be a whole number"))
+        if limit is not None:
+            # By its type: no method of the caller's object is run.
+            if type(limit) is bool or not issubclass(type(limit), int):
+                raise invalid(InvalidInput("limit", "must be a whole number"))
+            limit = int.__int__(limit)
         if limit is not None and limit < 1:
             raise invalid(InvalidInput("limit", "must be at least 1"))
         request = _request(tenant_id, agent_id, query, None, domain, scope, team, field="query")

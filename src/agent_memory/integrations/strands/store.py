@@ -229,7 +229,8 @@ class AgentMemoryStore(MemoryStore):
             numbers = None
         parts = message_parts(batch)
         core = [part.message for part in parts]
-        task = self._task(batch).strip() or next((m.content for m in core if m.content.strip()), "")
+        stated = text_of(self._task(batch), "task").strip()
+        task = stated or next((m.content for m in core if m.content.strip()), "")
         if not batch or not task.strip():
             return None
         detail: dict[str, Any] = {
