@@ -28,7 +28,7 @@ MAX_ENTRY_BYTES = 256 * 1024
 # EventBridge envelope when the event is kept or replayed whole). Both backends hold it.
 MAX_DETAIL_BYTES = MAX_EVENT_BYTES - 1024
 # How far a detail refused as too large is measured for its error (a bound on that walk).
-_MEASURED_BYTES = 16 * MAX_EVENT_BYTES
+_MEASURED_BYTES = 2 * MAX_EVENT_BYTES
 
 
 @dataclass(frozen=True, slots=True)
