@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp.client import Client
-from mcp_types import INVALID_PARAMS
+from mcp_types import INVALID_PARAMS, PARSE_ERROR
 
 from agent_memory.core.api.json_input import MAX_DEPTH
 from agent_memory.integrations.mcp import build_server, identity_of
@@ -102,7 +102,7 @@ def test_a_request_deeper_than_the_transport_reads_is_answered_not_dropped(
     tmp_path: Path,
 ) -> None:
     # Given a stdio server sent a handshake, then requests nested 300 and 10,000 levels deep
-    # (past the MCP SDK's parser), then a request it can read
+    # (past the MCP SDK's parser) and one that is not JSON, then a request it can read
     lines = [
         json.dumps(
             {
@@ -119,6 +119,7 @@ def test_a_request_deeper_than_the_transport_reads_is_answered_not_dropped(
         json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         deep_call(2, 300),
         deep_call(3, 10_000),
+        '{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"arguments": [tru]}}',
         json.dumps({"jsonrpc": "2.0", "id": 4, "method": "tools/list"}),
     ]
     # When it has answered the last one (each is answered in the order it was read)
@@ -137,10 +138,11 @@ def test_a_request_deeper_than_the_transport_reads_is_answered_not_dropped(
     process.stdin.close()
     assert process.wait(timeout=120) == 0
     # Then every request was answered (before: the deep ones never were, and a host waited)
-    assert sorted(replies) == [1, 2, 3, 4]
+    assert sorted(replies) == [1, 2, 3, 4, 5]
     for deep in (2, 3):
         assert replies[deep]["error"]["code"] == INVALID_PARAMS
         assert f"at most {MAX_DEPTH} levels deep" in replies[deep]["error"]["message"]
+    assert replies[5]["error"]["code"] == PARSE_ERROR
     assert "result" in replies[4]
 
 

@@ -1,9 +1,9 @@
 """Requests the stdio transport could not read, answered instead of dropped.
 
-The MCP SDK's stdio transport drops a line it cannot read (invalid JSON, JSON nested deeper than
-its parser goes, not a JSON-RPC message) with a debug log: the host waits for an answer that
-never comes. Here such a line is answered with a JSON-RPC error under the request's id, found by
-scanning the line's top-level keys without parsing their values (no depth costs recursion).
+The MCP SDK's stdio transport drops a line it cannot read with a debug log: the host waits for an
+answer that never comes. Here a request it could not parse (JSON nested deeper than its parser
+goes, or text that is not JSON) is answered with a JSON-RPC error under the request's id, found
+by scanning the line's top-level keys without parsing their values (no depth costs recursion).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any, Self
 
 import anyio
 from mcp.shared.message import SessionMessage
-from mcp_types import INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
+from mcp_types import INVALID_PARAMS, PARSE_ERROR, ErrorData, JSONRPCError
 from pydantic import ValidationError
 
 from agent_memory.core.api.json_input import MAX_DEPTH
@@ -55,14 +55,16 @@ def refusal(error: Exception) -> tuple[int, str] | None:
     if not isinstance(error, ValidationError) or error.error_count() == 0:
         return None
     first = error.errors()[0]
-    if first["type"] == "json_invalid":
-        if "recursion limit" in str(first["msg"]):
-            return INVALID_PARAMS, (
-                f"the request is nested deeper than the server reads; a tool's arguments are "
-                f"at most {MAX_DEPTH} levels deep"
-            )
-        return PARSE_ERROR, f"Parse error: {first['msg']}"
-    return INVALID_REQUEST, f"Invalid request: {first['msg']}"
+    if first["type"] != "json_invalid":
+        # JSON, but not a JSON-RPC message: the SDK's error holds the part at fault, not the
+        # line, so no id can be found for an answer.
+        return None
+    if "recursion limit" in str(first["msg"]):
+        return INVALID_PARAMS, (
+            f"the request is nested deeper than the server reads; a tool's arguments are "
+            f"at most {MAX_DEPTH} levels deep"
+        )
+    return PARSE_ERROR, f"Parse error: {first['msg']}"
 
 
 class AnsweringReader:
