@@ -66,7 +66,7 @@ except ImportError as error:
     ) from error
 
 from agent_memory.adapters.chat import LangChainChat
-from agent_memory.core.api.contracts import CORE_ROLES
+from agent_memory.core.api.contracts import CORE_ROLES, MAX_MESSAGE_CHARS
 from agent_memory.core.api.message_text import parts_text, tool_call_line, with_tool_calls
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Message, Role, RunArtifacts
@@ -82,7 +82,9 @@ from agent_memory.core.tiers.working_memory import (
 from agent_memory.core.workflows.extraction import extract_run_artifacts
 from agent_memory.integrations.run_event import fit_messages, message_json
 from agent_memory.sdk.aio import AsyncMemoryClient
+from agent_memory.sdk.bounds import json_text, listed, text_of
 from agent_memory.sdk.client import MemoryClient
+from agent_memory.sdk.errors import invalid
 from agent_memory.sdk.handles import AsyncRunHandle, RunHandle
 
 __all__ = [
@@ -127,14 +129,19 @@ _MAX_NAME_CHARS = 256
 _MAX_TOOL_CALLS = 128
 
 
-def to_core_messages(messages: Sequence[BaseMessage]) -> list[Message]:
+def to_core_messages(messages: Sequence[BaseMessage], *, field: str = "messages") -> list[Message]:
     """LangChain messages as the core's ``Message`` (roles system, human, ai, tool).
 
     An ``AIMessage`` keeps the ids of its tool calls, and its calls are written after its
-    text (``[tool call] name {"arg": ...}``) so summaries and memory know what was called; a
+    text (``[tool call] name {"arg": ...}``, the arguments as JSON cut where a message is, so
+    arguments of any size cost no more) so summaries and memory know what was called; a
     ``ToolMessage`` keeps its ``tool_call_id`` and tool name. Content blocks become their text.
+    What is read is read within bounds: arguments nested past 64 levels or holding themselves,
+    or a part that is not what LangChain holds there, raise ``InvalidInputError`` naming it
+    (``messages[3].tool_calls[0].args``, under ``field``); what is not read (``additional_kwargs``,
+    blocks without text) is not walked.
     """
-    return [_to_core(m) for m in messages]
+    return [_to_core(m, f"{field}[{i}]") for i, m in enumerate(_listed(messages, field))]
 
 
 def from_core_message(message: Message, *, id: str | None = None) -> BaseMessage:
@@ -238,7 +245,7 @@ def bootstrap_node(
         messages = _messages(state, messages_key)
         if any(m.id == MEMORY_CONTEXT_ID for m in messages):
             return {messages_key: []}
-        text = read_task(state)
+        text = text_of(read_task(state), "task")
         if not text.strip():
             return {messages_key: []}
         try:
@@ -286,31 +293,38 @@ def bootstrap_node(
 
 def served_procedure_id(state: State, *, messages_key: str = "messages") -> str | None:
     """The id of the procedure the memory context recommended to this run, if any."""
-    procedure_id = _served(state, messages_key).get("procedure_id")
-    return str(procedure_id) if procedure_id else None
+    return _served(state, messages_key).get("procedure_id") or None
 
 
 def served_receipt(state: State, *, messages_key: str = "messages") -> str | None:
     """The serving receipt of the procedure the memory context recommended, if any: the
     run's ``procedure_feedback`` counts only with it (:func:`finish_hook` sends it).
     """
-    receipt = _served(state, messages_key).get("receipt")
-    return str(receipt) if receipt else None
+    return _served(state, messages_key).get("receipt") or None
 
 
-def _served(state: State, messages_key: str) -> dict[str, Any]:
-    """What :func:`bootstrap_node` recorded of the run's memory context (empty if none)."""
+def _served(state: State, messages_key: str) -> dict[str, str]:
+    """What :func:`bootstrap_node` recorded of the run's memory context (empty if none): its
+    strings only (the state is the caller's; no other value of it is read).
+    """
     for message in _messages(state, messages_key):
         if message.id == MEMORY_CONTEXT_ID:
-            return dict(message.response_metadata.get(_METADATA_KEY) or {})
+            recorded = message.response_metadata.get(_METADATA_KEY)
+            if not issubclass(type(recorded), dict):
+                return {}
+            return {
+                k: str.__str__(v)
+                for k, v in dict.items(recorded)  # type: ignore[arg-type]
+                if type(k) is str and issubclass(type(v), str)
+            }
     return {}
 
 
 def first_human_text(state: State, *, messages_key: str = "messages") -> str:
     """The text of the state's first human message (the task, as most agents are started)."""
-    for message in _messages(state, messages_key):
+    for i, message in enumerate(_messages(state, messages_key)):
         if isinstance(message, HumanMessage):
-            return _text(message.content)
+            return _text(message.content, f"{messages_key}[{i}].content")
     return ""
 
 
@@ -360,8 +374,9 @@ class FinishHook:
         the serving receipt its bootstrap was handed (the report counts only with it).
         ``fields`` are further RunFinished fields (``finished_at``, ``artifacts``...).
         """
-        messages = [m for m in _messages(state, self._messages_key) if m.id != MEMORY_CONTEXT_ID]
-        core = to_core_messages(messages)
+        messages = _messages(state, self._messages_key)
+        converted = to_core_messages(messages, field=self._messages_key)
+        core = [c for m, c in zip(messages, converted, strict=True) if m.id != MEMORY_CONTEXT_ID]
         detail: dict[str, Any] = {
             "tenant_id": _read(self._tenant_id, state),
             "agent_id": _read(self._agent_id, state),
@@ -478,11 +493,43 @@ def _read(value: FromState[T], state: State) -> T:
 
 def _messages(state: State, key: str) -> list[BaseMessage]:
     found = state.get(key) if isinstance(state, Mapping) else getattr(state, key, None)
-    return list(found or [])
+    return [] if found is None else _listed(found, key)
 
 
-def _text(content: str | list[str | dict[Any, Any]]) -> str:
-    return content if isinstance(content, str) else parts_text(content)
+def _listed(messages: object, field: str) -> list[BaseMessage]:
+    """The messages of a list (no other iterable is read: one may never end), each checked to
+    be a LangChain message.
+    """
+    members = listed(messages, field, "a list of LangChain messages")
+    for i, message in enumerate(members):
+        if not issubclass(type(message), BaseMessage):
+            refused = f"must be a LangChain message, not {type(message).__name__}"
+            raise invalid(InvalidInput(f"{field}[{i}]", refused))
+    return members
+
+
+def _text(content: object, field: str) -> str:
+    """The text of a message's content: a string, or the text of its parts (strings and text
+    blocks; other blocks are not read).
+    """
+    if issubclass(type(content), str):
+        return text_of(content, field)
+    parts: list[str | dict[str, str]] = []
+    members = listed(content, field, "a string or a list of content blocks")
+    for i, part in enumerate(members):
+        at = f"{field}[{i}]"
+        if issubclass(type(part), str):
+            parts.append(text_of(part, at))
+        elif issubclass(type(part), dict):
+            kind = dict.get(part, "type")
+            if issubclass(type(kind), str) and str.__str__(kind) == "text":
+                text = dict.get(part, "text")
+                parts.append(
+                    {"type": "text", "text": "" if text is None else text_of(text, f"{at}.text")}
+                )
+        else:
+            raise invalid(InvalidInput(at, "must be a string or a content block (an object)"))
+    return parts_text(parts)
 
 
 def _role(message: BaseMessage) -> Role:
@@ -500,23 +547,41 @@ def _role(message: BaseMessage) -> Role:
     return "human"
 
 
-def _to_core(message: BaseMessage) -> Message:
+def _to_core(message: BaseMessage, field: str) -> Message:
     role = _role(message)
-    content = _text(message.content)
-    name = message.name[:_MAX_NAME_CHARS] if message.name else None
+    content = _text(message.content, f"{field}.content")
+    name = _optional_text(message.name, f"{field}.name")
     if isinstance(message, AIMessage) and message.tool_calls:
-        content = with_tool_calls(
-            content,
-            (
-                tool_call_line(call["name"], json.dumps(call["args"], sort_keys=True, default=str))
-                for call in message.tool_calls
-            ),
-        )
-        ids = tuple(i[:_MAX_NAME_CHARS] for i in (c["id"] for c in message.tool_calls) if i)
+        calls = _listed_calls(message.tool_calls, f"{field}.tool_calls")
+        content = with_tool_calls(content, (line for line, _ in calls))
+        ids = tuple(i for _, i in calls if i)
         return Message(role, content, name, None, ids[:_MAX_TOOL_CALLS])
     if isinstance(message, ToolMessage):
-        return Message(role, content, name, message.tool_call_id[:_MAX_NAME_CHARS] or None)
+        call_id = _optional_text(message.tool_call_id, f"{field}.tool_call_id")
+        return Message(role, content, name, call_id)
     return Message(role, content, name)
+
+
+def _listed_calls(calls: object, field: str) -> list[tuple[str, str | None]]:
+    """Each tool call's line (its arguments as JSON, cut where a message is) and its id."""
+    lines: list[tuple[str, str | None]] = []
+    for j, call in enumerate(listed(calls, field, "a list of tool calls")):
+        at = f"{field}[{j}]"
+        if not issubclass(type(call), dict):
+            raise invalid(InvalidInput(at, "must be a tool call (an object)"))
+        name = text_of(dict.get(call, "name"), f"{at}.name")
+        arguments = json_text(dict.get(call, "args"), f"{at}.args", limit=MAX_MESSAGE_CHARS)
+        lines.append(
+            (tool_call_line(name, arguments), _optional_text(dict.get(call, "id"), f"{at}.id"))
+        )
+    return lines
+
+
+def _optional_text(value: object, field: str) -> str | None:
+    """A name or an id: at most 256 characters of a string, or None for none (or "")."""
+    if value is None:
+        return None
+    return text_of(value, field)[:_MAX_NAME_CHARS] or None
 
 
 def _compress(

@@ -98,7 +98,8 @@ from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import ID_PATTERN, checked_id
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS
 from agent_memory.sdk import MemoryClient
-from agent_memory.sdk.errors import invalid
+from agent_memory.sdk.bounds import plain, plain_terms, text_of
+from agent_memory.sdk.errors import EventTooLargeError, invalid
 
 # The first key of an item's JSON record: marks an episode as a store item.
 ITEM_MARK = "langgraph_item"
@@ -174,14 +175,15 @@ class AgentMemoryStore(BaseStore):
 
     def _get(self, op: GetOp) -> Item | None:
         agent_id = agent_of(op.namespace)
-        found = self.memory.get_episode(self.tenant_id, agent_id, run_id_of(op.key))
+        key = text_of(op.key, "key")
+        found = self.memory.get_episode(self.tenant_id, agent_id, run_id_of(key))
         item = None if found is None else item_of(found)
         if item is None:
             return None
         # The key asked for: the stored one may read scrubbed.
         return Item(
             value=item.value,
-            key=op.key,
+            key=key,
             namespace=item.namespace,
             created_at=item.created_at,
             updated_at=item.updated_at,
@@ -191,17 +193,23 @@ class AgentMemoryStore(BaseStore):
         if op.ttl is not None:
             raise NotImplementedError("AgentMemoryStore does not support TTLs")
         agent_id = agent_of(op.namespace)
-        run_id = run_id_of(op.key)
+        key = text_of(op.key, "key")
+        run_id = run_id_of(key)
+        # Read within bounds before anything is forgotten: a value refused leaves the key's
+        # item as it was.
+        value = None if op.value is None else item_value(op.value)
         with _WRITING:
             previous = self.memory.get_episode(self.tenant_id, agent_id, run_id)
-            if previous is not None:
-                self.memory.forget_run(self.tenant_id, agent_id, run_id)
-            if op.value is None:
+            if value is None:
+                if previous is not None:
+                    self.memory.forget_run(self.tenant_id, agent_id, run_id)
                 return
             now = datetime.now(UTC)
             kept = None if previous is None else item_of(previous)
             created = now if kept is None else kept.created_at
-            detail = self._event(op, agent_id, run_id, created=created, now=now)
+            detail = self._event(op, key, value, agent_id, run_id, created=created, now=now)
+            if previous is not None:
+                self.memory.forget_run(self.tenant_id, agent_id, run_id)
             deadline = None if self.timeout is None else time.monotonic() + self.timeout
             self.memory.finish_run(detail).wait(self.timeout)
             if self.memory.mode == "aws":
@@ -227,24 +235,23 @@ class AgentMemoryStore(BaseStore):
             delay = min(delay * 2, MAX_POLL_SECONDS)
 
     def _event(
-        self, op: PutOp, agent_id: str, run_id: str, *, created: datetime, now: datetime
+        self,
+        op: PutOp,
+        key: str,
+        value: dict[str, Any],
+        agent_id: str,
+        run_id: str,
+        *,
+        created: datetime,
+        now: datetime,
     ) -> dict[str, Any]:
-        value = op.value
-        if not isinstance(value, Mapping):
-            raise invalid(InvalidInput("value", "must be a mapping"))
         # A date-time to the millisecond, which scrubbing keeps: beside a phone number in the
         # value, a bare epoch or microseconds ("09.448338") can read as one and be replaced.
         stamp = created.isoformat(timespec="milliseconds")
-        record = {ITEM_MARK: 1, "key": op.key, "created_at": stamp}
-        try:
-            text = json.dumps(
-                {**record, "value": dict(value)},
-                ensure_ascii=False,
-                allow_nan=False,
-                separators=(",", ":"),
-            )
-        except (TypeError, ValueError) as error:
-            raise invalid(InvalidInput("value", f"must be JSON: {error}")) from None
+        record = {ITEM_MARK: 1, "key": key, "created_at": stamp}
+        text = json.dumps(
+            {**record, "value": value}, ensure_ascii=False, separators=(",", ":"), default=str
+        )
         if len(text) > MAX_TASK_CHARS:
             raise invalid(
                 InvalidInput(
@@ -253,7 +260,7 @@ class AgentMemoryStore(BaseStore):
                     f"{MAX_TASK_CHARS} (its key included)",
                 )
             )
-        texts = indexed_texts(dict(value), self.index_fields if op.index is None else op.index)
+        texts = indexed_texts(value, self.index_fields if op.index is None else op.index)
         detail: dict[str, Any] = {
             "tenant_id": self.tenant_id,
             "agent_id": agent_id,
@@ -263,7 +270,7 @@ class AgentMemoryStore(BaseStore):
             "finished_at": now.isoformat(),
             "artifacts": {
                 # Never empty: an item indexed by nothing is found by its key alone.
-                "task_summary": (texts[0] if texts else f"Stored item {op.key}")[:MAX_ITEM_CHARS],
+                "task_summary": (texts[0] if texts else f"Stored item {key}")[:MAX_ITEM_CHARS],
                 "key_findings": texts,
             },
         }
@@ -281,7 +288,8 @@ class AgentMemoryStore(BaseStore):
             found.sort(key=lambda pair: pair[0].updated_at, reverse=True)
         else:
             found = self._ranked(op.query, agents)
-        kept = [(i, s) for i, s in found if matches(i.value, op.filter)]
+        wanted = None if op.filter is None else plain_terms(op.filter, "filter")
+        kept = [(i, s) for i, s in found if matches(i.value, wanted)]
         return [
             SearchItem(
                 namespace=item.namespace,
@@ -344,6 +352,27 @@ class AgentMemoryStore(BaseStore):
             cursor = page["cursor"]
             if cursor is None:
                 return
+
+
+def item_value(value: object) -> dict[str, Any]:
+    """An item's value as plain JSON data, read within bounds (``InvalidInputError`` naming
+    ``value``): an object, at most 64 levels deep, holding no value twice over itself, and no
+    larger than an item record may be (``MAX_TASK_CHARS`` characters of JSON, so at most four
+    times as many bytes; the record's exact length is checked once it is written).
+    """
+    if not issubclass(type(value), dict):
+        raise invalid(InvalidInput("value", "must be a dict (a JSON object)"))
+    try:
+        checked: dict[str, Any] = plain(value, "value", max_bytes=4 * MAX_TASK_CHARS, max_keys=None)
+    except EventTooLargeError:
+        raise invalid(
+            InvalidInput(
+                "value",
+                f"is more than {MAX_TASK_CHARS} characters as an item record; an item holds "
+                f"at most {MAX_TASK_CHARS} (its key included)",
+            )
+        ) from None
+    return checked
 
 
 def agent_of(namespace: tuple[str, ...]) -> str:

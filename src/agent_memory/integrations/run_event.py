@@ -12,6 +12,7 @@ from typing import Any
 
 from agent_memory.core.api.contracts import MAX_MESSAGE_CHARS, MAX_MESSAGES
 from agent_memory.core.model.models import Message
+from agent_memory.sdk.bounds import plain
 from agent_memory.sdk.events import MAX_ENTRY_BYTES
 
 __all__ = ["EVENT_BUDGET", "fit_messages", "message_json"]
@@ -37,15 +38,20 @@ def fit_messages(
 ) -> list[dict[str, Any]]:
     """The messages an event can carry: up to the first human one (the task), and the most
     recent ones that fit, within ``MAX_MESSAGES`` and ``budget`` bytes of JSON with the rest of
-    the event; what still does not fit is cut.
+    the event; what still does not fit is cut. The rest of the event (the caller's fields) is
+    read within an event's bounds first: ``InvalidInputError`` naming a field that no event can
+    hold.
     """
 
     def size(value: object) -> int:
-        return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()) + 1
+        # A lone surrogate is measured here and refused, naming its field, when it is sent.
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+        return len(text.encode("utf-8", "surrogatepass")) + 1
 
+    rest = plain({k: v for k, v in detail.items() if k != "messages"})
     head = next((i for i, m in enumerate(messages) if m["role"] == "human"), 0)
     prefix, tail = messages[: head + 1], messages[head + 1 :]
-    room = budget - size({k: v for k, v in detail.items() if k != "messages"}) - 16
+    room = budget - size(rest) - 16
     total = sum(size(m) for m in messages)
     dropped = 0
     while dropped < len(tail) - 1 and (

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from itertools import islice
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal, Protocol, cast
@@ -30,7 +31,7 @@ from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import Policies
-from agent_memory.core.model.scope import ScopeKind
+from agent_memory.core.model.scope import MAX_TEAM_AGENTS, ScopeKind
 from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.core.ports import ChatModel, Embedder, PiiDetector
 from agent_memory.core.workflows.bootstrap import BootstrapRequest, parse_bootstrap_request
@@ -45,6 +46,7 @@ from agent_memory.sdk.aws import (
     settings_from_outputs,
     stack_outputs,
 )
+from agent_memory.sdk.bounds import plain
 from agent_memory.sdk.errors import ConfigurationError, invalid
 from agent_memory.sdk.events import DEFAULT_SOURCE, ValidatedRun, run_finished
 from agent_memory.sdk.handles import RunHandle
@@ -265,8 +267,11 @@ class MemoryClient:
         ``limit`` of each: the retrieval of :meth:`bootstrap` (same thresholds, same scope),
         without the block or a procedure.
         """
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
-            raise invalid(InvalidInput("limit", "must be a whole number"))
+        if limit is not None:
+            # By its type: no method of the caller's object is run.
+            if type(limit) is bool or not issubclass(type(limit), int):
+                raise invalid(InvalidInput("limit", "must be a whole number"))
+            limit = int.__int__(limit)
         if limit is not None and limit < 1:
             raise invalid(InvalidInput("limit", "must be at least 1"))
         request = _request(tenant_id, agent_id, query, None, domain, scope, team, field="query")
@@ -342,8 +347,9 @@ class MemoryClient:
         """The tenant's procedures, optionally only those in ``status`` (e.g. ``PENDING``)."""
         request: dict[str, Any] = {"action": "list", "tenant_id": tenant_id}
         if status is not None:
-            request["status"] = str(status)
-        return cast(list[ProcedureView], self._backend.review(request)["procedures"])
+            request["status"] = status
+        reply = self._backend.review(_checked(request))
+        return cast(list[ProcedureView], reply["procedures"])
 
     def get_procedure(self, tenant_id: str, procedure_id: str) -> ProcedureView:
         """One procedure of the tenant; :class:`NotFoundError` if it has none by that id."""
@@ -366,7 +372,7 @@ class MemoryClient:
         None: an episode is there once its run is consolidated (locally, ``handle.wait()``).
         """
         request = {"action": "get", "tenant_id": tenant_id, "agent_id": agent_id}
-        reply = self._backend.episodes({**request, "run_id": run_id})
+        reply = self._backend.episodes(_checked({**request, "run_id": run_id}))
         return cast(EpisodeRecord | None, reply["episode"])
 
     def list_episodes(
@@ -378,7 +384,8 @@ class MemoryClient:
         request: dict[str, Any] = {"action": "list", "tenant_id": tenant_id, "limit": limit}
         if cursor is not None:
             request["cursor"] = cursor
-        return cast(EpisodePage, self._backend.episodes({**request, "agent_id": agent_id}))
+        reply = self._backend.episodes(_checked({**request, "agent_id": agent_id}))
+        return cast(EpisodePage, reply)
 
     def forget_run(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
         """Forget one run of the agent: its episode and its consolidation records, so the same
@@ -387,22 +394,20 @@ class MemoryClient:
         to stay.
         """
         request = {"action": "forget", "tenant_id": tenant_id, "agent_id": agent_id}
-        return bool(self._backend.episodes({**request, "run_id": run_id})["forgotten"])
+        return bool(self._backend.episodes(_checked({**request, "run_id": run_id}))["forgotten"])
 
     def list_agents(self, tenant_id: str) -> list[str]:
         """The tenant's agents that have unexpired episodes, sorted (reads every episode of the
         tenant: for listings, not for every run).
         """
-        return cast(
-            list[str],
-            self._backend.episodes({"action": "agents", "tenant_id": tenant_id})["agents"],
-        )
+        request = _checked({"action": "agents", "tenant_id": tenant_id})
+        return cast(list[str], self._backend.episodes(request)["agents"])
 
     def _review(
         self, action: str, tenant_id: str, procedure_id: str, **fields: str
     ) -> ProcedureView:
         request = {"action": action, "tenant_id": tenant_id, "procedure_id": procedure_id}
-        reply = self._backend.review({**request, **fields})
+        reply = self._backend.review(_checked({**request, **fields}))
         return cast(ProcedureView, reply["procedure"])
 
     def close(self, *, wait: bool = True) -> None:
@@ -424,6 +429,14 @@ class MemoryClient:
         return f"MemoryClient(mode={self.mode!r})"
 
 
+def _checked(request: dict[str, Any]) -> dict[str, Any]:
+    """A request built from the caller's arguments, as plain JSON data within the bounds of an
+    event (no object of the caller's reaches a backend, nor the JSON of a Lambda payload).
+    """
+    checked: dict[str, Any] = plain(request)
+    return checked
+
+
 def _request(
     tenant_id: str,
     agent_id: str,
@@ -440,13 +453,32 @@ def _request(
         data["task_type"] = task_type
     if domain is not None:
         data["domain"] = domain
-    if scope != "agent":
-        data["scope"] = scope
-    if team is not None:
-        data["team"] = list(team) if not isinstance(team, str) else team
+    data["scope"] = scope
     try:
-        return parse_bootstrap_request(data)
+        if team is not None:
+            data["team"] = _team(team)
+        checked = plain(data)
+        if checked["scope"] == "agent":
+            # The default, left out: a stack deployed before scopes takes the request.
+            del checked["scope"]
+        return parse_bootstrap_request(checked)
     except InvalidInput as error:
-        if error.field == "task" and field != "task":
-            error = InvalidInput(field, error.message)
+        if field != "task" and (
+            error.field == "task" or error.field.startswith(("task.", "task["))
+        ):
+            error = InvalidInput(field + error.field.removeprefix("task"), error.message)
         raise invalid(error) from None
+
+
+def _team(team: object) -> object:
+    """The ``team`` argument, read at most one name past the most a team may have (enough to
+    refuse it): a sequence that never ends is not read to its end.
+    """
+    if issubclass(type(team), str | list | tuple):
+        return team
+    try:
+        return list(islice(team, MAX_TEAM_AGENTS + 1))  # type: ignore[call-overload]
+    except Exception as error:
+        raise InvalidInput(
+            "team", f"must be a list of agent ids (reading it failed: {type(error).__name__})"
+        ) from None

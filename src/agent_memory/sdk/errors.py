@@ -7,6 +7,7 @@ the core keeps working.
 
 from __future__ import annotations
 
+from agent_memory.core.api.json_input import EventTooLarge
 from agent_memory.core.model.errors import Conflict, Forbidden, InvalidInput, MemoryError_, NotFound
 
 
@@ -22,12 +23,17 @@ class InvalidInputError(MemoryClientError, InvalidInput):
 
 
 class EventTooLargeError(InvalidInputError):
-    """The event is larger than one EventBridge PutEvents entry may be (256 KB)."""
+    """The event is larger than one EventBridge PutEvents entry may be (256 KB).
 
-    def __init__(self, size: int, limit: int) -> None:
+    ``size`` is its size in bytes, or None when it was refused before it was measured whole
+    (it is more than ``limit``).
+    """
+
+    def __init__(self, size: int | None, limit: int) -> None:
+        measured = f"is {size} bytes" if size is not None else f"is more than {limit} bytes"
         super().__init__(
             "event",
-            f"is {size} bytes as a PutEvents entry; EventBridge accepts at most {limit} "
+            f"{measured} as a PutEvents entry; EventBridge accepts at most {limit} "
             "(send fewer or shorter messages, or pre-extracted artifacts instead)",
         )
         self.size = size
@@ -97,7 +103,11 @@ class ClientClosedError(MemoryClientError):
 
 
 def invalid(error: InvalidInput) -> InvalidInputError:
-    """The SDK's form of a core ``InvalidInput`` (same field, same message)."""
+    """The SDK's form of a core ``InvalidInput`` (same field, same message; an event refused
+    as too large before it was measured whole is an :class:`EventTooLargeError`).
+    """
     if isinstance(error, InvalidInputError):
         return error
+    if isinstance(error, EventTooLarge):
+        return EventTooLargeError(None, error.limit)
     return InvalidInputError(error.field, error.message)

@@ -8,7 +8,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from agent_memory.core.api.contracts import RunFinishedEvent, run_from_model, unwrap_event, validate
-from agent_memory.core.api.json_input import MAX_EVENT_BYTES, check_document
+from agent_memory.core.api.json_input import (
+    MAX_EVENT_BYTES,
+    MAX_OBJECT_KEYS,
+    EventTooLarge,
+    check_value,
+)
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import RunFinished
 from agent_memory.sdk.errors import EventTooLargeError, invalid
@@ -22,6 +27,8 @@ MAX_ENTRY_BYTES = 256 * 1024
 # leaves 1 KiB of that for what travels with it (its source under principal-tag tenancy, the
 # EventBridge envelope when the event is kept or replayed whole). Both backends hold it.
 MAX_DETAIL_BYTES = MAX_EVENT_BYTES - 1024
+# How far a detail refused as too large is measured for its error (a bound on that walk).
+_MEASURED_BYTES = 2 * MAX_EVENT_BYTES
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,21 +57,16 @@ def run_finished(event: Mapping[str, Any] | None, fields: Mapping[str, Any]) -> 
 
     ``event`` is a detail (or a whole EventBridge event), ``fields`` keyword fields that are
     added to it or override it. Raises :class:`InvalidInputError` naming the first bad field
-    (an object of more than 64 keys is refused before any field is validated), and
-    :class:`EventTooLargeError` for a detail past :data:`MAX_DETAIL_BYTES`, on either backend,
-    so an event the SDK accepts locally is one it can send. Only the fields given are kept,
-    with date-times as RFC 3339 strings.
+    (an object of more than 64 keys is refused before any field is validated, and so is what
+    no JSON can be: nesting past 64 levels, a value that holds itself, an object that is not a
+    JSON value), and :class:`EventTooLargeError` for a detail past :data:`MAX_DETAIL_BYTES`, on
+    either backend, so an event the SDK accepts locally is one it can send. Only the fields
+    given are kept, with date-times as RFC 3339 strings.
     """
     try:
-        if event is not None and not isinstance(event, Mapping):
-            raise InvalidInput("event", "must be a JSON object")
-        base = unwrap_event(dict(event)) if event is not None else {}
-        if not isinstance(base, dict):
-            raise InvalidInput("detail", "must be a JSON object")
-        merged = {**base, **fields}
-        # Sized exactly below, once it is the JSON that is sent.
-        check_document(merged, max_bytes=None)
-        model = validate(RunFinishedEvent, merged)
+        model = validate(RunFinishedEvent, plain_detail(event, fields))
+    except EventTooLarge:
+        raise EventTooLargeError(_measured(event, fields), MAX_DETAIL_BYTES) from None
     except InvalidInput as error:
         raise invalid(error) from None
     detail: dict[str, Any] = model.model_dump(mode="json", exclude_unset=True)
@@ -72,6 +74,56 @@ def run_finished(event: Mapping[str, Any] | None, fields: Mapping[str, Any]) -> 
     if size > MAX_DETAIL_BYTES:
         raise EventTooLargeError(size, MAX_DETAIL_BYTES)
     return ValidatedRun(detail, run_from_model(model))
+
+
+def plain_detail(
+    event: object, fields: Mapping[str, Any], *, max_bytes: int = MAX_EVENT_BYTES
+) -> dict[str, Any]:
+    """The detail of ``event`` (a detail, or a whole EventBridge event) with ``fields`` over
+    it, as plain JSON data within the event's bounds (``json_input.check_value``: at most
+    ``max_bytes``, walked once before anything reads it); :class:`InvalidInput` naming the
+    field.
+    """
+    if event is None:
+        base: object = {}
+    elif issubclass(type(event), dict):
+        base = unwrap_event(check_value(event, max_bytes=max_bytes))
+    elif isinstance(event, Mapping):
+        base = unwrap_event(check_value(_read_mapping(event), max_bytes=max_bytes))
+    else:
+        raise InvalidInput("event", "must be a JSON object")
+    if not isinstance(base, dict):
+        raise InvalidInput("detail", "must be a JSON object")
+    merged: dict[str, Any] = check_value({**base, **fields}, max_bytes=max_bytes)
+    return merged
+
+
+def _measured(event: object, fields: Mapping[str, Any]) -> int | None:
+    """The size of a detail refused as too large, for its error: measured up to
+    ``_MEASURED_BYTES``, past which it is only known to be too large (None).
+    """
+    try:
+        detail = plain_detail(event, fields, max_bytes=_MEASURED_BYTES)
+    except InvalidInput:
+        return None
+    return len(json.dumps(detail, ensure_ascii=False, separators=(",", ":"), default=str).encode())
+
+
+def _read_mapping(event: Mapping[str, Any]) -> dict[str, Any]:
+    """A mapping other than a dict, read into one: at most one key more than an object may
+    have (check_value refuses that one), and refused, not raised, if reading it fails.
+    """
+    copy: dict[str, Any] = {}
+    try:
+        for key in event:
+            if len(copy) > MAX_OBJECT_KEYS:
+                break
+            copy[key] = event[key]
+    except Exception as error:
+        raise InvalidInput(
+            "event", f"could not be read as a mapping ({type(error).__name__})"
+        ) from None
+    return copy
 
 
 def _compact(detail: Mapping[str, Any]) -> str:

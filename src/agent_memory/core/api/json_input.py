@@ -14,6 +14,11 @@ cannot say about JSON text is refused here, naming the field:
 - a number a 64-bit float cannot hold as written: ``1e400`` (infinite), ``1e-400`` (not zero,
   but it reads as zero), ``NaN`` and ``Infinity`` (not JSON);
 - a string holding a lone UTF-16 surrogate (``"\ud800"``), which is not Unicode text.
+
+A value a Python caller built (the SDK's, an integration's) is read with :func:`check_value`,
+which also refuses what no JSON text can be: nesting deeper than :data:`MAX_DEPTH`, a value
+that holds itself, and objects that are not JSON values; it returns the value as plain JSON
+data, so nothing after it runs the caller's code.
 """
 
 from __future__ import annotations
@@ -21,7 +26,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
+from datetime import date, datetime, time
+from decimal import Decimal
 from typing import IO, Any
+from uuid import UUID
 
 from agent_memory.core.model.errors import InvalidInput
 
@@ -35,6 +43,15 @@ MAX_OBJECT_KEYS = 64
 # Python refuses longer integer literals anyway (int_max_str_digits is 4,300); a float's range
 # ends near 1.8e308, so no literal of more digits than this can be a number an event holds.
 _MAX_INT_DIGITS = 400
+# No event nests near as deep (a tool call's arguments sit at the sixth level); JSON text
+# stops at the parser's own limit, a Python value at this one.
+MAX_DEPTH = 64
+# How many levels of a path nested past MAX_DEPTH its refusal names.
+_DEEP_PATH_SHOWN = 8
+# Values that are not JSON but have one text of their own (what ``str`` makes of them), which
+# a validator takes for a date-time or keeps as text: exact types only, so no caller's method
+# runs.
+TEXT_SCALARS: tuple[type, ...] = (datetime, date, time, UUID, Decimal)
 
 TOO_LARGE = (
     "is more than {limit:,} bytes of JSON; an event is at most {limit:,} bytes "
@@ -45,6 +62,13 @@ OVERFLOW = "is beyond the range of a 64-bit float (it would read as infinity)"
 UNDERFLOW = "is not zero but reads as zero in a 64-bit float (write 0, or a larger number)"
 DUPLICATE = "is given twice in one object (JSON leaves which one counts undefined)"
 SURROGATE = "is not Unicode text: it holds a lone surrogate (U+{code:04X})"
+TOO_DEEP = "is nested deeper than {limit} levels"
+CYCLE = "refers to itself: it is the same list or object as {where}, which holds it"
+NOT_JSON = (
+    "is an object of type {kind}, not a JSON value (a string, number, true, false, null, "
+    "list or object)"
+)
+NOT_TEXT_KEY = "has a key of type {kind}; the keys of a JSON object are strings"
 
 
 class EventTooLarge(InvalidInput):
@@ -117,69 +141,229 @@ def check_document(document: object, *, max_bytes: int | None = MAX_EVENT_BYTES)
 
     Walks ``document`` once, without recursion, and stops at the first problem: an object of
     more than :data:`MAX_OBJECT_KEYS` keys, a key the strict reader found twice, a number that
-    is not finite, a lone surrogate, or (with ``max_bytes``) more than ``max_bytes`` bytes of
-    compact UTF-8 JSON, counted as it goes, so a huge event costs no more than its first
-    ``max_bytes``. Raises :class:`InvalidInput` naming the field (``artifacts.facts[0]``).
+    is not finite, a lone surrogate, a list or object that holds itself, or (with
+    ``max_bytes``) more than ``max_bytes`` bytes of compact UTF-8 JSON, counted as it goes, so
+    a huge event costs no more than its first ``max_bytes``. Raises :class:`InvalidInput`
+    naming the field (``artifacts.facts[0]``).
+    """
+    _check(document, "", max_bytes=max_bytes, max_keys=MAX_OBJECT_KEYS, plain=False)
+
+
+def check_value(
+    value: object,
+    *,
+    field: str = "",
+    max_bytes: int = MAX_EVENT_BYTES,
+    max_keys: int | None = MAX_OBJECT_KEYS,
+) -> Any:
+    """``value``, which a Python caller built, as plain JSON data, checked as
+    :func:`check_document` checks an event, and bounded further.
+
+    Refused, with :class:`InvalidInput` naming the field (its path under ``field``): more than
+    :data:`MAX_DEPTH` levels of lists and objects, a list or object that holds itself, a key
+    that is not a string, and any object but a dict, list, tuple, str, int, float, bool, None
+    or one of :data:`TEXT_SCALARS` (no method of it is called: a ``__str__`` that raises is
+    refused like any other); also an integer a 64-bit float cannot hold, and more than
+    ``max_bytes`` bytes (:class:`EventTooLarge`) or objects of more than ``max_keys`` keys, as
+    :func:`check_document` refuses them. Walked once, without recursion: a value that shares
+    parts costs the bytes it would have as JSON, at most ``max_bytes``.
+
+    Returns a copy made of exact dicts, lists, strs, ints, floats, bools, Nones and
+    :data:`TEXT_SCALARS` (a tuple becomes a list), for what reads it next.
+    """
+    return _check(value, field, max_bytes=max_bytes, max_keys=max_keys, plain=True)
+
+
+def walk_value(
+    value: object, field: str = "", *, sort_keys: bool = False
+) -> Iterator[tuple[str, int | str | None, int, object]]:
+    """The lists, objects and other values of ``value``, each with its path (under
+    ``field``), its key (an index, an object's key, None for ``value`` itself) and its depth, in
+    document order (with ``sort_keys``, an object's keys in order), one at a time: a walk
+    stopped early costs what it visited. Raises :class:`InvalidInput` as :func:`check_value`
+    does past :data:`MAX_DEPTH`, for a value that holds itself and for a key that is not a
+    string; other values are yielded as they are (see :func:`plain_scalar`).
+    """
+    return _walk(value, field, max_depth=MAX_DEPTH, plain=True, sort_keys=sort_keys)
+
+
+def plain_scalar(path: str, value: object) -> object:
+    """``value``, which is not a list or an object, as an exact str, int, float, bool or None,
+    or one of :data:`TEXT_SCALARS`; :class:`InvalidInput` naming ``path`` for any other object
+    and for an integer a 64-bit float cannot hold. Calls no method of ``value``'s own class.
+    """
+    kind = type(value)
+    if value is None or kind is bool or any(kind is text for text in TEXT_SCALARS):
+        return value
+    if issubclass(kind, str):
+        return str.__str__(value)
+    if issubclass(kind, float):
+        return float.__float__(value)  # type: ignore[arg-type]
+    if issubclass(kind, int):
+        number = int.__int__(value)  # type: ignore[arg-type]
+        try:
+            float(number)
+        except OverflowError:
+            raise InvalidInput(path or "event", OVERFLOW) from None
+        return number
+    raise InvalidInput(path or "event", NOT_JSON.format(kind=kind.__name__))
+
+
+def _check(
+    document: object, field: str, *, max_bytes: int | None, max_keys: int | None, plain: bool
+) -> Any:
+    """The walk of :func:`check_document`, or (``plain``) of :func:`check_value`, which
+    returns the value's plain copy.
     """
     size = 0
-    for path, value in _walk(document):
-        if isinstance(value, _Refused):
-            field = _join(path, value.key) if value.key is not None else path
-            raise InvalidInput(field or "event", value.message)
-        if isinstance(value, dict):
-            if len(value) > MAX_OBJECT_KEYS:
+    copy: Any = None
+    # The copy's lists and objects being filled, by depth.
+    filling: list[Any] = []
+    max_depth = MAX_DEPTH if plain else None
+    for path, key, depth, value in _walk(document, field, max_depth=max_depth, plain=plain):
+        if type(value) is _Refused:
+            at = _join(path, value.key) if value.key is not None else path
+            raise InvalidInput(at or "event", value.message)
+        kind = type(value)
+        item: Any = value
+        if issubclass(kind, dict):
+            count = dict.__len__(value)  # type: ignore[arg-type]
+            if max_keys is not None and count > max_keys:
                 raise InvalidInput(
                     path or "event",
-                    f"has {len(value):,} keys; an object of an event has at most {MAX_OBJECT_KEYS}",
+                    f"has {count:,} keys; an object of an event has at most {max_keys}",
                 )
             # Braces, a colon per key and a comma between keys.
-            keys = [_text_size(_join(path, str(k)), str(k)) + 1 for k in value]
+            keys = [_text_size(_join(path, k), k) + 1 for k in _keys(value, path, plain)]  # type: ignore[arg-type]
             size += 2 + sum(keys) + max(len(keys) - 1, 0)
-        elif isinstance(value, list | tuple):
-            size += 2 + max(len(value) - 1, 0)
-        elif isinstance(value, str):
-            # A text is at least a byte a character: a huge one is refused before it is encoded.
-            if max_bytes is not None and len(value) > max_bytes:
-                raise EventTooLarge(max_bytes)
-            size += _text_size(path, value)
-        elif isinstance(value, float):
-            if not math.isfinite(value):
-                raise InvalidInput(path or "event", NOT_FINITE)
-            size += len(repr(value))
+            item = {}
+        elif issubclass(kind, list | tuple):
+            length = list.__len__(value) if issubclass(kind, list) else tuple.__len__(value)  # type: ignore[arg-type]
+            size += 2 + max(length - 1, 0)
+            item = []
+        elif plain:
+            item = plain_scalar(path, value)
+            size += _scalar_size(path, item, max_bytes)
+        elif isinstance(value, str | float):
+            size += _scalar_size(path, value, max_bytes)
         else:
             # int, bool and None are as long in JSON as in Python (true/True, null/None).
             size += len(str(value))
         if max_bytes is not None and size > max_bytes:
             raise EventTooLarge(max_bytes)
+        if plain:
+            if depth == 0:
+                copy = item
+            elif isinstance(key, str):
+                filling[depth - 1][key] = item
+            else:
+                filling[depth - 1].append(item)
+            if isinstance(item, dict | list):
+                del filling[depth:]
+                filling.append(item)
+    return copy
 
 
-def _walk(document: object) -> Iterator[tuple[str, object]]:
-    """Every value of ``document`` with its dotted path, in document order; a container's
-    children are reached one at a time, so a walk stopped early costs what it visited.
+def _scalar_size(path: str, value: object, max_bytes: int | None) -> int:
+    """Bytes of a plain value that is not a list or an object, as compact JSON."""
+    if isinstance(value, str):
+        # A text is at least a byte a character: a huge one is refused before it is encoded.
+        if max_bytes is not None and len(value) > max_bytes:
+            raise EventTooLarge(max_bytes)
+        return _text_size(path, value)
+    if value is None or isinstance(value, bool):
+        return len(json.dumps(value))
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidInput(path or "event", NOT_FINITE)
+        return len(repr(value))
+    if isinstance(value, int):
+        return len(repr(value))
+    # One of TEXT_SCALARS, written as its text.
+    return _text_size(path, str(value))
+
+
+def _walk(
+    document: object,
+    field: str = "",
+    *,
+    max_depth: int | None = None,
+    plain: bool = False,
+    sort_keys: bool = False,
+) -> Iterator[tuple[str, int | str | None, int, object]]:
+    """Every value of ``document`` with its dotted path, its key and its depth, in document
+    order; a container's children are reached one at a time, so a walk stopped early costs
+    what it visited. A list or object met again inside itself is refused (it would be walked
+    forever), and one deeper than ``max_depth`` levels.
     """
-    yield "", document
-    stack: list[tuple[str, Iterator[tuple[int | str, object]]]] = []
-    if isinstance(document, dict | list | tuple):
-        stack.append(("", _children(document)))
+    yield field, None, 0, document
+    if not _is_container(document):
+        return
+    stack = [(field, _children(document, field, plain, sort_keys))]
+    # The lists and objects being walked (the current one and its ancestors): id -> path.
+    holding = {id(document): field}
+    held = [id(document)]
     while stack:
         path, children = stack[-1]
         child = next(children, None)
         if child is None:
             stack.pop()
+            del holding[held.pop()]
             continue
         key, value = child
         child_path = f"{path}[{key}]" if isinstance(key, int) else _join(path, key)
-        yield child_path, value
-        if isinstance(value, dict | list | tuple):
-            stack.append((child_path, _children(value)))
+        depth = len(stack)
+        yield child_path, key, depth, value
+        if _is_container(value):
+            if id(value) in holding:
+                where = holding[id(value)] or "the whole value"
+                raise InvalidInput(child_path, CYCLE.format(where=where))
+            if max_depth is not None and depth >= max_depth:
+                # Named by its first levels: the rest of a path this deep says nothing more.
+                shown = stack[_DEEP_PATH_SHOWN][0] + "…"
+                raise InvalidInput(shown, TOO_DEEP.format(limit=max_depth))
+            holding[id(value)] = child_path
+            held.append(id(value))
+            stack.append((child_path, _children(value, child_path, plain, sort_keys)))
+
+
+def _is_container(value: object) -> bool:
+    # By type, never isinstance: an object may claim any ``__class__``.
+    return issubclass(type(value), dict | list | tuple)
 
 
 def _children(
-    container: dict[Any, Any] | list[Any] | tuple[Any, ...],
+    container: Any, path: str, plain: bool, sort_keys: bool
 ) -> Iterator[tuple[int | str, object]]:
-    if isinstance(container, dict):
-        return ((str(k), v) for k, v in container.items())
-    return enumerate(container)
+    # The base classes' own iteration: a subclass's ``items`` or ``__iter__`` is not called.
+    if issubclass(type(container), dict):
+        pairs = ((_key(k, path, plain), v) for k, v in dict.items(container))
+        return iter(sorted(pairs, key=lambda pair: pair[0])) if sort_keys else pairs
+    if issubclass(type(container), list):
+        return enumerate(list.__iter__(container))
+    return enumerate(tuple.__iter__(container))
+
+
+def _key(key: object, path: str, plain: bool) -> str:
+    if type(key) is str:
+        return key
+    if not plain:
+        return str(key)
+    if issubclass(type(key), str):
+        return str.__str__(key)
+    raise InvalidInput(path or "event", NOT_TEXT_KEY.format(kind=type(key).__name__))
+
+
+def _keys(value: dict[Any, Any], path: str, plain: bool) -> list[str]:
+    """The keys of an object as text; refused where two read as one (subclasses of str)."""
+    keys = [_key(k, path, plain) for k in dict.keys(value)]
+    if plain and len(set(keys)) < len(keys):
+        seen: set[str] = set()
+        for k in keys:
+            if k in seen:
+                raise InvalidInput(_join(path, k), DUPLICATE)
+            seen.add(k)
+    return keys
 
 
 def _join(path: str, key: str) -> str:
@@ -235,10 +419,15 @@ def _constant(literal: str) -> _Refused:
 
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_EVENT_BYTES",
     "MAX_OBJECT_KEYS",
+    "TEXT_SCALARS",
     "EventTooLarge",
     "check_document",
+    "check_value",
+    "plain_scalar",
     "read_json",
     "read_json_stream",
+    "walk_value",
 ]

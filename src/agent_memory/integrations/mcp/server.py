@@ -20,6 +20,7 @@ from typing import Any
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, GetPromptResult, InputRequiredResult
 from pydantic import ValidationError
@@ -28,6 +29,7 @@ from agent_memory.integrations.mcp.errors import refused_arguments
 from agent_memory.integrations.mcp.resources import register_resources
 from agent_memory.integrations.mcp.state import ServerIdentity, ServerState
 from agent_memory.integrations.mcp.tools import register_tools
+from agent_memory.integrations.mcp.unreadable import AnsweringReader
 from agent_memory.sdk import MemoryClient
 
 SERVER_NAME = "agent-memory"
@@ -44,7 +46,19 @@ INSTRUCTIONS = (
 
 
 class MemoryMCPServer(MCPServer[Any]):
-    """``MCPServer`` whose refused arguments read as one line naming the field."""
+    """``MCPServer`` whose refused arguments read as one line naming the field, and which
+    answers on stdio the requests its transport cannot read (nested too deep, not JSON).
+    """
+
+    async def run_stdio_async(self) -> None:
+        """Serve on stdin/stdout; a request the transport cannot read gets an error reply."""
+        async with stdio_server() as (read_stream, write_stream):
+            server = self._lowlevel_server
+            await server.run(
+                AnsweringReader(read_stream, write_stream),
+                write_stream,
+                server.create_initialization_options(),
+            )
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None

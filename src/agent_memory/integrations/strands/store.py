@@ -13,8 +13,8 @@ import hashlib
 import json
 import threading
 import uuid
-from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeAlias
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, TypeAlias, cast
 
 from strands.memory import (
     AddMessagesContext,
@@ -34,8 +34,14 @@ from agent_memory.core.model.scope import ScopeKind
 from agent_memory.core.privacy.aliases import in_full
 from agent_memory.core.workflows.bootstrap import parse_bootstrap_request
 from agent_memory.integrations.run_event import fit_messages, message_json
-from agent_memory.integrations.strands.messages import first_user_text, to_core_messages
+from agent_memory.integrations.strands.messages import (
+    Part,
+    ends_with_answer,
+    first_user_text,
+    message_parts,
+)
 from agent_memory.sdk.aio import AsyncMemoryClient
+from agent_memory.sdk.bounds import listed, text_of
 from agent_memory.sdk.client import MemoryClient
 from agent_memory.sdk.errors import invalid
 from agent_memory.sdk.handles import RunHandle
@@ -59,15 +65,7 @@ def invocation_outcome(messages: Messages) -> Outcome:
     """``COMPLETED`` when the batch ends with the model's final answer (an assistant message
     with text and no tool use), else ``PARTIAL`` (the invocation stopped on the way).
     """
-    last = messages[-1] if messages else None
-    if last is None or last["role"] != "assistant":
-        return "PARTIAL"
-    blocks = last["content"]
-    if any("toolUse" in b for b in blocks):
-        return "PARTIAL"
-    if not any(str(b.get("text") or "").strip() for b in blocks):
-        return "PARTIAL"
-    return "COMPLETED"
+    return "COMPLETED" if ends_with_answer(messages) else "PARTIAL"
 
 
 class AgentMemoryStore(MemoryStore):
@@ -219,25 +217,28 @@ class AgentMemoryStore(MemoryStore):
         sequence_numbers: Sequence[int] | None,
         served: str | None,
     ) -> dict[str, Any] | None:
-        batch = list(messages)
+        batch: list[StrandsMessage] = listed(messages, "messages", "a list of Strands messages")
         if sequence_numbers is not None:
-            if len(sequence_numbers) != len(batch):
+            given = _numbers(sequence_numbers)
+            if len(given) != len(batch):
                 raise ValueError("AgentMemoryStore: one sequence number per message is needed")
             with self._lock:
-                paired = zip(sequence_numbers, batch, strict=True)
+                paired = zip(given, batch, strict=True)
                 fresh = [(n, m) for n, m in paired if n not in self._sent]
             numbers: list[int] | None = [n for n, _ in fresh]
             batch = [m for _, m in fresh]
         else:
             numbers = None
-        core = to_core_messages(batch)
-        task = self._task(batch).strip() or next((m.content for m in core if m.content.strip()), "")
+        parts = message_parts(batch)
+        core = [part.message for part in parts]
+        stated = text_of(self._task(batch), "task").strip()
+        task = stated or next((m.content for m in core if m.content.strip()), "")
         if not batch or not task.strip():
             return None
         detail: dict[str, Any] = {
             "tenant_id": self.tenant_id,
             "agent_id": self.agent_id,
-            "run_id": self._run_id(batch, numbers),
+            "run_id": self._run_id(batch, numbers, parts),
             "task": task[:MAX_TASK_CHARS],
         }
         for key, value in (("task_type", self.task_type), ("domain", self.domain)):
@@ -257,19 +258,47 @@ class AgentMemoryStore(MemoryStore):
         detail["messages"] = fit_messages([message_json(m) for m in core], detail)
         return detail
 
-    def _run_id(self, batch: Sequence[StrandsMessage], numbers: Sequence[int] | None) -> str:
+    def _run_id(
+        self,
+        batch: Sequence[StrandsMessage],
+        numbers: Sequence[int] | None,
+        parts: Sequence[Part],
+    ) -> str:
         # A retried batch carries the same numbers; without numbers, the messages' own tracking
-        # ids (or, lacking those, their content) stand for them.
+        # ids (or, lacking those, what is kept of them) stand for them.
         with self._lock:
             key = self._key
         if numbers is not None:
             identity: object = list(numbers)
         else:
-            identity = [m.get("tracking_id") or [m["role"], m["content"]] for m in batch]
+            kept: dict[int, list[object]] = {}
+            for part in parts:
+                m = part.message
+                kept.setdefault(part.source, []).append(
+                    [m.role, m.content, m.name, m.tool_call_id, list(m.tool_calls)]
+                )
+            identity = [
+                _tracking_id(message, i) or kept.get(i, []) for i, message in enumerate(batch)
+            ]
         digest = hashlib.sha256(
-            json.dumps([key, identity], sort_keys=True, default=str).encode()
+            json.dumps([key, identity], sort_keys=True).encode("utf-8", "surrogatepass")
         ).hexdigest()
         return f"{_RUN_PREFIX}{digest[:40]}"
+
+
+def _numbers(sequence_numbers: object) -> list[int]:
+    """The batch's sequence numbers, as whole numbers (no other value of the caller's is kept)."""
+    numbers = listed(sequence_numbers, "sequence_numbers", "a list of whole numbers")
+    if any(type(n) is bool or not issubclass(type(n), int) for n in numbers):
+        raise invalid(InvalidInput("sequence_numbers", "must be whole numbers"))
+    return [int.__int__(n) for n in numbers]
+
+
+def _tracking_id(message: Mapping[str, Any], index: int) -> str | None:
+    """The message's tracking id (Strands gives each message one), if it has one."""
+    # Read once message_parts has checked that each message is a dict.
+    found = dict.get(cast(dict[str, Any], message), "tracking_id")
+    return None if found is None else text_of(found, f"messages[{index}].tracking_id") or None
 
 
 def _check_reads(
