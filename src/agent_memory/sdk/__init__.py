@@ -35,6 +35,7 @@ from agent_memory.sdk.errors import (
     NotFoundError,
     PublishError,
     RemoteFunctionError,
+    StoreUnavailableError,
 )
 from agent_memory.sdk.handles import AsyncRunHandle, RunHandle
 from agent_memory.sdk.types import (
@@ -67,4 +68,5 @@ __all__ = [
     "RetryPolicy",
     "RunHandle",
     "RunResult",
+    "StoreUnavailableError",
 ]

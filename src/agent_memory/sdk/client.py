@@ -28,7 +28,7 @@ from typing import Any, Literal, Protocol, cast
 
 from agent_memory.core.api.bootstrap_reply import found_in
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
-from agent_memory.core.model.errors import Conflict, InvalidInput
+from agent_memory.core.model.errors import Conflict, InvalidInput, StoreUnavailable
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import Policies
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS, ScopeKind
@@ -47,7 +47,7 @@ from agent_memory.sdk.aws import (
     stack_outputs,
 )
 from agent_memory.sdk.bounds import plain
-from agent_memory.sdk.errors import ConfigurationError, invalid
+from agent_memory.sdk.errors import ConfigurationError, StoreUnavailableError, invalid
 from agent_memory.sdk.events import DEFAULT_SOURCE, ValidatedRun, run_finished
 from agent_memory.sdk.handles import RunHandle
 from agent_memory.sdk.served import ServedReceipts
@@ -132,6 +132,8 @@ class MemoryClient:
         except Conflict as error:
             # E.g. an embedder other than the store's active model: its vectors would not match.
             raise ConfigurationError(str(error)) from None
+        except StoreUnavailable as error:
+            raise StoreUnavailableError(str(error)) from None
         return cls(LocalBackend(ports, max_workers=max_workers), "local")
 
     @classmethod

@@ -8,7 +8,14 @@ the core keeps working.
 from __future__ import annotations
 
 from agent_memory.core.api.json_input import EventTooLarge
-from agent_memory.core.model.errors import Conflict, Forbidden, InvalidInput, MemoryError_, NotFound
+from agent_memory.core.model.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    MemoryError_,
+    NotFound,
+    StoreUnavailable,
+)
 
 
 class MemoryClientError(MemoryError_):
@@ -96,6 +103,13 @@ class ConsolidationError(MemoryClientError):
         self.step = step
         self.cause = cause
         self.replay_key = replay_key
+
+
+class StoreUnavailableError(MemoryClientError, StoreUnavailable):
+    """The local store cannot be opened: its key file or database is damaged, or its disk full
+    or failing. The message names the file and what is wrong; retrying does not help until it
+    is repaired.
+    """
 
 
 class ClientClosedError(MemoryClientError):
