@@ -208,8 +208,9 @@ _RUNS = itertools.count()
 
 
 def _consolidated_steps(memory: Memory, steps: list[str]) -> tuple[str, ...]:
-    run_id = f"steps-{next(_RUNS)}"
-    event = run_event(run_id)
+    # A task type of its own: steps that fold alike would otherwise join an earlier procedure
+    number = next(_RUNS)
+    event = run_event(f"steps-{number}", task_type=f"review-{number}")
     event["artifacts"]["procedure"] = {"title": "MSA review", "steps": steps}
     state = consolidate(event, memory.ports)
     assert state.procedure is not None and state.procedure.proposed is not None
