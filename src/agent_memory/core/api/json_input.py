@@ -10,7 +10,9 @@ cannot say about JSON text is refused here, naming the field:
 - an object naming a key twice (``{"tenant_id": "victim", "tenant_id": "acme"}``: JSON leaves
   which one counts to the reader, so no reader may pick);
 - an object with more than :data:`MAX_OBJECT_KEYS` keys (no object of an event has near as many;
-  refused before a validator reports each unknown key);
+  refused before a validator reports each unknown key; the published schema says so too);
+- a value nested more than :data:`MAX_DEPTH` levels deep (an event's own fields nest eight; only
+  a tool call's arguments or a part's extra keys nest further);
 - a number a 64-bit float cannot hold as written: ``1e400`` (infinite), ``1e-400`` (not zero,
   but it reads as zero), ``NaN`` and ``Infinity`` (not JSON);
 - a string holding a lone UTF-16 surrogate (``"\ud800"``), which is not Unicode text.
@@ -32,6 +34,10 @@ from agent_memory.core.model.errors import InvalidInput
 MAX_EVENT_BYTES = 256 * 1024
 # The contract's largest object has a dozen keys, EventBridge's envelope ten.
 MAX_OBJECT_KEYS = 64
+# An event's own structure nests at most eight levels (event, messages, a message, its content,
+# a part, a tool result's content, a part, its arguments); this leaves arguments room, and sets
+# a bound no parser's recursion limit decides.
+MAX_DEPTH = 64
 # Python refuses longer integer literals anyway (int_max_str_digits is 4,300); a float's range
 # ends near 1.8e308, so no literal of more digits than this can be a number an event holds.
 _MAX_INT_DIGITS = 400
@@ -45,6 +51,7 @@ OVERFLOW = "is beyond the range of a 64-bit float (it would read as infinity)"
 UNDERFLOW = "is not zero but reads as zero in a 64-bit float (write 0, or a larger number)"
 DUPLICATE = "is given twice in one object (JSON leaves which one counts undefined)"
 SURROGATE = "is not Unicode text: it holds a lone surrogate (U+{code:04X})"
+TOO_DEEP = f"nests more than {MAX_DEPTH} levels deep; an event nests at most {MAX_DEPTH}"
 
 
 class EventTooLarge(InvalidInput):
@@ -116,10 +123,11 @@ def check_document(document: object, *, max_bytes: int | None = MAX_EVENT_BYTES)
     """Refuse a parsed event that no JSON text could carry unambiguously, or a large one.
 
     Walks ``document`` once, without recursion, and stops at the first problem: an object of
-    more than :data:`MAX_OBJECT_KEYS` keys, a key the strict reader found twice, a number that
-    is not finite, a lone surrogate, or (with ``max_bytes``) more than ``max_bytes`` bytes of
-    compact UTF-8 JSON, counted as it goes, so a huge event costs no more than its first
-    ``max_bytes``. Raises :class:`InvalidInput` naming the field (``artifacts.facts[0]``).
+    more than :data:`MAX_OBJECT_KEYS` keys, a value nested deeper than :data:`MAX_DEPTH`, a key
+    the strict reader found twice, a number that is not finite, a lone surrogate, or (with
+    ``max_bytes``) more than ``max_bytes`` bytes of compact UTF-8 JSON, counted as it goes, so
+    a huge event costs no more than its first ``max_bytes``. Raises :class:`InvalidInput`
+    naming the field (``artifacts.facts[0]``).
     """
     size = 0
     for path, value in _walk(document):
@@ -169,6 +177,9 @@ def _walk(document: object) -> Iterator[tuple[str, object]]:
             continue
         key, value = child
         child_path = f"{path}[{key}]" if isinstance(key, int) else _join(path, key)
+        if isinstance(value, dict | list | tuple) and len(stack) >= MAX_DEPTH:
+            yield child_path, _Refused(TOO_DEEP)
+            return
         yield child_path, value
         if isinstance(value, dict | list | tuple):
             stack.append((child_path, _children(value)))
@@ -235,6 +246,7 @@ def _constant(literal: str) -> _Refused:
 
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_EVENT_BYTES",
     "MAX_OBJECT_KEYS",
     "EventTooLarge",
