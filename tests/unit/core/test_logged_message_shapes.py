@@ -289,8 +289,8 @@ def test_a_part_without_text_to_keep_is_reported_not_kept(part: dict[str, Any], 
     # Then the text is kept, and the part is reported by its type and message
     assert run.messages[0].content == "See this."
     assert run.not_kept == (
-        f"1 {kind!r} content part (message 0): only text, refusal, tool-use and tool-result "
-        "parts are kept",
+        f"1 {kind!r} content part not kept (message 0): only text, refusal, tool-use and "
+        "tool-result parts are kept",
     )
 
 
@@ -304,8 +304,8 @@ def test_citations_of_a_kept_part_are_reported_not_kept() -> None:
     )
     # Then the text is kept and the citations and annotations are reported
     assert run.not_kept == (
-        "'annotations' of 1 content part (message 1)",
-        "'citations' of 1 content part (message 0)",
+        "'annotations' of 1 content part not kept (message 1)",
+        "'citations' of 1 content part not kept (message 0)",
     )
 
 

@@ -296,17 +296,26 @@ def test_values_nested_64_deep_are_read_and_65_are_refused_naming_where() -> Non
 
     # When each is read, Then the first is an event, and the second is refused by its path
     parse_run_finished(read_json(event(64)))
-    error = refused(event(65))
-    assert error.field.startswith("messages[0].tool_calls[0].args.a")
-    assert "64" in error.message
-
-
-def test_a_parsed_value_nested_past_the_bound_is_refused_as_text_would_be() -> None:
-    # Given an event an SDK caller or a Lambda runtime already parsed, nested 1,000 deep
-    # When it is checked, Then it is refused as its JSON text would be (no recursion limit)
     with pytest.raises(InvalidInput) as raised:
-        check_document({"artifacts": nested(1_000)})
-    assert raised.value.field.startswith("artifacts[0]")
+        parse_run_finished(read_json(event(65)))
+    assert raised.value.field.startswith("messages[0].tool_calls[0].args.a")
+    assert "64" in raised.value.message
+
+
+def test_a_parsed_event_nested_past_the_bound_is_refused_not_a_recursion_error() -> None:
+    # Given an event an SDK caller or a Lambda runtime already parsed, whose tool call's
+    # arguments nest 5,000 objects deep (no JSON text was read: no parser's limit applies)
+    deep: dict[str, Any] = {}
+    inner = deep
+    for _ in range(5_000):
+        inner["a"] = {}
+        inner = inner["a"]
+    call = {"id": "c", "name": "f", "args": deep}
+    event = {"tenant_id": "t", "agent_id": "a", "run_id": "r", "task": "t"}
+    # When it is validated, Then it is refused naming the arguments, not by a RecursionError
+    with pytest.raises(InvalidInput) as raised:
+        parse_run_finished({**event, "messages": [{"role": "ai", "tool_calls": [call]}]})
+    assert raised.value.field.startswith("messages[0].tool_calls[0].args.a")
 
 
 @settings(max_examples=200, deadline=None)

@@ -14,7 +14,7 @@ import math
 import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -33,7 +33,7 @@ from pydantic import (
 )
 
 from agent_memory.core.api import not_kept
-from agent_memory.core.api.json_input import MAX_OBJECT_KEYS, check_document
+from agent_memory.core.api.json_input import MAX_OBJECT_KEYS, check_depth, check_document
 from agent_memory.core.api.message_text import (
     KNOWN_PART_TYPES,
     REFUSAL_PART_TYPE,
@@ -635,7 +635,14 @@ def validate(model: type[M], data: dict[str, Any]) -> M:
 
 
 def run_from_model(event: RunFinishedEvent) -> RunFinished:
-    """The domain record of a validated event model."""
+    """The domain record of a validated event model.
+
+    Raises :class:`InvalidInput` naming the field when a value the model holds as any JSON (a
+    tool call's arguments, an annotation, a part's extra key) nests past
+    :data:`~agent_memory.core.api.json_input.MAX_DEPTH`, as the schema's description says.
+    """
+    for path, value, depth in _open_values(event.messages):
+        check_depth(value, path, depth)
     artifacts = None
     if event.artifacts is not None:
         a = event.artifacts
@@ -675,6 +682,40 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
     )
 
 
+def _open_values(
+    messages: Sequence[MessageModel],
+) -> Iterator[tuple[str, object, int]]:
+    """Every value the messages hold as any JSON, with its path and how deep in the event it
+    is (the event, ``messages``, a message and the field holding it: four levels down).
+    """
+    for i, message in enumerate(messages):
+        here = f"messages[{i}]"
+        for j, call in enumerate(message.tool_calls):
+            if isinstance(call, LangChainToolCallModel):
+                yield f"{here}.tool_calls[{j}].args", call.args, 6
+        for j, annotation in enumerate(message.annotations):
+            yield f"{here}.annotations[{j}]", annotation, 5
+        if isinstance(message.content, list):
+            yield from _open_part_values(message.content, f"{here}.content", 5)
+
+
+def _open_part_values(
+    parts: Sequence[Any], path: str, depth: int
+) -> Iterator[tuple[str, object, int]]:
+    for k, part in enumerate(parts):
+        if not isinstance(part, PartModel):
+            continue
+        where = f"{path}[{k}]"
+        for key, value in (part.model_extra or {}).items():
+            yield f"{where}.{key}", value, depth + 1
+        if isinstance(part, ToolUsePartModel):
+            yield f"{where}.input", part.input, depth + 1
+        elif isinstance(part, ToolCallPartModel):
+            yield f"{where}.args", part.args, depth + 1
+        elif isinstance(part, ToolResultPartModel) and isinstance(part.content, list):
+            yield from _open_part_values(part.content, f"{where}.content", depth + 2)
+
+
 def messages_not_kept(messages: Sequence[MessageModel]) -> tuple[str, ...]:
     """What the messages hold that the core does not keep, a line per kind: parts carrying no
     text (by type), keys of kept parts (citations, annotations), a message's annotations.
@@ -695,18 +736,18 @@ def messages_not_kept(messages: Sequence[MessageModel]) -> tuple[str, ...]:
         if message.annotations:
             annotated.append(index)
     lines = [
-        f"{not_kept.counted(part_counts[kind], repr(kind) + ' content part')} "
+        f"{not_kept.counted(part_counts[kind], repr(kind) + ' content part')} not kept "
         f"({not_kept.messages(where)}): only text, refusal, tool-use and tool-result parts "
         "are kept"
         for kind, where in sorted(parts.items())
     ]
     lines += [
-        f"{key!r} of {not_kept.counted(key_counts[key], 'content part')} "
+        f"{key!r} of {not_kept.counted(key_counts[key], 'content part')} not kept "
         f"({not_kept.messages(where)})"
         for key, where in sorted(keys.items())
     ]
     if annotated:
-        lines.append(f"'annotations' of {not_kept.messages(annotated)}")
+        lines.append(f"'annotations' of {not_kept.messages(annotated)} not kept")
     return tuple(lines)
 
 

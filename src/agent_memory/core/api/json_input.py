@@ -11,8 +11,10 @@ cannot say about JSON text is refused here, naming the field:
   which one counts to the reader, so no reader may pick);
 - an object with more than :data:`MAX_OBJECT_KEYS` keys (no object of an event has near as many;
   refused before a validator reports each unknown key; the published schema says so too);
-- a value nested more than :data:`MAX_DEPTH` levels deep (an event's own fields nest eight; only
-  a tool call's arguments or a part's extra keys nest further);
+- (once the event is validated, :func:`check_depth`) arrays and objects nested more than
+  :data:`MAX_DEPTH` deep: an event's own fields nest eight, only a tool call's arguments, an
+  annotation or a part's extra keys nest further, and a deeper value would exhaust a
+  recursive reader (the JSON encoder's);
 - a number a 64-bit float cannot hold as written: ``1e400`` (infinite), ``1e-400`` (not zero,
   but it reads as zero), ``NaN`` and ``Infinity`` (not JSON);
 - a string holding a lone UTF-16 surrogate (``"\ud800"``), which is not Unicode text.
@@ -123,11 +125,10 @@ def check_document(document: object, *, max_bytes: int | None = MAX_EVENT_BYTES)
     """Refuse a parsed event that no JSON text could carry unambiguously, or a large one.
 
     Walks ``document`` once, without recursion, and stops at the first problem: an object of
-    more than :data:`MAX_OBJECT_KEYS` keys, a value nested deeper than :data:`MAX_DEPTH`, a key
-    the strict reader found twice, a number that is not finite, a lone surrogate, or (with
-    ``max_bytes``) more than ``max_bytes`` bytes of compact UTF-8 JSON, counted as it goes, so
-    a huge event costs no more than its first ``max_bytes``. Raises :class:`InvalidInput`
-    naming the field (``artifacts.facts[0]``).
+    more than :data:`MAX_OBJECT_KEYS` keys, a key the strict reader found twice, a number that
+    is not finite, a lone surrogate, or (with ``max_bytes``) more than ``max_bytes`` bytes of
+    compact UTF-8 JSON, counted as it goes, so a huge event costs no more than its first
+    ``max_bytes``. Raises :class:`InvalidInput` naming the field (``artifacts.facts[0]``).
     """
     size = 0
     for path, value in _walk(document):
@@ -161,6 +162,23 @@ def check_document(document: object, *, max_bytes: int | None = MAX_EVENT_BYTES)
             raise EventTooLarge(max_bytes)
 
 
+def check_depth(value: object, path: str, depth: int) -> None:
+    """Refuse ``value``, found at ``path`` as the ``depth``-th nested array or object of an
+    event, when arrays and objects nest in it past :data:`MAX_DEPTH`; without recursion.
+    """
+    stack: list[tuple[str, object, int]] = [(path, value, depth)]
+    while stack:
+        where, node, level = stack.pop()
+        if not isinstance(node, dict | list | tuple):
+            continue
+        if level > MAX_DEPTH:
+            raise InvalidInput(where, TOO_DEEP)
+        for key, child in _children(node):
+            stack.append(
+                (f"{where}[{key}]" if isinstance(key, int) else _join(where, key), child, level + 1)
+            )
+
+
 def _walk(document: object) -> Iterator[tuple[str, object]]:
     """Every value of ``document`` with its dotted path, in document order; a container's
     children are reached one at a time, so a walk stopped early costs what it visited.
@@ -177,9 +195,6 @@ def _walk(document: object) -> Iterator[tuple[str, object]]:
             continue
         key, value = child
         child_path = f"{path}[{key}]" if isinstance(key, int) else _join(path, key)
-        if isinstance(value, dict | list | tuple) and len(stack) >= MAX_DEPTH:
-            yield child_path, _Refused(TOO_DEEP)
-            return
         yield child_path, value
         if isinstance(value, dict | list | tuple):
             stack.append((child_path, _children(value)))
@@ -250,6 +265,7 @@ __all__ = [
     "MAX_EVENT_BYTES",
     "MAX_OBJECT_KEYS",
     "EventTooLarge",
+    "check_depth",
     "check_document",
     "read_json",
     "read_json_stream",
