@@ -454,6 +454,7 @@ def _consolidate(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
         f"{result['facts_observed']} fact(s) observed, {len(result['facts_confirmed'])} newly "
         f"confirmed; procedure {result['procedure_proposed'] or 'none'} proposed\n"
     )
+    out.writelines(f"  {line}\n" for line in result["not_kept"])
     return 0
 
 
@@ -760,6 +761,7 @@ def _failed_replay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) ->
         try:
             result = summary(replay(key, ports))
             out.write(f"replayed {key}: episode {result['episode']}\n")
+            out.writelines(f"  {line}\n" for line in result["not_kept"])
         except (StepFailed, MemoryError_) as error:
             failures += 1
             out.write(f"replay of {key} failed again: {error}\n")
