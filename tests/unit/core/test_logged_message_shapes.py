@@ -316,3 +316,24 @@ def test_an_unknown_part_is_not_confused_with_a_tool_call() -> None:
     run = event_with(message)
     assert run.messages[0].content == ""
     assert run.not_kept[0].startswith("1 'image' content part")
+
+
+@pytest.mark.parametrize(
+    ("content", "field"),
+    [
+        ("x" * (MAX_MESSAGE_CHARS + 1), "messages[0].content"),
+        ([{"type": "text", "text": "x" * (MAX_MESSAGE_CHARS + 1)}], "messages[0].content[0].text"),
+        ([{"type": "tool_use", "input": {}}], "messages[0].content[0].name"),
+        (
+            [{"type": "tool_result", "tool_use_id": "t", "content": [7]}],
+            "messages[0].content[0].content[0]",
+        ),
+        ([{"text": "no type"}], "messages[0].content[0]"),
+    ],
+)
+def test_a_malformed_part_is_named_by_its_exact_path(content: Any, field: str) -> None:
+    # Given content that breaks its shape
+    # When it is parsed, Then the error names exactly where (no union tag in the path)
+    with pytest.raises(InvalidInput) as error:
+        run_with({"role": "user", "content": content})
+    assert error.value.field == field

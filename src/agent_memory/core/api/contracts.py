@@ -231,11 +231,7 @@ class ToolResultPartModel(PartModel):
 
     type: Literal["tool_result"]
     tool_use_id: Id
-    content: (
-        Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
-        | Annotated[list[ContentPart], Field(max_length=MAX_LIST_ITEMS)]
-        | None
-    ) = None
+    content: Content | None = None
     is_error: bool = False
 
 
@@ -259,12 +255,12 @@ class OtherPartModel(PartModel):
 
 
 _PART_SHAPES = {
-    **{kind: "part:text" for kind in TEXT_PART_TYPES},
-    REFUSAL_PART_TYPE: "part:refusal",
-    "tool_use": "part:tool_use",
-    "server_tool_use": "part:tool_use",
-    "tool_call": "part:tool_call",
-    TOOL_RESULT_PART_TYPE: "part:tool_result",
+    **{kind: "shape:part-text" for kind in TEXT_PART_TYPES},
+    REFUSAL_PART_TYPE: "shape:part-refusal",
+    "tool_use": "shape:part-tool_use",
+    "server_tool_use": "shape:part-tool_use",
+    "tool_call": "shape:part-tool_call",
+    TOOL_RESULT_PART_TYPE: "shape:part-tool_result",
 }
 
 
@@ -273,12 +269,12 @@ def _part_shape(value: object) -> str | None:
     ``oneOf`` tells them apart.
     """
     if isinstance(value, str):
-        return "part:str"
+        return "shape:part-str"
     if isinstance(value, BaseModel):
         value = value.model_dump()
     if not isinstance(value, dict) or not isinstance(value.get("type"), str):
         return None
-    return _PART_SHAPES.get(value["type"], "part:other")
+    return _PART_SHAPES.get(value["type"], "shape:part-other")
 
 
 def _call_shape(value: object) -> str | None:
@@ -286,28 +282,28 @@ def _call_shape(value: object) -> str | None:
     ``function``) or LangChain's (with a ``name``).
     """
     if isinstance(value, str):
-        return "call:id"
+        return "shape:call-id"
     if isinstance(value, BaseModel):
         value = value.model_dump()
     if not isinstance(value, dict):
         return None
     if "function" in value:
-        return "call:openai"
-    return "call:langchain" if "name" in value or "args" in value else None
+        return "shape:call-openai"
+    return "shape:call-langchain" if "name" in value or "args" in value else None
 
 
 def _content_shape(value: object) -> str | None:
     if isinstance(value, str):
-        return "content:str"
-    return "content:parts" if isinstance(value, list | tuple) else None
+        return "shape:content-str"
+    return "shape:content-parts" if isinstance(value, list | tuple) else None
 
 
 # Each union picks its member by shape, so an error speaks of the shape given; the tags
-# ("part:...") are left out of the field path.
+# ("shape:...") are left out of the field path.
 ToolCall = Annotated[
-    Annotated[Id, Tag("call:id")]
-    | Annotated[OpenAiToolCallModel, Tag("call:openai")]
-    | Annotated[LangChainToolCallModel, Tag("call:langchain")],
+    Annotated[Id, Tag("shape:call-id")]
+    | Annotated[OpenAiToolCallModel, Tag("shape:call-openai")]
+    | Annotated[LangChainToolCallModel, Tag("shape:call-langchain")],
     Discriminator(
         _call_shape,
         custom_error_type="tool_call_shape",
@@ -318,29 +314,29 @@ ToolCall = Annotated[
     ),
 ]
 ContentPart = Annotated[
-    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("part:str")]
-    | Annotated[TextPartModel, Tag("part:text")]
-    | Annotated[RefusalPartModel, Tag("part:refusal")]
-    | Annotated[ToolUsePartModel, Tag("part:tool_use")]
-    | Annotated[ToolCallPartModel, Tag("part:tool_call")]
-    | Annotated[ToolResultPartModel, Tag("part:tool_result")]
-    | Annotated[OtherPartModel, Tag("part:other")],
+    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:part-str")]
+    | Annotated[TextPartModel, Tag("shape:part-text")]
+    | Annotated[RefusalPartModel, Tag("shape:part-refusal")]
+    | Annotated[ToolUsePartModel, Tag("shape:part-tool_use")]
+    | Annotated[ToolCallPartModel, Tag("shape:part-tool_call")]
+    | Annotated[ToolResultPartModel, Tag("shape:part-tool_result")]
+    | Annotated[OtherPartModel, Tag("shape:part-other")],
     Discriminator(
         _part_shape,
         custom_error_type="content_part_shape",
         custom_error_message="a content part is a string or an object with a string 'type'",
     ),
 ]
-ToolResultPartModel.model_rebuild()
 Content = Annotated[
-    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("content:str")]
-    | Annotated[list[ContentPart], Field(max_length=MAX_LIST_ITEMS), Tag("content:parts")],
+    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:content-str")]
+    | Annotated[list[ContentPart], Field(max_length=MAX_LIST_ITEMS), Tag("shape:content-parts")],
     Discriminator(
         _content_shape,
         custom_error_type="content_shape",
         custom_error_message="content is a string, a list of content parts, or null",
     ),
 ]
+ToolResultPartModel.model_rebuild()
 
 
 class MessageModel(StrictModel):
