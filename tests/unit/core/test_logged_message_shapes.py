@@ -328,6 +328,10 @@ def test_an_unknown_part_is_not_confused_with_a_tool_call() -> None:
             [{"type": "tool_result", "tool_use_id": "t", "content": [7]}],
             "messages[0].content[0].content[0]",
         ),
+        (
+            [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "tool_use"}]}],
+            "messages[0].content[0].content[0]",
+        ),
         ([{"text": "no type"}], "messages[0].content[0]"),
     ],
 )

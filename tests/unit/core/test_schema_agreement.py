@@ -39,7 +39,7 @@ from agent_memory.core.api.contracts import (
     json_schema,
     parse_run_finished,
 )
-from agent_memory.core.api.json_input import MAX_EVENT_BYTES, read_json
+from agent_memory.core.api.json_input import MAX_EVENT_BYTES, MAX_OBJECT_KEYS, read_json
 from agent_memory.core.model.errors import InvalidInput
 from tests.support.schema_events import SchemaWalker
 
@@ -214,6 +214,15 @@ def mutated_events(draw: st.DrawFn) -> Any:
     return event
 
 
+def most_keys(document: Any) -> int:
+    """The most keys any object of ``document`` has."""
+    if isinstance(document, dict):
+        return max([len(document), *(most_keys(v) for v in document.values())])
+    if isinstance(document, list):
+        return max([0, *(most_keys(v) for v in document)])
+    return 0
+
+
 def json_text(event: Any) -> bytes:
     """The event as a sender writes it: compact UTF-8 JSON."""
     return json.dumps(event, allow_nan=False, ensure_ascii=False, separators=(",", ":")).encode()
@@ -232,8 +241,13 @@ def assert_agree(event: Any) -> None:
     asserted = ASSERTING.is_valid(event)
     # The schema means the same to a validator that only annotates formats.
     assert ANNOTATING.is_valid(event) == asserted
-    # The size bound is the schema's too: its description states it.
-    expected = asserted and len(json_text(event)) <= MAX_EVENT_BYTES
+    # The size bound and the key bound inside open values are the schema's too: its
+    # description states them.
+    expected = (
+        asserted
+        and len(json_text(event)) <= MAX_EVENT_BYTES
+        and most_keys(event) <= MAX_OBJECT_KEYS
+    )
     assert product_accepts(event) == expected, "the product and the published schema disagree: " + (
         "schema accepts, product refuses" if expected else "schema refuses, product accepts"
     )

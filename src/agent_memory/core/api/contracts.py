@@ -231,7 +231,7 @@ class ToolResultPartModel(PartModel):
 
     type: Literal["tool_result"]
     tool_use_id: Id
-    content: Content | None = None
+    content: ResultContent | None = None
     is_error: bool = False
 
 
@@ -325,6 +325,38 @@ ContentPart = Annotated[
         _part_shape,
         custom_error_type="content_part_shape",
         custom_error_message="a content part is a string or an object with a string 'type'",
+    ),
+]
+
+
+def _result_part_shape(value: object) -> str | None:
+    """Which member of a tool result's parts a part is: text, or a part of another type (an
+    image); a refusal, a tool call or a tool result has no place inside a tool's answer.
+    """
+    shape = _part_shape(value)
+    return shape if shape in ("shape:part-str", "shape:part-text", "shape:part-other") else None
+
+
+ResultPart = Annotated[
+    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:part-str")]
+    | Annotated[TextPartModel, Tag("shape:part-text")]
+    | Annotated[OtherPartModel, Tag("shape:part-other")],
+    Discriminator(
+        _result_part_shape,
+        custom_error_type="result_part_shape",
+        custom_error_message=(
+            "a tool result's part is a string, a text part or a part of another type than "
+            "refusal, tool_use, tool_call and tool_result"
+        ),
+    ),
+]
+ResultContent = Annotated[
+    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:content-str")]
+    | Annotated[list[ResultPart], Field(max_length=MAX_LIST_ITEMS), Tag("shape:content-parts")],
+    Discriminator(
+        _content_shape,
+        custom_error_type="content_shape",
+        custom_error_message="content is a string, a list of content parts, or null",
     ),
 ]
 Content = Annotated[
@@ -499,9 +531,11 @@ class RunFinishedEvent(StrictModel):
                 "contain '#', '/' or whitespace, so tenant-prefixed keys cannot collide. "
                 "Beyond this schema, the JSON text of an event is refused when it is larger "
                 "than 262,144 bytes of UTF-8 (256 KiB, EventBridge's limit for one event), "
-                "names a key twice in one object, nests arrays and objects more than 64 "
-                "deep, holds a number a 64-bit float cannot hold as written (1e400; 1e-400, "
-                "which would read as 0; NaN), or a lone UTF-16 surrogate escape."
+                "names a key twice in one object, holds an object of more than 64 keys "
+                "(anywhere, a tool call's arguments too), nests arrays and objects more "
+                "than 64 deep, holds a number a 64-bit float cannot hold as written "
+                "(1e400; 1e-400, which would read as 0; NaN), or a lone UTF-16 surrogate "
+                "escape."
             ),
         },
     )
@@ -549,24 +583,10 @@ def json_schema() -> dict[str, Any]:
     return schema
 
 
-# Any JSON value an open object holds (a tool call's arguments, a part's extra keys), each of
-# its objects bounded as check_document bounds every object of an event.
-_JSON_VALUE = {
-    "anyOf": [
-        {"type": ["null", "boolean", "number", "string"]},
-        {"type": "array", "items": {"$ref": "#/$defs/JsonValue"}},
-        {
-            "type": "object",
-            "maxProperties": MAX_OBJECT_KEYS,
-            "additionalProperties": {"$ref": "#/$defs/JsonValue"},
-        },
-    ]
-}
-
-
 def _bound_every_object(schema: dict[str, Any]) -> None:
     # check_document refuses an object of more than MAX_OBJECT_KEYS keys anywhere in an event:
-    # the schema says so of every object, the open ones' values included.
+    # the schema says so of each object it describes (an open object's values, any JSON, are
+    # bound by its description, so the schema needs no recursive definition).
     stack: list[Any] = [schema]
     while stack:
         node = stack.pop()
@@ -574,11 +594,8 @@ def _bound_every_object(schema: dict[str, Any]) -> None:
             stack.extend(node.values())
             if node.get("type") == "object":
                 node["maxProperties"] = MAX_OBJECT_KEYS
-                if node.get("additionalProperties", True) is True:
-                    node["additionalProperties"] = {"$ref": "#/$defs/JsonValue"}
         elif isinstance(node, list):
             stack.extend(node)
-    schema["$defs"]["JsonValue"] = _JSON_VALUE
 
 
 def _anchor_ends_for_every_engine(schema: dict[str, Any]) -> None:
