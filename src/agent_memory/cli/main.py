@@ -529,6 +529,7 @@ def _consolidate(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
         f"{result['facts_observed']} fact(s) observed, {len(result['facts_confirmed'])} newly "
         f"confirmed; procedure {result['procedure_proposed'] or 'none'} proposed\n"
     )
+    out.writelines(f"  {line}\n" for line in result["not_kept"])
     return 0
 
 
@@ -846,6 +847,7 @@ def _failed_replay(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) ->
         try:
             result = summary(replay(key, ports))
             out.write(f"replayed {key}: episode {result['episode']}\n")
+            out.writelines(f"  {line}\n" for line in result["not_kept"])
         except (StepFailed, MemoryError_) as error:
             fault = _store_fault(args, error.error if isinstance(error, StepFailed) else error)
             if fault is not None:

@@ -354,10 +354,15 @@ def test_ingest_treats_a_running_job_as_next_window(aws: Aws) -> None:
 
 
 def test_decay_deletes_old_failed_episodes_across_pages(aws: Aws) -> None:
+    # Given 12 FAILED runs and a completed one, consolidated ten days ago as they finished (a
+    # FAILED run consolidated past decay's 7 days is not written at all)
     ten_days_ago = datetime.now(UTC).timestamp() - 10 * DAY
     old = {"finished_at": datetime.fromtimestamp(ten_days_ago, tz=UTC).isoformat()}
-    consolidate_runs(aws, *(f"f{i}" for i in range(12)), outcome="FAILED", **old)
-    consolidate_runs(aws, "ok", **old)
+    then = replace(aws.ports(), clock=lambda: ten_days_ago + 60)
+    for run_id in [*(f"f{i}" for i in range(12)), "ok"]:
+        outcome = "COMPLETED" if run_id == "ok" else "FAILED"
+        consolidation.consolidate(run_event(run_id, outcome=outcome, **old), then)
+    # When the decay pass runs now, Then it deletes the FAILED ones, across pages
     report = handler("decay")({}, Context())
     assert report["failed_episodes_deleted"] == 12
     remaining = [e.run_id for e in aws.ports().episodes.export("acme")]

@@ -1,5 +1,8 @@
 import json
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -71,6 +74,21 @@ MALFORMED = [
 
 def test_published_schema_file_matches_the_model() -> None:
     assert json.loads(SCHEMA_FILE.read_text()) == json_schema()
+
+
+def test_the_readme_command_writes_the_published_schema_file_as_it_is() -> None:
+    # Given the command the README gives to regenerate the schema file
+    root = SCHEMA_FILE.parents[3]
+    done = subprocess.run(
+        [sys.executable, "-m", "agent_memory.core.api.contracts"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(root / "src")},
+    )
+    # When it runs, Then it prints the file byte for byte
+    assert "python -m agent_memory.core.api.contracts >" in (root / "README.md").read_text()
+    assert done.stdout == SCHEMA_FILE.read_text()
 
 
 def test_minimal_event_is_accepted() -> None:

@@ -1,8 +1,8 @@
 """The strict event reader: what JSON text may not leave to the reader's choice is refused.
 
 A key named twice, a number a 64-bit float cannot hold as written, a lone surrogate, an event
-past 256 KiB or an object of more keys than any event has: each refused naming the field, and
-the large ones before they cost their size in memory.
+past 256 KiB, an object of more keys than any event has or values nested deeper than 64: each
+refused naming the field, and the large ones before they cost their size in memory.
 """
 
 from __future__ import annotations
@@ -273,6 +273,49 @@ def test_an_object_of_the_most_keys_allowed_is_checked_and_one_more_is_refused()
     with pytest.raises(InvalidInput) as raised:
         check_document({"artifacts": {**at_limit, "one_more": 0}})
     assert raised.value.field == "artifacts"
+
+
+def nested(levels: int) -> Any:
+    """``levels`` arrays, one inside the other."""
+    document: list[Any] = []
+    inner = document
+    for _ in range(levels - 1):
+        inner.append([])
+        inner = inner[0]
+    return document
+
+
+def test_values_nested_64_deep_are_read_and_65_are_refused_naming_where() -> None:
+    # Given a tool call whose arguments nest arrays to the limit, and one level more
+    def event(levels: int) -> str:
+        call = {"id": "c", "name": "f", "args": {"a": nested(levels - 6)}}
+        message = {"role": "ai", "tool_calls": [call]}
+        return json.dumps(
+            {"tenant_id": "t", "agent_id": "a", "run_id": "r", "task": "t", "messages": [message]}
+        )
+
+    # When each is read, Then the first is an event, and the second is refused by its path
+    parse_run_finished(read_json(event(64)))
+    with pytest.raises(InvalidInput) as raised:
+        parse_run_finished(read_json(event(65)))
+    assert raised.value.field.startswith("messages[0].tool_calls[0].args.a")
+    assert "64" in raised.value.message
+
+
+def test_a_parsed_event_nested_past_the_bound_is_refused_not_a_recursion_error() -> None:
+    # Given an event an SDK caller or a Lambda runtime already parsed, whose tool call's
+    # arguments nest 5,000 objects deep (no JSON text was read: no parser's limit applies)
+    deep: dict[str, Any] = {}
+    inner = deep
+    for _ in range(5_000):
+        inner["a"] = {}
+        inner = inner["a"]
+    call = {"id": "c", "name": "f", "args": deep}
+    event = {"tenant_id": "t", "agent_id": "a", "run_id": "r", "task": "t"}
+    # When it is validated, Then it is refused naming the arguments, not by a RecursionError
+    with pytest.raises(InvalidInput) as raised:
+        parse_run_finished({**event, "messages": [{"role": "ai", "tool_calls": [call]}]})
+    assert raised.value.field.startswith("messages[0].tool_calls[0].args.a")
 
 
 @settings(max_examples=200, deadline=None)

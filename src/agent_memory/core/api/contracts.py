@@ -13,10 +13,13 @@ import json
 import math
 import re
 import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
+    AfterValidator,
     AwareDatetime,
     BaseModel,
     BeforeValidator,
@@ -27,11 +30,20 @@ from pydantic import (
     Tag,
     ValidationError,
     WithJsonSchema,
-    model_validator,
 )
 
-from agent_memory.core.api.json_input import MAX_OBJECT_KEYS, check_document
-from agent_memory.core.api.message_text import parts_text, tool_call_line, with_tool_calls
+from agent_memory.core.api import not_kept
+from agent_memory.core.api.json_input import MAX_OBJECT_KEYS, check_depth, check_document
+from agent_memory.core.api.message_text import (
+    KNOWN_PART_TYPES,
+    REFUSAL_PART_TYPE,
+    TEXT_PART_TYPES,
+    TOOL_RESULT_PART_TYPE,
+    PartsReading,
+    read_parts,
+    tool_call_line,
+    with_tool_calls,
+)
 from agent_memory.core.model import receipts
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import ID_PATTERN as ID_PATTERN  # re-exported
@@ -118,11 +130,12 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
-EventRole = Literal["system", "human", "ai", "tool", "user", "assistant", "function"]
+EventRole = Literal["system", "human", "ai", "tool", "user", "assistant", "function", "developer"]
 # Each role an event may name, as the core holds it. Beside the core's own, the names of OpenAI's
 # chat API (user, assistant), which most agents log their runs in; ``function`` is OpenAI's
 # legacy role for a tool's answer (``name`` names the function; without a call id it answers
-# the ai message before it, as the core reads any tool message).
+# the ai message before it, as the core reads any tool message); ``developer`` is what its newer
+# models call the system message.
 CORE_ROLES: dict[str, Role] = {
     "system": "system",
     "human": "human",
@@ -131,6 +144,7 @@ CORE_ROLES: dict[str, Role] = {
     "user": "human",
     "assistant": "ai",
     "function": "tool",
+    "developer": "system",
 }
 
 
@@ -161,49 +175,137 @@ class LangChainToolCallModel(StrictModel):
     type: Literal["tool_call"] = "tool_call"
 
 
-class TextPartModel(StrictModel):
-    """A text part of a message's content."""
+Arguments = Annotated[dict[str, Any], Field(default_factory=dict)]
 
-    type: Literal["text"]
+
+class PartModel(BaseModel):
+    """A content part: its ``type`` picks its shape; keys beside those it declares (ids,
+    citations, cache settings) are accepted, and reported when they hold what is not kept.
+    """
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+
+
+class TextPartModel(PartModel):
+    """A text part: OpenAI's and Anthropic's ``text``, the Responses API's ``input_text`` and
+    ``output_text``.
+    """
+
+    type: Literal["text", "input_text", "output_text"]
     text: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
 
 
-class OtherPartModel(BaseModel):
-    """A part with no text (an image, audio, a file): accepted, and not kept."""
+class RefusalPartModel(PartModel):
+    """A model's refusal as a part (OpenAI); kept as text."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
-    # Any type but "text", spelled without look-ahead, which JSON Schema's regex lacks.
+    type: Literal["refusal"]
+    refusal: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
+
+
+class ToolUsePartModel(PartModel):
+    """A tool call as Anthropic logs it in content: ``{"type": "tool_use", "id", "name",
+    "input"}``; kept as a tool-call line.
+    """
+
+    type: Literal["tool_use", "server_tool_use"]
+    id: Id | None = None
+    name: Id
+    input: Arguments
+
+
+class ToolCallPartModel(PartModel):
+    """A tool call as a LangChain content block: ``{"type": "tool_call", "id", "name",
+    "args"}``; kept as a tool-call line.
+    """
+
+    type: Literal["tool_call"]
+    id: Id | None = None
+    name: Id
+    args: Arguments
+
+
+class ToolResultPartModel(PartModel):
+    """A tool's answer as Anthropic logs it in a user turn: ``{"type": "tool_result",
+    "tool_use_id", "content", "is_error"}``; its text is kept.
+    """
+
+    type: Literal["tool_result"]
+    tool_use_id: Id
+    content: ResultContent | None = None
+    is_error: bool = False
+
+
+def _not_a_known_part_type(value: str) -> str:
+    if value in KNOWN_PART_TYPES:
+        raise ValueError(f"a {value!r} part has the fields of its type")
+    return value
+
+
+class OtherPartModel(PartModel):
+    """A part of any other type (an image, audio, a file, a reasoning trace): accepted, and
+    reported as not kept.
+    """
+
     type: Annotated[
         str,
-        StringConstraints(
-            max_length=64, pattern=r"^(?:[^t].*|t|t[^e].*|te|te[^x].*|tex|tex[^t].*|text.+)$"
-        ),
+        StringConstraints(max_length=64),
+        AfterValidator(_not_a_known_part_type),
+        WithJsonSchema({"type": "string", "maxLength": 64, "not": {"enum": [*KNOWN_PART_TYPES]}}),
     ]
 
 
-def _shape(value: object) -> str | None:
-    """Which shape a tool call or a content part is in: the tag of its union member."""
+_PART_SHAPES = {
+    **{kind: "shape:part-text" for kind in TEXT_PART_TYPES},
+    REFUSAL_PART_TYPE: "shape:part-refusal",
+    "tool_use": "shape:part-tool_use",
+    "server_tool_use": "shape:part-tool_use",
+    "tool_call": "shape:part-tool_call",
+    TOOL_RESULT_PART_TYPE: "shape:part-tool_result",
+}
+
+
+def _part_shape(value: object) -> str | None:
+    """Which member of :data:`ContentPart` a part is: by its ``type``, as the schema's
+    ``oneOf`` tells them apart.
+    """
     if isinstance(value, str):
-        return "shape:str"
-    if isinstance(value, list):
-        return "shape:parts"
+        return "shape:part-str"
+    if isinstance(value, BaseModel):
+        value = value.model_dump()
+    if not isinstance(value, dict) or not isinstance(value.get("type"), str):
+        return None
+    return _PART_SHAPES.get(value["type"], "shape:part-other")
+
+
+def _call_shape(value: object) -> str | None:
+    """Which member of :data:`ToolCall` a tool call is: its id, OpenAI's object (with a
+    ``function``) or LangChain's (with a ``name``).
+    """
+    if isinstance(value, str):
+        return "shape:call-id"
+    if isinstance(value, BaseModel):
+        value = value.model_dump()
     if not isinstance(value, dict):
         return None
     if "function" in value:
-        return "shape:openai"
-    if value.get("type") == "text":
-        return "shape:text"
-    return "shape:langchain" if "name" in value or "args" in value else "shape:other"
+        return "shape:call-openai"
+    return "shape:call-langchain" if "name" in value or "args" in value else None
+
+
+def _content_shape(value: object) -> str | None:
+    if isinstance(value, str):
+        return "shape:content-str"
+    return "shape:content-parts" if isinstance(value, list | tuple) else None
 
 
 # Each union picks its member by shape, so an error speaks of the shape given; the tags
 # ("shape:...") are left out of the field path.
 ToolCall = Annotated[
-    Annotated[Id, Tag("shape:str")]
-    | Annotated[OpenAiToolCallModel, Tag("shape:openai")]
-    | Annotated[LangChainToolCallModel, Tag("shape:langchain")],
+    Annotated[Id, Tag("shape:call-id")]
+    | Annotated[OpenAiToolCallModel, Tag("shape:call-openai")]
+    | Annotated[LangChainToolCallModel, Tag("shape:call-langchain")],
     Discriminator(
-        _shape,
+        _call_shape,
         custom_error_type="tool_call_shape",
         custom_error_message=(
             "a tool call is its id, or an object with 'id' and 'function' (OpenAI) or "
@@ -212,38 +314,83 @@ ToolCall = Annotated[
     ),
 ]
 ContentPart = Annotated[
-    Annotated[TextPartModel, Tag("shape:text")] | Annotated[OtherPartModel, Tag("shape:other")],
+    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:part-str")]
+    | Annotated[TextPartModel, Tag("shape:part-text")]
+    | Annotated[RefusalPartModel, Tag("shape:part-refusal")]
+    | Annotated[ToolUsePartModel, Tag("shape:part-tool_use")]
+    | Annotated[ToolCallPartModel, Tag("shape:part-tool_call")]
+    | Annotated[ToolResultPartModel, Tag("shape:part-tool_result")]
+    | Annotated[OtherPartModel, Tag("shape:part-other")],
     Discriminator(
-        _shape,
+        _part_shape,
         custom_error_type="content_part_shape",
-        custom_error_message="a content part is an object with a 'type'",
+        custom_error_message="a content part is a string or an object with a string 'type'",
     ),
 ]
-Content = Annotated[
-    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:str")]
-    | Annotated[list[ContentPart], Field(max_length=MAX_LIST_ITEMS), Tag("shape:parts")],
+
+
+def _result_part_shape(value: object) -> str | None:
+    """Which member of a tool result's parts a part is: text, or a part of another type (an
+    image); a refusal, a tool call or a tool result has no place inside a tool's answer.
+    """
+    shape = _part_shape(value)
+    return shape if shape in ("shape:part-str", "shape:part-text", "shape:part-other") else None
+
+
+ResultPart = Annotated[
+    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:part-str")]
+    | Annotated[TextPartModel, Tag("shape:part-text")]
+    | Annotated[OtherPartModel, Tag("shape:part-other")],
     Discriminator(
-        _shape,
+        _result_part_shape,
+        custom_error_type="result_part_shape",
+        custom_error_message=(
+            "a tool result's part is a string, a text part or a part of another type than "
+            "refusal, tool_use, tool_call and tool_result"
+        ),
+    ),
+]
+ResultContent = Annotated[
+    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:content-str")]
+    | Annotated[list[ResultPart], Field(max_length=MAX_LIST_ITEMS), Tag("shape:content-parts")],
+    Discriminator(
+        _content_shape,
         custom_error_type="content_shape",
         custom_error_message="content is a string, a list of content parts, or null",
     ),
 ]
+Content = Annotated[
+    Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS), Tag("shape:content-str")]
+    | Annotated[list[ContentPart], Field(max_length=MAX_LIST_ITEMS), Tag("shape:content-parts")],
+    Discriminator(
+        _content_shape,
+        custom_error_type="content_shape",
+        custom_error_message="content is a string, a list of content parts, or null",
+    ),
+]
+ToolResultPartModel.model_rebuild()
 
 
 class MessageModel(StrictModel):
-    """One message of the run's working memory, in LangChain's or OpenAI's shape."""
+    """One message of the run's working memory, in LangChain's, OpenAI's or Anthropic's
+    shape.
+    """
 
     role: EventRole = Field(
         description=(
             "system, human, ai or tool (LangChain's message types); OpenAI's role names "
-            "user, assistant and function are accepted and held as human, ai and tool."
+            "user, assistant, function and developer are accepted and held as human, ai, tool "
+            "and system. A user message of Anthropic tool_result parts alone is held as a "
+            "tool message."
         )
     )
     content: Content | None = Field(
         default=None,
         description=(
-            "The text; or OpenAI/LangChain content parts, whose text parts are kept; or null "
-            "(an assistant message that only calls tools)."
+            "The text; or content parts (strings; text, input_text, output_text and refusal "
+            "parts, kept as text; tool_use and tool_call parts, kept as tool-call lines; "
+            "tool_result parts, whose text is kept; parts of other types, reported as not "
+            "kept); or null (an assistant message that only calls tools)."
         ),
     )
     name: Id | None = None
@@ -256,7 +403,7 @@ class MessageModel(StrictModel):
         ),
     )
     # Fields OpenAI's chat API logs beside an assistant message: a refusal is kept as text, a
-    # legacy function call like a tool call; annotations and audio carry nothing kept.
+    # legacy function call like a tool call; annotations are reported as not kept.
     refusal: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)] | None = None
     function_call: FunctionCallModel | None = None
     annotations: Annotated[list[dict[str, Any]], Field(max_length=MAX_LIST_ITEMS)] = Field(
@@ -264,32 +411,49 @@ class MessageModel(StrictModel):
     )
     audio: None = None
 
-    @model_validator(mode="after")
-    def _fits(self) -> MessageModel:
-        if len(self.text()) > MAX_MESSAGE_CHARS:
-            raise ValueError(
-                f"content, refusal and tool calls together exceed {MAX_MESSAGE_CHARS} characters"
-            )
-        return self
+    def parts(self) -> PartsReading:
+        """The content parts, read (an empty reading for string content)."""
+        if not isinstance(self.content, list):
+            return PartsReading()
+        return read_parts(
+            part if isinstance(part, str) else part.model_dump() for part in self.content
+        )
 
     def text(self) -> str:
-        """The one text the core keeps: content, refusal, then one line per tool call."""
-        content = self.content or ""
-        if isinstance(content, list):
-            content = parts_text(
-                part.model_dump() for part in content if isinstance(part, TextPartModel)
-            )
+        """The one text the core keeps: content (tool results' text after its own), refusal,
+        then one line per tool call.
+        """
+        parts = self.parts()
+        if isinstance(self.content, list):
+            content = "\n".join(filter(None, [parts.text, *parts.results]))
+        else:
+            content = self.content or ""
         if self.refusal:
             content = "\n".join(filter(None, [content, self.refusal]))
         calls = [_call_line(call) for call in self.tool_calls if not isinstance(call, str)]
+        listed = {call if isinstance(call, str) else call.id for call in self.tool_calls}
+        # A call logged both in tool_calls and as a content part (LangChain keeps both): once.
+        calls += [line for line, call_id in parts.calls if call_id is None or call_id not in listed]
         if self.function_call is not None:
             calls.append(tool_call_line(self.function_call.name, self.function_call.arguments))
         return with_tool_calls(content, calls) if calls else content
 
+    def core_role(self) -> Role:
+        """The role the core holds: the event's, or ``tool`` for a user turn that only
+        answers tool calls (Anthropic's tool_result parts).
+        """
+        role = CORE_ROLES[self.role]
+        return "tool" if role == "human" and self.parts().only_results else role
+
+    def answers(self) -> str | None:
+        """The call this message answers: its ``tool_call_id``, or its first tool result's."""
+        return self.tool_call_id or next(iter(self.parts().result_ids), None)
+
     def call_ids(self) -> tuple[str, ...]:
         """The ids of the tool calls, however they were given."""
-        ids = (call if isinstance(call, str) else call.id for call in self.tool_calls)
-        return tuple(i for i in ids if i)
+        ids = [call if isinstance(call, str) else call.id for call in self.tool_calls]
+        ids += [call_id for _, call_id in self.parts().calls]
+        return tuple(dict.fromkeys(i for i in ids if i))
 
 
 def _call_line(call: OpenAiToolCallModel | LangChainToolCallModel) -> str:
@@ -367,9 +531,11 @@ class RunFinishedEvent(StrictModel):
                 "contain '#', '/' or whitespace, so tenant-prefixed keys cannot collide. "
                 "Beyond this schema, the JSON text of an event is refused when it is larger "
                 "than 262,144 bytes of UTF-8 (256 KiB, EventBridge's limit for one event), "
-                "names a key twice in one object, holds a number a 64-bit float cannot hold "
-                "as written (1e400; 1e-400, which would read as 0; NaN), or a lone UTF-16 "
-                "surrogate escape."
+                "names a key twice in one object, holds an object of more than 64 keys "
+                "(anywhere, a tool call's arguments too), nests arrays and objects more "
+                "than 64 deep, holds a number a 64-bit float cannot hold as written "
+                "(1e400; 1e-400, which would read as 0; NaN), or a lone UTF-16 surrogate "
+                "escape."
             ),
         },
     )
@@ -413,7 +579,23 @@ def json_schema() -> dict[str, Any]:
     """The published JSON Schema of the RunFinished detail."""
     schema = RunFinishedEvent.model_json_schema(mode="validation")
     _anchor_ends_for_every_engine(schema)
+    _bound_every_object(schema)
     return schema
+
+
+def _bound_every_object(schema: dict[str, Any]) -> None:
+    # check_document refuses an object of more than MAX_OBJECT_KEYS keys anywhere in an event:
+    # the schema says so of each object it describes (an open object's values, any JSON, are
+    # bound by its description, so the schema needs no recursive definition).
+    stack: list[Any] = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(node.values())
+            if node.get("type") == "object":
+                node["maxProperties"] = MAX_OBJECT_KEYS
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def _anchor_ends_for_every_engine(schema: dict[str, Any]) -> None:
@@ -466,7 +648,14 @@ def validate(model: type[M], data: dict[str, Any]) -> M:
 
 
 def run_from_model(event: RunFinishedEvent) -> RunFinished:
-    """The domain record of a validated event model."""
+    """The domain record of a validated event model.
+
+    Raises :class:`InvalidInput` naming the field when a value the model holds as any JSON (a
+    tool call's arguments, an annotation, a part's extra key) nests past
+    :data:`~agent_memory.core.api.json_input.MAX_DEPTH`, as the schema's description says.
+    """
+    for path, value, depth in _open_values(event.messages):
+        check_depth(value, path, depth)
     artifacts = None
     if event.artifacts is not None:
         a = event.artifacts
@@ -492,7 +681,7 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
         domain=event.domain,
         outcome=event.outcome,
         messages=tuple(
-            Message(CORE_ROLES[m.role], m.text(), m.name, m.tool_call_id, m.call_ids())
+            Message(m.core_role(), m.text(), m.name, m.answers(), m.call_ids())
             for m in event.messages
         ),
         artifacts=artifacts,
@@ -502,7 +691,77 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
             else None
         ),
         finished_at=event.finished_at.timestamp() if event.finished_at else None,
+        not_kept=messages_not_kept(event.messages),
     )
+
+
+def _open_values(
+    messages: Sequence[MessageModel],
+) -> Iterator[tuple[str, object, int]]:
+    """Every value the messages hold as any JSON, with its path and how deep in the event it
+    is (the event, ``messages``, a message and the field holding it: four levels down).
+    """
+    for i, message in enumerate(messages):
+        here = f"messages[{i}]"
+        for j, call in enumerate(message.tool_calls):
+            if isinstance(call, LangChainToolCallModel):
+                yield f"{here}.tool_calls[{j}].args", call.args, 6
+        for j, annotation in enumerate(message.annotations):
+            yield f"{here}.annotations[{j}]", annotation, 5
+        if isinstance(message.content, list):
+            yield from _open_part_values(message.content, f"{here}.content", 5)
+
+
+def _open_part_values(
+    parts: Sequence[Any], path: str, depth: int
+) -> Iterator[tuple[str, object, int]]:
+    for k, part in enumerate(parts):
+        if not isinstance(part, PartModel):
+            continue
+        where = f"{path}[{k}]"
+        for key, value in (part.model_extra or {}).items():
+            yield f"{where}.{key}", value, depth + 1
+        if isinstance(part, ToolUsePartModel):
+            yield f"{where}.input", part.input, depth + 1
+        elif isinstance(part, ToolCallPartModel):
+            yield f"{where}.args", part.args, depth + 1
+        elif isinstance(part, ToolResultPartModel) and isinstance(part.content, list):
+            yield from _open_part_values(part.content, f"{where}.content", depth + 2)
+
+
+def messages_not_kept(messages: Sequence[MessageModel]) -> tuple[str, ...]:
+    """What the messages hold that the core does not keep, a line per kind: parts carrying no
+    text (by type), keys of kept parts (citations, annotations), a message's annotations.
+    """
+    parts: dict[str, list[int]] = defaultdict(list)
+    part_counts: Counter[str] = Counter()
+    keys: dict[str, list[int]] = defaultdict(list)
+    key_counts: Counter[str] = Counter()
+    annotated: list[int] = []
+    for index, message in enumerate(messages):
+        reading = message.parts()
+        for kind, count in reading.unread.items():
+            parts[kind].append(index)
+            part_counts[kind] += count
+        for key, count in reading.unread_keys.items():
+            keys[key].append(index)
+            key_counts[key] += count
+        if message.annotations:
+            annotated.append(index)
+    lines = [
+        f"{not_kept.counted(part_counts[kind], repr(kind) + ' content part')} not kept "
+        f"({not_kept.messages(where)}): only text, refusal, tool-use and tool-result parts "
+        "are kept"
+        for kind, where in sorted(parts.items())
+    ]
+    lines += [
+        f"{key!r} of {not_kept.counted(key_counts[key], 'content part')} not kept "
+        f"({not_kept.messages(where)})"
+        for key, where in sorted(keys.items())
+    ]
+    if annotated:
+        lines.append(f"'annotations' of {not_kept.messages(annotated)} not kept")
+    return tuple(lines)
 
 
 # What the RunFinished rule hands the state machine under principal-tag tenancy: the detail

@@ -10,7 +10,11 @@ cannot say about JSON text is refused here, naming the field:
 - an object naming a key twice (``{"tenant_id": "victim", "tenant_id": "acme"}``: JSON leaves
   which one counts to the reader, so no reader may pick);
 - an object with more than :data:`MAX_OBJECT_KEYS` keys (no object of an event has near as many;
-  refused before a validator reports each unknown key);
+  refused before a validator reports each unknown key; the published schema says so too);
+- (once the event is validated, :func:`check_depth`) arrays and objects nested more than
+  :data:`MAX_DEPTH` deep: an event's own fields nest eight, only a tool call's arguments, an
+  annotation or a part's extra keys nest further, and a deeper value would exhaust a
+  recursive reader (the JSON encoder's);
 - a number a 64-bit float cannot hold as written: ``1e400`` (infinite), ``1e-400`` (not zero,
   but it reads as zero), ``NaN`` and ``Infinity`` (not JSON);
 - a string holding a lone UTF-16 surrogate (``"\ud800"``), which is not Unicode text.
@@ -264,6 +268,16 @@ def _check(
     return copy
 
 
+def check_depth(value: object, path: str, depth: int) -> None:
+    """Refuse ``value``, found at ``path`` as the ``depth``-th nested array or object of an
+    event, when arrays and objects nest in it past :data:`MAX_DEPTH`; without recursion.
+    """
+    if depth > MAX_DEPTH and _is_container(value):
+        raise InvalidInput(path or "event", TOO_DEEP.format(limit=MAX_DEPTH))
+    for _ in _walk(value, path, max_depth=MAX_DEPTH + 1 - depth):
+        pass
+
+
 def _scalar_size(path: str, value: object, max_bytes: int | None) -> int:
     """Bytes of a plain value that is not a list or an object, as compact JSON."""
     if isinstance(value, str):
@@ -320,8 +334,8 @@ def _walk(
                 raise InvalidInput(child_path, CYCLE.format(where=where))
             if max_depth is not None and depth >= max_depth:
                 # Named by its first levels: the rest of a path this deep says nothing more.
-                shown = stack[_DEEP_PATH_SHOWN][0] + "…"
-                raise InvalidInput(shown, TOO_DEEP.format(limit=max_depth))
+                shown = stack[min(_DEEP_PATH_SHOWN, len(stack) - 1)][0] + "…"
+                raise InvalidInput(shown, TOO_DEEP.format(limit=MAX_DEPTH))
             holding[id(value)] = child_path
             held.append(id(value))
             stack.append((child_path, _children(value, child_path, plain, sort_keys)))
@@ -424,6 +438,7 @@ __all__ = [
     "MAX_OBJECT_KEYS",
     "TEXT_SCALARS",
     "EventTooLarge",
+    "check_depth",
     "check_document",
     "check_value",
     "plain_scalar",

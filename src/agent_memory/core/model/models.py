@@ -102,6 +102,8 @@ class RunFinished:
     artifacts: RunArtifacts | None = None
     procedure_feedback: ProcedureFeedback | None = None
     finished_at: float | None = None
+    # What the event held that is not kept (parts carrying no text, citations), one line each.
+    not_kept: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

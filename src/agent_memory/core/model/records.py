@@ -43,6 +43,8 @@ def run_to_state(run: RunFinished) -> dict[str, Any]:
     data = to_json(run)
     data.pop("messages")
     data.pop("artifacts")
+    # What the event held and is not kept travels in the state's own not_kept.
+    data.pop("not_kept")
     return cast(dict[str, Any], data)
 
 

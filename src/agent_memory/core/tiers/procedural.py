@@ -17,7 +17,29 @@ from agent_memory.core.model.policies import DAY, ProceduralPolicy
 from agent_memory.core.ports import FeedbackCount, MemoryPorts, ProcedureStore
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_texts
 
-_NUMBERING = re.compile(r"^\s*(?:step\s*)?(?:\d+|[a-z])\s*[.):-]\s*|^\s*[-*\u2022]\s*", re.I)
+# A list marker opening a step: only a marker followed by whitespace is one ("1. Read",
+# "2) Sign", "Step 3: Compare", "a) Check", "- Read", "• Read"). Anything else is the step's
+# own text and stays as written: "1.5x the fees", "24-hour notice", "e-mail", "e.g. the cap",
+# "3.14", "A. Smith signs" (an initial, not a marker: capital letters count only with a
+# parenthesis), "10:30", "-5% margin", "*important*", "v2. rollout". A lower-case letter with a
+# full stop ("a. Read") is one only before a capital letter: "p. 12", "c. 1990", "i. e. the fee"
+# and "e. coli" stay whole.
+_NUMBER = r"[0-9]{1,3}(?:\.[0-9]{1,3})*"
+_ROMAN = r"(?:i{1,3}|iv|vi{0,3}|ix|x)"
+_MARKER = re.compile(
+    rf"""
+    (?:
+        [Ss][Tt][Ee][Pp][ \t]*{_NUMBER}[ \t]*(?:[.):]|[-\u2013\u2014](?=\s))  # Step 3: / Step 3 -
+      | {_NUMBER}[.)]                         # 1.  2)  1.2.
+      | \({_NUMBER}\)                         # (1)
+      | \(?(?:[a-z]|{_ROMAN}|[A-Z])\)          # a)  (b)  iv)  A)
+      | (?P<letter>[a-z]|{_ROMAN})\.           # a.  iv.  (before a capital: not "p. 12")
+      | [-*+\u2022\u2023\u25e6\u25aa\u25cf\u2013\u2014\u00b7\u2043]  # - * + • ‣ ◦ ▪ ● – — · ⁃
+    )
+    \s+
+    """,
+    re.VERBOSE,
+)
 _MAX_REVIEWER = 128
 # A reason is stored on the procedure's item, which the largest procedure nearly fills
 # (DynamoDB's 400 KB): 1,000 characters of 4-byte text fit in the ~5 KB it leaves.
@@ -28,14 +50,32 @@ REJECTABLE_FROM = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW, Proced
 
 
 def normalize_step(step: str) -> str:
-    """A step without its numbering or bullet, whitespace collapsed."""
+    """A step as it is stored: without the list marker that opens it (``"1. "``, ``"- "``,
+    ``"Step 3: "``), leading and trailing whitespace removed, every other character as given.
+    """
+    text = step.strip()
+    marker = _MARKER.match(text)
+    if marker is None:
+        return text
+    rest = text[marker.end() :]
+    if marker.group("letter") is not None and not rest[:1].isupper():
+        return text
+    return rest.strip()
+
+
+def step_identity(step: str) -> str:
+    """What two steps must share to be the same step: their text without a list marker, read
+    in Unicode compatibility form (``"ﬁ"`` as ``"fi"``, ``"１"`` as ``"1"``), whitespace
+    collapsed, case folded. It only names a procedure (:func:`procedure_id`); no stored text
+    is in this form.
+    """
     text = " ".join(unicodedata.normalize("NFKC", step).split())
-    return _NUMBERING.sub("", text, count=1).strip()
+    return normalize_step(text).casefold()
 
 
 def procedure_id(tenant_id: str, task_type: str, steps: tuple[str, ...]) -> str:
     """Deterministic id of a step list: the same steps proposed again get the same id."""
-    canonical = "\n".join(normalize_step(s).casefold() for s in steps)
+    canonical = "\n".join(step_identity(s) for s in steps)
     digest = hashlib.sha256(f"{tenant_id}\0{task_type}\0{canonical}".encode()).hexdigest()
     return f"proc-{digest[:24]}"
 

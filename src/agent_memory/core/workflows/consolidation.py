@@ -19,8 +19,10 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
+from agent_memory.core.api import not_kept
 from agent_memory.core.api.contracts import ID_PATTERN, parse_run_finished, unwrap_event
 from agent_memory.core.model.errors import InvalidInput, NotFound
 from agent_memory.core.model.models import (
@@ -29,7 +31,7 @@ from agent_memory.core.model.models import (
     RunArtifacts,
     RunFinished,
 )
-from agent_memory.core.model.policies import DAY
+from agent_memory.core.model.policies import DAY, SemanticPolicy
 from agent_memory.core.model.records import to_json
 from agent_memory.core.ports import (
     Embedder,
@@ -45,9 +47,9 @@ from agent_memory.core.tiers import episodic, procedural, semantic
 from agent_memory.core.workflows.extraction import (
     complete_artifacts,
     extract_deterministically,
-    extract_run_artifacts,
+    extract_with_model,
     first_sentence,
-    message_units,
+    kept_units,
 )
 from agent_memory.core.workflows.run_state import (
     ExtractedBy,
@@ -170,23 +172,34 @@ def extract_run(run: RunFinished, ports: MemoryPorts) -> RunState:
     if recorded is not None:
         return state_from_json(recorded.value["state"]).but(extracted_by="ledger")
     source: ExtractedBy
+    notes: tuple[str, ...] = ()
     if run.artifacts is not None:
         artifacts, source = complete_artifacts(run, run.artifacts), "event"
     elif ports.chat is not None and run.messages:
-        extracted = extract_run_artifacts(run.messages, ports.chat)
+        extracted, notes = extract_with_model(run.messages, ports.chat)
         artifacts, source = complete_artifacts(run, extracted), "model"
     else:
         artifacts, source = extract_deterministically(run), "deterministic"
     policy = ports.policies.episodic
-    units = message_units(
+    kept = kept_units(
         run.messages,
         max_units=policy.max_units,
         max_chars=policy.max_unit_chars + CUT_MARGIN,
         max_total_chars=policy.max_unit_total_chars,
     )
+    lines = kept.lines(max_units=policy.max_units, max_total_chars=policy.max_unit_total_chars)
     # Messages are distilled into artifacts and units by now: the state does not carry them.
-    bare = replace(run, messages=(), artifacts=None)
-    return fit_state(RunState(bare, artifacts, tuple(units), extracted_by=source))
+    bare = replace(run, messages=(), artifacts=None, not_kept=())
+    return fit_state(
+        RunState(
+            bare,
+            artifacts,
+            tuple(kept.units),
+            extracted_by=source,
+            not_kept=(*run.not_kept, *notes, *lines),
+            cut_units=kept.cut,
+        )
+    )
 
 
 def json_bytes(value: Any) -> int:
@@ -196,7 +209,8 @@ def json_bytes(value: Any) -> int:
 
 def fit_state(state: RunState, budget: int = STATE_BUDGET_BYTES) -> RunState:
     """``state`` within ``budget`` bytes of JSON: message units dropped, last first, then the
-    last items of the artifacts' longest lists; what was dropped is counted in ``trimmed``.
+    last items of the artifacts' longest lists; what was dropped is counted in ``trimmed`` and
+    said in ``not_kept``.
 
     Units are search aids beside the episode's summary, and the trimmed lists are its
     free-text detail: the run's identity, facts and procedure are always kept whole. An
@@ -216,7 +230,13 @@ def fit_state(state: RunState, budget: int = STATE_BUDGET_BYTES) -> RunState:
             break
         kept += 1
     trimmed["units"] = trimmed.get("units", 0) + len(units) - kept
-    fitted = state.but(units=tuple(units[:kept]), trimmed=trimmed)
+    why = f"(what one consolidation step hands the next is at most {budget // 1024:,} KiB)"
+    lines = list(state.not_kept)
+    if kept < len(units):
+        dropped = not_kept.messages(u.seq for u in units[kept:])
+        lines.append(f"human and ai {dropped} not kept as searchable units {why}")
+    fitted = state.but(units=tuple(units[:kept]), trimmed=trimmed, not_kept=tuple(lines))
+    cut: dict[str, int] = {}
     while json_bytes(state_to_json(fitted)) > budget:
         lists = [f for f in _TRIMMABLE if getattr(artifacts, f)]
         if not lists:
@@ -224,7 +244,11 @@ def fit_state(state: RunState, budget: int = STATE_BUDGET_BYTES) -> RunState:
         longest = max(lists, key=lambda f: json_bytes(list(getattr(artifacts, f))))
         artifacts = replace(artifacts, **{longest: getattr(artifacts, longest)[:-1]})
         trimmed[longest] = trimmed.get(longest, 0) + 1
-        fitted = fitted.but(artifacts=artifacts, trimmed=dict(trimmed))
+        cut[longest] = cut.get(longest, 0) + 1
+        listed = [
+            f"the last {not_kept.counted(n, 'item')} of {f} not kept {why}" for f, n in cut.items()
+        ]
+        fitted = fitted.but(artifacts=artifacts, trimmed=dict(trimmed), not_kept=(*lines, *listed))
     return fitted
 
 
@@ -258,6 +282,18 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
         artifacts = replace(artifacts, task_summary=first_sentence(run.task))
     clean_units = clean[len(texts) :]
     cut = ports.policies.episodic.max_unit_chars
+    # A unit loses text when extract cut it, or when its scrubbed text is past the length.
+    shortened = [
+        u.seq
+        for i, u in enumerate(units)
+        if u.seq in state.cut_units or len(clean_units[2 * i + 1]) > cut
+    ]
+    lines = list(state.not_kept)
+    if shortened:
+        lines.append(
+            f"{not_kept.messages(shortened)} not kept past their first {cut:,} characters as "
+            "searchable units (a unit holds at most that)"
+        )
     # Placeholders can be longer than what they replace: the scrubbed state is fitted again.
     scrubbed = fit_state(
         state.but(
@@ -268,6 +304,8 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
                 for i, u in enumerate(units)
             ),
             pii_entities=result.counts,
+            not_kept=tuple(lines),
+            cut_units=(),
         )
     )
     # The record is also the run's start: a crash from here on leaves it incomplete, and
@@ -285,16 +323,16 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     return state_from_json(recorded.value["state"]) if recorded else scrubbed
 
 
-def _calls_a_model(done: Callable[[RunState], RunState]) -> Callable[[Step], Step]:
-    """A step that calls a model answers ``done(state)`` instead, calling nothing, for a run
-    already consolidated: a redelivery costs a ledger read, not a model call per unit.
+def _calls_a_model(done: Step) -> Callable[[Step], Step]:
+    """A step that calls a model answers ``done(state, ports)`` instead, calling nothing, for
+    a run already consolidated: a redelivery costs a ledger read, not a model call per unit.
     """
 
     def decorate(step: Step) -> Step:
         @functools.wraps(step)
         def once(state: RunState, ports: MemoryPorts) -> RunState:
             if _is_consolidated(ports.run_ledger, *_ids(state.run), now=ports.clock()):
-                return done(state)
+                return done(state, ports)
             return step(state, ports)
 
         return once
@@ -302,12 +340,59 @@ def _calls_a_model(done: Callable[[RunState], RunState]) -> Callable[[Step], Ste
     return decorate
 
 
-@_calls_a_model(lambda state: state.but(episode_written=False))
+def _episode_present(state: RunState, ports: MemoryPorts) -> RunState:
+    """What write_episode answers for a run whose episode was dealt with already."""
+    lines, expired = _episode_not_kept(state, ports)
+    return state.but(
+        episode_written=False, episode_expired=expired, not_kept=(*state.not_kept, *lines)
+    )
+
+
+def _episode_not_kept(state: RunState, ports: MemoryPorts) -> tuple[list[str], bool]:
+    """What of the run's episode is not kept, and whether it is not kept at all: an episode
+    whose retention already ended (its run finished more than ``retention_days`` ago, or, a
+    FAILED one, more than decay's ``failed_episode_days``) is not written.
+    """
+    finished, now = state.run.finished_at, ports.clock()
+    if finished is None:
+        return [], False
+    if finished > now:
+        return [
+            f"finished_at ({_instant(finished)}) not kept: it is after the run was "
+            f"consolidated ({_instant(now)}), and the episode is dated when it was consolidated"
+        ], False
+    days = ports.policies.episodic.retention_days
+    if math.ceil(finished + days * DAY) <= now:
+        return [
+            f"episode not kept: the run finished {_instant(finished)}, more than {days:g} days "
+            f"before it was consolidated (an episode is kept {days:g} days after its run "
+            "finished)"
+        ], True
+    failed_days = ports.policies.decay.failed_episode_days
+    if state.artifacts.outcome == "FAILED" and finished < now - failed_days * DAY:
+        return [
+            f"episode not kept: the run FAILED and finished {_instant(finished)}, more than "
+            f"{failed_days:g} days before it was consolidated (decay deletes a FAILED run's "
+            f"episode {failed_days:g} days after it finished)"
+        ], True
+    return [], False
+
+
+def _instant(moment: float) -> str:
+    return datetime.fromtimestamp(moment, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@_calls_a_model(_episode_present)
 def write_episode(state: RunState, ports: MemoryPorts) -> RunState:
-    """Store the episode once per run (a redelivery finds it present before embedding)."""
+    """Store the episode once per run (a redelivery finds it present before embedding); an
+    episode whose retention has already ended is not written, and ``not_kept`` says so.
+    """
     run = state.run
-    if ports.episodes.get(run.tenant_id, run.agent_id, run.run_id, now=ports.clock()) is not None:
-        return state.but(episode_written=False)
+    lines, expired = _episode_not_kept(state, ports)
+    if expired or (
+        ports.episodes.get(run.tenant_id, run.agent_id, run.run_id, now=ports.clock()) is not None
+    ):
+        return _episode_present(state, ports)
     artifacts = state.artifacts
     units = episodic.episode_units(state.units, artifacts)
     # Units are embedded as the index matches them: with their run's calendar day.
@@ -323,7 +408,9 @@ def write_episode(state: RunState, ports: MemoryPorts) -> RunState:
         policy=ports.policies.episodic,
         units=episodic.embed_units(units, embeddings[1:], ports.embedder.model_id),
     )
-    return state.but(episode_written=ports.episodes.add(episode))
+    return state.but(
+        episode_written=ports.episodes.add(episode), not_kept=(*state.not_kept, *lines)
+    )
 
 
 def embed_once(embedder: Embedder, texts: Sequence[str]) -> FloatArray:
@@ -338,7 +425,39 @@ def embed_once(embedder: Embedder, texts: Sequence[str]) -> FloatArray:
     return vectors[[position[text] for text in texts]]
 
 
-@_calls_a_model(lambda state: state.but(facts=FactResults()))
+def _facts_seen(state: RunState, ports: MemoryPorts) -> RunState:
+    """What confirm_facts answers for a run already consolidated."""
+    lines = _facts_not_kept(state.artifacts, ports.policies.semantic)
+    return state.but(facts=FactResults(), not_kept=(*state.not_kept, *lines))
+
+
+def _facts_not_kept(artifacts: RunArtifacts, policy: SemanticPolicy) -> list[str]:
+    """The run's facts that do not enter the confirmation log, and why."""
+    facts = artifacts.facts
+    if not facts:
+        return []
+    if artifacts.outcome != "COMPLETED":
+        return [
+            f"{not_kept.counted(len(facts), 'fact')} not kept: only COMPLETED runs teach facts "
+            f"(this run is {artifacts.outcome})"
+        ]
+    unsure = sum(f.confidence < policy.min_confidence for f in facts)
+    empty = sum(
+        f.confidence >= policy.min_confidence and not semantic.normalize_fact(f.content)
+        for f in facts
+    )
+    lines = []
+    if unsure:
+        lines.append(
+            f"{not_kept.counted(unsure, 'fact')} not kept: confidence below "
+            f"{policy.min_confidence:g}"
+        )
+    if empty:
+        lines.append(f"{not_kept.counted(empty, 'fact')} not kept: no words left once normalised")
+    return lines
+
+
+@_calls_a_model(_facts_seen)
 def confirm_facts(state: RunState, ports: MemoryPorts) -> RunState:
     """Log the run's confident facts and promote those confirmed by enough independent runs."""
     run = state.run
@@ -362,7 +481,8 @@ def confirm_facts(state: RunState, ports: MemoryPorts) -> RunState:
             confirmation.confirmed,
             confirmation.newly_confirmed,
             confirmation.contested,
-        )
+        ),
+        not_kept=(*state.not_kept, *_facts_not_kept(artifacts, policy)),
     )
 
 
@@ -399,7 +519,24 @@ def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     if recorded is not None:
         _mark_consolidated(recorded, ports, now)
     ports.run_ledger.delete(ports.run_ledger.failure_key(*_ids(run)))
-    return state.but(procedure=ProcedureResult(proposed, created, feedback))
+    return state.but(
+        procedure=ProcedureResult(proposed, created, feedback),
+        not_kept=(*state.not_kept, *_procedure_not_kept(run, artifacts)),
+    )
+
+
+def _procedure_not_kept(run: RunFinished, artifacts: RunArtifacts) -> list[str]:
+    """Why the run's procedure is not proposed, if it is not."""
+    if artifacts.procedure is None:
+        return []
+    if artifacts.outcome != "COMPLETED":
+        return [
+            "procedure not proposed: only COMPLETED runs propose procedures "
+            f"(this run is {artifacts.outcome})"
+        ]
+    if not run.task_type:
+        return ["procedure not proposed: the event names no task_type"]
+    return []
 
 
 STEPS: dict[str, Step] = {
@@ -667,7 +804,7 @@ def summary(state: RunState) -> State:
         "tenant_id": state.run.tenant_id,
         "outcome": state.artifacts.outcome,
         "extracted_by": state.extracted_by,
-        "episode": "written" if state.episode_written else "already present",
+        "episode": _episode_word(state),
         "facts_observed": len(facts.observed),
         "facts_confirmed": list(facts.newly_confirmed),
         "facts_contested": list(facts.contested),
@@ -676,7 +813,14 @@ def summary(state: RunState) -> State:
         "procedure_created": procedure.created,
         "procedure_feedback": to_json(procedure.feedback) if procedure.feedback else None,
         "pii_entities": dict(state.pii_entities or {}),
+        "not_kept": list(state.not_kept),
     }
+
+
+def _episode_word(state: RunState) -> str:
+    if state.episode_written:
+        return "written"
+    return "not kept" if state.episode_expired else "already present"
 
 
 def _texts_of(run: RunFinished, artifacts: RunArtifacts) -> list[str]:

@@ -51,7 +51,10 @@ class RunState:
 
     ``units`` are the run's message units (kind ``message``, before embedding); ``trimmed``
     counts what was dropped to keep the JSON form within Step Functions' limit (None: nothing
-    was); the results are None until their step has run.
+    was); ``not_kept`` says, a line each, what of the run is not kept (each step adds what its
+    limits leave out), and ``cut_units`` the positions of units extract cut for length; the
+    results are None until their step has run (``episode_expired``: the episode was not
+    written, its retention having ended already).
     """
 
     run: RunFinished
@@ -61,9 +64,12 @@ class RunState:
     trimmed: Mapping[str, int] | None = None
     pii_entities: Mapping[str, int] | None = None
     episode_written: bool | None = None
+    episode_expired: bool = False
     facts: FactResults | None = None
     kb_staged: tuple[str, ...] | None = None
     procedure: ProcedureResult | None = None
+    not_kept: tuple[str, ...] = ()
+    cut_units: tuple[int, ...] = ()
     # Keys of a JSON state this code does not know (a newer version's), carried unchanged.
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -96,6 +102,8 @@ _KNOWN = frozenset(
         "facts",
         "kb",
         "procedure",
+        "not_kept",
+        "cut_units",
     }
 )
 
@@ -115,12 +123,18 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         data["pii_entities"] = dict(state.pii_entities)
     if state.episode_written is not None:
         data["episode"] = {"written": state.episode_written}
+        if state.episode_expired:
+            data["episode"]["expired"] = True
     if state.facts is not None:
         data["facts"] = {k: list(v) for k, v in to_json(state.facts).items()}
     if state.kb_staged is not None:
         data["kb"] = {"staged": list(state.kb_staged)}
     if state.procedure is not None:
         data["procedure"] = to_json(state.procedure)
+    if state.not_kept:
+        data["not_kept"] = list(state.not_kept)
+    if state.cut_units:
+        data["cut_units"] = list(state.cut_units)
     return data
 
 
@@ -137,6 +151,7 @@ def state_from_json(data: Mapping[str, Any]) -> RunState:
         trimmed=dict(data["trimmed"]) if "trimmed" in data else None,
         pii_entities=dict(data["pii_entities"]) if "pii_entities" in data else None,
         episode_written=bool(data["episode"]["written"]) if "episode" in data else None,
+        episode_expired=bool(data.get("episode", {}).get("expired", False)),
         facts=FactResults(
             tuple(facts.get("observed", ())),
             tuple(facts.get("confirmed", ())),
@@ -155,5 +170,7 @@ def state_from_json(data: Mapping[str, Any]) -> RunState:
         )
         if procedure is not None
         else None,
+        not_kept=tuple(data.get("not_kept", ())),
+        cut_units=tuple(data.get("cut_units", ())),
         extra={k: v for k, v in data.items() if k not in _KNOWN},
     )
