@@ -210,7 +210,7 @@ def _is_whole_key(content: bytes) -> bytes | None:
     """The key in ``content`` if it is one as written (hexadecimal, or the 32 bytes of a
     store made before keys were hexadecimal), else None.
     """
-    text = content.removesuffix(b"\n")
+    text = content.removesuffix(b"\n").removesuffix(b"\r")  # a line's end, of either system
     hex_digits = b"0123456789abcdefABCDEF"
     if len(text) == 64 and all(c in hex_digits for c in text):
         return bytes.fromhex(text.decode())

@@ -58,3 +58,6 @@ class RunResult(TypedDict):
     procedure_created: NotRequired[bool]
     procedure_feedback: NotRequired[dict[str, Any] | None]
     pii_entities: NotRequired[dict[str, int]]
+    # What a write-path limit left out, one line each (``episode`` is "not kept" when the run
+    # finished past the episodes' retention).
+    not_kept: NotRequired[list[str]]

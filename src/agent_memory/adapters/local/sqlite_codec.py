@@ -42,13 +42,10 @@ def vector_from(row: sqlite3.Row, column: str = "embedding") -> StoredVector | N
     """Read the vector stored in a row's ``column`` (and its ``_model``, ``_dimension``)."""
     if row[column] is None:
         return None
-    vector = StoredVector(
+    # The bytes are the core's to read (core/retrieval/vectors.py checks their length): a store
+    # gives back what it was given.
+    return StoredVector(
         model_id=row[f"{column}_model"],
         dimension=int(row[f"{column}_dimension"]),
         data=bytes(row[column]),
     )
-    # A vector is a tag and float32 values, or a tag, a scale and int8 values
-    # (core/retrieval/vectors.py): any other length is a damaged row.
-    if len(vector.data) not in (1 + 4 * vector.dimension, 5 + vector.dimension):
-        raise ValueError(f"{column} holds {len(vector.data)} bytes for {vector.dimension} values")
-    return vector
