@@ -17,6 +17,7 @@ from agent_memory.core.api.json_input import (
     MAX_EVENT_BYTES,
     MAX_OBJECT_KEYS,
     TEXT_SCALARS,
+    PlainCopy,
     check_value,
     plain_scalar,
     walk_value,
@@ -54,8 +55,7 @@ def plain_terms(value: object, field: str) -> Any:
     object that is not a JSON value), except that any float is taken (a filter may compare
     with infinity or NaN) and no byte bound applies: at most :data:`MAX_TERMS` values.
     """
-    copy: Any = None
-    filling: list[Any] = []
+    copy = PlainCopy()
     try:
         for count, (path, key, depth, item) in enumerate(walk_value(value, field)):
             if count >= MAX_TERMS:
@@ -66,18 +66,10 @@ def plain_terms(value: object, field: str) -> Any:
                 made = []
             else:
                 made = plain_scalar(path, item)
-            if depth == 0:
-                copy = made
-            elif isinstance(key, str):
-                filling[depth - 1][key] = made
-            else:
-                filling[depth - 1].append(made)
-            if isinstance(made, dict | list):
-                del filling[depth:]
-                filling.append(made)
+            copy.add(depth, key, made)
     except InvalidInput as error:
         raise invalid(error) from None
-    return copy
+    return copy.value
 
 
 def json_text(value: object, field: str, *, limit: int) -> str:

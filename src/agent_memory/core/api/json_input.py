@@ -220,9 +220,7 @@ def _check(
     returns the value's plain copy.
     """
     size = 0
-    copy: Any = None
-    # The copy's lists and objects being filled, by depth.
-    filling: list[Any] = []
+    copy = PlainCopy()
     max_depth = MAX_DEPTH if plain else None
     for path, key, depth, value in _walk(document, field, max_depth=max_depth, plain=plain):
         if type(value) is _Refused:
@@ -256,16 +254,30 @@ def _check(
         if max_bytes is not None and size > max_bytes:
             raise EventTooLarge(max_bytes)
         if plain:
-            if depth == 0:
-                copy = item
-            elif isinstance(key, str):
-                filling[depth - 1][key] = item
-            else:
-                filling[depth - 1].append(item)
-            if isinstance(item, dict | list):
-                del filling[depth:]
-                filling.append(item)
-    return copy
+            copy.add(depth, key, item)
+    return copy.value
+
+
+class PlainCopy:
+    """A copy of a walked value, built from the walk's values in order (each with its depth
+    and key): an empty list or object stands for each container, filled as the walk goes on.
+    """
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self._filling: list[Any] = []  # the copy's lists and objects being filled, by depth
+
+    def add(self, depth: int, key: int | str | None, item: Any) -> None:
+        """Put ``item`` where the walk found it."""
+        if depth == 0:
+            self.value = item
+        elif isinstance(key, str):
+            self._filling[depth - 1][key] = item
+        else:
+            self._filling[depth - 1].append(item)
+        if isinstance(item, dict | list):
+            del self._filling[depth:]
+            self._filling.append(item)
 
 
 def check_depth(value: object, path: str, depth: int) -> None:
@@ -438,6 +450,7 @@ __all__ = [
     "MAX_OBJECT_KEYS",
     "TEXT_SCALARS",
     "EventTooLarge",
+    "PlainCopy",
     "check_depth",
     "check_document",
     "check_value",
