@@ -59,14 +59,7 @@ def _create_in_place(path: Path, data: bytes) -> bool:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         return False
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-    except BaseException:
-        _discard(str(path))
-        raise
+    _write_synced(fd, data, str(path))
     sync_directory(path.parent)
     return True
 
@@ -83,15 +76,22 @@ def sync_directory(directory: Path) -> None:
 def _synced_temporary(path: Path, data: bytes) -> str:
     """A hidden file beside ``path`` holding ``data``, synced to disk; its name."""
     fd, temp_name = _temporary_beside(path)
+    _write_synced(fd, data, temp_name)
+    return temp_name
+
+
+def _write_synced(fd: int, data: bytes, name: str) -> None:
+    """Write ``data`` to the new file ``name`` open on ``fd`` and sync it; the file is removed
+    if any of it fails.
+    """
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
     except BaseException:
-        _discard(temp_name)
+        _discard(name)
         raise
-    return temp_name
 
 
 def _discard(name: str) -> None:
