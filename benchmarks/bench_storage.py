@@ -18,7 +18,7 @@ from benchmarks.baselines import decimal_list
 from benchmarks.synthetic import FloatArray
 
 ATTRIBUTE = "embedding"
-# The product stores the model id and dimension beside the bytes (DESIGN.md section 3).
+# The product stores the model id and dimension beside the bytes (models.StoredVector).
 MODEL_ATTRIBUTE = "embedding_model"
 DIMENSION_ATTRIBUTE = "embedding_dimension"
 # Each unit vector sits in one per-episode blob behind a 4-byte length prefix (unit_codec).

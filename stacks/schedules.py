@@ -35,7 +35,7 @@ class Schedules(Construct):
         self.role = self._build_role([decay, ingest])
         self.decay = self._build_schedule(
             "NightlyDecay",
-            "Forget what DESIGN.md §5 says to forget",
+            "Forget what the decay policy says to forget",
             DECAY_SCHEDULE,
             decay,
             _Schedule.RetryPolicyProperty(

@@ -1,6 +1,6 @@
 """A seeded corpus of RunFinished events, what the stores must hold after it, and the check.
 
-The expectation is computed from the events alone (the rules of DESIGN.md §5 restated here,
+The expectation is computed from the events alone (the decay and confirmation rules restated here,
 not the core's functions), so a store that double-counts, loses a sighting or half-writes a
 run shows up as a difference. Only keys are derived with the product's own functions
 (``fact_hash``, ``procedure_id``): they are identities, not behaviour.

@@ -1,7 +1,7 @@
 """Decay at volume: many episodes of mixed outcome, age, agent and tenant, procedures in every
 state, and a store that crashes mid-pass.
 
-The expected deletions are computed here from the seeded records with the rule of DESIGN.md §5
+The expected deletions are computed here from the seeded records with the decay rule
 restated (FAILED and created more than ``failed_episode_days`` before now), not with decay's
 code.
 """

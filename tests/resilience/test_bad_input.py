@@ -188,7 +188,7 @@ STRINGS = [
     path for path, kind in LEAVES.items() if kind in {"identifier", "text", "content", "choice"}
 ]
 IDENTIFIERS = [path for path, kind in LEAVES.items() if kind == "identifier"]
-# Limits of DESIGN.md §4 as the contract states them: (path, longest accepted).
+# Limits as the contract states them: (path, longest accepted).
 TEXT_LIMITS = {
     "task": MAX_TASK_CHARS,
     "messages[0].content": MAX_MESSAGE_CHARS,

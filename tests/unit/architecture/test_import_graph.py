@@ -1,5 +1,5 @@
 """The import graph of ``agent_memory``: no cycle between modules, and every import points to
-the module's own layer or one below it (DESIGN.md §2), function-level imports included.
+the module's own layer or one below it (the README's layers), function-level imports included.
 """
 
 import ast

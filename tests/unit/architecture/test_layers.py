@@ -1,4 +1,4 @@
-"""The layering of DESIGN.md §2, enforced: the core stays pure, imports point downward."""
+"""The layering, enforced: the core stays pure, imports point downward."""
 
 import ast
 import json

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 SCHEMA_VERSION = 6
 
-# Every key starts with the tenant, as in DynamoDB (DESIGN.md §3); tenant_id is kept beside it so
-# tenant-wide operations can also match the column exactly.
+# Every key starts with the tenant, as in DynamoDB (adapters/aws/dynamodb_schema.py); tenant_id
+# is kept beside it so tenant-wide operations can also match the column exactly.
 _SCHEMA_V1 = (
     """
     CREATE TABLE episodes (

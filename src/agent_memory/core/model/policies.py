@@ -1,4 +1,4 @@
-"""Memory policies (DESIGN.md §5) as typed settings with their defaults."""
+"""Memory policies (the README's Policies table) as typed settings with their defaults."""
 
 from __future__ import annotations
 
@@ -165,7 +165,7 @@ class DecayPolicy:
 
 @dataclass(frozen=True, slots=True)
 class Policies:
-    """Every policy, with DESIGN.md §5 defaults; each field can be overridden."""
+    """Every policy, with the defaults the README's Policies table lists; each can be overridden."""
 
     working: WorkingMemoryPolicy = field(default_factory=WorkingMemoryPolicy)
     episodic: EpisodicPolicy = field(default_factory=EpisodicPolicy)

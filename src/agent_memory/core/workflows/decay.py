@@ -1,5 +1,5 @@
-"""Forgetting on purpose: the nightly rules of DESIGN.md §5, paginated, resumable, reporting
-what they did.
+"""Forgetting on purpose: the nightly rules of ``policies.DecayPolicy``, paginated, resumable,
+reporting what they did.
 """
 
 from __future__ import annotations
