@@ -627,6 +627,22 @@ def test_values_are_scrubbed_of_pii(store: AgentMemoryStore) -> None:
     assert "Jane" not in content and "jane@" not in content
 
 
+def test_a_name_split_over_an_items_fields_is_scrubbed_everywhere(
+    store: AgentMemoryStore, memory: LocalMemory
+) -> None:
+    # Given an item whose person is split over sibling keys (the test detector knows neither)
+    store.put(("people",), "admiral", {"first": "Grace", "last": "Hopper", "rank": 7})
+    # When it is read back, and its episode looked at
+    item = store.get(("people",), "admiral")
+    episode = memory.client.get_episode(TENANT, "people", run_id_of("admiral"))
+    # Then neither part of the name is stored anywhere: not in the value, not in the findings
+    assert item is not None and episode is not None
+    assert item.value["first"].startswith("[NAME") and item.value["last"].startswith("[NAME")
+    assert item.value["rank"] == 7
+    stored = repr(episode)
+    assert "Grace" not in stored and "Hopper" not in stored
+
+
 def test_a_store_sees_only_its_tenant(memory: LocalMemory) -> None:
     # Given two stores of two tenants over one memory, the first with an item
     acme = AgentMemoryStore(memory.client, "acme")

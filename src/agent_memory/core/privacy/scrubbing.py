@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from agent_memory.core.model.errors import PiiDetectionFailed, TransientError
 from agent_memory.core.ports import PiiDetector, PiiEntity
+from agent_memory.core.privacy.mentions import field_names, other_mentions
 from agent_memory.core.privacy.reading_form import reading_form, stored_form
 
 # Joins fields into one detector call; a paragraph separator no entity should span.
@@ -150,7 +151,10 @@ def scrub_texts(
     # The detector reads the text as a person would (invisible characters gone, look-alike
     # digits, dashes and spaces plain); what it finds is replaced in the text as stored.
     form = reading_form(joined)
-    found = detect_all(form.view, detector)
+    # What no detector reads as prose (a name split over a value's fields), and every other
+    # mention of what was found (the bare surname in another field), whatever the detector.
+    found = [*detect_all(form.view, detector), *field_names(form.view)]
+    found += other_mentions(form.view, found)
     entities = _merge([PiiEntity(e.type, *form.span(e.begin, e.end), e.score) for e in found])
     counts: Counter[str] = Counter()
     pieces: list[str] = []
