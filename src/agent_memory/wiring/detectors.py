@@ -1,0 +1,53 @@
+"""The detectors every write is scrubbed by, in both modes, built on first use.
+
+Local mode runs the local PII detector and the credential detector. AWS mode runs Comprehend
+beside the same two: Comprehend reads English and Spanish only, and the local detector holds
+the rules Comprehend has none of (other countries' identifiers and phone numbers, names in
+other scripts), so AWS never promises less than local mode.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from agent_memory.core.ports import PiiDetector, PiiEntity
+
+__all__ = ["DetectorsOnFirstUse", "every_detector"]
+
+
+def every_detector(pii: PiiDetector | None = None) -> PiiDetector:
+    """The local PII detector (or ``pii``, a test's stand-in) and the credential detector."""
+    from agent_memory.adapters.local.pii import LocalPiiDetector
+    from agent_memory.adapters.secrets import CredentialDetector
+    from agent_memory.core.privacy.scrubbing import AllDetectors
+
+    return AllDetectors(pii or LocalPiiDetector(), CredentialDetector())
+
+
+class DetectorsOnFirstUse:
+    """A ``PiiDetector`` imported and built when first asked for.
+
+    Commands and functions that write nothing never scrub, so they skip loading the detectors
+    (and their word lists).
+    """
+
+    def __init__(self, build: Callable[[], PiiDetector]) -> None:
+        self._build = build
+        self._built: PiiDetector | None = None
+        self._lock = threading.Lock()
+
+    def _detectors(self) -> PiiDetector:
+        with self._lock:
+            if self._built is None:
+                self._built = self._build()
+            return self._built
+
+    @property
+    def max_chunk_chars(self) -> int:
+        """The smallest of the detectors' limits."""
+        return self._detectors().max_chunk_chars
+
+    def detect(self, text: str) -> list[PiiEntity]:
+        """Every detector's entities."""
+        return self._detectors().detect(text)
