@@ -198,3 +198,33 @@ def test_core_scrubs_a_short_text_through_moto_without_crashing() -> None:
 
     # NAME 50-58 is past "short\n\u2029\ntexts" (13 chars) and clamps to nothing
     assert scrubbed.texts == ("short", "texts")
+
+
+class LanguageRecorder:
+    """A fake Comprehend recording the language each request is sent in."""
+
+    def __init__(self) -> None:
+        self.languages: list[str] = []
+
+    def detect_pii_entities(self, *, Text: str, LanguageCode: str) -> dict[str, Any]:
+        self.languages.append(LanguageCode)
+        return {"Entities": []}
+
+
+def test_spanish_text_is_sent_as_spanish_and_every_other_language_as_english() -> None:
+    # Given Comprehend, which reads PII in English and Spanish only
+    # (https://docs.aws.amazon.com/comprehend/latest/dg/how-pii.html)
+    client = LanguageRecorder()
+    detector = ComprehendPiiDetector(client)
+    # When Spanish, English and German texts are scrubbed
+    detector.detect("La factura de la cuenta se envió a Ana García por correo y está pagada.")
+    detector.detect("The invoice for the account was mailed to Ana and it is paid.")
+    detector.detect("Die Rechnung wurde an Frau Weber geschickt und ist bezahlt.")
+    # Then each request names the language Comprehend reads it best in
+    assert client.languages == ["es", "en", "en"]
+
+
+def test_a_fixed_language_is_sent_as_given() -> None:
+    client = LanguageRecorder()
+    ComprehendPiiDetector(client, language_code="es").detect("The invoice was paid.")
+    assert client.languages == ["es"]

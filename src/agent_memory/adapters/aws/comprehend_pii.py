@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Collection
 from typing import Any, Protocol
 
@@ -57,13 +58,18 @@ class ComprehendPiiDetector:
     again here, with overlap, before it is sent. Offsets are code points, as Python indexes
     strings. Throttling raises ``TransientError``; every other failure propagates, and the core
     then writes nothing.
+
+    Comprehend reads PII in English and Spanish only: each request is sent as Spanish when its
+    text reads as Spanish (more Spanish than English function words), else as English, unless
+    ``language_code`` fixes one. Other languages are the local detector's, which the
+    deployment runs beside this one.
     """
 
     def __init__(
         self,
         client: ComprehendClient,
         *,
-        language_code: str = "en",
+        language_code: str | None = None,
         min_score: float = DEFAULT_MIN_SCORE,
         ignored_types: Collection[str] = DEFAULT_IGNORED_TYPES,
         scrub_plain_urls: bool = False,
@@ -98,7 +104,9 @@ class ComprehendPiiDetector:
             return []  # Comprehend rejects empty text, and blank text holds no PII.
         try:
             with transient_errors("comprehend detect_pii_entities"):
-                response = self._client.detect_pii_entities(Text=piece, LanguageCode=self._language)
+                response = self._client.detect_pii_entities(
+                    Text=piece, LanguageCode=self._language or language_of(piece)
+                )
         except TransientError as error:
             cause = error.__cause__
             if isinstance(cause, ClientError) and error_code(cause) in THROTTLING_CODES:
@@ -137,3 +145,24 @@ def byte_bounded_spans(text: str, max_bytes: int, overlap: int) -> list[tuple[in
         if end >= len(text):
             return spans
         start = end - min(overlap, (end - start) // 4)
+
+
+# Frequent function words that are words in one of the two languages only.
+_SPANISH = frozenset(
+    "el la los las del al una unos unas es está están son por para con sin pero como más "
+    "muy también hay fue ser su sus que qué y o lo le les se según desde hasta".split()
+)
+_ENGLISH = frozenset(
+    "the of and to in is are was were for with without but as more very also there be his "
+    "her their that what or it he she they from until by at this which".split()
+)
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def language_of(text: str) -> str:
+    """``es`` for text with more Spanish than English function words, else ``en``."""
+    spanish = english = 0
+    for word in _WORD.findall(text.casefold()):
+        spanish += word in _SPANISH
+        english += word in _ENGLISH
+    return "es" if spanish > english else "en"
