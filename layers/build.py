@@ -11,6 +11,7 @@ import hashlib
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,6 +25,7 @@ from stacks.runtime import (  # noqa: E402  (the repository root is only importa
 )
 
 REQUIREMENTS = ROOT / "layers" / "requirements.txt"
+SOURCE_REQUIREMENTS = ROOT / "layers" / "requirements-source.txt"
 DEFAULT_OUT = ROOT / "build" / "layer"
 
 
@@ -53,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _inputs_digest() -> str:
     h = hashlib.sha256(f"{PYTHON_VERSION}/{PIP_PLATFORMS}".encode())
-    files = [REQUIREMENTS, ROOT / "pyproject.toml", Path(__file__).resolve()]
+    files = [REQUIREMENTS, SOURCE_REQUIREMENTS, ROOT / "pyproject.toml", Path(__file__).resolve()]
     files += sorted(p for p in (ROOT / "src").rglob("*") if p.is_file() and _is_source(p))
     for path in files:
         h.update(str(path.relative_to(ROOT)).encode())
@@ -77,8 +79,19 @@ def _install(target: Path) -> None:
             *("-r", str(REQUIREMENTS)),
         ]
     )
+    source = [*pip, "--target", str(target), "--no-deps", "-r", str(SOURCE_REQUIREMENTS)]
+    source_only = _pure_python_after(target, lambda: _run(source))
+    if source_only:
+        raise SystemExit(f"compiled files from a source-only package: {', '.join(source_only)}")
     # The project is pure Python; --no-deps keeps the local-mode dependencies out.
     _run([*pip, "--target", str(target), "--no-deps", "--upgrade", str(ROOT)])
+
+
+def _pure_python_after(target: Path, install: Callable[[], None]) -> list[str]:
+    """Run ``install``; the compiled files it added to ``target`` (none for pure Python)."""
+    before = set(target.rglob("*.so"))
+    install()
+    return sorted(str(p.relative_to(target)) for p in set(target.rglob("*.so")) - before)
 
 
 def _prune(target: Path) -> None:

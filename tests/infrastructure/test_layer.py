@@ -57,3 +57,24 @@ def test_layer_build_refuses_a_layer_over_lambdas_limit(
     monkeypatch.setattr(build, "LAYER_SIZE_LIMIT_BYTES", 1024)
     with pytest.raises(SystemExit, match="unzipped"):
         build._check(tmp_path)
+
+
+def test_a_source_only_package_that_compiles_is_found(tmp_path: Path):
+    # Given a layer folder with a compiled file already in it (a wheel's)
+    build = _build_module()
+    (tmp_path / "numpy").mkdir()
+    (tmp_path / "numpy" / "core.so").write_bytes(b"")
+
+    def install() -> None:  # a source package whose build compiled an extension
+        (tmp_path / "names").mkdir()
+        (tmp_path / "names" / "speedups.so").write_bytes(b"")
+
+    # When a source-only package is installed
+    added = build._pure_python_after(tmp_path, install)
+    # Then only the file it compiled is reported
+    assert added == ["names/speedups.so"]
+
+
+def test_the_source_only_requirements_are_pure_python_name_lists():
+    lines = (LAYERS / "requirements-source.txt").read_text().splitlines()
+    assert [line for line in lines if line and line[0] != "#"] == ["names==0.3.0"]
