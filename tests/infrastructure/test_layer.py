@@ -30,7 +30,6 @@ def test_layer_requirements_are_only_what_lambda_needs():
     assert names == {
         "phonenumberslite",
         "python-stdnum",
-        "names",
         "detect-secrets",
         "aws-lambda-powertools",
         "langchain-aws",
