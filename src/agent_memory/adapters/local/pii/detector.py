@@ -51,6 +51,9 @@ class LocalPiiDetector:
         self._names = NameRecogniser()
         self._lexicon = lexicon.load()  # shared with the name recogniser, read once
 
+    def _is_city(self, name: str) -> bool:
+        return " ".join(lexicon.fold(w) for w in name.split()) in self._lexicon.places
+
     @property
     def max_chunk_chars(self) -> int:
         """Longest text one ``detect`` call accepts."""
@@ -73,7 +76,7 @@ class LocalPiiDetector:
             *network.find_macs(text),
             *network.find_credential_urls(text),
             *network.find_usernames(text, self._lexicon.is_english),
-            *addresses.find_addresses(text),
+            *addresses.find_addresses(text, self._is_city),
             *self._names.find(text),
         ]
         return resolve(_specific_over_phone(candidates), text) if candidates else []
