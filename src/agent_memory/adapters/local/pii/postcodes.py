@@ -45,10 +45,13 @@ _CITY_POSTCODE = re.compile(
     rf"[ \t]*[,–-][ \t]*(?:(?:CEP|PLZ|CP|C\.P\.|CAP)[:.]?[ \t]*)?(?P<pc>{_DISTINCT})"
 )
 # A postcode of a shape no count has, then a capitalised word: "00-950 Warszawa", "1100-048
-# Lisboa", "1012 AB Amsterdam" (the town need not be in the list of cities).
+# Lisboa", "1012 AB Amsterdam" (the town need not be in the list of cities), opening a line
+# or after a comma, as the last line of an address stands.
 _SHAPED_POSTCODE_WORD = re.compile(
-    rf"(?<![\w.,/-])(?:\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}|\d{{4}} [A-Z]{{2}})"
-    rf"[ \t]+{_CAP_WORD}"
+    rf"(?:(?<=,)|(?<=,[ \t])|(?<=\n)|^)"
+    rf"(?:\d{{5}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{2}}-\d{{3}}|\d{{4}} [A-Z]{{2}})"
+    rf"[ \t]+{_CAP_WORD}",
+    re.M,
 )
 # What may stand between an address and its postcode: ", ", " - ", a state ("SP"), a word.
 _TAIL = re.compile(
