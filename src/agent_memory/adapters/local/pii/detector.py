@@ -108,9 +108,22 @@ def _region(code: str) -> str:
     return region
 
 
+# A national number after its label or in its own format is also a Luhn-valid digit string
+# with a card's prefix now and then (South African identity numbers are Luhn-checked).
+_NATIONAL = frozenset({"NATIONAL_ID", "TAX_ID"})
+
+
 def _specific_over_phone(candidates: list[PiiEntity]) -> list[PiiEntity]:
-    """``candidates`` without a PHONE that has exactly the span of a more specific number."""
+    """``candidates`` without a PHONE that has exactly the span of a more specific number, nor
+    a card number that has exactly the span of a national one.
+    """
     specific = {(e.begin, e.end) for e in candidates if e.type in _LIKE_A_PHONE}
     if not specific:
         return candidates
-    return [e for e in candidates if e.type != "PHONE" or (e.begin, e.end) not in specific]
+    national = {(e.begin, e.end) for e in candidates if e.type in _NATIONAL}
+    return [
+        e
+        for e in candidates
+        if not (e.type == "PHONE" and (e.begin, e.end) in specific)
+        and not (e.type == "CREDIT_DEBIT_NUMBER" and (e.begin, e.end) in national)
+    ]

@@ -152,7 +152,7 @@ _STRONG_SHAPES: dict[str, str] = {
     "es.dni": r"\d{8}-?[A-Z]",
     "es.nie": r"[XYZ]-?\d{7}-?[A-Z]",
     "br.cpf": r"\d{3}\.\d{3}\.\d{3}-\d{2}",
-    "kr.rrn": r"\d{6}-[1-8]\d{6}",
+    "kr.rrn": r"\d{6}-\d{7}",
     "fr.nir": r"[1-478] \d{2} \d{2} (?:\d{2}|2[AB]) \d{3} \d{3}(?: \d{2})",
     "fi.hetu": r"\d{6}[-+A-FU-Y]\d{3}[\dA-Y]",
     "ch.ssn": r"756\.\d{4}\.\d{4}\.\d{2}",
@@ -188,7 +188,11 @@ _RG = labelled(
 )
 # Between a label and its value: "CPF do cliente: 123.456.789-09", "DNI nº 12345678Z".
 _WINDOW = 40
-_CANDIDATE = re.compile(r"(?<![\w.\-/])[A-Z\d](?:[A-Z\d]|[ .\-/](?=[A-Z\d]))*")
+# Letters and digits in groups joined by up to three separators ("830005997 - 1",
+# "156 / 141 / 14808"); the boundaries are ASCII, as CJK text runs on without spaces.
+_CANDIDATE = re.compile(
+    r"(?<![A-Za-z\d.\-/])[A-Za-z\d](?:[A-Za-z\d]|[ .\-/\u2013\u2014]{1,3}(?=[A-Za-z\d]))*"
+)
 _DIGIT_COUNT = 5
 _MAX_GROUPS = 8
 
@@ -270,12 +274,16 @@ def schemes() -> tuple[Scheme, ...]:
     return tuple(found)
 
 
+# A label ends where Latin letters and digits do: "RRN는", "CPF:" (CJK text runs on).
+_LATIN = "A-Za-z0-9\u00c0-\u024f"
+
+
 def _label_source(label: str) -> str:
     source = re.escape(label).replace(r"\ ", r"\s+")
     if label[0].isascii() and label[0].isalnum():
-        source = r"(?<![\w.])" + source
+        source = rf"(?<![{_LATIN}.])" + source
     if label[-1].isascii() and label[-1].isalnum():
-        source += r"(?![\w])"
+        source += rf"(?![{_LATIN}])"
     return source
 
 
@@ -302,7 +310,7 @@ def _index() -> _Index:
     words = sorted((k for k in by_label if not _is_abbreviation(k)), key=len, reverse=True)
     modules = {s.module: s for s in schemes()}
     strong = tuple(
-        (re.compile(r"(?<![\w.\-/])" + shape + r"(?![\w\-/]|[.,]\d)"), modules[module])
+        (re.compile(r"(?<![A-Za-z\d.\-/])" + shape + r"(?![A-Za-z\d\-/]|[.,]\d)"), modules[module])
         for module, shape in _STRONG_SHAPES.items()
         if module in modules
     )
@@ -360,6 +368,7 @@ def _after_label(text: str, end: int, candidates: tuple[Scheme, ...]) -> PiiEnti
 def _sub_runs(run: str) -> list[tuple[int, int]]:
     """Spans of ``run`` made of whole space-separated groups, the longest first."""
     groups = [(m.start(), m.end()) for m in re.finditer(r"[^ ]+", run)][:_MAX_GROUPS]
+    groups = [g for g in groups if run[g[0]].isalnum() and run[g[1] - 1].isalnum()] or groups
     spans = [
         (groups[i][0], groups[j][1]) for i in range(len(groups)) for j in range(i, len(groups))
     ]
