@@ -340,7 +340,9 @@ def region_numbers(
     for prefix in pool:
         if len(found) >= PHONES_PER_REGION:
             break
-        for length in range(len(prefix) + 3, 13):
+        lengths = list(range(len(prefix) + 3, 13))
+        rng.shuffle(lengths)  # the shortest valid length is the rarest in use
+        for length in lengths:
             national = prefix + "".join(
                 rng.choice("0123456789") for _ in range(length - len(prefix))
             )
@@ -358,6 +360,19 @@ def region_numbers(
                 found[national] = number
                 break
     return list(found.values())
+
+
+def _covers(found: list[PiiEntity], text: str, value: str) -> bool:
+    """True if a find overlaps ``value`` in ``text`` (a name elsewhere does not count)."""
+    begin = text.index(value)
+    return any(e.begin < begin + len(value) and begin < e.end for e in found)
+
+
+def _valid_in(digits: str, region: str) -> bool:
+    try:
+        return phonenumbers.is_valid_number(phonenumbers.parse(digits, region))
+    except phonenumbers.NumberParseException:
+        return False
 
 
 def score_phones(resources: Path, show: str | None) -> dict[str, Any]:
@@ -390,10 +405,15 @@ def score_phones(resources: Path, show: str | None) -> dict[str, Any]:
                     if not found and show == split:
                         print("MISSED PHONE", region, text)
             digits = "".join(rng.choice("0123456789") for _ in range(len(bare)))
+            text = quiet.replace("{number}", digits)
+            row = rows[(region, "random digits, declared, no word", split)]
+            row["lookalikes"] += 1
+            row["kept"] += not _covers(declared.detect(text), text, digits)
+            row["valid"] += _valid_in(digits, region)
             text = order.replace("{number}", digits)
             row = rows[(region, "order number, declared", split)]
             row["lookalikes"] += 1
-            kept = not declared.detect(text)
+            kept = not _covers(declared.detect(text), text, digits)
             row["kept"] += kept
             if not kept and show == split:
                 print("ORDER NUMBER FOUND", region, text)
@@ -524,7 +544,13 @@ def markdown(results: dict[str, Any]) -> str:
             region, condition, split = key.split("|")
             table[(region, condition)][split].update(row)
         for (region, condition), b in sorted(table.items()):
-            if condition.startswith("order"):
+            if condition.startswith("random"):
+                both = b["dev"] + b["held_out"]
+                lines.append(
+                    f"| {region} | {condition} (valid numbers of the region: {both['valid']}) "
+                    f"| - | - | {both['kept']} / {both['lookalikes']} |"
+                )
+            elif condition.startswith("order"):
                 both = b["dev"] + b["held_out"]
                 lines.append(
                     f"| {region} | {condition} | - | - | {both['kept']} / {both['lookalikes']} |"
