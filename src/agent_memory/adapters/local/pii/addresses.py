@@ -7,8 +7,9 @@ Chiyoda-ku"); house numbers in words ("One Microsoft Way, Redmond").
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+from agent_memory.adapters.local.pii.postcodes import find_postcodes, postcode_after
 from agent_memory.core.ports import PiiEntity
 
 _STREET_TYPES = (
@@ -128,11 +129,15 @@ _NOT_ADDRESS_BEFORE = re.compile(
 )
 
 
-def find_addresses(text: str) -> Iterator[PiiEntity]:
+def find_addresses(text: str, is_city: Callable[[str], bool] | None = None) -> Iterator[PiiEntity]:
     """Postal addresses; a street line takes the unit, city, state and postcode after it, and
-    parts found separately but written together become one address.
+    parts found separately but written together become one address. With ``is_city`` (a
+    folded-name test), other countries' postcodes beside a known city are found too.
     """
-    found = sorted(_candidates(text), key=lambda e: (e.begin, -e.end))
+    candidates = list(_candidates(text))
+    if is_city is not None:
+        candidates.extend(find_postcodes(text, is_city))
+    found = sorted(candidates, key=lambda e: (e.begin, -e.end))
     if not found:
         return
     current = found[0]
@@ -141,9 +146,17 @@ def find_addresses(text: str) -> Iterator[PiiEntity]:
             end = max(current.end, entity.end)
             current = PiiEntity("ADDRESS", current.begin, end, max(current.score, entity.score))
         else:
-            yield current
+            yield _with_postcode(text, current)
             current = entity
-    yield current
+    yield _with_postcode(text, current)
+
+
+def _with_postcode(text: str, address: PiiEntity) -> PiiEntity:
+    """``address`` with a postcode that stands right after it ("…, São Paulo - SP, 01310-100")."""
+    end = postcode_after(text, address.end)
+    if end is None:
+        return address
+    return PiiEntity("ADDRESS", address.begin, end, address.score)
 
 
 def _candidates(text: str) -> Iterator[PiiEntity]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import phonenumbers
 
+from agent_memory.adapters.local.pii import regions as text_regions
 from agent_memory.core.ports import PiiEntity
 
 # The look-behind makes every local part start at a run boundary, so matching stays linear.
@@ -50,16 +51,82 @@ def find_emails(text: str) -> Iterator[PiiEntity]:
         yield PiiEntity("EMAIL", m.start(), m.end(), 0.85)
 
 
+# Reference numbers, not phones: "Bestellnummer 0301234567", "pedido 011987654321".
+_ORDER_WORDS = re.compile(
+    r"(?:(?<![^\W\d_])(?:order|invoice|ref|reference|ticket|tracking|case|po|sku|id|"
+    r"bestell\w*|rechnung\w*|auftrag\w*|kunden\w*|pedido|fatura|factura|commande|facture|"
+    r"ordine|fattura|bestelling|factuur|zam[óo]wieni\w*|faktura|sipari[şs]\w*|заказ\w*|счет|"
+    r"protocolo|n[úu]mero\s+de\s+pedido)(?![^\W\d_])|注文|订单|訂單|주문|伝票)[^\n\d]{0,16}$",
+    re.I,
+)
+
+
 def _phone_word_before(text: str, start: int) -> bool:
-    return _PHONE_WORDS.search(text[max(0, start - _CONTEXT_CHARS) : start]) is not None
+    window = text[max(0, start - _CONTEXT_CHARS) : start]
+    return bool(_PHONE_WORDS.search(window) or text_regions.phone_word_pattern().search(window))
 
 
-def find_phones(text: str) -> Iterator[PiiEntity]:
+def find_phones(text: str, regions: Sequence[str] = ()) -> Iterator[PiiEntity]:
     """Telephone numbers: international ("+44 20 ...", "0044 20 ..."), North American in any
     punctuation, other national numbers grouped exactly as that country prints them
-    ("020 7946 0321", "01 42 68 53 00", "(02) 9374 4000"), and any valid national number or
-    unformatted digits after a word such as "tel".
+    ("020 7946 0321", "01 42 68 53 00", "(02) 9374 4000"), any valid national number or
+    unformatted digits after a phone word of many languages ("tel", "Handy", "celular"), and
+    the valid numbers of the declared ``regions`` and of those the text suggests.
     """
+    yield from _find_known_formats(text)
+    if sum(c.isdigit() for c in text) >= _MIN_NATIONAL_DIGITS:
+        yield from _find_regional(text, regions)
+
+
+_MIN_NATIONAL_DIGITS = 6
+
+
+def _find_regional(text: str, declared: Sequence[str]) -> Iterator[PiiEntity]:
+    """Valid numbers of the declared regions and of those the text suggests, written in their
+    national form: after a phone word, or starting with the trunk prefix, or grouped as the
+    region prints them; not after an order or invoice word.
+    """
+    declared_set = {r.upper() for r in declared}
+    wanted = dict.fromkeys(r.upper() for r in declared)
+    wanted.update(dict.fromkeys(text_regions.suggested_regions(text)))
+    for region in wanted:
+        metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+        if metadata is None:
+            continue
+        prefix = metadata.national_prefix or ""
+        matcher = phonenumbers.PhoneNumberMatcher(
+            text, region, leniency=phonenumbers.Leniency.VALID
+        )
+        for match in matcher:
+            raw = match.raw_string
+            if raw.startswith("+"):
+                continue  # the international forms are found above
+            if _regional_number(text, match.start, raw, region, prefix, region in declared_set):
+                begin, end = _balance(text, match.start, match.end)
+                yield PiiEntity("PHONE", begin, end, 0.75)
+
+
+def _regional_number(
+    text: str, start: int, raw: str, region: str, prefix: str, declared: bool
+) -> bool:
+    """A valid number of ``region`` is a phone number after a phone word; otherwise not after
+    an order word, and then, in a region the tenant declared, always (the tenant says its
+    texts hold such numbers), in one the text only suggests, when written with the trunk
+    prefix or grouped as the region prints it.
+    """
+    if _phone_word_before(text, start):
+        return True
+    if _ORDER_WORDS.search(text[max(0, start - 40) : start]):
+        return False
+    if declared:
+        return True
+    digits = "".join(c for c in raw if c.isdigit())
+    if prefix and digits.startswith(prefix) and len(digits) >= 9:
+        return True
+    return _grouped(raw) and _as_printed(raw, region)
+
+
+def _find_known_formats(text: str) -> Iterator[PiiEntity]:
     matcher = phonenumbers.PhoneNumberMatcher(text, "US", leniency=phonenumbers.Leniency.POSSIBLE)
     for match in matcher:
         raw = match.raw_string
@@ -67,6 +134,8 @@ def find_phones(text: str) -> Iterator[PiiEntity]:
             begin, end = _balance(text, match.start, match.end)
             yield PiiEntity("PHONE", begin, end, 0.85)
     for m in _DOUBLE_ZERO.finditer(text):
+        if _ORDER_WORDS.search(text[max(0, m.start() - 40) : m.start()]):
+            continue
         if _possible("+" + m.group(1), None):
             yield PiiEntity("PHONE", m.start(), m.end(), 0.8)
     for m in _PLUS.finditer(text) if "+" in text else ():

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import phonenumbers
+
 from agent_memory.adapters.local.pii import (
     addresses,
     banking,
     contact,
     identifiers,
     lexicon,
+    national_ids,
     network,
     numbers,
 )
@@ -26,18 +31,28 @@ class LocalPiiDetector:
     CREDIT_DEBIT_CVV, CREDIT_DEBIT_EXPIRY, PIN), the identity documents and national numbers
     (PASSPORT_NUMBER, DRIVER_ID, LICENSE_PLATE, VEHICLE_IDENTIFICATION_NUMBER and the UK_, CA_,
     US_ and IN_ types), MAC_ADDRESS, URL (one holding an "@") and USERNAME. Dates and ages are
-    kept (``core.pii_policy``); passwords and keys are the credential detector's.
+    kept (``core.pii_policy``); passwords and keys are the credential detector's. Other
+    countries' national identity and personal tax numbers are NATIONAL_ID and TAX_ID.
+
+    ``regions``: ISO 3166 codes of the countries whose national phone numbers the tenant's
+    texts hold; the text's own phone words, language and country names add more.
 
     Construction reads the name lists (tens of milliseconds); ``detect`` keeps no state
     between calls, so one instance may serve many threads.
     """
 
-    def __init__(self, *, max_chunk_chars: int = DEFAULT_MAX_CHUNK_CHARS) -> None:
+    def __init__(
+        self, *, max_chunk_chars: int = DEFAULT_MAX_CHUNK_CHARS, regions: Sequence[str] = ()
+    ) -> None:
         if max_chunk_chars < 1:
             raise ValueError("max_chunk_chars must be positive")
         self._max_chunk_chars = max_chunk_chars
+        self._regions = tuple(_region(r) for r in regions)
         self._names = NameRecogniser()
         self._lexicon = lexicon.load()  # shared with the name recogniser, read once
+
+    def _is_city(self, name: str) -> bool:
+        return " ".join(lexicon.fold(w) for w in name.split()) in self._lexicon.places
 
     @property
     def max_chunk_chars(self) -> int:
@@ -49,7 +64,7 @@ class LocalPiiDetector:
         check_chunk(text, self._max_chunk_chars)
         candidates = [
             *contact.find_emails(text),
-            *contact.find_phones(text),
+            *contact.find_phones(text, self._regions),
             *numbers.find_ssns(text),
             *numbers.find_cards(text),
             *numbers.find_ips(text),
@@ -57,10 +72,11 @@ class LocalPiiDetector:
             *banking.find_bank_details(text),
             *banking.find_card_details(text),
             *identifiers.find_identifiers(text),
+            *national_ids.find_national_ids(text),
             *network.find_macs(text),
             *network.find_credential_urls(text),
             *network.find_usernames(text, self._lexicon.is_english),
-            *addresses.find_addresses(text),
+            *addresses.find_addresses(text, self._is_city),
             *self._names.find(text),
         ]
         return resolve(_specific_over_phone(candidates), text) if candidates else []
@@ -78,13 +94,36 @@ _LIKE_A_PHONE = frozenset(
         "BANK_ACCOUNT_NUMBER",
         "BANK_ROUTING",
         "US_INDIVIDUAL_TAX_IDENTIFICATION_NUMBER",
+        "NATIONAL_ID",
+        "TAX_ID",
     }
 )
 
 
+def _region(code: str) -> str:
+    """An ISO 3166 alpha-2 code phonenumbers knows, upper-cased; raises ``ValueError``."""
+    region = code.strip().upper()
+    if region not in phonenumbers.SUPPORTED_REGIONS:
+        raise ValueError(f"regions: {code!r} is not an ISO 3166 region code phonenumbers knows")
+    return region
+
+
+# A national number after its label or in its own format is also a Luhn-valid digit string
+# with a card's prefix now and then (South African identity numbers are Luhn-checked).
+_NATIONAL = frozenset({"NATIONAL_ID", "TAX_ID"})
+
+
 def _specific_over_phone(candidates: list[PiiEntity]) -> list[PiiEntity]:
-    """``candidates`` without a PHONE that has exactly the span of a more specific number."""
+    """``candidates`` without a PHONE that has exactly the span of a more specific number, nor
+    a card number that has exactly the span of a national one.
+    """
     specific = {(e.begin, e.end) for e in candidates if e.type in _LIKE_A_PHONE}
     if not specific:
         return candidates
-    return [e for e in candidates if e.type != "PHONE" or (e.begin, e.end) not in specific]
+    national = {(e.begin, e.end) for e in candidates if e.type in _NATIONAL}
+    return [
+        e
+        for e in candidates
+        if not (e.type == "PHONE" and (e.begin, e.end) in specific)
+        and not (e.type == "CREDIT_DEBIT_NUMBER" and (e.begin, e.end) in national)
+    ]

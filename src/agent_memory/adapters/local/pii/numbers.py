@@ -15,8 +15,13 @@ _SSN_FORMATTED = re.compile(
 _SSN_BARE = re.compile(r"(?<![\w-])(?!000|666|9\d\d)\d{3}(?!00)\d{2}(?!0000)\d{4}(?![\w-])")
 _SSN_CONTEXT = re.compile(r"\b(?:ssn|ss#|ssan|social[ -]security(?:[ -]n(?:o|umber))?)\b", re.I)
 
-# 13 to 19 digits, optionally grouped by single spaces or hyphens.
-_CARD = re.compile(r"(?<![\w-])(?<!\d[ -])\d(?:[ -]?\d){12,18}(?![\w-]|[ -]\d)")
+# 13 to 19 digits, optionally grouped by single spaces, hyphens, dots, slashes or no-break
+# spaces ("4111.1111.1111.1111", as some countries print them).
+_CARD = re.compile(
+    r"(?<![\w-])(?<!\d[ .\-/\u00a0])\d(?:[ .\-/\u00a0]?\d){12,18}(?![\w-]|[ .\-/\u00a0]\d)"
+)
+# Groups of three to six digits: how cards are printed, unlike dotted versions or dates.
+_CARD_GROUP = re.compile(r"\d{3,6}")
 # Issuer prefixes in use: Visa 4; Mastercard, Maestro and RuPay 5; Mastercard and Mir 22-27;
 # Diners, American Express and JCB 30 and 34-39; Discover, UnionPay and Maestro 6; UnionPay and
 # RuPay 81-82.
@@ -64,13 +69,19 @@ def luhn_valid(digits: str) -> bool:
 
 
 def find_cards(text: str) -> Iterator[PiiEntity]:
-    """Payment card numbers: 13-19 digits with a known issuer prefix and a valid Luhn digit."""
+    """Payment card numbers: 13-19 digits with a known issuer prefix and a valid Luhn digit,
+    compact or grouped by one kind of separator (dots and slashes only in groups of 3-6).
+    """
     for m in _CARD.finditer(text):
         raw = m.group()
         separators = {c for c in raw if not c.isdigit()}
         if len(separators) > 1:
             continue  # "1234-5678 9012 3456" mixes separators: not a card as printed
-        digits = raw.replace(" ", "").replace("-", "")
+        if separators - {" ", "-"} and not all(
+            _CARD_GROUP.fullmatch(g) for g in re.split(r"[^\d]", raw)
+        ):
+            continue
+        digits = "".join(c for c in raw if c.isdigit())
         if len(set(digits)) > 1 and _CARD_PREFIX.match(digits) and luhn_valid(digits):
             yield PiiEntity("CREDIT_DEBIT_NUMBER", m.start(), m.end(), 0.95)
 

@@ -1,0 +1,375 @@
+"""National identity and personal tax numbers of every country ``python-stdnum`` validates.
+
+The schemes are read from ``stdnum`` itself: every country module whose description names a
+person's number (identity, citizen, birth, resident, social security, health) or a tax number
+that is not only a company's (VAT and business registers are left out: they name firms). A
+number is reported after one of its labels (the abbreviation and native name ``stdnum`` gives,
+plus the words people write: "DNI", "codice fiscale", "Steuer-ID", "身份证号", ...) when the
+module's ``is_valid`` accepts it; without a label only in a format unique to it ("123.456.789-09",
+a codice fiscale, an 18-digit Chinese resident id with its birth date and ISO 7064 digit).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+import re
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from agent_memory.adapters.local.pii._labels import labelled
+from agent_memory.core.ports import PiiEntity
+
+NATIONAL_ID = "NATIONAL_ID"
+TAX_ID = "TAX_ID"
+
+# Countries whose numbers carry an Amazon Comprehend type of their own (identifiers.py).
+_OWN_TYPES = frozenset({"gb", "ca", "us", "in_"})
+_PERSONAL = re.compile(
+    r"personal|\bperson\b|pessoas f[ií]sicas|physical person|persona f[ií]sica|citizen|"
+    r"individual|identity|national identifi|national number|birth number|social security|"
+    r"resident|foreigner|health|henkilötunnus|mispar zehut|identification number",
+    re.I,
+)
+_TAX = re.compile(r"\btax\b|fiscal|tribut|steuer|contribuyente", re.I)
+_NOT_PERSONAL = re.compile(
+    r"\bVAT\b|company|business|corporate|enterprise|organi[sz]ation|\bbank|IBAN|postal|postcode|"
+    r"securities|drugs|meter|school|student|pupil|trade|commercial|receipt|payment|real estate|"
+    r"entities|excise|Leitweg|banknote|passport|Handelsregister|entrepris|jur[ií]dica|"
+    r"econ[oó]mico|social credit|matricule",
+    re.I,
+)
+# Numbers of persons and firms alike, or described without a person's word ("VAT number" for
+# Spain's NIF, which is the DNI or NIE of a person).
+_ALSO_PERSONAL = {
+    "es.nif": TAX_ID,
+    "pt.nif": TAX_ID,
+    "li.peid": TAX_ID,
+    "is_.kennitala": NATIONAL_ID,
+    "be.bis": NATIONAL_ID,
+}
+
+# Words people write before these numbers, beside the abbreviation and native name stdnum gives.
+_EXTRA_LABELS: dict[str, tuple[str, ...]] = {
+    "ar.dni": ("DNI", "documento nacional de identidad", "documento de identidad"),
+    "ar.cuit": ("CUIT", "CUIL", "C.U.I.T.", "C.U.I.L."),
+    "at.vnr": ("Sozialversicherungsnummer", "SV-Nummer", "SVNR", "VSNR", "e-card"),
+    "at.tin": ("Steuernummer", "Abgabenkontonummer"),
+    "be.nn": (
+        "rijksregisternummer",
+        "numéro national",
+        "numéro de registre national",
+        "Nationalregisternummer",
+        "INSZ",
+        "NISS",
+    ),
+    "be.bis": ("BIS-nummer", "numéro bis"),
+    "bg.egn": ("ЕГН", "EGN"),
+    "bg.pnf": ("ЛНЧ", "LNCh"),
+    "br.cpf": ("CPF", "C.P.F.", "cadastro de pessoa física", "cadastro de pessoas físicas"),
+    "ch.ssn": ("AHV", "AVS", "AHV-Nummer", "numéro AVS", "Sozialversicherungsnummer", "AHVN13"),
+    "cl.rut": ("RUT", "RUN", "R.U.T."),
+    "cn.ric": (
+        *("身份证", "身份证号", "身份证号码", "居民身份证", "公民身份号码", "身分證"),
+        *("ID card", "resident identity card"),
+    ),
+    "co.nit": ("NIT", "cédula", "cedula", "C.C."),
+    "cz.rc": ("rodné číslo", "RČ", "rodného čísla"),
+    "de.idnr": (
+        "Steuer-ID",
+        "Steuer-IdNr",
+        "Steueridentifikationsnummer",
+        "IdNr",
+        "Identifikationsnummer",
+        "steuerliche Identifikationsnummer",
+        "TIN",
+    ),
+    "de.stnr": ("Steuernummer", "St.-Nr.", "StNr"),
+    "dk.cpr": ("CPR", "CPR-nummer", "personnummer"),
+    "ec.ci": ("cédula", "cedula", "cédula de identidad"),
+    "ee.ik": ("isikukood", "personal code"),
+    "es.dni": ("DNI", "D.N.I.", "documento nacional de identidad", "NIF", "N.I.F."),
+    "es.nie": ("NIE", "N.I.E.", "número de identidad de extranjero", "NIF"),
+    "es.nif": ("NIF", "N.I.F.", "número de identificación fiscal"),
+    "fi.hetu": ("HETU", "henkilötunnus", "henkilötunnukseni", "personbeteckning"),
+    "fr.nir": (
+        "NIR",
+        "numéro de sécurité sociale",
+        "n° de sécurité sociale",
+        "sécurité sociale",
+        "numéro INSEE",
+        "carte vitale",
+        "NSS",
+    ),
+    "fr.nif": ("numéro fiscal", "numéro d'identification fiscale", "SPI"),
+    "gr.amka": ("ΑΜΚΑ", "AMKA"),
+    "hr.oib": ("OIB",),
+    "id.nik": ("NIK", "KTP"),
+    "ie.pps": ("PPS", "PPSN", "PPS number", "personal public service"),
+    "il.idnr": ("תעודת זהות", "מספר זהות", "teudat zehut", "Israeli ID"),
+    "is_.kennitala": ("kennitala", "kt."),
+    "it.codicefiscale": ("codice fiscale", "cod. fisc.", "C.F.", "CF", "tessera sanitaria"),
+    "jp.in_": ("マイナンバー", "個人番号", "my number", "My Number", "マイナンバーカード"),
+    "kr.rrn": ("주민등록번호", "주민번호", "RRN", "resident registration number"),
+    "lt.asmens": ("asmens kodas", "asmens kodą"),
+    "mu.nid": ("NID", "national identity card"),
+    "mx.curp": ("CURP",),
+    "mx.rfc": ("RFC", "registro federal de contribuyentes"),
+    "my.nric": ("NRIC", "MyKad", "IC number", "No. K/P", "kad pengenalan"),
+    "nl.bsn": ("BSN", "burgerservicenummer", "sofinummer", "sofi-nummer"),
+    "no.fodselsnummer": ("fødselsnummer", "fodselsnummer", "personnummer"),
+    "pe.cui": ("DNI", "CUI"),
+    "pk.cnic": ("CNIC", "NIC", "شناختی کارڈ"),
+    "pl.pesel": ("PESEL", "numer PESEL"),
+    "pt.cc": ("cartão de cidadão", "cartao de cidadao", "CC"),
+    "pt.nif": ("NIF", "contribuinte", "número de contribuinte"),
+    "ro.cnp": ("CNP", "cod numeric personal"),
+    "ru.inn": ("ИНН", "INN"),
+    "se.personnummer": ("personnummer", "personnumret", "personnr"),
+    "si.emso": ("EMŠO", "EMSO"),
+    "sk.rc": ("rodné číslo", "RČ"),
+    "th.pin": ("เลขประจำตัวประชาชน", "Thai ID"),
+    "tr.tckimlik": (
+        "TC Kimlik",
+        "T.C. Kimlik",
+        "TC kimlik no",
+        "TCKN",
+        "kimlik numarası",
+        "T.C. No",
+        "TC No",
+    ),
+    "ua.rntrc": ("РНОКПП", "ІПН", "ідентифікаційний код", "RNOKPP"),
+    "za.idnr": ("ID number", "identity number", "SA ID"),
+}
+# Formats unique enough, with their check digits or date, to need no label.
+_STRONG_SHAPES: dict[str, str] = {
+    "cn.ric": r"[1-8]\d{5}(?:19|20)\d{9}[\dX]",
+    "it.codicefiscale": r"[A-Z]{6}[\dLMNP-V]{2}[ABCDEHLMPRST][\dLMNP-V]{2}[A-Z][\dLMNP-V]{3}[A-Z]",
+    "mx.curp": r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[A-Z\d]\d",
+    "es.dni": r"\d{8}-?[A-Z]",
+    "es.nie": r"[XYZ]-?\d{7}-?[A-Z]",
+    "br.cpf": r"\d{3}\.\d{3}\.\d{3}-\d{2}",
+    "kr.rrn": r"\d{6}-\d{7}",
+    "fr.nir": r"[1-478] \d{2} \d{2} (?:\d{2}|2[AB]) \d{3} \d{3}(?: \d{2})",
+    "fi.hetu": r"\d{6}[-+A-FU-Y]\d{3}[\dA-Y]",
+    "ch.ssn": r"756\.\d{4}\.\d{4}\.\d{2}",
+    "be.nn": r"\d{2}\.\d{2}\.\d{2}-\d{3}\.\d{2}",
+    "pt.cc": r"\d{8} ?\d ?[A-Z]{2}\d",
+    "cl.rut": r"\d{1,2}\.\d{3}\.\d{3}-[\dK]",
+    "ar.cuit": r"2[0347]-\d{8}-\d",
+    "pk.cnic": r"\d{5}-\d{7}-\d",
+    "my.nric": r"\d{6}-\d{2}-\d{4}",
+}
+# Short or generic words in stdnum's descriptions that are no label by themselves.
+_GENERIC = frozenset(
+    {
+        "id number",
+        "identity number",
+        "tax registration number",
+        "ric no.",
+        "nric no.",
+        "cnic number",
+        "ruc number",
+        "company number",
+        "postcode",
+        "lithuanian",
+    }
+)
+# Brazil's RG has no national check digit (stdnum has no module): its label and format only.
+_RG = labelled(
+    NATIONAL_ID,
+    "RG|registro geral|carteira de identidade",
+    r"(?-i:\bRG\b)|\bregistro\s+geral\b|\bcarteira\s+de\s+identidade\b",
+    r"\d{1,2}\.\d{3}\.\d{3}-?[\dX]|\d{7,9}-[\dX]",
+    score=0.8,
+)
+# Between a label and its value: "CPF do cliente: 123.456.789-09", "DNI nº 12345678Z".
+_WINDOW = 40
+# Letters and digits in groups joined by up to three separators ("830005997 - 1",
+# "156 / 141 / 14808"); the boundaries are ASCII, as CJK text runs on without spaces.
+_CANDIDATE = re.compile(
+    r"(?<![A-Za-z\d.\-/])[A-Za-z\d](?:[A-Za-z\d]|[ .\-/\u2013\u2014]{1,3}(?=[A-Za-z\d]))*"
+)
+_DIGIT_COUNT = 5
+_MAX_GROUPS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Scheme:
+    """One stdnum module for a person's number: its entity type and the words that label it."""
+
+    module: str
+    kind: str
+    labels: tuple[str, ...]
+
+    def valid(self, candidate: str) -> bool:
+        """True if the module's ``is_valid`` accepts ``candidate``."""
+        try:
+            return bool(_import(self.module).is_valid(candidate))
+        except Exception:  # a validator's bug on odd input is a rejection
+            return False
+
+
+@functools.cache
+def _import(module: str) -> Any:
+    return importlib.import_module(f"stdnum.{module}")
+
+
+def personal_kind(module: str, description: str) -> str | None:
+    """``NATIONAL_ID``, ``TAX_ID`` or None (not a person's number) for a stdnum module."""
+    if module in _ALSO_PERSONAL:
+        return _ALSO_PERSONAL[module]
+    if _NOT_PERSONAL.search(description):
+        return None
+    if _TAX.search(description):
+        return TAX_ID
+    return NATIONAL_ID if _PERSONAL.search(description) else None
+
+
+def description_labels(description: str) -> list[str]:
+    """The abbreviations before the brackets of a stdnum description and the native name that
+    opens them: "CPF (Cadastro de Pessoas Físicas, …)" gives "CPF", "Cadastro de Pessoas Físicas".
+    """
+    head, _, rest = description.partition("(")
+    parts = re.split(r",| or ", head)
+    if rest:
+        parts.append(rest.split(",")[0].rstrip(").").strip())
+    labels = []
+    for part in parts:
+        label = part.strip().strip('"').rstrip(".").strip().removeprefix("sometimes ")
+        if label.casefold() in _GENERIC or len(label) < 3 or label.isdigit():
+            continue
+        labels.append(label)
+    return labels
+
+
+@functools.cache
+def schemes() -> tuple[Scheme, ...]:
+    """Every stdnum country module for a person's number, with its labels (imported once)."""
+    import stdnum
+
+    found = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for country in pkgutil.iter_modules(stdnum.__path__):
+            if not country.ispkg or len(country.name.rstrip("_")) != 2:
+                continue
+            if country.name in _OWN_TYPES:
+                continue
+            package = importlib.import_module(f"stdnum.{country.name}")
+            for sub in pkgutil.iter_modules(package.__path__):
+                name = f"{country.name}.{sub.name}"
+                module = _import(name)
+                if not hasattr(module, "is_valid"):
+                    continue
+                description = (module.__doc__ or "").strip().split("\n")[0]
+                kind = personal_kind(name, description)
+                if kind is None:
+                    continue
+                labels = [*description_labels(description), *_EXTRA_LABELS.get(name, ())]
+                found.append(Scheme(name, kind, tuple(dict.fromkeys(labels))))
+    return tuple(found)
+
+
+# A label ends where Latin letters and digits do: "RRN는", "CPF:" (CJK text runs on).
+_LATIN = "A-Za-z0-9\u00c0-\u024f"
+
+
+def _label_source(label: str) -> str:
+    source = re.escape(label).replace(r"\ ", r"\s+")
+    if label[0].isascii() and label[0].isalnum():
+        source = rf"(?<![{_LATIN}.])" + source
+    if label[-1].isascii() and label[-1].isalnum():
+        source += rf"(?![{_LATIN}])"
+    return source
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    by_label: dict[str, tuple[Scheme, ...]]
+    caps: re.Pattern[str]  # abbreviations, matched as written ("RFC" but not "rfc")
+    words: re.Pattern[str]  # names, matched in any case
+    strong: tuple[tuple[re.Pattern[str], Scheme], ...]
+
+
+def _is_abbreviation(label: str) -> bool:
+    return not any(c.islower() for c in label)
+
+
+@functools.cache
+def _index() -> _Index:
+    by_label: dict[str, list[Scheme]] = {}
+    for scheme in schemes():
+        for label in scheme.labels:
+            key = label if _is_abbreviation(label) else label.casefold()
+            by_label.setdefault(key, []).append(scheme)
+    caps = sorted((k for k in by_label if _is_abbreviation(k)), key=len, reverse=True)
+    words = sorted((k for k in by_label if not _is_abbreviation(k)), key=len, reverse=True)
+    modules = {s.module: s for s in schemes()}
+    strong = tuple(
+        (re.compile(r"(?<![A-Za-z\d.\-/])" + shape + r"(?![A-Za-z\d\-/]|[.,]\d)"), modules[module])
+        for module, shape in _STRONG_SHAPES.items()
+        if module in modules
+    )
+    return _Index(
+        {k: tuple(v) for k, v in by_label.items()},
+        re.compile("|".join(_label_source(k) for k in caps)),
+        re.compile("|".join(_label_source(k) for k in words), re.I),
+        strong,
+    )
+
+
+def find_national_ids(text: str) -> Iterator[PiiEntity]:
+    """National identity and personal tax numbers: after a label of their scheme, validated by
+    its stdnum module; without one only in a format unique to the scheme.
+    """
+    if sum(c.isdigit() for c in text) < _DIGIT_COUNT:
+        return
+    index = _index()
+    for pattern, scheme in index.strong:
+        for m in pattern.finditer(text):
+            if scheme.valid(m.group()):
+                yield PiiEntity(scheme.kind, m.start(), m.end(), 0.85)
+    for pattern, fold in ((index.caps, False), (index.words, True)):
+        for label in pattern.finditer(text):
+            key = label.group().casefold() if fold else label.group()
+            key = re.sub(r"\s+", " ", key)
+            found = _after_label(text, label.end(), index.by_label.get(key, ()))
+            if found is not None:
+                yield found
+    yield from _RG.find(text)
+
+
+def _after_label(text: str, end: int, candidates: tuple[Scheme, ...]) -> PiiEntity | None:
+    """The first number within ``_WINDOW`` characters after a label, if one of the label's
+    schemes accepts it (whole, or a run of its space-separated groups).
+    """
+    if not candidates:
+        return None
+    window = text[end : end + _WINDOW + 30]
+    for m in _CANDIDATE.finditer(window):
+        if m.start() > _WINDOW:
+            return None
+        if sum(c.isdigit() for c in m.group()) < _DIGIT_COUNT:
+            continue
+        for begin, stop in _sub_runs(m.group()):
+            value = m.group()[begin:stop]
+            for scheme in candidates:
+                if scheme.valid(value):
+                    start = end + m.start() + begin
+                    return PiiEntity(scheme.kind, start, start + len(value), 0.85)
+        return None  # only the first number after a label is its value
+    return None
+
+
+def _sub_runs(run: str) -> list[tuple[int, int]]:
+    """Spans of ``run`` made of whole space-separated groups, the longest first."""
+    groups = [(m.start(), m.end()) for m in re.finditer(r"[^ ]+", run)][:_MAX_GROUPS]
+    groups = [g for g in groups if run[g[0]].isalnum() and run[g[1] - 1].isalnum()] or groups
+    spans = [
+        (groups[i][0], groups[j][1]) for i in range(len(groups)) for j in range(i, len(groups))
+    ]
+    return sorted(spans, key=lambda s: (s[0] - s[1], s[0]))

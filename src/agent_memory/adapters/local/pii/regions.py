@@ -1,0 +1,153 @@
+"""Which countries a text suggests for its phone numbers: phone words in many languages, the
+language's function words and script, and country names (``phonenumbers``' own names of every
+region in the major languages).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+
+_GERMAN = ("DE", "AT", "CH")
+_PORTUGUESE = ("BR", "PT")
+_SPANISH = ("ES", "MX", "AR", "CO", "CL", "PE")
+_FRENCH = ("FR", "BE", "CH", "CA")
+_ITALIAN = ("IT", "CH")
+_DUTCH = ("NL", "BE")
+_NORDIC = ("SE", "DK", "NO", "FI")
+_RUSSIAN = ("RU", "UA", "BY", "KZ")
+_CHINESE = ("CN", "TW", "HK")
+
+# Words that say a telephone number follows, by the regions whose languages write them.
+PHONE_WORDS: dict[str, tuple[str, ...]] = {
+    r"telefon(?:nummer|nr)?|tel\.?|handy(?:nummer)?|mobil(?:nummer|funk)?|festnetz|"
+    r"rufnummer|durchwahl|anrufen|erreichbar|r(?:ü|ue)ckruf|"
+    r"ruf(?:e|en|t)?\s+(?:mich|uns|an)": (*_GERMAN, "PL", "TR", *_NORDIC, "CZ"),
+    r"telefone|celular|whats\s?app|zap|fone|contato|ligar": (*_PORTUGUESE, *_SPANISH),
+    r"tel[ée]fono|m[óo]vil|tfno\.?|tlf\.?|llamar|contacto|cel\.?": _SPANISH,
+    r"t[ée]l[ée]phone|portable|t[ée]l\.?|joindre|appeler|num[ée]ro": _FRENCH,
+    r"telefono|cellulare|cell\.?|chiamare|recapito": _ITALIAN,
+    r"telefoon(?:nummer)?|mobiel|gsm|bellen": _DUTCH,
+    r"kom[óo]rk[ai]|tel\.\s*kom\.?|numer": ("PL",),
+    r"telefon|cep|gsm": ("TR",),
+    r"mobilnummer|telefonnummer|ring": _NORDIC,
+    r"телефон|тел\.?|мобильный|сотовый|номер": _RUSSIAN,
+    r"電話|携帯|でんわ": ("JP",),
+    r"电话|手机|联系方式|電話|手機": _CHINESE,
+    r"전화|휴대폰|핸드폰|연락처|전화번호": ("KR",),
+}
+# Function words common in running text of one language, and the regions that write it.
+_FUNCTION_WORDS: dict[str, tuple[str, ...]] = {
+    "und der die das ist nicht mit bitte ich sie wir auf für ein eine den dem": _GERMAN,
+    "não você é da com para obrigado uma os ao pelo seu sua também está": _PORTUGUESE,
+    "el los las y que por para con usted está es un una del al su gracias": _SPANISH,
+    "le les et est vous avec pour une des du au sur nous merci je": _FRENCH,
+    "il della che è per con sono gli una del alla grazie non questo": _ITALIAN,
+    "het een en van niet met ik u voor op dat zijn bedankt wij": _DUTCH,
+    "jest nie się że dla oraz jak na do proszę dziękuję pan pani": ("PL",),
+    "ve bir için ile bu da değil çok teşekkürler lütfen": ("TR",),
+    "och att det är inte med för på jag ni tack": ("SE",),
+    "og er det ikke med til på jeg du tak": ("DK", "NO"),
+}
+_SCRIPTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("[\u3040-\u30ff]", ("JP",)),
+    ("[\uac00-\ud7af]", ("KR",)),
+    ("[\u4e00-\u9fff]", (*_CHINESE, "JP")),
+    ("[\u0400-\u04ff]", _RUSSIAN),
+    ("[\u0590-\u05ff]", ("IL",)),
+    ("[\u0370-\u03ff]", ("GR", "CY")),
+    ("[\u0e00-\u0e7f]", ("TH",)),
+    ("[\u0600-\u06ff]", ("SA", "AE", "EG", "MA", "PK")),
+    ("[\u0900-\u097f]", ("IN",)),
+)
+# The languages whose names of countries are read (every language phonenumbers knows is too
+# many, and short names in some collide with words).
+_NAME_LANGUAGES = "en de fr es pt it nl pl ru ja zh ko tr sv".split()
+_FUNCTION_HITS = 2
+MAX_REGIONS = 8
+
+
+@functools.cache
+def _phone_words() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+    return tuple(
+        (re.compile(rf"(?<![^\W\d_])(?:{words})(?![^\W\d_])", re.I), regions)
+        for words, regions in PHONE_WORDS.items()
+    )
+
+
+@functools.cache
+def phone_word_pattern() -> re.Pattern[str]:
+    """Any phone word of any language."""
+    return re.compile(
+        "|".join(rf"(?<![^\W\d_])(?:{words})(?![^\W\d_])" for words in PHONE_WORDS), re.I
+    )
+
+
+@functools.cache
+def _function_words() -> dict[str, tuple[str, ...]]:
+    table: dict[str, list[str]] = {}
+    for words, regions in _FUNCTION_WORDS.items():
+        for word in words.split():
+            table.setdefault(word, []).extend(regions)
+    return {word: tuple(dict.fromkeys(regions)) for word, regions in table.items()}
+
+
+@functools.cache
+def _country_names() -> tuple[dict[str, str], re.Pattern[str] | None]:
+    """Names of countries (folded) to their regions, and a pattern for those written without
+    spaces between words (Chinese, Japanese, Korean).
+    """
+    from phonenumbers.geodata.locale import LOCALE_DATA
+
+    names: dict[str, str] = {}
+    for region, by_language in LOCALE_DATA.items():
+        for language in _NAME_LANGUAGES:
+            name = by_language.get(language, "")
+            for _ in range(3):  # "*aa": the same name as language "aa"
+                if name.startswith("*"):
+                    name = by_language.get(name[1:], "")
+            if len(name) >= 4 or (name and not name.isascii()):
+                names.setdefault(name.casefold(), region)
+    unspaced = sorted((n for n in names if _CJK.search(n)), key=len, reverse=True)
+    pattern = re.compile("|".join(map(re.escape, unspaced))) if unspaced else None
+    return names, pattern
+
+
+_CJK = re.compile("[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+_WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+
+
+def _countries_named(text: str) -> list[str]:
+    names, unspaced = _country_names()
+    words = [w.casefold() for w in _WORD.findall(text)]
+    found = [
+        names[key]
+        for size in (1, 2, 3)
+        for i in range(len(words) - size + 1)
+        if (key := " ".join(words[i : i + size])) in names
+    ]
+    if unspaced is not None and _CJK.search(text):
+        found.extend(names[m.group().casefold()] for m in unspaced.finditer(text))
+    return found
+
+
+def suggested_regions(text: str) -> tuple[str, ...]:
+    """Up to ``MAX_REGIONS`` ISO 3166 codes the text suggests, the most suggested first."""
+    votes: Counter[str] = Counter()
+    for pattern, regions in _phone_words():
+        if pattern.search(text):
+            votes.update(regions)
+    for region in _countries_named(text):
+        votes[region] += 3
+    words = _function_words()
+    hits: Counter[tuple[str, ...]] = Counter(
+        words[w] for w in re.findall(r"[^\W\d_]+", text.casefold()) if w in words
+    )
+    for regions, count in hits.items():
+        if count >= _FUNCTION_HITS:
+            votes.update(regions)
+    for script, regions in _SCRIPTS:
+        if re.search(script, text):
+            votes.update(regions)
+    return tuple(region for region, _ in votes.most_common(MAX_REGIONS))
