@@ -7,6 +7,7 @@ from pathlib import Path
 
 from constructs import Node
 
+from agent_memory.core.model.regions import parse_regions
 from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.wiring.aws_settings import FOUNDATION_MODEL_ARN
 
@@ -23,7 +24,9 @@ class MemoryConfig:
     ``rerank_model_arn`` empty means bootstrap serves the index's order; else the ARN of the
     Bedrock reranker model that orders it, in a Region that offers one (maybe not the stack's).
     ``tenant_identity`` is where a request's tenant comes from: the payload (trusted callers),
-    or the ``tenant_id`` tag of the caller's IAM role (``principal-tag``).
+    or the ``tenant_id`` tag of the caller's IAM role (``principal-tag``). ``pii_regions``
+    are the countries (ISO 3166 codes, ``DE,BR``) whose national phone numbers the scrubbing
+    functions read without a country code.
     """
 
     layer_path: Path
@@ -31,11 +34,12 @@ class MemoryConfig:
     log_level: str = "INFO"
     rerank_model_arn: str = ""
     tenant_identity: TenantIdentity = TenantIdentity.PAYLOAD
+    pii_regions: tuple[str, ...] = ()
 
     @classmethod
     def from_context(cls, node: Node) -> MemoryConfig:
         """Read ``layerPath``, ``chatModelId``, ``logLevel``, ``rerankModelArn``,
-        ``tenantIdentity``; a relative path is from the repo.
+        ``tenantIdentity``, ``piiRegions``; a relative path is from the repo.
         """
         layer = Path(str(node.try_get_context("layerPath") or "build/layer"))
         config = cls(
@@ -45,6 +49,9 @@ class MemoryConfig:
             rerank_model_arn=str(node.try_get_context("rerankModelArn") or "").strip(),
             tenant_identity=TenantIdentity.parse(
                 node.try_get_context("tenantIdentity"), field="tenantIdentity"
+            ),
+            pii_regions=parse_regions(
+                _listed(node.try_get_context("piiRegions")), field="piiRegions"
             ),
         )
         if config.log_level not in LOG_LEVELS:
@@ -60,3 +67,10 @@ class MemoryConfig:
                 " step does) or pass -c layerPath=<dir>"
             )
         return config
+
+
+def _listed(value: object) -> str | None:
+    """A context value given as ``-c piiRegions=DE,BR`` or as a JSON list in ``cdk.json``."""
+    if isinstance(value, list):
+        return ",".join(str(item) for item in value)
+    return None if value is None else str(value)

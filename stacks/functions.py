@@ -377,6 +377,8 @@ class Functions(Construct):
             env["CHAT_MODEL_ID"] = self._config.chat_model_id
         if spec.scrubs_pii or spec.checks_receipts:
             env["PSEUDONYM_SECRET_ARN"] = self.pseudonym_key.secret_arn
+        if spec.scrubs_pii and self._config.pii_regions:
+            env["PII_REGIONS"] = ",".join(self._config.pii_regions)
         if self._reranks(spec):
             env["RERANK_MODEL_ARN"] = self._config.rerank_model_arn
         return env

@@ -194,7 +194,8 @@ class AwsRuntime:
         )
         with self._lock:
             if self.local_detectors is None:
-                self.local_detectors = DetectorsOnFirstUse(every_detector)
+                regions = self.settings.pii_regions
+                self.local_detectors = DetectorsOnFirstUse(lambda: every_detector(regions=regions))
             return AllDetectors(comprehend, self.local_detectors)
 
     def _reranker(self) -> Reranker | None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.regions import parse_regions
 from agent_memory.core.model.tenant_identity import TenantIdentity
 
 DEFAULT_EMBEDDING_MODEL = "amazon.titan-embed-text-v2:0"
@@ -34,7 +35,8 @@ class AwsSettings:
     outside a function. ``tenant_identity`` says where a request's tenant comes from
     (:class:`TenantIdentity`); under ``principal-tag``, ``function_name`` (Lambda's own) is the
     audience a caller's identity proof must name and ``caller_account`` the account whose
-    roles may call.
+    roles may call. ``pii_regions`` are the countries whose national phone numbers the local
+    PII detector reads without a country code (set on the functions that scrub).
     """
 
     episodes_table: str
@@ -56,6 +58,7 @@ class AwsSettings:
     tenant_identity: TenantIdentity = TenantIdentity.PAYLOAD
     function_name: str | None = None
     caller_account: str | None = None
+    pii_regions: tuple[str, ...] = ()
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> AwsSettings:
@@ -76,6 +79,7 @@ class AwsSettings:
             ),
             function_name=env.get("AWS_LAMBDA_FUNCTION_NAME") or None,
             caller_account=env.get("CALLER_ACCOUNT") or None,
+            pii_regions=parse_regions(env.get("PII_REGIONS"), field="PII_REGIONS"),
         )
 
     @classmethod

@@ -9,20 +9,22 @@ other scripts), so AWS never promises less than local mode.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from agent_memory.core.ports import PiiDetector, PiiEntity
 
 __all__ = ["DetectorsOnFirstUse", "every_detector"]
 
 
-def every_detector(pii: PiiDetector | None = None) -> PiiDetector:
-    """The local PII detector (or ``pii``, a test's stand-in) and the credential detector."""
+def every_detector(pii: PiiDetector | None = None, regions: Sequence[str] = ()) -> PiiDetector:
+    """The local PII detector reading the phone numbers of ``regions`` (or ``pii``, a test's
+    stand-in) and the credential detector.
+    """
     from agent_memory.adapters.local.pii import LocalPiiDetector
     from agent_memory.adapters.secrets import CredentialDetector
     from agent_memory.core.privacy.scrubbing import AllDetectors
 
-    return AllDetectors(pii or LocalPiiDetector(), CredentialDetector())
+    return AllDetectors(pii or LocalPiiDetector(regions=regions), CredentialDetector())
 
 
 class DetectorsOnFirstUse:

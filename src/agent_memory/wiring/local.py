@@ -98,7 +98,7 @@ def local_ports(
         model_registry=ledgers.model_registry,
         knowledge_base=LocalKnowledgeBase(settings.store / KB_FOLDER, embedder),
         embedder=embedder,
-        pii=DetectorsOnFirstUse(lambda: every_detector(pii)),
+        pii=DetectorsOnFirstUse(lambda: every_detector(pii, settings.pii_regions)),
         episode_indexes=EpisodeIndexCache(),
         chat=chat,
         reranker=reranker,
