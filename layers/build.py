@@ -24,6 +24,8 @@ from stacks.runtime import (  # noqa: E402  (the repository root is only importa
 )
 
 REQUIREMENTS = ROOT / "layers" / "requirements.txt"
+# Packages of which the functions read only data files: installed without their dependencies.
+DATA_ONLY_REQUIREMENTS = ROOT / "layers" / "requirements-data-only.txt"
 DEFAULT_OUT = ROOT / "build" / "layer"
 
 
@@ -53,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _inputs_digest() -> str:
     h = hashlib.sha256(f"{PYTHON_VERSION}/{PIP_PLATFORMS}".encode())
-    files = [REQUIREMENTS, ROOT / "pyproject.toml", Path(__file__).resolve()]
+    files = [REQUIREMENTS, DATA_ONLY_REQUIREMENTS, ROOT / "pyproject.toml"]
+    files.append(Path(__file__).resolve())
     files += sorted(p for p in (ROOT / "src").rglob("*") if p.is_file() and _is_source(p))
     for path in files:
         h.update(str(path.relative_to(ROOT)).encode())
@@ -77,6 +80,9 @@ def _install(target: Path) -> None:
             *("-r", str(REQUIREMENTS)),
         ]
     )
+    # CredSweeper's rule file is all the credential detector reads of it; its dependencies
+    # (pandas, lxml, its ML model's runtime) would not fit in the layer.
+    _run([*pip, "--target", str(target), "--no-deps", "-r", str(DATA_ONLY_REQUIREMENTS)])
     # The project is pure Python; --no-deps keeps the local-mode dependencies out.
     _run([*pip, "--target", str(target), "--no-deps", "--upgrade", str(ROOT)])
 

@@ -36,6 +36,13 @@ def test_layer_requirements_are_only_what_lambda_needs():
     }
 
 
+def test_the_data_only_requirements_are_the_credential_rule_set():
+    # Given the list installed without dependencies, Then it is CredSweeper alone: the credential
+    # detector reads its rule file and imports none of it (its dependencies would not fit)
+    lines = (LAYERS / "requirements-data-only.txt").read_text().splitlines()
+    assert [line for line in lines if line and line[0] != "#"] == ["credsweeper==1.19.5"]
+
+
 @pytest.mark.parametrize("package", LOCAL_ONLY_PACKAGES)
 def test_layer_build_refuses_local_only_packages(tmp_path: Path, package: str):
     (tmp_path / "agent_memory").mkdir()
