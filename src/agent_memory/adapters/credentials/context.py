@@ -19,6 +19,7 @@ from .values import (
     is_placeholder,
     is_plain_word,
     is_random,
+    is_uuid,
     looks_secret,
 )
 
@@ -43,7 +44,7 @@ _PASSWORD_WORDS = (
 _TOKEN_WORDS = (
     r"(?:access|auth|bearer|api|refresh|session|id|security|bot)?[\s_-]?tokens?|secret(?:[\s_-]?key)?",
     r"(?:api|access|secret|private|license|licence|signing|encryption|master)[\s_-]?key",
-    r"client[\s_-]?secret|credentials?|app[\s_-]?secret",
+    r"client[\s_-]?secret|credentials?|app[\s_-]?secret|keys?",
     r"jeton|cl[ée]\s+(?:d['’]\s*)?(?:api|secr[eè]te|d['’]acc[eè]s|priv[ée]e)|secret",  # fr
     r"clave\s+(?:de\s+)?(?:api|acceso|secreta|privada)|secreto|token",  # es
     r"api[\s-]?schl[üu]ssel|geheim(?:er|e)?\s+schl[üu]ssel|zugangsschl[üu]ssel|geheimnis",  # de
@@ -80,15 +81,17 @@ _CONNECTOR = re.compile(
 # (``passwords``, ``Passwortes``, ``hasłem``, ``şifresi``, ``비밀번호는``).
 _NAME = re.compile(
     rf"""
-    (?<![^\W_])(?:[A-Za-z0-9]+[_.-])*
+    (?<![^\W_])(?:[A-Za-z0-9]{{1,24}}[_.-]|(?-i:[A-Za-z0-9][a-z0-9]{{0,23}}(?=[A-Z]))){{0,4}}
     (?:(?P<pin>{"|".join(_PIN_WORDS)})|(?P<password>{"|".join(_PASSWORD_WORDS)})
       |(?P<token>{"|".join(_TOKEN_WORDS)}))
-    (?:[a-zà-ÿąćęłńśźżğışа-яё]{{0,3}}|[_.-]\w+)?["'`]?
+    (?-i:[a-zà-ÿąćęłńśźżğışа-яё]{{0,3}})["'`]?
     """,
     re.VERBOSE | re.IGNORECASE,
 )
 # Up to three words may stand between the name and the connector: "the password for the
 # server is", "le mot de passe de l'admin est", "das Passwort für den Server lautet".
+_PUBLIC = re.compile(r"(?i)pub(?:lic|lishable)?(?![a-z])|public")
+_SPACE = re.compile(r"[ \t]+")
 _FILLER_WORD = re.compile(r"\s+[^\s:=：]{1,16}")
 _OPEN_QUOTES = {'"': '"', "'": "'", "`": "`", "「": "」", "『": "』", "«": "»", "“": "”", "‘": "’"}
 _UNQUOTED = re.compile(r"[^\s\"'`「」『』«»“”，。、；！？]+")
@@ -110,6 +113,8 @@ def finds(text: str) -> Iterator[PiiEntity]:
     """Values after a key-like name and connector, in any supported language."""
     for name in _NAME.finditer(text):
         kind = name.lastgroup or "password"
+        if _PUBLIC.search(name.group()):
+            continue  # a public key or token is published, not kept secret
         for value, connector in _candidates(text, name.end()):
             if _accepted(kind, value, connector):
                 label = "PIN" if kind == "pin" else "PASSWORD" if kind == "password" else "SECRET"
@@ -137,6 +142,12 @@ def _candidates(text: str, at: int) -> Iterator[tuple[_Value, str]]:
         value = _value(text, connector.end(), line_end)
         if value is not None:
             yield value, connector.group().strip().lower()
+    # No connector at all: "LicenseKey gKP8bW_RY5DA...", "token 'af6dmku2...'".
+    space = _SPACE.match(text, at, line_end)
+    if space is not None:
+        value = _value(text, space.end(), line_end)
+        if value is not None:
+            yield value, ""
 
 
 def _value(text: str, at: int, line_end: int) -> _Value | None:
@@ -171,8 +182,16 @@ def _accepted(kind: str, value: _Value, connector: str) -> bool:
         return False
     if kind == "pin":
         return _PIN_VALUE.fullmatch(text) is not None
+    if not connector:
+        # Only a machine-made token stands after a bare name with nothing between.
+        return kind == "token" and is_random(text, min_chars=16)
     if kind == "token":
-        return is_random(text, min_chars=10) or (value.quoted and is_random(text, min_chars=8))
+        # API keys of several providers are UUIDs: after a key's name one is a key.
+        return (
+            is_random(text, min_chars=10)
+            or (value.quoted and is_random(text, min_chars=8))
+            or is_uuid(text)
+        )
     if looks_secret(text):
         return True
     # A plain word is a password only when set apart as one: quoted, or alone after ":"/"="

@@ -9,6 +9,7 @@ from agent_memory.core.ports import PiiEntity
 from agent_memory.core.privacy.scrubbing import check_chunk
 
 from . import context, library, rules, shapes
+from .values import is_placeholder
 
 DEFAULT_MAX_CHUNK_CHARS = 100_000
 # When sources overlap, the span is their union and the label a provider's (``GITHUB_TOKEN``)
@@ -55,12 +56,13 @@ class CredentialDetector:
         check_chunk(text, self._max_chunk_chars)
         loaded = self._load()
         return _merged(
+            text,
             [
                 *library.finds(text, loaded.library),
                 *rules.finds(text, loaded.rules),
                 *context.finds(text),
                 *shapes.finds(text),
-            ]
+            ],
         )
 
     def _load(self) -> _Loaded:
@@ -70,10 +72,17 @@ class CredentialDetector:
             return self._loaded
 
 
-def _merged(found: list[PiiEntity]) -> list[PiiEntity]:
-    """Overlapping finds as one entity each: their union, under the most specific label."""
+def _merged(text: str, found: list[PiiEntity]) -> list[PiiEntity]:
+    """Overlapping finds as one entity each: their union, under the most specific label. A
+    one-line find that is a placeholder (``glpat-XXXXXXXX``, ``YOUR_API_KEY``) is left.
+    """
     merged: list[PiiEntity] = []
-    for entity in sorted(found, key=lambda e: (e.begin, -e.end)):
+    kept = (
+        e
+        for e in found
+        if "\n" in text[e.begin : e.end] or not is_placeholder(text[e.begin : e.end])
+    )
+    for entity in sorted(kept, key=lambda e: (e.begin, -e.end)):
         if merged and entity.begin < merged[-1].end:
             last = merged[-1]
             label = min(last.type, entity.type, key=_rank)

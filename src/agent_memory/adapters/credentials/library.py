@@ -47,6 +47,8 @@ _TRAILING_PUNCTUATION = ".,;:!?)]}>"
 # A value that is one plain word ("the password is correct") is prose, not a password.
 _PLAIN_WORD = re.compile(r"[a-z]+|[A-Z][a-z]+")
 _MIN_BLOB_CHARS = 40
+# A pasted token, or a key's body line; not ``name=value`` (whose value the rules above judge).
+_BLOB = re.compile(r"[A-Za-z0-9+/_-]+=*")
 # A call or a dotted name is a reference to a secret (``secretsmanager.Secret(``, ``self.key``);
 # a version is a pin (``detect-secrets==1.5.0``).
 _REFERENCE = re.compile(r"[A-Za-z_][\w.]*\(|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$|v?\d+(?:\.\d+)+$")
@@ -170,7 +172,7 @@ def _in_line(line: str, plugins: Library) -> Iterator[tuple[str, int, int]]:
         if _high_entropy(value, plugins) and not _filtered(value, "", plugins):
             yield "SECRET", begin, begin + len(value)
     blob = line.strip()
-    if len(blob) >= _MIN_BLOB_CHARS and _high_entropy(blob, plugins):
+    if len(blob) >= _MIN_BLOB_CHARS and _BLOB.fullmatch(blob) and _high_entropy(blob, plugins):
         # A line that is one random token: a key's body line (its header may be in another
         # chunk), a pasted secret.
         begin = line.index(blob)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from itertools import pairwise
 
 # Characters a value ends before: sentence punctuation of the scripts we read, brackets, quotes.
 # Not "!" or "?": passwords end in them more often than sentences around a password do.
@@ -19,7 +20,8 @@ _PLACEHOLDER = re.compile(
     r"""
     .*(?:\$\{|\{\{|<[A-Za-z_-]+>|%\(?\w*\)?s\b|\[[A-Z_ ]+\]).*  # template syntax anywhere
     | \$\w+                              # a shell or env variable
-    | [A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+      # an UPPER_SNAKE name (YOUR_API_KEY, DB_PASSWORD)
+    | [A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+   # an UPPER_SNAKE name (YOUR_API_KEY, DB_PASSWORD)
+    | [A-Za-z][\w.-]*[-_]v?\d+(?:\.\d+)+  # an artifact and its version (jjwt-jackson-0.11.2)
     | (?i:x+|\*+|\.+|_+|-+|\#+|•+|…+)    # a value withheld
     | (?i:(?:your|my|the|some|example|sample|dummy|fake|test|changeme|placeholder)[\w-]*)
     | (?i:none|null|nil|true|false|undefined|empty|required|optional|string|str|bytes|int)
@@ -31,7 +33,13 @@ _PLACEHOLDER = re.compile(
 _REFERENCE = re.compile(
     r"[A-Za-z_][\w.]*[(\[].*|[A-Za-z_]\w{0,31}(?:\.[A-Za-z_]\w{0,31})+|v?\d+(?:\.\d+)+(?:[-+.]\w+)?"
 )
-_CAMEL_PART = re.compile(r"[A-Z]?[a-z]{3,}")
+_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_VOWEL = re.compile(r"[aeiouyAEIOUY]")
+_CONSONANTS = re.compile(r"[^aeiouyAEIOUY]{4,}")
+# Where an identifier's words meet: a separator or a small letter before a capital.
+_JOIN = re.compile(r"[_.\-\s]|[a-z][A-Z]")
+_HEX = re.compile(r"[0-9a-fA-F-]+")
+_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 # In a connection string a value ends before the next ``;Key=`` pair.
 _NEXT_PAIR = re.compile(r";(?=[A-Za-z ]+=)")
 
@@ -55,7 +63,26 @@ def is_placeholder(value: str) -> bool:
     """A template, a variable, a withheld or example value, a type name: not a secret."""
     if _PLACEHOLDER.fullmatch(value) or _REFERENCE.fullmatch(value):
         return True
-    return len(set(value.lower())) <= 2  # ``aaaa``, ``1111``, ``abab``
+    lowered = value.lower()
+    if len(set(lowered)) <= 2:  # ``aaaa``, ``1111``, ``abab``
+        return True
+    # A filler after a real prefix (``glpat-XXXXXXXXXXXX``, ``hf_xxxx...``, ``ntn_1234567890...``):
+    # one character, or runs of consecutive ones, make up half of it.
+    most = max(lowered.count(c) for c in set(lowered))
+    return most * 2 >= len(value) or _in_sequences(lowered) * 2 >= len(value)
+
+
+def _in_sequences(value: str) -> int:
+    """Characters in runs of 6 or more consecutive ones (``0123456789``, ``abcdefgh``)."""
+    run = 1
+    counted = 0
+    for previous, current in pairwise(value):
+        if ord(current) == ord(previous) + 1:
+            run += 1
+        else:
+            counted += run if run >= 6 else 0
+            run = 1
+    return counted + (run if run >= 6 else 0)
 
 
 def entropy(value: str) -> float:
@@ -66,8 +93,8 @@ def entropy(value: str) -> float:
 
 
 def is_random(value: str, *, min_chars: int = 16) -> bool:
-    """A machine-made token: long enough, of high entropy for its length, not hex-only of a
-    digest's length, not an identifier (camel case, snake case, words).
+    """A machine-made token: long enough, of high entropy for its alphabet and length, not an
+    identifier (camel case, snake case, words).
     """
     if len(value) < min_chars or is_placeholder(value):
         return False
@@ -80,16 +107,53 @@ def is_random(value: str, *, min_chars: int = 16) -> bool:
     )
     if classes < 2:
         return False
-    # A random string of n symbols from a large alphabet has entropy near log2(n).
-    if entropy(value) < min(4.0, math.log2(len(value)) - 0.8):
+    # A random string of n symbols has entropy near log2(n), capped by its alphabet: 4 bits for
+    # hex, about 6 for base64.
+    ceiling = 3.0 if _HEX.fullmatch(value) else 4.0
+    if entropy(value) < min(ceiling, math.log2(len(value)) - 0.8):
         return False
     return not is_identifier(value)
 
 
+def switches(value: str) -> float:
+    """How often the kind of character (capital, small letter, digit, other) changes: about 0.6
+    in a random base62 token, 0.4 in base36 or hex, 0.1 to 0.25 in an identifier.
+    """
+    kinds = [_kind(c) for c in value]
+    changes = sum(a != b for a, b in pairwise(kinds))
+    return changes / max(1, len(value) - 1)
+
+
+def wordiness(value: str) -> float:
+    """Share of ``value`` in runs of four or more letters holding a vowel (``KeyMeshing``)."""
+    return sum(len(p) for p in _PART.findall(value) if len(p) >= 4 and _VOWEL.search(p)) / len(
+        value
+    )
+
+
+def _kind(char: str) -> int:
+    return 0 if char.isupper() else 1 if char.islower() else 2 if char.isdigit() else 3
+
+
+def is_uuid(value: str) -> bool:
+    """A UUID (8-4-4-4-12 hex digits)."""
+    return _UUID.fullmatch(value) is not None
+
+
 def is_identifier(value: str) -> bool:
-    """Mostly words joined by case or separators (``ThisIsAnIdentifier``, ``max_retry_count``)."""
-    covered = sum(len(m.group()) for m in _CAMEL_PART.finditer(value))
-    return covered >= 0.6 * len(value)
+    """Words joined by case or separators, few digits (``ThisIsAnIdentifier``,
+    ``max_retry_count``, ``userName2``). A token has no such joins, or parts no word has
+    (``wz9450iu-iewm-jonx-eab8-0ibxwadddm8i``: ``ibxwadddm``).
+    """
+    digits = sum(c.isdigit() for c in value)
+    if digits > max(2, len(value) // 5) or not _JOIN.search(value):
+        return False
+    parts = [p for p in _PART.findall(value) if p.isalpha()]
+    if not parts or sum(len(p) for p in parts) / len(parts) < 3.5:
+        return False
+    long_parts = [p for p in parts if len(p) >= 3]
+    words = sum(1 for p in long_parts if _VOWEL.search(p) and not _CONSONANTS.search(p))
+    return words >= 0.8 * len(long_parts)
 
 
 def looks_secret(value: str) -> bool:
