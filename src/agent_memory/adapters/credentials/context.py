@@ -184,12 +184,12 @@ def _accepted(kind: str, value: _Value, connector: str) -> bool:
         return _PIN_VALUE.fullmatch(text) is not None
     if not connector:
         # Only a machine-made token stands after a bare name with nothing between.
-        return kind == "token" and is_random(text, min_chars=16)
+        return kind == "token" and is_random(text, min_chars=16, labelled=True)
     if kind == "token":
         # API keys of several providers are UUIDs: after a key's name one is a key.
         return (
-            is_random(text, min_chars=10)
-            or (value.quoted and is_random(text, min_chars=8))
+            is_random(text, min_chars=10, labelled=True)
+            or (value.quoted and is_random(text, min_chars=8, labelled=True))
             or is_uuid(text)
         )
     if looks_secret(text):

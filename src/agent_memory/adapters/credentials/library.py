@@ -30,6 +30,8 @@ _TYPES = {
 # plugins are run below with the context rules this adapter adds.
 _RUN_SEPARATELY = {
     "IPPublicDetector",
+    # A URL's password, any scheme: ``shapes`` finds it, the password alone.
+    "BasicAuthDetector",
     "Base64HighEntropyString",
     "HexHighEntropyString",
     "KeywordDetector",
@@ -47,6 +49,7 @@ _TRAILING_PUNCTUATION = ".,;:!?)]}>"
 # A value that is one plain word ("the password is correct") is prose, not a password.
 _PLAIN_WORD = re.compile(r"[a-z]+|[A-Z][a-z]+")
 _MIN_BLOB_CHARS = 40
+_QUOTE = re.compile(r"(?<=.)[`\"']")
 # A pasted token, or a key's body line; not ``name=value`` (whose value the rules above judge).
 _BLOB = re.compile(r"[A-Za-z0-9+/_-]+=*")
 # A call or a dotted name is a reference to a secret (``secretsmanager.Secret(``, ``self.key``);
@@ -191,7 +194,7 @@ def _keywords(line: str, plugins: Library) -> Iterator[tuple[str, int, int]]:
             begin = match.start(group)
             # The library's value runs to the end of the line; a password has no spaces, and in
             # a connection string it ends before the next ``;Key=`` pair.
-            first = before_next_pair(match.group(group).split()[0])
+            first = _QUOTE.split(before_next_pair(match.group(group).split()[0]), maxsplit=1)[0]
             value, begin = _trimmed(first, begin)
             rest = line[begin + len(value) :].strip()
             # "Reset your password: click the link" is prose; "password: hunter" ends the line.

@@ -132,6 +132,6 @@ def _if_secret(
         return
     if not words and is_plain_word(value):
         return
-    if min_random and not is_random(value, min_chars=min_random):
+    if min_random and not is_random(value, min_chars=min_random, labelled=True):
         return
     yield PiiEntity(label, begin, end, 1.0)

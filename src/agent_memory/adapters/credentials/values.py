@@ -18,13 +18,15 @@ TRAILING = ".,;:)]}>'\"`。、，！？；：」』》）】”’»"
 # ``****``, ``...``, ``[REDACTED]``: names of a value, or a value withheld, not the value.
 _PLACEHOLDER = re.compile(
     r"""
-    .*(?:\$\{|\{\{|<[A-Za-z_-]+>|%\(?\w*\)?s\b|\[[A-Z_ ]+\]).*  # template syntax anywhere
+    .*(?:\$\{|\{\{|\{\w+\}|<[A-Za-z_-]+>|%\(?\w*\)?s\b|\[[A-Z_ ]+\]).*  # template syntax
     | \$\w+                              # a shell or env variable
     | [A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+   # an UPPER_SNAKE name (YOUR_API_KEY, DB_PASSWORD)
     | [A-Za-z][\w.-]*[-_]v?\d+(?:\.\d+)+  # an artifact and its version (jjwt-jackson-0.11.2)
     | (?i:x+|\*+|\.+|_+|-+|\#+|•+|…+)    # a value withheld
     | (?i:(?:your|my|the|some|example|sample|dummy|fake|test|changeme|placeholder)[\w-]*)
-    | (?i:none|null|nil|true|false|undefined|empty|required|optional|string|str|bytes|int)
+    | (?i:none|null|nil|true|false|undefined|empty|required|optional|string|str|bytes|int|any
+      |object|dict|list|bool|float|secretstr|callable)
+    | (?i:pass(?:word|wd)?|pwd|secret|token|api[_-]?key|key)  # the name itself (self.pwd = pwd)
     """,
     re.VERBOSE,
 )
@@ -37,7 +39,7 @@ _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _VOWEL = re.compile(r"[aeiouyAEIOUY]")
 _CONSONANTS = re.compile(r"[^aeiouyAEIOUY]{4,}")
 # Where an identifier's words meet: a separator or a small letter before a capital.
-_JOIN = re.compile(r"[_.\-\s]|[a-z][A-Z]")
+_JOIN = re.compile(r"[_./\-\s]|[a-z][A-Z]|[A-Z][A-Z][a-z]")
 _HEX = re.compile(r"[0-9a-fA-F-]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 # In a connection string a value ends before the next ``;Key=`` pair.
@@ -92,11 +94,12 @@ def entropy(value: str) -> float:
     return -sum(n / total * math.log2(n / total) for n in counts.values())
 
 
-def is_random(value: str, *, min_chars: int = 16) -> bool:
+def is_random(value: str, *, min_chars: int = 16, labelled: bool = False) -> bool:
     """A machine-made token: long enough, of high entropy for its alphabet and length, not an
-    identifier (camel case, snake case, words).
+    identifier (camel case, snake case, words). After a name that says it is a key
+    (``labelled``) a lower entropy is enough: the name already says what it is.
     """
-    if len(value) < min_chars or is_placeholder(value):
+    if len(value) < min_chars or is_placeholder(value) or any(c.isspace() for c in value):
         return False
     classes = sum(
         (
@@ -109,8 +112,8 @@ def is_random(value: str, *, min_chars: int = 16) -> bool:
         return False
     # A random string of n symbols has entropy near log2(n), capped by its alphabet: 4 bits for
     # hex, about 6 for base64.
-    ceiling = 3.0 if _HEX.fullmatch(value) else 4.0
-    if entropy(value) < min(ceiling, math.log2(len(value)) - 0.8):
+    ceiling = (2.8 if labelled else 3.0) if _HEX.fullmatch(value) else (3.5 if labelled else 4.0)
+    if entropy(value) < min(ceiling, math.log2(len(value)) - (1.2 if labelled else 0.8)):
         return False
     return not is_identifier(value)
 
@@ -141,19 +144,26 @@ def is_uuid(value: str) -> bool:
 
 
 def is_identifier(value: str) -> bool:
-    """Words joined by case or separators, few digits (``ThisIsAnIdentifier``,
-    ``max_retry_count``, ``userName2``). A token has no such joins, or parts no word has
-    (``wz9450iu-iewm-jonx-eab8-0ibxwadddm8i``: ``ibxwadddm``).
+    """A word, or words joined by case or separators, with few digits (``Department``,
+    ``ThisIsAnIdentifier``, ``max_retry_count``, ``XMLGenerator``, ``subsegment1``). A token has
+    no such joins, or parts no word has (``wz9450iu-iewm-jonx-eab8-0ibxwadddm8i``: ``ibxwadddm``).
     """
     digits = sum(c.isdigit() for c in value)
-    if digits > max(2, len(value) // 5) or not _JOIN.search(value):
+    if digits > max(2, len(value) // 5):
         return False
     parts = [p for p in _PART.findall(value) if p.isalpha()]
-    if not parts or sum(len(p) for p in parts) / len(parts) < 3.5:
+    if len(parts) == 1:
+        return _is_word(parts[0]) and len(parts[0]) + digits >= len(value) - 1
+    if not parts or not _JOIN.search(value) or sum(map(len, parts)) / len(parts) < 3.5:
         return False
     long_parts = [p for p in parts if len(p) >= 3]
-    words = sum(1 for p in long_parts if _VOWEL.search(p) and not _CONSONANTS.search(p))
-    return words >= 0.8 * len(long_parts)
+    return sum(map(_is_word, long_parts)) >= 0.8 * len(long_parts)
+
+
+def _is_word(part: str) -> bool:
+    if part.isupper() and len(part) <= 5:
+        return True  # an acronym (XML, HTTP)
+    return _VOWEL.search(part) is not None and _CONSONANTS.search(part) is None
 
 
 def looks_secret(value: str) -> bool:
