@@ -16,7 +16,7 @@ from typing import Any
 
 from agent_memory.core.ports import PiiEntity
 
-from .values import before_next_pair
+from .values import before_next_pair, is_plain_word
 
 # detect-secrets' secret types as entity types; any other type is upper-snake-cased.
 _TYPES = {
@@ -46,8 +46,6 @@ _BASE64URL = re.compile(r"[A-Za-z0-9_\-=]+")
 _KEY_BODY_LINE = re.compile(r"[A-Za-z0-9+/=]{16,}|[A-Za-z-]+: .*")
 _KEY_END = re.compile(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|---- END SSH2[^\n]*----")
 _TRAILING_PUNCTUATION = ".,;:!?)]}>"
-# A value that is one plain word ("the password is correct") is prose, not a password.
-_PLAIN_WORD = re.compile(r"[a-z]+|[A-Z][a-z]+")
 _MIN_BLOB_CHARS = 40
 _QUOTE = re.compile(r"(?<=.)[`\"']")
 # A pasted token, or a key's body line; not ``name=value`` (whose value the rules above judge).
@@ -168,7 +166,7 @@ def _in_line(line: str, plugins: Library) -> Iterator[tuple[str, int, int]]:
         yield from _keywords(line, plugins)
         for match in plugins.prose.finditer(line):
             value, begin = _trimmed(match.group("value"), match.start("value"))
-            if not _PLAIN_WORD.fullmatch(value) and not _filtered(value, line, plugins):
+            if not is_plain_word(value) and not _filtered(value, line, plugins):
                 yield "PASSWORD", begin, begin + len(value)
     for match in plugins.key_like.finditer(line):
         value, begin = _trimmed(match.group("value"), match.start("value"))
@@ -198,7 +196,7 @@ def _keywords(line: str, plugins: Library) -> Iterator[tuple[str, int, int]]:
             value, begin = _trimmed(first, begin)
             rest = line[begin + len(value) :].strip()
             # "Reset your password: click the link" is prose; "password: hunter" ends the line.
-            prose = bool(rest) and _PLAIN_WORD.fullmatch(value) is not None
+            prose = bool(rest) and is_plain_word(value)
             reference = _REFERENCE.match(value) is not None
             if len(value) >= 3 and not (prose or reference) and not _filtered(value, line, plugins):
                 yield "SECRET", begin, begin + len(value)

@@ -20,10 +20,11 @@ _PLACEHOLDER = re.compile(
     r"""
     .*(?:\$\{|\{\{|\{\w+\}|<[A-Za-z_-]+>|%\(?\w*\)?s\b|\[[A-Z_ ]+\]).*  # template syntax
     | \$\w+                              # a shell or env variable
-    | [A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+   # an UPPER_SNAKE name (YOUR_API_KEY, DB_PASSWORD)
+    | [A-Z]{2}[A-Z0-9]*(?:[_-][A-Z][A-Z0-9]*)+  # an UPPER_SNAKE name (YOUR_API_KEY, DB_PASSWORD)
     | [A-Za-z][\w.-]*[-_]v?\d+(?:\.\d+)+  # an artifact and its version (jjwt-jackson-0.11.2)
     | (?i:x+|\*+|\.+|_+|-+|\#+|•+|…+)    # a value withheld
-    | (?i:(?:your|my|the|some|example|sample|dummy|fake|test|changeme|placeholder)[\w-]*)
+    | (?i:(?:your|my|the|some)[_-]?[a-z_-]*(?:key|token|secret|password|pass|pwd|here|value)\w*)
+    | (?i:(?:example|sample|dummy|fake|changeme|placeholder)[\w-]*)
     | (?i:none|null|nil|true|false|undefined|empty|required|optional|string|str|bytes|int|any
       |object|dict|list|bool|float|secretstr|callable)
     | (?i:pass(?:word|wd)?|pwd|secret|token|api[_-]?key|key)  # the name itself (self.pwd = pwd)
@@ -35,6 +36,11 @@ _PLACEHOLDER = re.compile(
 _REFERENCE = re.compile(
     r"[A-Za-z_][\w.]*[(\[].*|[A-Za-z_]\w{0,31}(?:\.[A-Za-z_]\w{0,31})+|v?\d+(?:\.\d+)+(?:[-+.]\w+)?"
 )
+_MIN_VOWELS = 0.3
+_SEPARATORS = re.compile(r"[_./\-\s]+")
+_MIXED_SEGMENT = re.compile(r"(?=.*[A-Za-z])(?=.*\d)(?![A-Za-z]+\d{1,2}$).+")
+_MIN_FILLER_CHECK = 8
+_MIN_TOKEN_FILLER = 16
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _VOWEL = re.compile(r"[aeiouyAEIOUY]")
 _CONSONANTS = re.compile(r"[^aeiouyAEIOUY]{4,}")
@@ -66,8 +72,10 @@ def is_placeholder(value: str) -> bool:
     if _PLACEHOLDER.fullmatch(value) or _REFERENCE.fullmatch(value):
         return True
     lowered = value.lower()
-    if len(set(lowered)) <= 2:  # ``aaaa``, ``1111``, ``abab``
+    if len(value) >= _MIN_FILLER_CHECK and len(set(lowered)) <= 2:  # ``aaaaaaaa``, ``abababab``
         return True
+    if len(value) < _MIN_TOKEN_FILLER:
+        return False  # a person's password may be as dull as it likes
     # A filler after a real prefix (``glpat-XXXXXXXXXXXX``, ``hf_xxxx...``, ``ntn_1234567890...``):
     # one character, or runs of consecutive ones, make up half of it.
     most = max(lowered.count(c) for c in set(lowered))
@@ -148,22 +156,32 @@ def is_identifier(value: str) -> bool:
     ``ThisIsAnIdentifier``, ``max_retry_count``, ``XMLGenerator``, ``subsegment1``). A token has
     no such joins, or parts no word has (``wz9450iu-iewm-jonx-eab8-0ibxwadddm8i``: ``ibxwadddm``).
     """
-    digits = sum(c.isdigit() for c in value)
-    if digits > max(2, len(value) // 5):
+    # Digits stand apart (``DOC_Vector_5_32``) or end a word (``subsegment1``, ``Name12``);
+    # in a token they fall anywhere (``VjUhhJbfog4rm3oj``).
+    if any(_MIXED_SEGMENT.fullmatch(s) for s in _SEPARATORS.split(value)):
         return False
     parts = [p for p in _PART.findall(value) if p.isalpha()]
     if len(parts) == 1:
+        digits = sum(c.isdigit() for c in value)
         return _is_word(parts[0]) and len(parts[0]) + digits >= len(value) - 1
     if not parts or not _JOIN.search(value) or sum(map(len, parts)) / len(parts) < 3.5:
         return False
+    letters = "".join(parts)
+    if len(_VOWEL.findall(letters)) < _MIN_VOWELS * len(letters):
+        return False  # words are a third vowels or more; random letters a quarter
     long_parts = [p for p in parts if len(p) >= 3]
-    return sum(map(_is_word, long_parts)) >= 0.8 * len(long_parts)
+    acronyms = [p for p in long_parts if p.isupper() and len(p) <= 4]
+    words = [p for p in long_parts if _is_word(p)]
+    # An acronym (XML, HTTP) stands beside words, not for most of the value.
+    return len(words) + min(len(acronyms), len(words)) >= 0.8 * len(long_parts)
 
 
 def _is_word(part: str) -> bool:
-    if part.isupper() and len(part) <= 5:
-        return True  # an acronym (XML, HTTP)
-    return _VOWEL.search(part) is not None and _CONSONANTS.search(part) is None
+    return (
+        (not part.isupper() or len(part) > 4)
+        and _VOWEL.search(part) is not None
+        and _CONSONANTS.search(part) is None
+    )
 
 
 def looks_secret(value: str) -> bool:
