@@ -91,6 +91,7 @@ _NAME = re.compile(
 # Up to three words may stand between the name and the connector: "the password for the
 # server is", "le mot de passe de l'admin est", "das Passwort für den Server lautet".
 _PUBLIC = re.compile(r"(?i)pub(?:lic|lishable)?(?![a-z])|public")
+_PUBLIC_REACH = 12
 _SPACE = re.compile(r"[ \t]+")
 _FILLER_WORD = re.compile(r"\s+[^\s:=：]{1,16}")
 _OPEN_QUOTES = {'"': '"', "'": "'", "`": "`", "「": "」", "『": "』", "«": "»", "“": "”", "‘": "’"}
@@ -113,7 +114,7 @@ def finds(text: str) -> Iterator[PiiEntity]:
     """Values after a key-like name and connector, in any supported language."""
     for name in _NAME.finditer(text):
         kind = name.lastgroup or "password"
-        if _PUBLIC.search(name.group()):
+        if _PUBLIC.search(text, max(0, name.start() - _PUBLIC_REACH), name.end()):
             continue  # a public key or token is published, not kept secret
         for value, connector in _candidates(text, name.end()):
             if _accepted(kind, value, connector):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 
@@ -15,6 +16,11 @@ DEFAULT_MAX_CHUNK_CHARS = 100_000
 # When sources overlap, the span is their union and the label a provider's (``GITHUB_TOKEN``)
 # if any, else the first of these (``password: hunter2`` stays a ``SECRET`` assignment).
 _GENERIC = ("SECRET", "PIN", "PASSWORD")
+# ``public_key = "..."``, ``publishable key: ...``, ``pub_token=...``: the name right before.
+_PUBLIC_NAME = re.compile(
+    r"(?i)\bpub(?:lic|lishable)?[\s_-]?(?:api[\s_-]?)?(?:key|token)s?[\"'`]?\s*(?:[:=]|is)?\s*[\"'`]?$"
+)
+_PUBLIC_REACH = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +80,11 @@ class CredentialDetector:
 
 def _merged(text: str, found: list[PiiEntity]) -> list[PiiEntity]:
     """Overlapping finds as one entity each: their union, under the most specific label. A
-    one-line find that is a placeholder (``glpat-XXXXXXXX``, ``YOUR_API_KEY``) is left.
+    one-line find that is a placeholder (``glpat-XXXXXXXX``, ``YOUR_API_KEY``), or the value of
+    a public key (``public_key = "..."``: published, not kept secret), is left.
     """
     merged: list[PiiEntity] = []
-    kept = (
-        e
-        for e in found
-        if "\n" in text[e.begin : e.end] or not is_placeholder(text[e.begin : e.end])
-    )
+    kept = (e for e in found if not _left(text, e))
     for entity in sorted(kept, key=lambda e: (e.begin, -e.end)):
         if merged and entity.begin < merged[-1].end:
             last = merged[-1]
@@ -94,3 +97,11 @@ def _merged(text: str, found: list[PiiEntity]) -> list[PiiEntity]:
 
 def _rank(label: str) -> int:
     return _GENERIC.index(label) + 1 if label in _GENERIC else 0
+
+
+def _left(text: str, entity: PiiEntity) -> bool:
+    value = text[entity.begin : entity.end]
+    if "\n" in value:
+        return False  # a key block
+    before = text[max(0, entity.begin - _PUBLIC_REACH) : entity.begin]
+    return is_placeholder(value) or _PUBLIC_NAME.search(before) is not None

@@ -65,6 +65,7 @@ _MIN_PASSWORD = 3
 _HEX = re.compile(r"[0-9a-fA-F]+")
 # An unlabeled token made half of words (``id-Gost28147-89-None-KeyMeshing``) is a name.
 _MAX_WORDINESS = 0.4
+_ENCODED_DATA = ("base64,", "base64:")
 # Capitals, small letters and digits alternate in a random token (about 0.6 of positions), far
 # less in a name (``NRG0-Hermes-INTERNAL-API``: 0.25).
 _MIN_SWITCHES = 0.35
@@ -96,6 +97,8 @@ def finds(text: str) -> Iterator[PiiEntity]:
             yield from _if_secret("SECRET", match, text, min_random=12)
     for match in _RANDOM_TOKEN.finditer(text):
         value = match.group("value")
+        if text.endswith(_ENCODED_DATA, 0, match.start()):
+            continue  # inline data (``data:image/png;base64,...``), not a secret
         if (
             _three_classes(value)
             and is_random(value, min_chars=24)
@@ -105,6 +108,8 @@ def finds(text: str) -> Iterator[PiiEntity]:
             yield PiiEntity("SECRET", *match.span("value"), 1.0)
     for match in _AWS_SECRET.finditer(text):
         value = match.group("value")
+        if text.endswith(_ENCODED_DATA, 0, match.start()):
+            continue
         if _three_classes(value) and not _HEX.fullmatch(value) and is_random(value, min_chars=40):
             yield PiiEntity("AWS_SECRET_KEY", *match.span("value"), 1.0)
 

@@ -18,7 +18,7 @@ TRAILING = ".,;:)]}>'\"`。、，！？；：」』》）】”’»"
 # ``****``, ``...``, ``[REDACTED]``: names of a value, or a value withheld, not the value.
 _PLACEHOLDER = re.compile(
     r"""
-    .*(?:\$\{|\{\{|\{\w+\}|<[A-Za-z_-]+>|%\(?\w*\)?s\b|\[[A-Z_ ]+\]).*  # template syntax
+    .*(?:\$\{|\{\{|\{\w+\}|<[A-Za-z_-]+>?$|<[A-Za-z_-]+>|%\(?\w*\)?s\b|\[[A-Z_ ]+\]).*  # template
     | \$\w+                              # a shell or env variable
     | [A-Z]{2}[A-Z0-9]*(?:[_-][A-Z][A-Z0-9]*)+  # an UPPER_SNAKE name (YOUR_API_KEY, DB_PASSWORD)
     | [A-Za-z][\w.-]*[-_]v?\d+(?:\.\d+)+  # an artifact and its version (jjwt-jackson-0.11.2)
@@ -48,12 +48,12 @@ _CONSONANTS = re.compile(r"[^aeiouyAEIOUY]{4,}")
 _JOIN = re.compile(r"[_./\-\s]|[a-z][A-Z]|[A-Z][A-Z][a-z]")
 _HEX = re.compile(r"[0-9a-fA-F-]+")
 _UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
-# In a connection string a value ends before the next ``;Key=`` pair.
-_NEXT_PAIR = re.compile(r";(?=[A-Za-z ]+=)")
+# In a connection string or a query a value ends before the next ``;Key=`` or ``&key=`` pair.
+_NEXT_PAIR = re.compile(r"[;&](?=[A-Za-z_ ]+=)")
 
 
 def before_next_pair(value: str) -> str:
-    """``value`` up to a ``;Key=`` that starts the next pair of a connection string."""
+    """``value`` up to a ``;Key=`` or ``&key=`` that starts the next pair."""
     return _NEXT_PAIR.split(value, maxsplit=1)[0]
 
 
