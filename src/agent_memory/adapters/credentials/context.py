@@ -84,7 +84,7 @@ _NAME = re.compile(
     (?<![^\W_])(?:[A-Za-z0-9]{{1,24}}[_.-]|(?-i:[A-Za-z0-9][a-z0-9]{{0,23}}(?=[A-Z]))){{0,4}}
     (?:(?P<pin>{"|".join(_PIN_WORDS)})|(?P<password>{"|".join(_PASSWORD_WORDS)})
       |(?P<token>{"|".join(_TOKEN_WORDS)}))
-    (?-i:[a-zà-ÿąćęłńśźżğışа-яё]{{0,3}})["'`]?
+    (?-i:[a-zà-ÿąćęłńśźżğışа-яё]{{0,3}})\d{{0,2}}["'`]?
     """,
     re.VERBOSE | re.IGNORECASE,
 )

@@ -23,7 +23,7 @@ from .values import (
 # ..."``, ``Authorization: Api-Token ...``: the value whatever its scheme or length.
 _AUTH_HEADER = re.compile(
     r"""(?ix)\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?
-    (?:[a-z][\w-]{1,20}\s+)?(?P<value>[^\s"',;]{8,})"""
+    (?:[a-z][\w-]{1,20}[ \t]+)?(?P<value>[^\s"',;]{8,})"""
 )
 # A bearer token outside a header: ``"Bearer sk_nGDJ..."``, ``Token 3fea6af1...``.
 _SCHEME = re.compile(r"(?<![\w-])(?:Bearer|Token|Basic)\s+(?P<value>[A-Za-z0-9._~+/=-]{12,})")
@@ -65,6 +65,8 @@ _MIN_PASSWORD = 3
 _HEX = re.compile(r"[0-9a-fA-F]+")
 # An unlabeled token made half of words (``id-Gost28147-89-None-KeyMeshing``) is a name.
 _MAX_WORDINESS = 0.4
+_MIN_LETTERS_TOKEN = 30
+_MIN_LETTER_SWITCHES = 0.45
 _ENCODED_DATA = ("base64,", "base64:")
 # Capitals, small letters and digits alternate in a random token (about 0.6 of positions), far
 # less in a name (``NRG0-Hermes-INTERNAL-API``: 0.25).
@@ -100,7 +102,7 @@ def finds(text: str) -> Iterator[PiiEntity]:
         if text.endswith(_ENCODED_DATA, 0, match.start()):
             continue  # inline data (``data:image/png;base64,...``), not a secret
         if (
-            _three_classes(value)
+            (_three_classes(value) or _long_letters(value))
             and is_random(value, min_chars=24)
             and switches(value) >= _MIN_SWITCHES
             and wordiness(value) < _MAX_WORDINESS
@@ -112,6 +114,16 @@ def finds(text: str) -> Iterator[PiiEntity]:
             continue
         if _three_classes(value) and not _HEX.fullmatch(value) and is_random(value, min_chars=40):
             yield PiiEntity("AWS_SECRET_KEY", *match.span("value"), 1.0)
+
+
+def _long_letters(value: str) -> bool:
+    """A token of capitals and small letters alone, long and switching case all along."""
+    return (
+        len(value) >= _MIN_LETTERS_TOKEN
+        and any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and switches(value) >= _MIN_LETTER_SWITCHES
+    )
 
 
 def _three_classes(value: str) -> bool:
