@@ -81,7 +81,7 @@ _CONNECTOR = re.compile(
 # (``passwords``, ``Passwortes``, ``hasłem``, ``şifresi``, ``비밀번호는``).
 _NAME = re.compile(
     rf"""
-    (?<![^\W_])(?:[A-Za-z0-9]{{1,24}}[_.-]|(?-i:[A-Za-z0-9][a-z0-9]{{0,23}}(?=[A-Z]))){{0,4}}
+    (?:(?<![^\W_])|(?<=[A-Za-z0-9][_.-])|(?-i:(?<=[a-z0-9])(?=[A-Z])))
     (?:(?P<pin>{"|".join(_PIN_WORDS)})|(?P<password>{"|".join(_PASSWORD_WORDS)})
       |(?P<token>{"|".join(_TOKEN_WORDS)}))
     (?-i:[a-zà-ÿąćęłńśźżğışа-яё]{{0,3}})\d{{0,2}}["'`]?
