@@ -25,7 +25,9 @@ from stacks.runtime import (  # noqa: E402  (the repository root is only importa
 )
 
 REQUIREMENTS = ROOT / "layers" / "requirements.txt"
-SOURCE_REQUIREMENTS = ROOT / "layers" / "requirements-source.txt"
+# Installed without dependencies: packages published as source only, and packages whose data
+# files alone the functions read.
+NO_DEPS_REQUIREMENTS = ROOT / "layers" / "requirements-no-deps.txt"
 DEFAULT_OUT = ROOT / "build" / "layer"
 
 
@@ -55,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _inputs_digest() -> str:
     h = hashlib.sha256(f"{PYTHON_VERSION}/{PIP_PLATFORMS}".encode())
-    files = [REQUIREMENTS, SOURCE_REQUIREMENTS, ROOT / "pyproject.toml", Path(__file__).resolve()]
+    files = [REQUIREMENTS, NO_DEPS_REQUIREMENTS, ROOT / "pyproject.toml", Path(__file__).resolve()]
     files += sorted(p for p in (ROOT / "src").rglob("*") if p.is_file() and _is_source(p))
     for path in files:
         h.update(str(path.relative_to(ROOT)).encode())
@@ -79,10 +81,10 @@ def _install(target: Path) -> None:
             *("-r", str(REQUIREMENTS)),
         ]
     )
-    source = [*pip, "--target", str(target), "--no-deps", "-r", str(SOURCE_REQUIREMENTS)]
-    source_only = _pure_python_after(target, lambda: _run(source))
-    if source_only:
-        raise SystemExit(f"compiled files from a source-only package: {', '.join(source_only)}")
+    no_deps = [*pip, "--target", str(target), "--no-deps", "-r", str(NO_DEPS_REQUIREMENTS)]
+    compiled = _pure_python_after(target, lambda: _run(no_deps))
+    if compiled:
+        raise SystemExit(f"compiled files from a --no-deps package: {', '.join(compiled)}")
     # The project is pure Python; --no-deps keeps the local-mode dependencies out.
     _run([*pip, "--target", str(target), "--no-deps", "--upgrade", str(ROOT)])
 

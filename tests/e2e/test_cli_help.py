@@ -30,6 +30,9 @@ MODEL_MODULES = (
     "detect_secrets",
     "agent_memory.adapters.local.pii.detector",
     "agent_memory.adapters.secrets",
+    "agent_memory.adapters.credentials.detector",
+    "credsweeper",
+    "yaml",
 )
 
 

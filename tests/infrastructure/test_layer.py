@@ -74,6 +74,12 @@ def test_a_source_only_package_that_compiles_is_found(tmp_path: Path):
     assert added == ["names/speedups.so"]
 
 
-def test_the_source_only_requirements_are_pure_python_name_lists():
-    lines = (LAYERS / "requirements-source.txt").read_text().splitlines()
-    assert [line for line in lines if line and line[0] != "#"] == ["names==0.3.0"]
+def test_the_packages_installed_without_dependencies_are_the_name_lists_and_rule_set():
+    # Given the list installed with --no-deps, Then it is the census name lists (source only)
+    # and CredSweeper, whose rule file the credential detector reads and whose dependencies
+    # would not fit
+    lines = (LAYERS / "requirements-no-deps.txt").read_text().splitlines()
+    assert [line for line in lines if line and line[0] != "#"] == [
+        "names==0.3.0",
+        "credsweeper==1.19.5",
+    ]
