@@ -186,3 +186,21 @@ def test_a_plain_word_set_apart_as_a_value_is_a_password() -> None:
     ):
         # When it is read, Then it is taken for the password it is set apart as
         assert covered_whole(text, value), text
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    password=passwords(),
+    before=st.text(alphabet="管理画面の服务器的계정사용자", min_size=1, max_size=6),
+    sentence=st.sampled_from([s for s in PASSWORD_SENTENCES if s[0] in {"ja", "zh", "ko"}]),
+)
+def test_a_name_joined_to_the_word_before_it_in_an_unspaced_script_is_read(
+    password: str, before: str, sentence: tuple[str, str, str]
+) -> None:
+    # Given a password named after words written without a space ("管理画面のパスワードは")
+    _, lead, tail = sentence
+    text = f"{before}{lead}{password}{tail}"
+    # When it is read, Then the password is covered whole
+    start = text.index(password, len(before) + len(lead) - 1)
+    found = DETECTOR.detect(text)
+    assert any(e.begin <= start and e.end >= start + len(password) for e in found), text

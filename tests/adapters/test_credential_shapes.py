@@ -186,3 +186,23 @@ def test_every_adopted_rule_names_its_kind() -> None:
     loaded = rules.load()
     assert all(rule.label and rule.patterns for rule in loaded.rules)
     assert loaded.total == len(loaded.rules) + sum(loaded.skipped.values())
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    prefix=st.from_regex(r"[a-z][a-z0-9]{0,5}", fullmatch=True),
+    size=st.integers(30, 100),
+    setting=st.sampled_from(SETTINGS),
+)
+def test_an_unknown_token_after_a_short_dotted_prefix_is_scrubbed_whole(
+    seed: int, prefix: str, size: int, setting: str
+) -> None:
+    # Given a token of a format no rule names (a provider's "xyz." prefix, a random body)
+    body = random_body(seed, ALNUM, size)
+    assume(any(c.isupper() for c in body) and any(c.islower() for c in body))
+    assume(sum(c.isdigit() for c in body) >= 3)
+    token = f"{prefix}.{body}"
+    text = setting.format(token)
+    # When it is read, Then one find covers it whole, its prefix too
+    assert covering(text, token), text

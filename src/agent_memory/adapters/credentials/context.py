@@ -77,11 +77,13 @@ _CONNECTOR = re.compile(
     """,
     re.VERBOSE | re.IGNORECASE,
 )
+# Scripts written without spaces: a name follows the word before it directly (管理画面のパスワード).
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 # The name, possibly a field name around it (``db_password``, ``"passwort":``), inflected
 # (``passwords``, ``Passwortes``, ``hasłem``, ``şifresi``, ``비밀번호는``).
 _NAME = re.compile(
     rf"""
-    (?:(?<![^\W_])|(?<=[A-Za-z0-9][_.-])|(?-i:(?<=[a-z0-9])(?=[A-Z])))
+    (?:(?<![^\W_])|(?<=[A-Za-z0-9][_.-])|(?-i:(?<=[a-z0-9])(?=[A-Z]))|(?<=[{_UNSPACED}]))
     (?:(?P<pin>{"|".join(_PIN_WORDS)})|(?P<password>{"|".join(_PASSWORD_WORDS)})
       |(?P<token>{"|".join(_TOKEN_WORDS)}))
     (?-i:[a-zà-ÿąćęłńśźżğışа-яё]{{0,3}})\d{{0,2}}["'`]?

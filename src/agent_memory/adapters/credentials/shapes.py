@@ -41,10 +41,13 @@ _SECRET_ELEMENT = re.compile(
     r"""(?ix)<(?P<tag>[\w:.-]*(?:secret|password|passwd|token|api[_-]?key|apikey|private[_-]?key
     |access[_-]?key|credential)s?)(?:\s[^<>]*)?>\s*(?P<value>[^<\n]{4,}?)\s*</(?P=tag)>"""
 )
-# An unlabeled machine-made token: 24+ characters of letters, digits, ``_`` and ``-`` with
+# An unlabeled machine-made token: 24+ characters of letters, digits, ``_`` and ``-`` (after a
+# short dotted prefix such as Vault's ``hvs.`` or Google's ``ya29.``) with
 # capitals, small letters and digits in it, random throughout (not words: ``is_random``).
 # Standard base64 (``+``, ``/``, ``=``) is left to the rules above: digests use it.
-_RANDOM_TOKEN = re.compile(r"(?<![\w/+=.-])(?P<value>[A-Za-z0-9_-]{24,})(?![\w/+=-])")
+_RANDOM_TOKEN = re.compile(
+    r"(?<![\w/+=.-])(?P<value>(?:[A-Za-z][A-Za-z0-9]{0,7}\.)?[A-Za-z0-9_-]{24,})(?![\w/+=-])"
+)
 # A URL that carries a password: ``postgres://app:...@db``, ``mongodb+srv://u:...@cluster``,
 # ``amqp://guest:...@mq``, ``redis://:...@cache`` (any scheme).
 _URL_PASSWORD = re.compile(
@@ -101,11 +104,12 @@ def finds(text: str) -> Iterator[PiiEntity]:
         value = match.group("value")
         if text.endswith(_ENCODED_DATA, 0, match.start()):
             continue  # inline data (``data:image/png;base64,...``), not a secret
+        body = value.partition(".")[2] or value  # a dotted prefix says nothing of randomness
         if (
-            (_three_classes(value) or _long_letters(value))
-            and is_random(value, min_chars=24)
-            and switches(value) >= _MIN_SWITCHES
-            and wordiness(value) < _MAX_WORDINESS
+            (_three_classes(body) or _long_letters(body))
+            and is_random(body, min_chars=24)
+            and switches(body) >= _MIN_SWITCHES
+            and wordiness(body) < _MAX_WORDINESS
         ):
             yield PiiEntity("SECRET", *match.span("value"), 1.0)
     for match in _AWS_SECRET.finditer(text):

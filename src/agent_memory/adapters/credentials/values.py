@@ -69,7 +69,11 @@ def is_plain_word(value: str) -> bool:
 
 def is_placeholder(value: str) -> bool:
     """A template, a variable, a withheld or example value, a type name: not a secret."""
-    if _PLACEHOLDER.fullmatch(value) or _REFERENCE.fullmatch(value):
+    if _PLACEHOLDER.fullmatch(value):
+        return True
+    # A dotted name is a reference (``self.api_key``), unless its last part is machine-made
+    # (``hvs.CAESIJ3k…``: a token's prefix and body).
+    if _REFERENCE.fullmatch(value) and not is_random(value.rpartition(".")[2], min_chars=24):
         return True
     lowered = value.lower()
     if len(value) >= _MIN_FILLER_CHECK and len(set(lowered)) <= 2:  # ``aaaaaaaa``, ``abababab``
