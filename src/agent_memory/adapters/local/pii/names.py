@@ -18,10 +18,12 @@ written all in lowercase every word that is a name or no English word is read as
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from agent_memory.adapters.local.pii import arabic_names, cjk_names, foreign_words, languages
 from agent_memory.adapters.local.pii import lexicon as lx
 from agent_memory.adapters.local.pii.tokens import Token, tokenise
 from agent_memory.core.ports import PiiEntity
@@ -49,6 +51,31 @@ _MAX_NAME_WORDS = 4
 _SENTENCE_ENDS = frozenset(".!?:;\n\r\"“”'‘’([{*-•")
 
 
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+# Folded (й -> и, ё -> е) Russian name endings with their case endings.
+_PATRONYMIC = re.compile(r"(?:ович|евич|ьич|ич)(?:а|у|ем|е)?$|(?:овн|евн|ичн)(?:а|ы|е|у|ои)$")
+_SURNAME = re.compile(r"(?:ов|ев|ск|цк)(?:а|у|ым|ои|ом|е|ых|ыми|ы|ии|ая|ого|ому|им|ую|ие|их)?$")
+_WEAK_SURNAME = re.compile(r"(?:ин|ын)(?:а|у|ым|ои|ом|е|ых|ы)?$")
+_CASE_ENDINGS = ("ами", "ыми", "ом", "ем", "ои", "еи", "ью", "а", "я", "у", "ю", "е", "и", "ы")
+_NOMINATIVE_ENDINGS = ("", "а", "я", "и", "ь", "ия")
+
+
+def _cyrillic_name(key: str, lex: lx.Lexicon) -> tuple[int, int]:
+    """(first, last) of a Cyrillic word: a listed given name in any case ("Ивану"), a
+    patronymic, or a surname by its ending ("Петров", "Петровой", "Достоевский").
+    """
+    if len(key) < 3:
+        return 0, 0
+    stems = [key] + [key[: -len(e)] for e in _CASE_ENDINGS if key.endswith(e)]
+    if any(stem + end in lex.first_names for stem in stems for end in _NOMINATIVE_ENDINGS):
+        return 2, 0
+    if _PATRONYMIC.search(key) or (_SURNAME.search(key) and len(key) >= 5):
+        return 0, 2
+    if _WEAK_SURNAME.search(key) and len(key) >= 5:
+        return 0, 1
+    return 0, 0
+
+
 @dataclass(slots=True)
 class _Word:
     """What the lexicon says about one folded word."""
@@ -69,8 +96,10 @@ class NameRecogniser:
         self._lex = lexicon or lx.load()
 
     def find(self, text: str) -> Iterator[PiiEntity]:
-        """Yield NAME entities in text order."""
-        return _Scan(text, self._lex).run()
+        """Yield NAME entities: Latin and Cyrillic runs, then CJK and Arabic-script names."""
+        return itertools.chain(
+            _Scan(text, self._lex).run(), cjk_names.find(text), arabic_names.find(text)
+        )
 
 
 class _Scan:
@@ -81,6 +110,10 @@ class _Scan:
         self.lex = lex
         self.cache: dict[str, _Word] = {}
         self.tokens = list(tokenise(text))
+        # In a text in another language, its ordinary words are no names ("Actualmente").
+        langs = languages.guess(t.key for t in self.tokens if t.shape == "lower")
+        self.function_words = frozenset().union(*(languages.FUNCTION_WORDS[la] for la in langs))
+        self.foreign = [foreign_words.ordinary_words(la, lex.is_frequent_name) for la in langs]
         if text.islower() and len(self.tokens) >= 3:
             # A text written all in lowercase ("my name is jürgen müller"): its names have lost
             # their capitals, so a word that is a name or no English word is read as capitalised.
@@ -127,6 +160,15 @@ class _Scan:
                 last = max(last, 1 if common_part else 2)
         if key in lex.countries:
             first, last = min(first, 1), min(last, 1)
+        cyrillic_name = False
+        if not in_first and not in_last and _CYRILLIC.search(key):
+            first, last = _cyrillic_name(key, lex)
+            cyrillic_name = 2 in (first, last)
+        foreign = (key in self.function_words and not cyrillic_name) or (
+            self.foreign and all(any(p in words for words in self.foreign) for p in parts)
+        )
+        if foreign and not cyrillic_name and not (in_first and lex.is_frequent_name(head)):
+            english, first, last = True, 0, 0
         title = key in lx.TITLES
         particle = key in lx.PARTICLES
         listed_vocabulary = (
@@ -459,6 +501,17 @@ class _Scan:
                 and self.word(nxt.key).first == 2
                 and self.lex.is_english(tok.key)
             )
+            # "Toplantıya Ayşe Yılmaz katıldı": a word of another language opening the sentence,
+            # before a given name and a surname.
+            unknown_before_name = (
+                word.novel
+                and word.last == 0
+                and self._sentence_start(idx[start])
+                and self.word(nxt.key).first == 2
+                and start + 2 < len(idx)
+                and tokens[idx[start + 2]].shape == "cap"
+            )
+            word_before_name = word_before_name or unknown_before_name
             if tok.shape != "cap" or not (surname_only_word or word_before_name):
                 break
             start += 1
@@ -777,8 +830,8 @@ class _Scan:
 
     def _place_head(self, first_i: int) -> bool:
         tokens = self.tokens
-        if tokens[first_i].key in lx.PLACE_HEADS:
-            return True
+        if tokens[first_i].key.split("-")[0] in lx.PLACE_HEADS:
+            return True  # "San Jose", "Санкт-Петербург"
         if first_i == 0:
             return False
         prev = tokens[first_i - 1]
