@@ -164,9 +164,11 @@ def test_a_russian_given_name_and_surname_after_an_unknown_word_are_found(
 def test_a_russian_name_with_a_patronymic_is_found(
     given_name: str, father: str, suffix: str
 ) -> None:
+    # Given a role word opening the sentence, then a given name and a patronymic
     patronymic = father + ("о" if father[-1] not in "е" else "") + suffix
-    text = f"Договор. {given_name} {patronymic} согласен."
-    assert covered(text, f"{given_name} {patronymic}")
+    text = f"Директор {given_name} {patronymic} согласен."
+    # When it is scanned / Then the name is found, without the role word
+    assert names(text) == [f"{given_name} {patronymic}"]
 
 
 @pytest.mark.parametrize(
@@ -229,7 +231,24 @@ def test_latin_script_names_in_other_languages_are_found(text: str) -> None:
         "Les fichiers sont dans le dossier indiqué.",
         "Cette fonction renvoie une liste.",
         "Esto es una cadena de caracteres.",
+        "Obtiene el valor de la clave y devuelve una lista.",
+        "C'est une liste. L'argument est optionnel.",
+        "Договор вступает в силу.",
     ],
 )
 def test_ordinary_words_of_other_languages_opening_a_sentence_are_kept(text: str) -> None:
     assert names(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Ayer García López firmó el contrato.", "García López"),
+        ("Hoy Pedro Almodóvar presentó la película.", "Pedro Almodóvar"),
+        ("Giuseppe Verdi nacque a Busseto nel 1813.", "Giuseppe Verdi"),
+    ],
+)
+def test_a_word_opening_a_sentence_before_a_name_is_left_out(text: str, name: str) -> None:
+    # Given a sentence whose first word is an ordinary word of its language, then a name
+    # When it is scanned / Then the name is found without the word before it
+    assert names(text) == [name]

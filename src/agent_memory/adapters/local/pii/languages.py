@@ -19,14 +19,14 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         """
         el los las del que por para con una unos unas como pero mas este esta estos estas
         ese esa eso esto su sus muy tambien donde cuando porque sin sobre entre hasta desde
-        fue ser hay tiene son puede nos les ella ellos usted lo al se es en y o
+        fue ser hay tiene son puede nos les ella ellos usted lo al se es en y o la de
         """
     ),
     "pt": words(
         """
         os das dos uma um pelo pela para com nao mais como mas seu sua seus suas este esta
         isso isto quando onde porque sem sobre entre ate desde foi ser tem sao pode voce
-        ele ela eles elas ao na no nas nos em e ou se
+        ele ela eles elas ao na no nas nos em e ou se de do da
         """
     ),
     "fr": words(

@@ -52,6 +52,9 @@ _SENTENCE_ENDS = frozenset(".!?:;\n\r\"“”'‘’([{*-•")
 
 
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
+_NOUNS_CAPITALISED = frozenset({"de"})
+# A French or Italian elided article or pronoun before a lowercase word.
+_ELIDED = re.compile(r"(?:[CcDdJjLlMmNnSsTt]|[Qq]u|[Dd]ell|[Nn]ell|[Aa]ll|[Ss]ull)['’][a-zà-ÿ]")
 # Folded (й -> и, ё -> е) Russian name endings with their case endings.
 _PATRONYMIC = re.compile(r"(?:ович|евич|ьич|ич)(?:а|у|ем|е)?$|(?:овн|евн|ичн)(?:а|ы|е|у|ои)$")
 _SURNAME = re.compile(r"(?:ов|ев|ск|цк)(?:а|у|ым|ои|ом|е|ых|ыми|ы|ии|ая|ого|ому|им|ую|ие|их)?$")
@@ -87,6 +90,7 @@ class _Word:
     title: bool
     particle: bool
     place: bool = False  # a city, country or state name
+    ordinary: bool = False  # a word of the text's (other) language: a name only mid-sentence
 
 
 class NameRecogniser:
@@ -114,6 +118,9 @@ class _Scan:
         langs = languages.guess(t.key for t in self.tokens if t.shape == "lower")
         self.function_words = frozenset().union(*(languages.FUNCTION_WORDS[la] for la in langs))
         self.foreign = [foreign_words.ordinary_words(la, lex.is_frequent_name) for la in langs]
+        self.nouns = [
+            w for la, w in zip(langs, self.foreign, strict=True) if la in _NOUNS_CAPITALISED
+        ]
         if text.islower() and len(self.tokens) >= 3:
             # A text written all in lowercase ("my name is jürgen müller"): its names have lost
             # their capitals, so a word that is a name or no English word is read as capitalised.
@@ -164,11 +171,17 @@ class _Scan:
         if not in_first and not in_last and _CYRILLIC.search(key):
             first, last = _cyrillic_name(key, lex)
             cyrillic_name = 2 in (first, last)
-        foreign = (key in self.function_words and not cyrillic_name) or (
-            self.foreign and all(any(p in words for words in self.foreign) for p in parts)
+        # A word of the text's language: a function word is never a name, nor a noun where
+        # every noun is capitalised (German); another word only where a capital proves nothing,
+        # at a sentence's start ("Actualmente dirige…", see _name_like).
+        ordinary = (
+            not cyrillic_name
+            and not (in_first and lex.is_frequent_name(head))
+            and any(all(p in words for p in parts) for words in self.foreign)
         )
-        if foreign and not cyrillic_name and not (in_first and lex.is_frequent_name(head)):
-            english, first, last = True, 0, 0
+        noun = ordinary and any(all(p in words for p in parts) for words in self.nouns)
+        if (key in self.function_words and not cyrillic_name) or noun:
+            english, first, last, ordinary = True, 0, 0, False
         title = key in lx.TITLES
         particle = key in lx.PARTICLES
         listed_vocabulary = (
@@ -189,7 +202,7 @@ class _Scan:
             title or listed_vocabulary or (english and first == 0 and last == 0)
         )
         novel = not english and first == 0 and last == 0 and not particle and not place
-        return _Word(first, last, novel, breaker, title, particle, place)
+        return _Word(first, last, novel, breaker, title, particle, place, ordinary)
 
     # -- runs and segments ------------------------------------------------------------------
 
@@ -262,10 +275,15 @@ class _Scan:
                 yield PiiEntity("NAME", tok.start, tok.end, 0.5)
             i += 1
 
+    def _in_text_language(self, key: str) -> bool:
+        """A function word or an ordinary word of the text's (other) language."""
+        return key in self.function_words or any(key in words for words in self.foreign)
+
     def _lower_given(self, key: str) -> bool:
         lex = self.lex
         return (
-            key not in lx.CODE_WORDS
+            not self._in_text_language(key)
+            and key not in lx.CODE_WORDS
             and key in lex.first_names
             and not lex.is_english(key)
             and key not in lx.AMBIGUOUS_GIVEN_NAMES
@@ -276,6 +294,8 @@ class _Scan:
     def _lower_surname(self, key: str) -> bool:
         lex = self.lex
         if lex.is_english(key) or key in lx.PARTICLES or key in lx.CODE_WORDS or len(key) < 3:
+            return False
+        if self._in_text_language(key):
             return False
         word = self.word(key)
         return (
@@ -413,7 +433,12 @@ class _Scan:
             )
         if tok.shape != "cap":
             return False
-        if not self.word(tok.key).breaker:
+        word = self.word(tok.key)
+        if word.ordinary and self._sentence_start(i) and not self._name_follows(i):
+            return False
+        if _ELIDED.match(self.text, tok.start, tok.end):
+            return False  # "C'est", "L'argument", "dell'anno": an article and a word
+        if not word.breaker:
             return True
         # "Anneke T Visser": after a given name and an initial, even a word is a surname.
         return (
@@ -423,6 +448,15 @@ class _Scan:
             and self.word(self.tokens[i - 2].key).first >= 1
             and not self.word(tok.key).title
         )
+
+    def _name_follows(self, i: int) -> bool:
+        """A capitalised name word right after token ``i``: "Giuseppe Verdi nacque"."""
+        j = i + 1
+        if j >= len(self.tokens) or self.tokens[j].shape != "cap":
+            return False
+        word = self.word(self.tokens[j].key)
+        gap = self._gap(i, j)
+        return not word.ordinary and not word.breaker and _RUN_GAP.fullmatch(gap) is not None
 
     def _continues(self, prev_index: int, i: int) -> bool:
         prev, tok = self.tokens[prev_index], self.tokens[i]
@@ -511,7 +545,11 @@ class _Scan:
                 and start + 2 < len(idx)
                 and tokens[idx[start + 2]].shape == "cap"
             )
-            word_before_name = word_before_name or unknown_before_name
+            # "Ayer García dijo": a word of the text's language opening the sentence.
+            ordinary_opening = (
+                word.ordinary and word.first == 0 and self._sentence_start(idx[start])
+            )
+            word_before_name = word_before_name or unknown_before_name or ordinary_opening
             if tok.shape != "cap" or not (surname_only_word or word_before_name):
                 break
             start += 1
@@ -580,8 +618,10 @@ class _Scan:
         ):
             return 0.55
         # "Becker signed off": a surname in no English list, opening a sentence before a word.
+        # In another language's text, a word in no list there is as often its verb ("Obtiene
+        # el valor"): only a listed surname counts.
         if (
-            (single.last == 2 or (single.novel and len(key) >= 4))
+            (single.last == 2 or (single.novel and len(key) >= 4 and not self.foreign))
             and not single.place
             and not defined
             and last_i + 1 < len(self.tokens)
