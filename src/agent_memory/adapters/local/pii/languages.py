@@ -76,8 +76,8 @@ _CYRILLIC = re.compile("[\u0400-\u04ff]")
 
 
 def guess(keys: Iterable[str]) -> list[str]:
-    """Languages other than English whose function words ``keys`` use more often than English
-    ones (or as often, twice or more), most used first; Russian for any Cyrillic word.
+    """Languages other than English whose function words ``keys`` use twice or more, and at
+    least as often as English ones, most used first; Russian for any Cyrillic word.
     """
     counts: Counter[str] = Counter()
     cyrillic = False
@@ -87,5 +87,5 @@ def guess(keys: Iterable[str]) -> list[str]:
             if key in function_words:
                 counts[lang] += 1
     english = counts.pop("en", 0)
-    found = [lang for lang, n in counts.most_common() if n > english or (n >= 2 and n == english)]
+    found = [lang for lang, n in counts.most_common() if n >= 2 and n >= english]
     return found if not cyrillic or "ru" in found else [*found, "ru"]
