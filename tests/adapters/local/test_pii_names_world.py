@@ -224,6 +224,21 @@ def test_latin_script_names_in_other_languages_are_found(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Меня зовут Анна Петрова.", "Анна Петрова"),
+        (
+            "Nazywam się Grzegorz Brzęczyszczykiewicz i jestem z domu.",
+            "Grzegorz Brzęczyszczykiewicz",
+        ),
+    ],
+)
+def test_a_name_after_a_cue_of_its_language_is_found(text: str, name: str) -> None:
+    # Given "my name is" or a courtesy title in the text's language, then a name
+    assert names(text) == [name]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Actualmente dirige el proyecto desde Berlín.",

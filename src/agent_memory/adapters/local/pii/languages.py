@@ -56,6 +56,18 @@ FUNCTION_WORDS: dict[str, frozenset[str]] = {
         naar bij uit als maar heeft hebben nog kan over door tot zich er
         """
     ),
+    "pl": words(
+        """
+        w z na sie nie do to ze jest jak po co ale od za dla przez przy jego jej ich tak juz czy
+        lub oraz byl byla bylo sa jestem moje moj
+        """
+    ),
+    "tr": words(
+        """
+        ve bir bu da de ile icin gibi daha cok olarak olan ama veya ben benim sen senin biz siz
+        onlar ne mi ki her cok en
+        """
+    ),
     "ru": words(
         """
         и в не на что с по как это он она они его ее их но из за от для то к все был была

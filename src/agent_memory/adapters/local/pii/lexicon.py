@@ -38,6 +38,7 @@ COURTESY_TITLES = words(
     """
     mr mrs ms miss mx dr prof sir dame mme mlle madame monsieur herr frau senor senora sra srta
     dona rev fr hon capt col lt sgt cmdr adm gen maj sen rep gov
+    sig sigra sigg dott dottssa ing avv pani bayan
     """
 )
 # Titles that are also ordinary words ("General Public"): the next word must look like a name.
@@ -51,7 +52,7 @@ RANK_TITLES = words(
 TITLES = COURTESY_TITLES | RANK_TITLES
 
 # A following capitalised run is taken as a name when its words are not ordinary English words.
-STRONG_CUES = words("dear attn attention cc bcc hi hello hey dearest starring")
+STRONG_CUES = words("dear attn attention cc bcc hi hello hey dearest starring adim зовут")
 STRONG_CUE_PHRASES = frozenset(
     {
         "signed by",
@@ -81,6 +82,20 @@ STRONG_CUE_PHRASES = frozenset(
         "i am",
         "this is",
         "im",
+        # "My name is" and "I am called" in other languages (folded: "heiße" -> "heisse").
+        "me llamo",
+        "nombre es",
+        "je mappelle",
+        "ich heisse",
+        "name ist",
+        "mi chiamo",
+        "nome e",
+        "me chamo",
+        "naam is",
+        "heet ik",
+        "nazywam sie",
+        "benim adim",
+        "меня зовут",
     }
 )
 # These also precede organisations ("spoke to Microsoft"): the run must contain a known name.
