@@ -249,6 +249,7 @@ def test_a_name_after_a_cue_of_its_language_is_found(text: str, name: str) -> No
         "Obtiene el valor de la clave y devuelve una lista.",
         "C'est une liste. L'argument est optionnel.",
         "Договор вступает в силу.",
+        "Wersja Pythona jest nowsza, a w Pythonie to działa.",
     ],
 )
 def test_ordinary_words_of_other_languages_opening_a_sentence_are_kept(text: str) -> None:

@@ -79,6 +79,13 @@ def _cyrillic_name(key: str, lex: lx.Lexicon) -> tuple[int, int]:
     return 0, 0
 
 
+_CASE_SUFFIXES = ("a", "u", "em", "ie", "owi", "y", "om", "ach", "ami", "e", "s", "n", "en")
+
+
+def _inflected_tech_word(key: str) -> bool:
+    return any(key.endswith(end) and key[: -len(end)] in lx.TECH_WORDS for end in _CASE_SUFFIXES)
+
+
 @dataclass(slots=True)
 class _Word:
     """What the lexicon says about one folded word."""
@@ -117,6 +124,7 @@ class _Scan:
         # In a text in another language, its ordinary words are no names ("Actualmente").
         langs = languages.guess(t.key for t in self.tokens if t.shape == "lower")
         self.function_words = frozenset().union(*(languages.FUNCTION_WORDS[la] for la in langs))
+        self.langs = langs
         self.foreign = [foreign_words.ordinary_words(la, lex.is_frequent_name) for la in langs]
         self.nouns = [
             w for la, w in zip(langs, self.foreign, strict=True) if la in _NOUNS_CAPITALISED
@@ -180,6 +188,9 @@ class _Scan:
             and any(all(p in words for p in parts) for words in self.foreign)
         )
         noun = ordinary and any(all(p in words for p in parts) for words in self.nouns)
+        # "Pythona", "Pythonie", "Питона": a software word with another language's case ending.
+        if self.langs and not (in_first or in_last) and _inflected_tech_word(key):
+            english, first, last = True, 0, 0
         if (key in self.function_words and not cyrillic_name) or noun:
             english, first, last, ordinary = True, 0, 0, False
         title = key in lx.TITLES
