@@ -268,3 +268,24 @@ def test_a_word_opening_a_sentence_before_a_name_is_left_out(text: str, name: st
     # Given a sentence whose first word is an ordinary word of its language, then a name
     # When it is scanned / Then the name is found without the word before it
     assert names(text) == [name]
+
+
+_TURKISH_GIVEN = ["ahmet", "ayse", "hatice", "ozlem", "burak", "cem", "murat", "huseyin", "elif"]
+_TURKISH_SURNAMES = ["yilmaz", "kaya", "demir", "sahin", "celik", "yildiz", "ozturk", "aydin"]
+
+
+@_SETTINGS
+@given(
+    given_name=st.sampled_from(_TURKISH_GIVEN),
+    surname=st.sampled_from(_TURKISH_SURNAMES),
+    opening=st.sampled_from(["Toplantıya", "Dün", "Sözleşmeyi", "Projeyi"]),
+)
+def test_a_turkish_name_after_an_unknown_capitalised_word_is_found_alone(
+    given_name: str, surname: str, opening: str
+) -> None:
+    # Given a Turkish sentence opening with a word in no list, then a listed given name and
+    # surname
+    name = f"{given_name.capitalize()} {surname.capitalize()}"
+    text = f"{opening} {name} imzaladı."
+    # When it is scanned / Then the name is found without the opening word
+    assert names(text) == [name]
