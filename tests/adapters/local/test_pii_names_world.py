@@ -289,3 +289,14 @@ def test_a_turkish_name_after_an_unknown_capitalised_word_is_found_alone(
     text = f"{opening} {name} imzaladı."
     # When it is scanned / Then the name is found without the opening word
     assert names(text) == [name]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Dün Mehmet Bey ile görüştük.", "Mehmet"),
+        ("Toplantıda Zeynep Korkut Hanım konuştu.", "Zeynep Korkut"),
+    ],
+)
+def test_a_turkish_title_after_a_name_is_left_outside_it(text: str, name: str) -> None:
+    assert names(text) == [name]

@@ -331,6 +331,8 @@ PARTICLES = words(
     "van von der den de del della di da du la le dos das bin binti ibn al el ter ten y"
 )
 NAME_SUFFIXES = words("jr sr ii iii iv phd md esq")
+# Titles written after a name (Turkish): the words before them are a name.
+TITLES_AFTER = words("bey hanim efendi")
 # Greetings and exclamations that open a sentence before a name: "Yeah, Maria", "Cool John".
 INTERJECTIONS = words(
     """

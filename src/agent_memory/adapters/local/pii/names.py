@@ -503,6 +503,10 @@ class _Scan:
     def _judge(self, segment_tokens: list[int]) -> PiiEntity | None:
         tokens = self.tokens
         idx = self._trim(segment_tokens)
+        # "Mehmet Bey", "Ayşe Hanım": a Turkish title after the name, left outside it.
+        titled_after = len(idx) > 1 and tokens[idx[-1]].key in lx.TITLES_AFTER
+        if titled_after:
+            idx = idx[:-1]
         if not idx:
             return None
         first_i, last_i = idx[0], idx[-1]
@@ -511,7 +515,7 @@ class _Scan:
         ]
         if not core or len(core) > _MAX_NAME_WORDS:
             return None
-        score = self._score(first_i, last_i, idx, core)
+        score = 0.85 if titled_after else self._score(first_i, last_i, idx, core)
         if score is None:
             return None
         begin = self._surname_before(first_i, core[0])
