@@ -34,6 +34,12 @@ yong yoshiko yousef yuka yusuf yuto zainab zanele zeynep zhiwei zoltan zofia
 nate gabe zach nico viv nat olly alfie finn isla aria harper jaxon asher brayden kayden grayson
 greyson nevaeh maddox zayden kinsley emery everly hadley quinn rowan sawyer declan kieran callum
 rory niamh freya imogen orla eoin aarav vihaan reyansh ishaan aadhya anika kiara myra
+ahmet ayse hatice emine meryem ozlem burak cem cenk murat huseyin ismail osman yusuf omer fatih
+serkan volkan tolga onur ugur baris gokhan ozgur selin ebru gulsen gul sevgi tugba merve busra
+kubra seda sibel derya aylin yasemin ece irem kerem berk eren arda kaan oguz cagla hakan levent
+thanh huong linh hung tuan quang trang ngoc phuong hieu huyen thao nhung khanh
+jolanta bozena halina krystyna urszula grazyna wieslaw zbigniew mieczyslaw kazimierz janusz
+jerzy ryszard tadeusz andrzej wladyslaw boleslaw przemyslaw szymon wiktoria malgosia
 """
 
 SURNAMES = """
@@ -44,4 +50,10 @@ karimi khumalo kuznetsov kuznetsova kowalczyk kozlov kozlova mahlangu mbeki meht
 mukherjee ndlovu nkosi nwachukwu nwosu obi odhiambo ogunleye okafor okeke okonkwo okoro olawale
 oyelaran petrova popescu rahimi rezaei sadeghi shevchenko siddiqui sokolov sokolova tshabalala
 venkatesan volkov volkova wojcik zielinski
+yilmaz kaya demir sahin celik yildiz yildirim ozturk aydin ozdemir arslan dogan kilic aslan
+cetin kara koc kurt ozkan simsek polat erdogan karaca korkmaz bulut gunes aksoy tekin ekinci
+nguyen tran pham hoang huynh phan dang bui duong ngo trinh
+nowak kowalski kowalska wisniewski wisniewska wojcik kaminski kaminska lewandowski
+lewandowska zielinska szymanski szymanska wozniak dabrowski kozlowski jankowski mazur
+krawczyk piotrowski grabowski pawlowski michalski
 """

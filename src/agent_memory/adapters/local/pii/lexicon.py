@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 
-from agent_memory.adapters.local.pii import _given_names, _places, _words
+from agent_memory.adapters.local.pii import _given_names, _places, _words, _world_names
 
 _CENSUS_FILES = {
     "first": ("dist.male.first", "dist.female.first"),
@@ -38,6 +38,7 @@ COURTESY_TITLES = words(
     """
     mr mrs ms miss mx dr prof sir dame mme mlle madame monsieur herr frau senor senora sra srta
     dona rev fr hon capt col lt sgt cmdr adm gen maj sen rep gov
+    sig sigra sigg dott dottssa ing avv pani bayan
     """
 )
 # Titles that are also ordinary words ("General Public"): the next word must look like a name.
@@ -51,7 +52,7 @@ RANK_TITLES = words(
 TITLES = COURTESY_TITLES | RANK_TITLES
 
 # A following capitalised run is taken as a name when its words are not ordinary English words.
-STRONG_CUES = words("dear attn attention cc bcc hi hello hey dearest starring")
+STRONG_CUES = words("dear attn attention cc bcc hi hello hey dearest starring adim зовут")
 STRONG_CUE_PHRASES = frozenset(
     {
         "signed by",
@@ -81,6 +82,20 @@ STRONG_CUE_PHRASES = frozenset(
         "i am",
         "this is",
         "im",
+        # "My name is" and "I am called" in other languages (folded: "heiße" -> "heisse").
+        "me llamo",
+        "nombre es",
+        "je mappelle",
+        "ich heisse",
+        "name ist",
+        "mi chiamo",
+        "nome e",
+        "me chamo",
+        "naam is",
+        "heet ik",
+        "nazywam sie",
+        "benim adim",
+        "меня зовут",
     }
 )
 # These also precede organisations ("spoke to Microsoft"): the run must contain a known name.
@@ -298,7 +313,9 @@ PLACE_TAILS = words(
     """
 )
 # Multi-word places whose words look like names ("San Jose", "St. Louis").
-PLACE_HEADS = words("san santa st saint los las fort port mount mt lake new north south east west")
+PLACE_HEADS = words(
+    "san santa st saint los las fort port mount mt lake new north south east west санкт нижнии"
+)
 ORG_SUFFIXES = words(
     """
     inc corp corporation co company llc llp lp ltd limited plc gmbh ag sa sas sarl srl bv nv oy
@@ -314,6 +331,8 @@ PARTICLES = words(
     "van von der den de del della di da du la le dos das bin binti ibn al el ter ten y"
 )
 NAME_SUFFIXES = words("jr sr ii iii iv phd md esq")
+# Titles written after a name (Turkish): the words before them are a name.
+TITLES_AFTER = words("bey hanim efendi")
 # Greetings and exclamations that open a sentence before a name: "Yeah, Maria", "Cool John".
 INTERJECTIONS = words(
     """
@@ -365,6 +384,13 @@ class Lexicon:
     proper_words: frozenset[str]  # "hawaiian", "buddhist": capitalised words, not names
     places: frozenset[str]  # folded city, country and state names, words joined by a space
     countries: frozenset[str]
+    frequent_names: frozenset[str] = frozenset()  # given names and surnames of many people
+
+    def is_frequent_name(self, word: str) -> bool:
+        """A given name or surname borne by many people: kept a name though a word of some
+        language ("Rosa", "Blanco", "Pierre").
+        """
+        return word in self.frequent_names
 
     def is_common(self, word: str) -> bool:
         """True for the ~11,000 most common English words (SCOWL sizes 10 and 20)."""
@@ -479,9 +505,13 @@ def stems(word: str) -> list[str]:
 
 def fold(word: str) -> str:
     """Lowercase without accents, apostrophes or dots: "O'Néil" -> "oneil"."""
-    decomposed = unicodedata.normalize("NFKD", word)
+    decomposed = unicodedata.normalize("NFKD", word.translate(_UNDECOMPOSED))
     kept = (c for c in decomposed if not unicodedata.combining(c) and c not in "'’.")
     return "".join(kept).casefold()
+
+
+# Letters with a stroke or no dot, which Unicode does not decompose: "Yılmaz", "Wałęsa".
+_UNDECOMPOSED = str.maketrans("ıłŁøØđĐ", "ilLoOdD")
 
 
 def read_census(kind: str, *, min_percent: float = 0.0) -> frozenset[str]:
@@ -498,6 +528,11 @@ def read_census(kind: str, *, min_percent: float = 0.0) -> frozenset[str]:
     return frozenset(found)
 
 
+# Shares of people (the census prints 3 decimals of a %) above which a name stays a name though
+# it is also a word of another language.
+FREQUENT_GIVEN_PERCENT = 0.01
+FREQUENT_SURNAME_PERCENT = 0.001
+
 _lock = threading.Lock()
 _loaded: Lexicon | None = None
 
@@ -508,7 +543,11 @@ def load() -> Lexicon:
     with _lock:
         if _loaded is None:
             _loaded = Lexicon(
-                first_names=(read_census("first") | words(_given_names.GIVEN_NAMES))
+                first_names=(
+                    read_census("first")
+                    | words(_given_names.GIVEN_NAMES)
+                    | {fold(w) for w in _world_names.CYRILLIC_GIVEN_NAMES.split()}
+                )
                 - NOT_GIVEN_NAMES,
                 last_names=read_census("last") | words(_given_names.SURNAMES),
                 common_10=words(_words.LEVEL_10),
@@ -518,5 +557,10 @@ def load() -> Lexicon:
                 proper_words=words(_words.PROPER_60),
                 places=phrases(_places.CITIES) | phrases(_places.COUNTRIES),
                 countries=phrases(_places.COUNTRIES),
+                frequent_names=read_census("first", min_percent=FREQUENT_GIVEN_PERCENT)
+                | read_census("last", min_percent=FREQUENT_SURNAME_PERCENT)
+                | words(_given_names.GIVEN_NAMES)
+                | words(_given_names.SURNAMES)
+                | {fold(w) for w in _world_names.CYRILLIC_GIVEN_NAMES.split()},
             )
         return _loaded

@@ -18,10 +18,12 @@ written all in lowercase every word that is a name or no English word is read as
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from agent_memory.adapters.local.pii import arabic_names, cjk_names, foreign_words, languages
 from agent_memory.adapters.local.pii import lexicon as lx
 from agent_memory.adapters.local.pii.tokens import Token, tokenise
 from agent_memory.core.ports import PiiEntity
@@ -49,6 +51,41 @@ _MAX_NAME_WORDS = 4
 _SENTENCE_ENDS = frozenset(".!?:;\n\r\"“”'‘’([{*-•")
 
 
+_CYRILLIC = re.compile("[\u0400-\u04ff]")
+_NOUNS_CAPITALISED = frozenset({"de"})
+# A French or Italian elided article or pronoun before a lowercase word.
+_ELIDED = re.compile(r"(?:[CcDdJjLlMmNnSsTt]|[Qq]u|[Dd]ell|[Nn]ell|[Aa]ll|[Ss]ull)['’][a-zà-ÿ]")
+# Folded (й -> и, ё -> е) Russian name endings with their case endings.
+_PATRONYMIC = re.compile(r"(?:ович|евич|ьич|ич)(?:а|у|ем|е)?$|(?:овн|евн|ичн)(?:а|ы|е|у|ои)$")
+_SURNAME = re.compile(r"(?:ов|ев|ск|цк)(?:а|у|ым|ои|ом|е|ых|ыми|ы|ии|ая|ого|ому|им|ую|ие|их)?$")
+_WEAK_SURNAME = re.compile(r"(?:ин|ын)(?:а|у|ым|ои|ом|е|ых|ы)?$")
+_CASE_ENDINGS = ("ами", "ыми", "ом", "ем", "ои", "еи", "ью", "а", "я", "у", "ю", "е", "и", "ы")
+_NOMINATIVE_ENDINGS = ("", "а", "я", "и", "ь", "ия")
+
+
+def _cyrillic_name(key: str, lex: lx.Lexicon) -> tuple[int, int]:
+    """(first, last) of a Cyrillic word: a listed given name in any case ("Ивану"), a
+    patronymic, or a surname by its ending ("Петров", "Петровой", "Достоевский").
+    """
+    if len(key) < 3:
+        return 0, 0
+    stems = [key] + [key[: -len(e)] for e in _CASE_ENDINGS if key.endswith(e)]
+    if any(stem + end in lex.first_names for stem in stems for end in _NOMINATIVE_ENDINGS):
+        return 2, 0
+    if _PATRONYMIC.search(key) or (_SURNAME.search(key) and len(key) >= 5):
+        return 0, 2
+    if _WEAK_SURNAME.search(key) and len(key) >= 5:
+        return 0, 1
+    return 0, 0
+
+
+_CASE_SUFFIXES = ("a", "u", "em", "ie", "owi", "y", "om", "ach", "ami", "e", "s", "n", "en")
+
+
+def _inflected_tech_word(key: str) -> bool:
+    return any(key.endswith(end) and key[: -len(end)] in lx.TECH_WORDS for end in _CASE_SUFFIXES)
+
+
 @dataclass(slots=True)
 class _Word:
     """What the lexicon says about one folded word."""
@@ -60,6 +97,7 @@ class _Word:
     title: bool
     particle: bool
     place: bool = False  # a city, country or state name
+    ordinary: bool = False  # a word of the text's (other) language: a name only mid-sentence
 
 
 class NameRecogniser:
@@ -69,8 +107,10 @@ class NameRecogniser:
         self._lex = lexicon or lx.load()
 
     def find(self, text: str) -> Iterator[PiiEntity]:
-        """Yield NAME entities in text order."""
-        return _Scan(text, self._lex).run()
+        """Yield NAME entities: Latin and Cyrillic runs, then CJK and Arabic-script names."""
+        return itertools.chain(
+            _Scan(text, self._lex).run(), cjk_names.find(text), arabic_names.find(text)
+        )
 
 
 class _Scan:
@@ -81,6 +121,14 @@ class _Scan:
         self.lex = lex
         self.cache: dict[str, _Word] = {}
         self.tokens = list(tokenise(text))
+        # In a text in another language, its ordinary words are no names ("Actualmente").
+        langs = languages.guess(t.key for t in self.tokens if t.shape == "lower")
+        self.function_words = frozenset().union(*(languages.FUNCTION_WORDS[la] for la in langs))
+        self.langs = langs
+        self.foreign = [foreign_words.ordinary_words(la, lex.is_frequent_name) for la in langs]
+        self.nouns = [
+            w for la, w in zip(langs, self.foreign, strict=True) if la in _NOUNS_CAPITALISED
+        ]
         if text.islower() and len(self.tokens) >= 3:
             # A text written all in lowercase ("my name is jürgen müller"): its names have lost
             # their capitals, so a word that is a name or no English word is read as capitalised.
@@ -127,6 +175,24 @@ class _Scan:
                 last = max(last, 1 if common_part else 2)
         if key in lex.countries:
             first, last = min(first, 1), min(last, 1)
+        cyrillic_name = False
+        if not in_first and not in_last and _CYRILLIC.search(key):
+            first, last = _cyrillic_name(key, lex)
+            cyrillic_name = 2 in (first, last)
+        # A word of the text's language: a function word is never a name, nor a noun where
+        # every noun is capitalised (German); another word only where a capital proves nothing,
+        # at a sentence's start ("Actualmente dirige…", see _name_like).
+        ordinary = (
+            not cyrillic_name
+            and not (in_first and lex.is_frequent_name(head))
+            and any(all(p in words for p in parts) for words in self.foreign)
+        )
+        noun = ordinary and any(all(p in words for p in parts) for words in self.nouns)
+        # "Pythona", "Pythonie", "Питона": a software word with another language's case ending.
+        if self.langs and not (in_first or in_last) and _inflected_tech_word(key):
+            english, first, last = True, 0, 0
+        if (key in self.function_words and not cyrillic_name) or noun:
+            english, first, last, ordinary = True, 0, 0, False
         title = key in lx.TITLES
         particle = key in lx.PARTICLES
         listed_vocabulary = (
@@ -147,7 +213,7 @@ class _Scan:
             title or listed_vocabulary or (english and first == 0 and last == 0)
         )
         novel = not english and first == 0 and last == 0 and not particle and not place
-        return _Word(first, last, novel, breaker, title, particle, place)
+        return _Word(first, last, novel, breaker, title, particle, place, ordinary)
 
     # -- runs and segments ------------------------------------------------------------------
 
@@ -220,10 +286,15 @@ class _Scan:
                 yield PiiEntity("NAME", tok.start, tok.end, 0.5)
             i += 1
 
+    def _in_text_language(self, key: str) -> bool:
+        """A function word or an ordinary word of the text's (other) language."""
+        return key in self.function_words or any(key in words for words in self.foreign)
+
     def _lower_given(self, key: str) -> bool:
         lex = self.lex
         return (
-            key not in lx.CODE_WORDS
+            not self._in_text_language(key)
+            and key not in lx.CODE_WORDS
             and key in lex.first_names
             and not lex.is_english(key)
             and key not in lx.AMBIGUOUS_GIVEN_NAMES
@@ -234,6 +305,8 @@ class _Scan:
     def _lower_surname(self, key: str) -> bool:
         lex = self.lex
         if lex.is_english(key) or key in lx.PARTICLES or key in lx.CODE_WORDS or len(key) < 3:
+            return False
+        if self._in_text_language(key):
             return False
         word = self.word(key)
         return (
@@ -371,7 +444,12 @@ class _Scan:
             )
         if tok.shape != "cap":
             return False
-        if not self.word(tok.key).breaker:
+        word = self.word(tok.key)
+        if word.ordinary and self._sentence_start(i) and not self._name_follows(i):
+            return False
+        if _ELIDED.match(self.text, tok.start, tok.end):
+            return False  # "C'est", "L'argument", "dell'anno": an article and a word
+        if not word.breaker:
             return True
         # "Anneke T Visser": after a given name and an initial, even a word is a surname.
         return (
@@ -381,6 +459,15 @@ class _Scan:
             and self.word(self.tokens[i - 2].key).first >= 1
             and not self.word(tok.key).title
         )
+
+    def _name_follows(self, i: int) -> bool:
+        """A capitalised name word right after token ``i``: "Giuseppe Verdi nacque"."""
+        j = i + 1
+        if j >= len(self.tokens) or self.tokens[j].shape != "cap":
+            return False
+        word = self.word(self.tokens[j].key)
+        gap = self._gap(i, j)
+        return not word.ordinary and not word.breaker and _RUN_GAP.fullmatch(gap) is not None
 
     def _continues(self, prev_index: int, i: int) -> bool:
         prev, tok = self.tokens[prev_index], self.tokens[i]
@@ -416,6 +503,10 @@ class _Scan:
     def _judge(self, segment_tokens: list[int]) -> PiiEntity | None:
         tokens = self.tokens
         idx = self._trim(segment_tokens)
+        # "Mehmet Bey", "Ayşe Hanım": a Turkish title after the name, left outside it.
+        titled_after = len(idx) > 1 and tokens[idx[-1]].key in lx.TITLES_AFTER
+        if titled_after:
+            idx = idx[:-1]
         if not idx:
             return None
         first_i, last_i = idx[0], idx[-1]
@@ -424,7 +515,7 @@ class _Scan:
         ]
         if not core or len(core) > _MAX_NAME_WORDS:
             return None
-        score = self._score(first_i, last_i, idx, core)
+        score = 0.85 if titled_after else self._score(first_i, last_i, idx, core)
         if score is None:
             return None
         begin = self._surname_before(first_i, core[0])
@@ -459,6 +550,21 @@ class _Scan:
                 and self.word(nxt.key).first == 2
                 and self.lex.is_english(tok.key)
             )
+            # "Toplantıya Ayşe Yılmaz katıldı": a word of another language opening the sentence,
+            # before a given name and a surname.
+            unknown_before_name = (
+                word.novel
+                and word.last == 0
+                and self._sentence_start(idx[start])
+                and self.word(nxt.key).first == 2
+                and start + 2 < len(idx)
+                and tokens[idx[start + 2]].shape == "cap"
+            )
+            # "Ayer García dijo": a word of the text's language opening the sentence.
+            ordinary_opening = (
+                word.ordinary and word.first == 0 and self._sentence_start(idx[start])
+            )
+            word_before_name = word_before_name or unknown_before_name or ordinary_opening
             if tok.shape != "cap" or not (surname_only_word or word_before_name):
                 break
             start += 1
@@ -527,8 +633,10 @@ class _Scan:
         ):
             return 0.55
         # "Becker signed off": a surname in no English list, opening a sentence before a word.
+        # In another language's text, a word in no list there is as often its verb ("Obtiene
+        # el valor"): only a listed surname counts.
         if (
-            (single.last == 2 or (single.novel and len(key) >= 4))
+            (single.last == 2 or (single.novel and len(key) >= 4 and not self.foreign))
             and not single.place
             and not defined
             and last_i + 1 < len(self.tokens)
@@ -777,8 +885,8 @@ class _Scan:
 
     def _place_head(self, first_i: int) -> bool:
         tokens = self.tokens
-        if tokens[first_i].key in lx.PLACE_HEADS:
-            return True
+        if tokens[first_i].key.split("-")[0] in lx.PLACE_HEADS:
+            return True  # "San Jose", "Санкт-Петербург"
         if first_i == 0:
             return False
         prev = tokens[first_i - 1]
