@@ -30,6 +30,8 @@ def test_layer_requirements_are_only_what_lambda_needs():
     assert names == {
         "phonenumberslite",
         "python-stdnum",
+        "pyspellchecker",
+        "japanese-personal-name-dataset",
         "detect-secrets",
         "aws-lambda-powertools",
         "langchain-aws",
