@@ -127,6 +127,27 @@ def test_a_korean_name_before_an_honorific_is_found(surname: str, given_name: st
     assert covered(text, name)
 
 
+@_SETTINGS
+@given(
+    surname=st.sampled_from(_KOREAN_SURNAMES),
+    given_name=st.text(_HANGUL, min_size=2, max_size=2),
+    role=st.sampled_from(["고객님이", "대리가", "과장님께", "환자분", "회원님의"]),
+)
+def test_a_korean_name_before_a_role_word_is_found(
+    surname: str, given_name: str, role: str
+) -> None:
+    # Given a three-syllable name before a role word ("김민수 고객님이")
+    name = surname + given_name
+    text = f"{name} {role} 환불을 요청하셨습니다."
+    # Then the name is found
+    assert covered(text, name)
+
+
+def test_a_noun_before_a_role_word_is_kept() -> None:
+    # "신규 고객님" (new customer): 신 is a surname, but two syllables before a role are no name
+    assert names("신규 고객님께 안내 메일을 보냈습니다.") == []
+
+
 def test_a_korean_word_before_an_attached_honorific_is_kept() -> None:
     # "고객님" (dear customer): 고 is a surname, but a two-syllable word with 님 is no name
     assert names("고객님, 주문이 완료되었습니다.") == []

@@ -53,6 +53,14 @@ KOREAN_HONORIFICS = words(
     군 양
     """
 )
+# Role words a person's name stands before ("김민수 고객님", "박지영 대리", "환자분"), with or
+# without the honorific 님 or 분.
+KOREAN_ROLES = words(
+    """
+    고객 회원 환자 직원 사원 주임 대리 차장 이사 상무 전무 원장 실장 매니저 변호사 기자 작가 의원
+    선수 감독 학생 선배 후배 담당자 대표이사 본부장 센터장 소장 원장 총장 위원 위원장 간호사 의사
+    """
+)
 # Cues before a name.
 CUES = words(
     """
@@ -319,7 +327,8 @@ _KOREAN_PARTICLES = (
 
 def _korean(text: str, start: int, end: int) -> PiiEntity | None:
     """A Hangul name of two to four syllables, its first a common surname, with an honorific
-    after it ("김민수 씨", "김민수님") or a cue before it ("제 이름은 김민수").
+    after it ("김민수 씨", "김민수님"), a role word ("김민수 고객님이", "박지영 대리") or a cue
+    before it ("제 이름은 김민수").
     """
     word = text[start:end]
     for honorific in sorted(KOREAN_HONORIFICS, key=len, reverse=True):
@@ -328,11 +337,11 @@ def _korean(text: str, start: int, end: int) -> PiiEntity | None:
         if stem != word and len(stem) == 3 and stem[0] in _KOREAN_SURNAMES:
             return PiiEntity("NAME", start, start + len(stem), 0.8)
     after = _KOREAN_AFTER.match(text, end)
-    if (
-        after is not None
-        and _without_particle(after.group(1)) in KOREAN_HONORIFICS
-        and 2 <= len(word) <= 4
-        and word[0] in _KOREAN_SURNAMES
+    title = _without_particle(after.group(1)) if after is not None else ""
+    if word[0] in _KOREAN_SURNAMES and (
+        (title in KOREAN_HONORIFICS and 2 <= len(word) <= 4)
+        # A role word follows nouns too ("신규 고객님"): only a three-syllable name before it.
+        or (title.removesuffix("님").removesuffix("분") in KOREAN_ROLES and len(word) == 3)
     ):
         return PiiEntity("NAME", start, end, 0.8)
     before = _KOREAN_BEFORE.search(text[max(0, start - 12) : start])
