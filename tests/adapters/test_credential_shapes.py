@@ -188,21 +188,32 @@ def test_every_adopted_rule_names_its_kind() -> None:
     assert loaded.total == len(loaded.rules) + sum(loaded.skipped.values())
 
 
-@settings(max_examples=60, deadline=None)
+def test_unknown_tokens_after_a_short_dotted_prefix_are_scrubbed_whole() -> None:
+    # Given 300 tokens of formats no rule names: a provider's "xyz." prefix and a random body of
+    # 30 to 100 letters and digits, in prose, assignments and markup
+    draw = random.Random(40)
+    tokens = [
+        draw.choice(string.ascii_lowercase)
+        + "".join(draw.choices(string.ascii_lowercase + string.digits, k=draw.randint(0, 5)))
+        + "."
+        + "".join(draw.choices(ALNUM, k=draw.randint(30, 100)))
+        for _ in range(300)
+    ]
+    # When each is read
+    caught = [t for i, t in enumerate(tokens) if covering(SETTINGS[i % len(SETTINGS)].format(t), t)]
+    # Then nearly every one is found whole, prefix too (a random body now and then reads as
+    # words and is kept: the price of keeping identifiers)
+    assert len(caught) / len(tokens) >= 0.97
+
+
+@settings(max_examples=200, deadline=None)
 @given(
-    seed=st.integers(0, 2**32),
-    prefix=st.from_regex(r"[a-z][a-z0-9]{0,5}", fullmatch=True),
-    size=st.integers(30, 100),
-    setting=st.sampled_from(SETTINGS),
+    name=st.sampled_from(["password: ", "api_key=", "token ", "Passwort lautet ", "x."]),
+    value=st.text(alphabet=string.ascii_letters + string.digits + "._-([])'\"=", max_size=60),
 )
-def test_an_unknown_token_after_a_short_dotted_prefix_is_scrubbed_whole(
-    seed: int, prefix: str, size: int, setting: str
-) -> None:
-    # Given a token of a format no rule names (a provider's "xyz." prefix, a random body)
-    body = random_body(seed, ALNUM, size)
-    assume(any(c.isupper() for c in body) and any(c.islower() for c in body))
-    assume(sum(c.isdigit() for c in body) >= 3)
-    token = f"{prefix}.{body}"
-    text = setting.format(token)
-    # When it is read, Then one find covers it whole, its prefix too
-    assert covering(text, token), text
+def test_any_value_after_a_key_name_is_judged_without_failing(name: str, value: str) -> None:
+    # Given any run of identifier, call and index characters where a secret could stand
+    text = f"{name}{value} end"
+    # When it is read, Then the detector answers (a reference is never judged forever)
+    found = DETECTOR.detect(text)
+    assert all(0 <= e.begin < e.end <= len(text) for e in found)

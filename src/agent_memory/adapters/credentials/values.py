@@ -44,6 +44,7 @@ _MIN_TOKEN_FILLER = 16
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _VOWEL = re.compile(r"[aeiouyAEIOUY]")
 _CONSONANTS = re.compile(r"[^aeiouyAEIOUY]{4,}")
+_THREE_CONSONANTS = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{3}")
 # Where an identifier's words meet: a separator or a small letter before a capital.
 _JOIN = re.compile(r"[_./\-\s]|[a-z][A-Z]|[A-Z][A-Z][a-z]")
 _HEX = re.compile(r"[0-9a-fA-F-]+")
@@ -73,7 +74,7 @@ def is_placeholder(value: str) -> bool:
         return True
     # A dotted name is a reference (``self.api_key``), unless its last part is machine-made
     # (``hvs.CAESIJ3k…``: a token's prefix and body).
-    if _REFERENCE.fullmatch(value) and not is_random(value.rpartition(".")[2], min_chars=24):
+    if _REFERENCE.fullmatch(value) and not _token_after_prefix(value):
         return True
     lowered = value.lower()
     if len(value) >= _MIN_FILLER_CHECK and len(set(lowered)) <= 2:  # ``aaaaaaaa``, ``abababab``
@@ -104,6 +105,12 @@ def entropy(value: str) -> float:
     counts = Counter(value)
     total = len(value)
     return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+def _token_after_prefix(value: str) -> bool:
+    """``prefix.body`` whose body, a plain run of characters, is machine-made."""
+    _, dot, body = value.rpartition(".")
+    return bool(dot) and not set("([") & set(value) and is_random(body, min_chars=24)
 
 
 def is_random(value: str, *, min_chars: int = 16, labelled: bool = False) -> bool:
@@ -140,10 +147,17 @@ def switches(value: str) -> float:
 
 
 def wordiness(value: str) -> float:
-    """Share of ``value`` in runs of four or more letters holding a vowel (``KeyMeshing``)."""
-    return sum(len(p) for p in _PART.findall(value) if len(p) >= 4 and _VOWEL.search(p)) / len(
-        value
-    )
+    """Share of ``value`` in runs of four or more letters that read as words (``KeyMeshing``):
+    a vowel, and no three consonants in a row unless the run is a listed word (``Ixbj`` and
+    ``IDGV`` of a random token are none; ``Strength`` is one).
+    """
+    return sum(len(p) for p in _PART.findall(value) if _reads_as_word(p)) / len(value)
+
+
+def _reads_as_word(part: str) -> bool:
+    if len(part) < 4 or not _VOWEL.search(part):
+        return False
+    return not _THREE_CONSONANTS.search(part) or _is_word(part)
 
 
 def _kind(char: str) -> int:
