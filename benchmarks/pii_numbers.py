@@ -49,6 +49,7 @@ import phonenumbers  # noqa: E402
 
 from agent_memory.adapters.local.pii import LocalPiiDetector  # noqa: E402
 from agent_memory.adapters.local.pii.national_ids import Scheme, schemes  # noqa: E402
+from agent_memory.core.ports import PiiEntity  # noqa: E402
 
 LANGUAGE = {
     **dict.fromkeys("de at ch li".split(), "de"),
