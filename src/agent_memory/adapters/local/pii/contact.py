@@ -74,11 +74,12 @@ def find_phones(text: str, regions: Sequence[str] = ()) -> Iterator[PiiEntity]:
     the valid numbers of the declared ``regions`` and of those the text suggests.
     """
     yield from _find_known_formats(text)
-    if sum(c.isdigit() for c in text) >= _MIN_NATIONAL_DIGITS:
+    if _NATIONAL_RUN.search(text):
         yield from _find_regional(text, regions)
 
 
-_MIN_NATIONAL_DIGITS = 6
+# Six digits or more, grouped or not: the shortest national numbers worth a matcher's pass.
+_NATIONAL_RUN = re.compile(r"\d(?:[ ().\-/]{0,2}\d){5}")
 
 
 def _find_regional(text: str, declared: Sequence[str]) -> Iterator[PiiEntity]:
