@@ -193,7 +193,7 @@ _WINDOW = 40
 # It starts at a digit or at letters a digit follows soon ("RSSMRA85…", "X1234567L"); the
 # first character is matched before the look-behind so the scan can skip to candidates.
 _CANDIDATE = re.compile(
-    r"(?:\d|[A-Za-z](?=[A-Za-z]{0,7}\d))(?<![A-Za-z\d.\-/].)"
+    r"(?:\d|[A-Za-z](?=[A-Za-z]{0,7}[ .\-/]{0,3}\d))(?<![A-Za-z\d.\-/].)"
     r"(?:[A-Za-z\d]|[ .\-/\u2013\u2014]{1,3}(?=[A-Za-z\d]))*"
 )
 _DIGIT_COUNT = 5
@@ -319,12 +319,13 @@ def _labels() -> tuple[_Label, ...]:
     by_label: dict[str, list[Scheme]] = {}
     for scheme in schemes():
         for label in scheme.labels:
-            key = label if _is_abbreviation(label) else label.casefold()
+            # lower(), not casefold(): the text is lowered, and casefold() turns "ς" into "σ"
+            key = label if _is_abbreviation(label) else label.lower()
             by_label.setdefault(key, []).append(scheme)
     labels = []
     for key, members in by_label.items():
         flags = 0 if _is_abbreviation(key) else re.I
-        words = _WORD.findall(key.casefold())
+        words = _WORD.findall(key.lower())
         unspaced = bool(_UNSPACED.search(key)) or not words
         labels.append(
             _Label(
@@ -355,13 +356,20 @@ def find_national_ids(text: str) -> Iterator[PiiEntity]:
         return
     yield from _unlabelled(text)
     words = set(_WORD.findall(lower(text)))
+    # One number after labels of several schemes ("Cédula de Persona Física 303760289", where
+    # "cédula" is also Colombia's): the longest label names it.
+    best: dict[tuple[int, int], tuple[int, PiiEntity]] = {}
     for label in _labels():
         if label.first_word not in words if label.first_word else label.substring not in text:
             continue
         for m in label.pattern.finditer(text):
             found = _after_label(text, m.end(), label.schemes)
             if found is not None:
-                yield found
+                span, size = (found.begin, found.end), m.end() - m.start()
+                if span not in best or best[span][0] < size:
+                    best[span] = (size, found)
+    for _, entity in best.values():
+        yield entity
     yield from _RG.find(text)
 
 
