@@ -299,7 +299,8 @@ class _Label:
     the schemes it names.
     """
 
-    pattern: re.Pattern[str]
+    source: str  # compiled on first use: most labels never occur
+    flags: int
     first_word: str  # folded; "" for labels of scripts written without spaces ("身份证号")
     substring: str  # what the text must hold for the pattern to be worth running
     schemes: tuple[Scheme, ...]
@@ -329,13 +330,19 @@ def _labels() -> tuple[_Label, ...]:
         unspaced = bool(_UNSPACED.search(key)) or not words
         labels.append(
             _Label(
-                re.compile(_label_source(key), flags),
+                _label_source(key),
+                flags,
                 "" if unspaced else words[0],
                 key if unspaced else "",
                 tuple(members),
             )
         )
     return tuple(labels)
+
+
+@functools.cache
+def _compile(source: str, flags: int) -> re.Pattern[str]:
+    return re.compile(source, flags)
 
 
 @functools.cache
@@ -362,7 +369,7 @@ def find_national_ids(text: str) -> Iterator[PiiEntity]:
     for label in _labels():
         if label.first_word not in words if label.first_word else label.substring not in text:
             continue
-        for m in label.pattern.finditer(text):
+        for m in _compile(label.source, label.flags).finditer(text):
             found = _after_label(text, m.end(), label.schemes)
             if found is not None:
                 span, size = (found.begin, found.end), m.end() - m.start()

@@ -63,9 +63,6 @@ _SCRIPTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("[\u0600-\u06ff]", ("SA", "AE", "EG", "MA", "PK")),
     ("[\u0900-\u097f]", ("IN",)),
 )
-# The languages whose names of countries are read (every language phonenumbers knows is too
-# many, and short names in some collide with words).
-_NAME_LANGUAGES = "en de fr es pt it nl pl ru ja zh ko tr sv".split()
 # A language is read from its function words when they are this many and this share of words
 # (English text holds "die", "per", "en" and code "y" now and then).
 _FUNCTION_HITS = 3
@@ -109,20 +106,15 @@ def _function_words() -> dict[str, tuple[str, ...]]:
 
 @functools.cache
 def _country_names() -> tuple[dict[str, str], re.Pattern[str] | None]:
-    """Names of countries (folded) to their regions, and a pattern for those written without
-    spaces between words (Chinese, Japanese, Korean).
+    """Names of countries (lowercase) to their regions, and a pattern for those written
+    without spaces between words (Chinese, Japanese, Korean).
     """
-    from phonenumbers.geodata.locale import LOCALE_DATA
+    from agent_memory.adapters.local.pii._country_names import NAMES
 
     names: dict[str, str] = {}
-    for region, by_language in LOCALE_DATA.items():
-        for language in _NAME_LANGUAGES:
-            name = by_language.get(language, "")
-            for _ in range(3):  # "*aa": the same name as language "aa"
-                if name.startswith("*"):
-                    name = by_language.get(name[1:], "")
-            if len(name) >= 4 or (name and not name.isascii()):
-                names.setdefault(name.casefold(), region)
+    for line in NAMES.strip().splitlines():
+        region, name = line.split(" ", 1)
+        names.setdefault(name, region)
     unspaced = sorted((n for n in names if _CJK.search(n)), key=len, reverse=True)
     pattern = re.compile("|".join(map(re.escape, unspaced))) if unspaced else None
     return names, pattern
