@@ -75,7 +75,26 @@ def find_phones(text: str, regions: Sequence[str] = ()) -> Iterator[PiiEntity]:
     """
     yield from _find_known_formats(text)
     if _NATIONAL_RUN.search(text):
+        yield from _find_after_phone_words(text)
         yield from _find_regional(text, regions)
+
+
+# The number a phone word introduces: "Telefon: 512 345 678", "telefono 312 345 6789".
+_AFTER_WORD = re.compile(r"[^\d\n]{0,20}?(\(?\d[\d ().\-/]{4,20}\d)(?![\w-])")
+
+
+def _find_after_phone_words(text: str) -> Iterator[PiiEntity]:
+    """The number after a phone word, valid in one of the regions whose languages write the
+    word (every one of them, however many the text suggests overall).
+    """
+    for end, regions in text_regions.phone_words_in(text):
+        m = _AFTER_WORD.match(text, end)
+        if m is None:
+            continue
+        raw = m.group(1).rstrip(" (")
+        if any(_valid(raw, region) for region in regions):
+            begin, stop = _balance(text, m.start(1), m.start(1) + len(raw))
+            yield PiiEntity("PHONE", begin, stop, 0.75)
 
 
 # Six digits or more, grouped or not: the shortest national numbers worth a matcher's pass.

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 from agent_memory.adapters.local.pii._labels import lower
 
@@ -147,15 +148,22 @@ def _countries_named(text: str) -> list[str]:
     return found
 
 
+def phone_words_in(text: str) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """Where each phone word ends, and the regions whose languages write it."""
+    lowered = lower(text)
+    for pattern, regions, bounded in _phone_words():
+        for m in pattern.finditer(lowered):
+            if not bounded or m.start() == 0 or not lowered[m.start() - 1].isalpha():
+                yield m.end(), regions
+
+
 def suggested_regions(text: str) -> tuple[str, ...]:
     """Up to ``MAX_REGIONS`` ISO 3166 codes the text suggests, the most suggested first."""
     votes: Counter[str] = Counter()
-    lowered = lower(text)  # the words are lowercase: no case-folding regex is needed
-    for pattern, regions, bounded in _phone_words():
-        if any(
-            not bounded or m.start() == 0 or not lowered[m.start() - 1].isalpha()
-            for m in pattern.finditer(lowered)
-        ):
+    seen: set[tuple[str, ...]] = set()
+    for _, regions in phone_words_in(text):
+        if regions not in seen:
+            seen.add(regions)
             votes.update(regions)
     for region in _countries_named(text):
         votes[region] += 3
