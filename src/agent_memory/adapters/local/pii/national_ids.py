@@ -189,12 +189,15 @@ _RG = labelled(
 # Between a label and its value: "CPF do cliente: 123.456.789-09", "DNI nº 12345678Z".
 _WINDOW = 40
 # Letters and digits in groups joined by up to three separators ("830005997 - 1",
-# "156 / 141 / 14808"); the boundaries are ASCII, as CJK text runs on without spaces.
-# It starts at a digit or at letters a digit follows soon ("RSSMRA85…", "X1234567L"); the
-# first character is matched before the look-behind so the scan can skip to candidates.
+# "156 / 141 / 14808"); across a space only to a group with a digit soon or one or two capitals
+# ("12345678 Z"), so prose after a number stays out. The boundaries are ASCII, as CJK text runs
+# on without spaces. It starts at a digit or at letters a digit follows soon ("RSSMRA85…",
+# "A-700555-R"); the first character is matched before the look-behind so the scan can skip
+# to candidates.
 _CANDIDATE = re.compile(
     r"(?:\d|[A-Za-z](?=[A-Za-z]{0,7}[ .\-/]{0,3}\d))(?<![A-Za-z\d.\-/].)"
-    r"(?:[A-Za-z\d]|[ .\-/\u2013\u2014]{1,3}(?=[A-Za-z\d]))*"
+    r"(?:[A-Za-z\d]|[.\-/\u2013\u2014]{1,3}(?=[A-Za-z\d])"
+    r"|[ .\-/\u2013\u2014]{1,3}(?=[A-Za-z]{0,3}\d|[A-Z]{1,2}(?![A-Za-z\d])))*"
 )
 _DIGIT_COUNT = 5
 _FIVE_DIGITS = re.compile(r"\d(?:\D*\d){4}")
