@@ -126,6 +126,11 @@ def _find_regional(text: str, declared: Sequence[str]) -> Iterator[PiiEntity]:
                 yield PiiEntity("PHONE", begin, end, 0.75)
 
 
+# A trunk-prefixed area code and one to three groups, as people write national numbers
+# ("030 12345678", "0151 2345 6789", "089/1234567"); not "0.970 163 833" nor bare digits.
+_TRUNK_GROUPED = re.compile(r"\(?0\d{1,4}\)?(?:[ /-]\d{2,8}){1,3}")
+
+
 def _regional_number(
     text: str, start: int, raw: str, region: str, prefix: str, declared: bool
 ) -> bool:
@@ -141,7 +146,7 @@ def _regional_number(
     if declared:
         return True
     digits = "".join(c for c in raw if c.isdigit())
-    if prefix and digits.startswith(prefix) and len(digits) >= 9:
+    if prefix and digits.startswith(prefix) and len(digits) >= 9 and _TRUNK_GROUPED.fullmatch(raw):
         return True
     return _grouped(raw) and _as_printed(raw, region)
 

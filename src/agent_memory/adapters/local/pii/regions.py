@@ -69,6 +69,7 @@ _SCRIPTS: tuple[tuple[str, tuple[str, ...]], ...] = (
 _FUNCTION_HITS = 3
 _FUNCTION_SHARE = 0.04
 MAX_REGIONS = 4
+_MAX_NAMED = 3
 
 
 @functools.cache
@@ -165,8 +166,10 @@ def suggested_regions(text: str) -> tuple[str, ...]:
         if regions not in seen:
             seen.add(regions)
             votes.update(regions)
-    for region in _countries_named(text):
-        votes[region] += 3
+    named = _countries_named(text)
+    if len(set(named)) <= _MAX_NAMED:  # a text that lists many countries suggests none
+        for region in named:
+            votes[region] += 3
     words = _function_words()
     tokens = re.findall(r"[^\W\d_]+", text.casefold())
     hits: Counter[tuple[str, ...]] = Counter(words[w] for w in tokens if w in words)
