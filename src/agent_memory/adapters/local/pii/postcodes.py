@@ -75,7 +75,7 @@ def find_postcodes(text: str, is_city: Callable[[str], bool]) -> Iterator[PiiEnt
             if known:
                 yield PiiEntity("ADDRESS", begin, city.start("city") + len(known), 0.65)
                 continue
-        if _SHAPED.fullmatch(code) and _OPENS_LINE.search(before):
+        if _SHAPED.fullmatch(code) and not _YEAR.match(code) and _OPENS_LINE.search(before):
             word = _WORD_AFTER.match(text, m.end())
             if word:
                 yield PiiEntity("ADDRESS", begin, word.end(), 0.6)
