@@ -337,7 +337,9 @@ def _labels() -> tuple[_Label, ...]:
                 flags,
                 "" if unspaced else words[0],
                 key if unspaced else "",
-                tuple(members),
+                # An identity card's label ("cédula") names the identity number before the
+                # tax number a valid value may also be.
+                tuple(sorted(members, key=lambda m: m.kind != NATIONAL_ID)),
             )
         )
     return tuple(labels)
