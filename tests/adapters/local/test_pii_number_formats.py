@@ -89,3 +89,43 @@ def test_numbers_that_only_look_like_postcodes_are_kept(
     # Given years beside cities, weights and room numbers
     # When scanned / Then no address is reported
     assert not [f for f in found(detector, text) if f[0] == "ADDRESS"]
+
+
+@st.composite
+def ibans(draw: st.DrawFn) -> str:
+    """A valid German, French or Dutch IBAN, its check digits from stdnum's own function."""
+    from stdnum import iban
+
+    country, bban = draw(
+        st.sampled_from(
+            [
+                ("DE", st.text("0123456789", min_size=18, max_size=18)),
+                ("FR", st.text("0123456789", min_size=23, max_size=23)),
+                (
+                    "NL",
+                    st.builds(
+                        lambda a, b: a + b,
+                        st.just("ABNA"),
+                        st.text("0123456789", min_size=10, max_size=10),
+                    ),
+                ),
+            ]
+        )
+    )
+    body = draw(bban)
+    number = country + iban.calc_check_digits(country + "00" + body) + body
+    assert iban.is_valid(number)
+    return number
+
+
+@settings(max_examples=60, deadline=None)
+@given(number=ibans(), separator=st.sampled_from([" ", "-", "."]), lower=st.booleans())
+def test_an_iban_grouped_by_any_separator_in_either_case_is_found(
+    detector: LocalPiiDetector, number: str, separator: str, lower: bool
+) -> None:
+    # Given a valid IBAN in groups of four joined by spaces, hyphens or dots, maybe lowercase
+    printed = separator.join(number[i : i + 4] for i in range(0, len(number), 4))
+    printed = printed.lower() if lower else printed
+    # When it is scanned / Then it is an IBAN, whole
+    found_ = found(detector, f"Bitte überweisen an {printed} bis Freitag.")
+    assert ("INTERNATIONAL_BANK_ACCOUNT_NUMBER", printed) in found_
