@@ -273,3 +273,20 @@ def test_every_person_number_module_of_stdnum_is_read_and_company_numbers_are_no
     # And companies' VAT and register numbers are not personal data
     for module in ("es.cif", "br.cnpj", "de.vat", "fr.siren", "it.iva", "nl.btw", "pl.nip"):
         assert module not in modules
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Codice fiscale: RSSMRA85T10A562S", "Codice"),
+        ("Su Cédula de Persona Física 303760289 venció.", "Cédula"),
+    ],
+)
+def test_a_label_before_its_number_is_not_taken_for_a_name(
+    detector: LocalPiiDetector, text: str, label: str
+) -> None:
+    # Given a capitalised label word right before the number it labels
+    # When scanned / Then the label is kept and the number scrubbed
+    found_ = found(detector, text)
+    assert not [value for kind, value in found_ if kind == "NAME" and label in value]
+    assert any(kind in NATIONAL for kind, _ in found_)

@@ -302,6 +302,7 @@ class _Label:
     the schemes it names.
     """
 
+    label: str
     source: str  # compiled on first use: most labels never occur
     flags: int
     first_word: str  # folded; "" for labels of scripts written without spaces ("身份证号")
@@ -333,6 +334,7 @@ def _labels() -> tuple[_Label, ...]:
         unspaced = bool(_UNSPACED.search(key)) or not words
         labels.append(
             _Label(
+                key,
                 _label_source(key),
                 flags,
                 "" if unspaced else words[0],
@@ -343,6 +345,12 @@ def _labels() -> tuple[_Label, ...]:
             )
         )
     return tuple(labels)
+
+
+@functools.cache
+def label_words() -> frozenset[str]:
+    """Every word of every label, lowercase ("codice", "fiscale", "cédula", "persona")."""
+    return frozenset(w for label in _labels() for w in _WORD.findall(label.label.lower()))
 
 
 @functools.cache
