@@ -24,6 +24,9 @@ Corpora nobody here wrote, read at run time from paths given as arguments, never
 
     python benchmarks/pii_numbers.py --stdnum-tests PATH/tests --libphonenumber PATH/resources \
         --po fr=PATH es=PATH ja=PATH --out benchmarks/results/pii_numbers.json [--show-errors dev]
+
+``--show-errors`` prints that split's misses, look-alikes found and over-scrubbed strings to
+stdout only; the results files hold counts, no sentence or string of the corpora.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ import phonenumbers  # noqa: E402
 
 from agent_memory.adapters.local.pii import LocalPiiDetector  # noqa: E402
 from agent_memory.adapters.local.pii.national_ids import Scheme, schemes  # noqa: E402
+from agent_memory.core.ports import PiiEntity  # noqa: E402
 
 LANGUAGE = {
     **dict.fromkeys("de at ch li".split(), "de"),
@@ -435,7 +439,7 @@ def msgstrs(path: Path) -> str:
     return "\n\n".join(parts)
 
 
-def score_overscrub(corpora: dict[str, Path], limit: int) -> dict[str, Any]:
+def score_overscrub(corpora: dict[str, Path], limit: int, show: str | None) -> dict[str, Any]:
     detector = LocalPiiDetector()
     result: dict[str, Any] = {}
     for language, folder in corpora.items():
@@ -458,8 +462,10 @@ def score_overscrub(corpora: dict[str, Path], limit: int) -> dict[str, Any]:
                 "chars": chars,
                 "scrubbed_share": sum(by_type.values()) / chars if chars else 0.0,
                 "by_type": {k: v / chars for k, v in by_type.most_common()},
-                "top_non_name": examples.most_common(12),
             }
+            if show == split:  # to stdout only: the corpus's text stays out of the results
+                for example, count in examples.most_common(12):
+                    print("OVERSCRUB", language, count, example)
     return result
 
 
@@ -598,7 +604,7 @@ def main() -> None:
         results["phones"] = score_phones(args.libphonenumber, args.show_errors)
     if args.po:
         corpora = {item.split("=", 1)[0]: Path(item.split("=", 1)[1]) for item in args.po}
-        results["overscrub"] = score_overscrub(corpora, args.po_chars)
+        results["overscrub"] = score_overscrub(corpora, args.po_chars, args.show_errors)
     results["seconds"] = round(time.perf_counter() - started, 1)
     report = markdown(results)
     print(report)

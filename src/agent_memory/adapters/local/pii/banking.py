@@ -10,10 +10,13 @@ from collections.abc import Iterator
 from agent_memory.adapters.local.pii._labels import labelled, lower, stdnum_valid
 from agent_memory.core.ports import PiiEntity
 
-# Compact ("DE89370400440532013000") or grouped by fours ("DE89 3704 0044 0532 0130 00").
+# Compact ("DE89370400440532013000") or grouped by spaces, hyphens or dots, one kind, in
+# groups of up to four ("DE89 3704 0044 0532 0130 00", "DE89-3704-…", "BR15 … 814 P2"), in
+# either case: the check digits decide.
 _IBAN = re.compile(
-    r"[A-Z](?<![\w-].)[A-Z]\d{2}"
-    r"(?:[A-Z0-9]{11,30}|(?: [A-Z0-9]{4}){2,7}(?: [A-Z0-9]{1,3})?)(?![\w-])"
+    r"[A-Za-z](?<![\w-].)[A-Za-z]\d{2}"
+    r"(?:[A-Za-z0-9]{11,30}|(?P<s>[ .-])[A-Za-z0-9]{1,4}(?:(?P=s)[A-Za-z0-9]{1,4}){2,8})"
+    r"(?![\w-]|[.-][A-Za-z0-9])"
 )
 
 
@@ -32,7 +35,7 @@ def find_ibans(text: str) -> Iterator[PiiEntity]:
                 end = m.start() + len(raw)
                 yield PiiEntity("INTERNATIONAL_BANK_ACCOUNT_NUMBER", m.start(), end, 0.95)
                 break
-            cut = raw.rfind(" ")
+            cut = max(raw.rfind(" "), raw.rfind("-", 5), raw.rfind(".", 5))
             if cut < 0:
                 break
             raw = raw[:cut]

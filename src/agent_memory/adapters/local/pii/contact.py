@@ -74,11 +74,31 @@ def find_phones(text: str, regions: Sequence[str] = ()) -> Iterator[PiiEntity]:
     the valid numbers of the declared ``regions`` and of those the text suggests.
     """
     yield from _find_known_formats(text)
-    if sum(c.isdigit() for c in text) >= _MIN_NATIONAL_DIGITS:
+    if _NATIONAL_RUN.search(text):
+        yield from _find_after_phone_words(text)
         yield from _find_regional(text, regions)
 
 
-_MIN_NATIONAL_DIGITS = 6
+# The number a phone word introduces: "Telefon: 512 345 678", "telefono 312 345 6789".
+_AFTER_WORD = re.compile(r"[^\d\n]{0,20}?(\(?\d[\d ().\-/]{4,20}\d)(?![\w-])")
+
+
+def _find_after_phone_words(text: str) -> Iterator[PiiEntity]:
+    """The number after a phone word, valid in one of the regions whose languages write the
+    word (every one of them, however many the text suggests overall).
+    """
+    for end, regions in text_regions.phone_words_in(text):
+        m = _AFTER_WORD.match(text, end)
+        if m is None:
+            continue
+        raw = m.group(1).rstrip(" (")
+        if any(_valid(raw, region) for region in regions):
+            begin, stop = _balance(text, m.start(1), m.start(1) + len(raw))
+            yield PiiEntity("PHONE", begin, stop, 0.75)
+
+
+# Six digits or more, grouped or not: the shortest national numbers worth a matcher's pass.
+_NATIONAL_RUN = re.compile(r"\d(?:[ ().\-/]{0,2}\d){5}")
 
 
 def _find_regional(text: str, declared: Sequence[str]) -> Iterator[PiiEntity]:
@@ -106,6 +126,11 @@ def _find_regional(text: str, declared: Sequence[str]) -> Iterator[PiiEntity]:
                 yield PiiEntity("PHONE", begin, end, 0.75)
 
 
+# A trunk-prefixed area code and one to three groups, as people write national numbers
+# ("030 12345678", "0151 2345 6789", "089/1234567"); not "0.970 163 833" nor bare digits.
+_TRUNK_GROUPED = re.compile(r"\(?0\d{1,4}\)?(?:[ /-]\d{2,8}){1,3}")
+
+
 def _regional_number(
     text: str, start: int, raw: str, region: str, prefix: str, declared: bool
 ) -> bool:
@@ -121,7 +146,7 @@ def _regional_number(
     if declared:
         return True
     digits = "".join(c for c in raw if c.isdigit())
-    if prefix and digits.startswith(prefix) and len(digits) >= 9:
+    if prefix and digits.startswith(prefix) and len(digits) >= 9 and _TRUNK_GROUPED.fullmatch(raw):
         return True
     return _grouped(raw) and _as_printed(raw, region)
 

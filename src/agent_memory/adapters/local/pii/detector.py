@@ -79,7 +79,9 @@ class LocalPiiDetector:
             *addresses.find_addresses(text, self._is_city),
             *self._names.find(text),
         ]
-        return resolve(_specific_over_phone(candidates), text) if candidates else []
+        if not candidates:
+            return []
+        return resolve(_labels_not_names(_specific_over_phone(candidates), text), text)
 
 
 # Told apart from a phone number by a checksum or a label word, though printed like one
@@ -98,6 +100,27 @@ _LIKE_A_PHONE = frozenset(
         "TAX_ID",
     }
 )
+
+
+# How far before a national number its label may stand ("Codice fiscale del cliente: …").
+_LABEL_REACH = 40
+
+
+def _labels_not_names(candidates: list[PiiEntity], text: str) -> list[PiiEntity]:
+    """``candidates`` without a NAME made only of label words and words of one or two letters
+    ("Codice", "Su Cédula") that stands right before a national number it labels.
+    """
+    numbers = [e.begin for e in candidates if e.type in _NATIONAL]
+    if not numbers:
+        return candidates
+    words = national_ids.label_words()
+    return [
+        e
+        for e in candidates
+        if e.type != "NAME"
+        or not any(0 <= n - e.end <= _LABEL_REACH for n in numbers)
+        or not all(w in words or len(w) <= 2 for w in text[e.begin : e.end].lower().split())
+    ]
 
 
 def _region(code: str) -> str:

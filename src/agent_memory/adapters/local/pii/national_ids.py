@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from agent_memory.adapters.local.pii._labels import labelled
+from agent_memory.adapters.local.pii._labels import labelled, lower
 from agent_memory.core.ports import PiiEntity
 
 NATIONAL_ID = "NATIONAL_ID"
@@ -189,11 +189,18 @@ _RG = labelled(
 # Between a label and its value: "CPF do cliente: 123.456.789-09", "DNI nº 12345678Z".
 _WINDOW = 40
 # Letters and digits in groups joined by up to three separators ("830005997 - 1",
-# "156 / 141 / 14808"); the boundaries are ASCII, as CJK text runs on without spaces.
+# "156 / 141 / 14808"); across a space only to a group with a digit soon or one or two capitals
+# ("12345678 Z"), so prose after a number stays out. The boundaries are ASCII, as CJK text runs
+# on without spaces. It starts at a digit or at letters a digit follows soon ("RSSMRA85…",
+# "A-700555-R"); the first character is matched before the look-behind so the scan can skip
+# to candidates.
 _CANDIDATE = re.compile(
-    r"(?<![A-Za-z\d.\-/])[A-Za-z\d](?:[A-Za-z\d]|[ .\-/\u2013\u2014]{1,3}(?=[A-Za-z\d]))*"
+    r"(?:\d|[A-Za-z](?=[A-Za-z]{0,7}[ .\-/]{0,3}\d))(?<![A-Za-z\d.\-/].)"
+    r"(?:[A-Za-z\d]|[.\-/\u2013\u2014]{1,3}(?=[A-Za-z\d])"
+    r"|[ .\-/\u2013\u2014]{1,3}(?=[A-Za-z]{0,3}\d|[A-Z]{1,2}(?![A-Za-z\d])))*"
 )
 _DIGIT_COUNT = 5
+_FIVE_DIGITS = re.compile(r"\d(?:\D*\d){4}")
 _MAX_GROUPS = 8
 
 
@@ -279,20 +286,33 @@ _LATIN = "A-Za-z0-9\u00c0-\u024f"
 
 
 def _label_source(label: str) -> str:
-    source = re.escape(label).replace(r"\ ", r"\s+")
-    if label[0].isascii() and label[0].isalnum():
-        source = rf"(?<![{_LATIN}.])" + source
+    # The first character comes before the look-behind that checks what precedes it, so the
+    # regex engine can skip ahead to that character.
+    first, rest = re.escape(label[0]), re.escape(label[1:]).replace(r"\ ", r"\s+")
+    source = first + (rf"(?<![{_LATIN}.].)" if label[0].isascii() and label[0].isalnum() else "")
+    source += rest
     if label[-1].isascii() and label[-1].isalnum():
         source += rf"(?![{_LATIN}])"
     return source
 
 
 @dataclass(frozen=True, slots=True)
-class _Index:
-    by_label: dict[str, tuple[Scheme, ...]]
-    caps: re.Pattern[str]  # abbreviations, matched as written ("RFC" but not "rfc")
-    words: re.Pattern[str]  # names, matched in any case
-    strong: tuple[tuple[re.Pattern[str], Scheme], ...]
+class _Label:
+    """A label's pattern, the word it starts with (looked up before the pattern is run) and
+    the schemes it names.
+    """
+
+    label: str
+    source: str  # compiled on first use: most labels never occur
+    flags: int
+    first_word: str  # folded; "" for labels of scripts written without spaces ("身份证号")
+    substring: str  # what the text must hold for the pattern to be worth running
+    schemes: tuple[Scheme, ...]
+
+
+# Latin words apart from the other scripts' ("お客様のmy number" holds "my").
+_WORD = re.compile(r"[a-z\u00c0-\u024f]+|[^\W\d_a-z\u00c0-\u024f]+")
+_UNSPACED = re.compile("[\u0e00-\u0e7f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def _is_abbreviation(label: str) -> bool:
@@ -300,25 +320,51 @@ def _is_abbreviation(label: str) -> bool:
 
 
 @functools.cache
-def _index() -> _Index:
+def _labels() -> tuple[_Label, ...]:
     by_label: dict[str, list[Scheme]] = {}
     for scheme in schemes():
         for label in scheme.labels:
-            key = label if _is_abbreviation(label) else label.casefold()
+            # lower(), not casefold(): the text is lowered, and casefold() turns "ς" into "σ"
+            key = label if _is_abbreviation(label) else label.lower()
             by_label.setdefault(key, []).append(scheme)
-    caps = sorted((k for k in by_label if _is_abbreviation(k)), key=len, reverse=True)
-    words = sorted((k for k in by_label if not _is_abbreviation(k)), key=len, reverse=True)
+    labels = []
+    for key, members in by_label.items():
+        flags = 0 if _is_abbreviation(key) else re.I
+        words = _WORD.findall(key.lower())
+        unspaced = bool(_UNSPACED.search(key)) or not words
+        labels.append(
+            _Label(
+                key,
+                _label_source(key),
+                flags,
+                "" if unspaced else words[0],
+                key if unspaced else "",
+                # An identity card's label ("cédula") names the identity number before the
+                # tax number a valid value may also be.
+                tuple(sorted(members, key=lambda m: m.kind != NATIONAL_ID)),
+            )
+        )
+    return tuple(labels)
+
+
+@functools.cache
+def label_words() -> frozenset[str]:
+    """Every word of every label, lowercase ("codice", "fiscale", "cédula", "persona")."""
+    return frozenset(w for label in _labels() for w in _WORD.findall(label.label.lower()))
+
+
+@functools.cache
+def _compile(source: str, flags: int) -> re.Pattern[str]:
+    return re.compile(source, flags)
+
+
+@functools.cache
+def _strong() -> tuple[tuple[re.Pattern[str], Scheme], ...]:
     modules = {s.module: s for s in schemes()}
-    strong = tuple(
-        (re.compile(r"(?<![A-Za-z\d.\-/])" + shape + r"(?![A-Za-z\d\-/]|[.,]\d)"), modules[module])
+    return tuple(
+        (re.compile(shape), modules[module])
         for module, shape in _STRONG_SHAPES.items()
         if module in modules
-    )
-    return _Index(
-        {k: tuple(v) for k, v in by_label.items()},
-        re.compile("|".join(_label_source(k) for k in caps)),
-        re.compile("|".join(_label_source(k) for k in words), re.I),
-        strong,
     )
 
 
@@ -326,21 +372,40 @@ def find_national_ids(text: str) -> Iterator[PiiEntity]:
     """National identity and personal tax numbers: after a label of their scheme, validated by
     its stdnum module; without one only in a format unique to the scheme.
     """
-    if sum(c.isdigit() for c in text) < _DIGIT_COUNT:
+    if _FIVE_DIGITS.search(text) is None:
         return
-    index = _index()
-    for pattern, scheme in index.strong:
-        for m in pattern.finditer(text):
-            if scheme.valid(m.group()):
-                yield PiiEntity(scheme.kind, m.start(), m.end(), 0.85)
-    for pattern, fold in ((index.caps, False), (index.words, True)):
-        for label in pattern.finditer(text):
-            key = label.group().casefold() if fold else label.group()
-            key = re.sub(r"\s+", " ", key)
-            found = _after_label(text, label.end(), index.by_label.get(key, ()))
+    yield from _unlabelled(text)
+    words = set(_WORD.findall(lower(text)))
+    # One number after labels of several schemes ("Cédula de Persona Física 303760289", where
+    # "cédula" is also Colombia's): the longest label names it.
+    best: dict[tuple[int, int], tuple[int, PiiEntity]] = {}
+    for label in _labels():
+        if label.first_word not in words if label.first_word else label.substring not in text:
+            continue
+        for m in _compile(label.source, label.flags).finditer(text):
+            found = _after_label(text, m.end(), label.schemes)
             if found is not None:
-                yield found
+                span, size = (found.begin, found.end), m.end() - m.start()
+                if span not in best or best[span][0] < size:
+                    best[span] = (size, found)
+    for _, entity in best.values():
+        yield entity
     yield from _RG.find(text)
+
+
+def _unlabelled(text: str) -> Iterator[PiiEntity]:
+    """Numbers in a format unique to their scheme, whole runs or runs of their groups."""
+    strong = _strong()
+    for m in _CANDIDATE.finditer(text):
+        run = m.group()
+        if sum(c.isdigit() for c in run) < _DIGIT_COUNT:
+            continue
+        for begin, stop in _sub_runs(run):
+            value = run[begin:stop]
+            hit = next((s for p, s in strong if p.fullmatch(value) and s.valid(value)), None)
+            if hit is not None:
+                yield PiiEntity(hit.kind, m.start() + begin, m.start() + stop, 0.85)
+                break
 
 
 def _after_label(text: str, end: int, candidates: tuple[Scheme, ...]) -> PiiEntity | None:

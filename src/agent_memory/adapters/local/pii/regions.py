@@ -8,6 +8,9 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
+from collections.abc import Iterator
+
+from agent_memory.adapters.local.pii._labels import lower
 
 _GERMAN = ("DE", "AT", "CH")
 _PORTUGUESE = ("BR", "PT")
@@ -21,17 +24,17 @@ _CHINESE = ("CN", "TW", "HK")
 
 # Words that say a telephone number follows, by the regions whose languages write them.
 PHONE_WORDS: dict[str, tuple[str, ...]] = {
-    r"telefon(?:nummer|nr)?|tel\.?|handy(?:nummer)?|mobil(?:nummer|funk)?|festnetz|"
+    r"telefon(?:nummer|nr)?|handy(?:nummer)?|mobil(?:nummer|funk)?|festnetz|"
     r"rufnummer|durchwahl|anrufen|erreichbar|r(?:ü|ue)ckruf|"
     r"ruf(?:e|en|t)?\s+(?:mich|uns|an)": (*_GERMAN, "PL", "TR", *_NORDIC, "CZ"),
     r"telefone|celular|whats\s?app|zap|fone|contato|ligar": (*_PORTUGUESE, *_SPANISH),
-    r"tel[ée]fono|m[óo]vil|tfno\.?|tlf\.?|llamar|contacto|cel\.?": _SPANISH,
-    r"t[ée]l[ée]phone|portable|t[ée]l\.?|joindre|appeler|num[ée]ro": _FRENCH,
-    r"telefono|cellulare|cell\.?|chiamare|recapito": _ITALIAN,
+    r"tel[ée]fono|m[óo]vil|tfno\.?|tlf\.?|llamar|contacto": _SPANISH,
+    r"t[ée]l[ée]phone|portable|tél\.?|joindre|appeler|numéro": _FRENCH,
+    r"telefono|cellulare|chiamare|recapito": _ITALIAN,
     r"telefoon(?:nummer)?|mobiel|gsm|bellen": _DUTCH,
     r"kom[óo]rk[ai]|tel\.\s*kom\.?|numer": ("PL",),
     r"telefon|cep|gsm": ("TR",),
-    r"mobilnummer|telefonnummer|ring": _NORDIC,
+    r"mobilnummer|telefonnummer": _NORDIC,
     r"телефон|тел\.?|мобильный|сотовый|номер": _RUSSIAN,
     r"電話|携帯|でんわ": ("JP",),
     r"电话|手机|联系方式|電話|手機": _CHINESE,
@@ -61,27 +64,37 @@ _SCRIPTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("[\u0600-\u06ff]", ("SA", "AE", "EG", "MA", "PK")),
     ("[\u0900-\u097f]", ("IN",)),
 )
-# The languages whose names of countries are read (every language phonenumbers knows is too
-# many, and short names in some collide with words).
-_NAME_LANGUAGES = "en de fr es pt it nl pl ru ja zh ko tr sv".split()
-_FUNCTION_HITS = 2
-MAX_REGIONS = 8
+# A language is read from its function words when they are this many and this share of words
+# (English text holds "die", "per", "en" and code "y" now and then).
+_FUNCTION_HITS = 3
+_FUNCTION_SHARE = 0.04
+MAX_REGIONS = 4
+_MAX_NAMED = 3
 
 
 @functools.cache
-def _phone_words() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+def _phone_words() -> tuple[tuple[re.Pattern[str], tuple[str, ...], bool], ...]:
     return tuple(
-        (re.compile(rf"(?<![^\W\d_])(?:{words})(?![^\W\d_])", re.I), regions)
+        (re.compile(_unbounded_start(words)), regions, not _CJK.search(words))
         for words, regions in PHONE_WORDS.items()
     )
+
+
+def _bounded(words: str) -> str:
+    """Whole words; words of the scripts written without spaces stand anywhere."""
+    return f"(?:{words})" if _CJK.search(words) else rf"\b(?:{words})(?![^\W\d_])"
+
+
+def _unbounded_start(words: str) -> str:
+    # No leading assertion, so the engine can skip ahead to the words' first letters; the
+    # start is checked by the caller.
+    return f"(?:{words})" if _CJK.search(words) else rf"(?:{words})(?![^\W\d_])"
 
 
 @functools.cache
 def phone_word_pattern() -> re.Pattern[str]:
     """Any phone word of any language."""
-    return re.compile(
-        "|".join(rf"(?<![^\W\d_])(?:{words})(?![^\W\d_])" for words in PHONE_WORDS), re.I
-    )
+    return re.compile("|".join(_bounded(words) for words in PHONE_WORDS), re.I)
 
 
 @functools.cache
@@ -95,20 +108,15 @@ def _function_words() -> dict[str, tuple[str, ...]]:
 
 @functools.cache
 def _country_names() -> tuple[dict[str, str], re.Pattern[str] | None]:
-    """Names of countries (folded) to their regions, and a pattern for those written without
-    spaces between words (Chinese, Japanese, Korean).
+    """Names of countries (lowercase) to their regions, and a pattern for those written
+    without spaces between words (Chinese, Japanese, Korean).
     """
-    from phonenumbers.geodata.locale import LOCALE_DATA
+    from agent_memory.adapters.local.pii._country_names import NAMES
 
     names: dict[str, str] = {}
-    for region, by_language in LOCALE_DATA.items():
-        for language in _NAME_LANGUAGES:
-            name = by_language.get(language, "")
-            for _ in range(3):  # "*aa": the same name as language "aa"
-                if name.startswith("*"):
-                    name = by_language.get(name[1:], "")
-            if len(name) >= 4 or (name and not name.isascii()):
-                names.setdefault(name.casefold(), region)
+    for line in NAMES.strip().splitlines():
+        region, name = line.split(" ", 1)
+        names.setdefault(name, region)
     unspaced = sorted((n for n in names if _CJK.search(n)), key=len, reverse=True)
     pattern = re.compile("|".join(map(re.escape, unspaced))) if unspaced else None
     return names, pattern
@@ -118,34 +126,55 @@ _CJK = re.compile("[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
 
 
+@functools.cache
+def _first_words() -> frozenset[str]:
+    """First words of the country names of two words or more."""
+    return frozenset(name.split()[0] for name in _country_names()[0] if " " in name)
+
+
 def _countries_named(text: str) -> list[str]:
     names, unspaced = _country_names()
-    words = [w.casefold() for w in _WORD.findall(text)]
-    found = [
+    firsts = _first_words()
+    words = _WORD.findall(lower(text))
+    found = [names[w] for w in words if w in names]
+    found.extend(
         names[key]
-        for size in (1, 2, 3)
-        for i in range(len(words) - size + 1)
+        for i, word in enumerate(words)
+        if word in firsts
+        for size in (2, 3)
         if (key := " ".join(words[i : i + size])) in names
-    ]
+    )
     if unspaced is not None and _CJK.search(text):
         found.extend(names[m.group().casefold()] for m in unspaced.finditer(text))
     return found
 
 
+def phone_words_in(text: str) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """Where each phone word ends, and the regions whose languages write it."""
+    lowered = lower(text)
+    for pattern, regions, bounded in _phone_words():
+        for m in pattern.finditer(lowered):
+            if not bounded or m.start() == 0 or not lowered[m.start() - 1].isalpha():
+                yield m.end(), regions
+
+
 def suggested_regions(text: str) -> tuple[str, ...]:
     """Up to ``MAX_REGIONS`` ISO 3166 codes the text suggests, the most suggested first."""
     votes: Counter[str] = Counter()
-    for pattern, regions in _phone_words():
-        if pattern.search(text):
+    seen: set[tuple[str, ...]] = set()
+    for _, regions in phone_words_in(text):
+        if regions not in seen:
+            seen.add(regions)
             votes.update(regions)
-    for region in _countries_named(text):
-        votes[region] += 3
+    named = _countries_named(text)
+    if len(set(named)) <= _MAX_NAMED:  # a text that lists many countries suggests none
+        for region in named:
+            votes[region] += 3
     words = _function_words()
-    hits: Counter[tuple[str, ...]] = Counter(
-        words[w] for w in re.findall(r"[^\W\d_]+", text.casefold()) if w in words
-    )
+    tokens = re.findall(r"[^\W\d_]+", text.casefold())
+    hits: Counter[tuple[str, ...]] = Counter(words[w] for w in tokens if w in words)
     for regions, count in hits.items():
-        if count >= _FUNCTION_HITS:
+        if count >= max(_FUNCTION_HITS, _FUNCTION_SHARE * len(tokens)):
             votes.update(regions)
     for script, regions in _SCRIPTS:
         if re.search(script, text):
