@@ -170,6 +170,32 @@ def test_a_valid_national_number_after_any_of_its_labels_is_found(
     check()
 
 
+@pytest.mark.parametrize(("module", "strategy", "template"), GENERATORS, ids=lambda v: str(v))
+def test_a_labelled_number_ending_a_sentence_before_capitals_is_found(
+    detector: LocalPiiDetector,
+    module: str,
+    strategy: Callable[[], st.SearchStrategy[str]],
+    template: str,
+) -> None:
+    scheme = _scheme(module)
+
+    @SETTINGS
+    @given(
+        number=strategy(),
+        label=st.sampled_from(scheme.labels),
+        stop=st.sampled_from([". ", ", ", "; ", ": ", "). "]),
+        after=st.sampled_from(["TC Kimlik No", "OK", "NIF", "Il", "CEP 01310"]),
+    )
+    def check(number: str, label: str, stop: str, after: str) -> None:
+        # Given a labelled number that ends its sentence, and more text in capitals after it
+        assume(scheme.valid(number))
+        text = f"{label}: {number}{stop}{after}"
+        # When it is scanned / Then the number is reported without the punctuation after it
+        assert (scheme.kind, number) in found(detector, text), text
+
+    check()
+
+
 @pytest.mark.parametrize("module", UNLABELLED)
 def test_a_number_in_a_format_unique_to_its_scheme_needs_no_label(
     detector: LocalPiiDetector, module: str

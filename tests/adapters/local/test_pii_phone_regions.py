@@ -161,3 +161,32 @@ def test_the_country_names_table_is_what_its_generator_writes_from_phonenumbers(
 
     # When the generator runs / Then it writes the table unchanged (regenerate after upgrades)
     assert make_country_names.main() == Path(_country_names.__file__).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("region", "before"),
+    [
+        ("ES", "Llámele al "),
+        ("ES", "Llame al "),
+        ("ES", "Llámame al "),
+        ("FR", "Appelez le "),
+        ("FR", "Appelle-le au "),
+        ("IT", "Chiami il "),
+        ("IT", "Chiamami al "),
+        ("BR", "Ligue para "),
+        ("BR", "Liga-me no "),
+        ("NL", "Bel me op "),
+    ],
+)
+def test_a_verb_of_calling_in_any_of_its_forms_finds_the_number_after_it(
+    region: str, before: str
+) -> None:
+    # Given a mobile and a fixed-line number of the region, in its national format, after a
+    # verb of calling conjugated as people write it, and no region declared
+    detector = LocalPiiDetector()
+    for kind in (phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE):
+        example = phonenumbers.example_number_for_type(region, kind)
+        number = phonenumbers.format_number(example, phonenumbers.PhoneNumberFormat.NATIONAL)
+        text = f"{before}{number} mañana."
+        # When it is scanned / Then the number is found
+        assert number in _phones(detector, text), text

@@ -430,10 +430,21 @@ def _after_label(text: str, end: int, candidates: tuple[Scheme, ...]) -> PiiEnti
     return None
 
 
+def _trimmed(run: str, begin: int, end: int) -> tuple[int, int]:
+    """``run[begin:end]`` without the punctuation it starts or ends with."""
+    while begin < end and not run[begin].isalnum():
+        begin += 1
+    while end > begin and not run[end - 1].isalnum():
+        end -= 1
+    return begin, end
+
+
 def _sub_runs(run: str) -> list[tuple[int, int]]:
     """Spans of ``run`` made of whole space-separated groups, the longest first."""
-    groups = [(m.start(), m.end()) for m in re.finditer(r"[^ ]+", run)][:_MAX_GROUPS]
-    groups = [g for g in groups if run[g[0]].isalnum() and run[g[1] - 1].isalnum()] or groups
+    groups = [_trimmed(run, m.start(), m.end()) for m in re.finditer(r"[^ ]+", run)]
+    # A group of punctuation alone ("-") joins no number; a sentence's full stop after one ends
+    # it ("RSSMRA85T10A562S. TC": the number is the first group, without its stop).
+    groups = [g for g in groups[:_MAX_GROUPS] if g[1] > g[0]]
     spans = [
         (groups[i][0], groups[j][1]) for i in range(len(groups)) for j in range(i, len(groups))
     ]

@@ -27,11 +27,16 @@ PHONE_WORDS: dict[str, tuple[str, ...]] = {
     r"telefon(?:nummer|nr)?|handy(?:nummer)?|mobil(?:nummer|funk)?|festnetz|"
     r"rufnummer|durchwahl|anrufen|erreichbar|r(?:ü|ue)ckruf|"
     r"ruf(?:e|en|t)?\s+(?:mich|uns|an)": (*_GERMAN, "PL", "TR", *_NORDIC, "CZ"),
-    r"telefone|celular|whats\s?app|zap|fone|contato|ligar": (*_PORTUGUESE, *_SPANISH),
-    r"tel[ée]fono|m[óo]vil|tfno\.?|tlf\.?|llamar|contacto": _SPANISH,
-    r"t[ée]l[ée]phone|portable|tél\.?|joindre|appeler|numéro": _FRENCH,
-    r"telefono|cellulare|chiamare|recapito": _ITALIAN,
-    r"telefoon(?:nummer)?|mobiel|gsm|bellen": _DUTCH,
+    r"telefone|celular|whats\s?app|zap|fone|contato|liga(?:r|r-me|-me)|ligue|ligou": (
+        *_PORTUGUESE,
+        *_SPANISH,
+    ),
+    # A verb of calling in its forms ("llámele al", "llame al", "appelez le", "chiami il").
+    r"tel[ée]fono|m[óo]vil|tfno\.?|tlf\.?|contacto|"
+    r"ll[aá]m(?:ar|e|ele|eme|enos|en|a|ó|ame)": _SPANISH,
+    r"t[ée]l[ée]phone|portable|tél\.?|joindre|appel(?:er|ez|le|lez)|numéro": _FRENCH,
+    r"telefono|cellulare|chiam(?:are|a|i|ate|ami)|recapito": _ITALIAN,
+    r"telefoon(?:nummer)?|mobiel|gsm|bel(?:len|t)?\s+(?:me|ons|naar|op)|bellen": _DUTCH,
     r"kom[óo]rk[ai]|tel\.\s*kom\.?|numer": ("PL",),
     r"telefon|cep|gsm": ("TR",),
     r"mobilnummer|telefonnummer": _NORDIC,
