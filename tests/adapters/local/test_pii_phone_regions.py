@@ -190,3 +190,26 @@ def test_a_verb_of_calling_in_any_of_its_forms_finds_the_number_after_it(
         text = f"{before}{number} mañana."
         # When it is scanned / Then the number is found
         assert number in _phones(detector, text), text
+
+
+MIXED = "Das ist gut. Le client est là. El cliente es bueno. O cliente é bom. Il cliente è qui. "
+
+
+@pytest.mark.parametrize(
+    ("sentence", "number"),
+    [
+        ("連絡先は090-1234-5678までお願いします。", "090-1234-5678"),
+        ("Звонить по номеру 8 (916) 123-45-67.", "8 (916) 123-45-67"),
+        ("Позвоните на мобильный 8 912 345-67-89.", "8 912 345-67-89"),
+        ("Proszę zadzwonić pod numer 501 234 567.", "501 234 567"),
+        ("Cep numarası 0532 123 45 67 olarak kayıtlı.", "0532 123 45 67"),
+    ],
+)
+def test_an_inflected_phone_word_finds_its_number_in_a_text_of_many_languages(
+    sentence: str, number: str
+) -> None:
+    # Given a record mixing many languages (so no region is suggested by its words), and a
+    # phone word in an inflected form ("номеру", "numarası") or a contact word ("連絡先")
+    text = MIXED + sentence
+    # When it is scanned / Then the number after the word is found
+    assert number in _phones(LocalPiiDetector(), text), text

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from agent_memory.adapters.local.pii.address_shapes import find_world_addresses
 from agent_memory.adapters.local.pii.postcodes import find_postcodes, postcode_after
 from agent_memory.core.ports import PiiEntity
 
@@ -180,6 +181,7 @@ def _candidates(text: str) -> Iterator[PiiEntity]:
     ):
         for m in pattern.finditer(text):
             yield PiiEntity("ADDRESS", m.start(), _trim(text, m.start(), m.end()), score)
+    yield from find_world_addresses(text)
 
 
 def _trim(text: str, begin: int, end: int) -> int:
