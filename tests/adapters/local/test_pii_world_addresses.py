@@ -129,6 +129,10 @@ def test_the_line_after_an_address_label_is_an_address(label: str, address: str)
         "Smith et al. Proceedings 12 pages",
         "Adresse e-mail : voir le profil 12",
         "Die Adresse: bitte per Mail.",
+        "주소 표현의 총 비트 수: IPv4의 경우 32, IPv6의 경우 128",
+        "IP 주소: 192.168.0.1 포트 8080",
+        "メールアドレス：user 12",
+        "内存地址：0x7ffe1234",
     ],
 )
 def test_other_addresses_and_prose_after_a_label_are_no_postal_address(text: str) -> None:

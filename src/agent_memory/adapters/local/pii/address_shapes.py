@@ -18,14 +18,16 @@ _LABEL = re.compile(
     r"anschrift|wohnadresse|lieferadresse|rechnungsadresse|adres|bezorgadres|dirección|direccion|"
     r"domicilio|endereço|endereco|morada|indirizzo|recapito|adresa|adressi|osoite|cím|lakcím|"
     r"adres\s+zamieszkania|adresi|адрес|адреса|место\s+жительства)[ \t]*[:：][ \t]*"
-    r"|(?:地址|住址|收货地址|收件地址|送货地址|住所|所在地|送付先|お届け先|주소|배송지)"
-    r"[ \t]*[:：]?[ \t]*"
+    # A CJK label stands in running text too ("주소 표현"): only with its colon.
+    r"|(?<![IP\w])(?:地址|住址|收货地址|收件地址|送货地址|住所|所在地|送付先|お届け先|주소|배송지)"
+    r"[ \t]*[:：][ \t]*"
 )
 # "IP address:", "adresse e-mail :", "wallet address:": a label of something else.
 _OTHER_ADDRESS = re.compile(
     r"(?i:ip|ipv[46]|mac|e-?mail|mail|web|server|api|wallet|memory|host|network|bitcoin|btc|"
     r"ethereum|eth|contract|base|return|hex|url|site|proxy|ip-|de\s+correo|electr[oó]nica|"
-    r"de\s+e-?mail|internet|электронной\s+почты|ip-адрес)[ \t-]*$"
+    r"de\s+e-?mail|internet|электронной\s+почты|ip-адрес|메모리|이메일|호스트|네트워크|서버|웹|"
+    r"内存|邮件|电子邮件|网络|服务器|主机|メール|ネットワーク|サーバー?|ホスト)[ \t-]*$"
 )
 # The address after a label: up to the end of the line or of the sentence, with a digit in it.
 _LABELLED_VALUE = re.compile(r"[^\n\r。；;!?！？]{4,120}")
