@@ -10,6 +10,7 @@ from constructs import Node
 from agent_memory.core.model.regions import parse_regions
 from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.wiring.aws_settings import FOUNDATION_MODEL_ARN
+from agent_memory.wiring.detectors import check_regions
 
 ROOT = Path(__file__).resolve().parent.parent
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -50,8 +51,9 @@ class MemoryConfig:
             tenant_identity=TenantIdentity.parse(
                 node.try_get_context("tenantIdentity"), field="tenantIdentity"
             ),
-            pii_regions=parse_regions(
-                _listed(node.try_get_context("piiRegions")), field="piiRegions"
+            pii_regions=check_regions(
+                parse_regions(_listed(node.try_get_context("piiRegions")), field="piiRegions"),
+                field="piiRegions",
             ),
         )
         if config.log_level not in LOG_LEVELS:

@@ -52,3 +52,9 @@ def test_a_region_that_is_no_country_code_fails_synth_naming_the_setting(
     app = cdk.App(context={**context, "piiRegions": "DE,Germany"})
     with pytest.raises(Exception, match="piiRegions"):
         MemoryStack(app, "AgentMemoryBadRegions")
+
+
+def test_a_code_no_country_has_fails_synth_naming_the_setting(context: dict[str, Any]) -> None:
+    app = cdk.App(context={**context, "piiRegions": "DE,XX"})
+    with pytest.raises(Exception, match="piiRegions"):
+        MemoryStack(app, "AgentMemoryUnknownRegion")

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.regions import parse_regions
 from agent_memory.wiring.aws_settings import AwsSettings
+from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 
 REQUIRED = {
@@ -50,3 +51,19 @@ def test_both_modes_read_their_variable(tmp_path: Path) -> None:
     assert local.pii_regions == aws.pii_regions == ("DE", "BR")
     assert LocalSettings.from_environment(tmp_path, {}).pii_regions == ()
     assert AwsSettings.from_environment(REQUIRED).pii_regions == ()
+
+
+def test_a_code_no_country_has_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    # Given a well-formed code that names no country, in each mode's settings
+    settings = LocalSettings.from_environment(
+        tmp_path / "store", {"AGENT_MEMORY_PII_REGIONS": "DE,XX"}
+    )
+    # When the local store is opened, or the Lambda settings read
+    with pytest.raises(InvalidInput) as local:
+        local_ports(settings)
+    with pytest.raises(InvalidInput) as aws:
+        AwsSettings.from_environment({**REQUIRED, "PII_REGIONS": "ZZ"})
+    # Then each names its setting and the code, and no store was made
+    assert local.value.field == "AGENT_MEMORY_PII_REGIONS" and "XX" in str(local.value)
+    assert aws.value.field == "PII_REGIONS"
+    assert not (tmp_path / "store").exists()

@@ -11,6 +11,7 @@ from typing import Any
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.regions import parse_regions
 from agent_memory.core.model.tenant_identity import TenantIdentity
+from agent_memory.wiring.detectors import check_regions
 
 DEFAULT_EMBEDDING_MODEL = "amazon.titan-embed-text-v2:0"
 # A Bedrock foundation model's ARN; its Region is the one to call the model in.
@@ -79,7 +80,9 @@ class AwsSettings:
             ),
             function_name=env.get("AWS_LAMBDA_FUNCTION_NAME") or None,
             caller_account=env.get("CALLER_ACCOUNT") or None,
-            pii_regions=parse_regions(env.get("PII_REGIONS"), field="PII_REGIONS"),
+            pii_regions=check_regions(
+                parse_regions(env.get("PII_REGIONS"), field="PII_REGIONS"), field="PII_REGIONS"
+            ),
         )
 
     @classmethod

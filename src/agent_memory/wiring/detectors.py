@@ -11,9 +11,24 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 
+from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.ports import PiiDetector, PiiEntity
 
-__all__ = ["DetectorsOnFirstUse", "every_detector"]
+__all__ = ["DetectorsOnFirstUse", "check_regions", "every_detector"]
+
+
+def check_regions(regions: Sequence[str], *, field: str) -> tuple[str, ...]:
+    """``regions`` if the phone library knows each one; else ``InvalidInput`` naming ``field``
+    (a deployment's typo is refused when it starts, not at its first write).
+    """
+    if not regions:
+        return tuple(regions)
+    import phonenumbers
+
+    unknown = [r for r in regions if r not in phonenumbers.SUPPORTED_REGIONS]
+    if unknown:
+        raise InvalidInput(field, f"{', '.join(unknown)}: no country with that ISO 3166 code")
+    return tuple(regions)
 
 
 def every_detector(pii: PiiDetector | None = None, regions: Sequence[str] = ()) -> PiiDetector:

@@ -33,8 +33,8 @@ from agent_memory.core.ports import (
     Reranker,
 )
 from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
-from agent_memory.wiring.detectors import DetectorsOnFirstUse, every_detector
-from agent_memory.wiring.local_settings import LocalSettings
+from agent_memory.wiring.detectors import DetectorsOnFirstUse, check_regions, every_detector
+from agent_memory.wiring.local_settings import REGIONS_VARIABLE, LocalSettings
 
 DATABASE_FILE = "memory.db"
 KB_FOLDER = "kb"
@@ -64,6 +64,7 @@ def local_ports(
     ``read_only`` opens an existing store without creating or migrating anything, for a store
     the process may not write (every write then fails). The PII detectors load on first use.
     """
+    check_regions(settings.pii_regions, field=REGIONS_VARIABLE)
     if not read_only:
         settings.store.mkdir(parents=True, exist_ok=True)
     _refuse_emptied(settings.store)
