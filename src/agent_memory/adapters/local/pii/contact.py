@@ -13,7 +13,8 @@ from agent_memory.core.ports import PiiEntity
 # The look-behind makes every local part start at a run boundary, so matching stays linear.
 _EMAIL = re.compile(
     r"(?<![\w.+%'-])[\w+%'-]+(?:\.[\w+%'-]+)*@[^\W_](?:[\w-]*[^\W_])?"
-    r"(?:\.[^\W_](?:[\w-]*[^\W_])?)*\.[^\W\d_]{2,63}(?![\w-])"
+    # The top-level domain: letters, or an internationalised one in its ASCII form (xn--p1ai).
+    r"(?:\.[^\W_](?:[\w-]*[^\W_])?)*\.(?:[^\W\d_]{2,63}|(?i:xn--)[A-Za-z0-9-]{1,59})(?![\w-])"
 )
 # "dana[at]example[dot]org", "dana (at) example.org": an address spelled out against scrapers.
 _SPELLED_EMAIL = re.compile(
