@@ -14,8 +14,9 @@ Two measurements, on data read from the machine at run time and never committed:
    dev, odd held out, at most ``--doc-chars`` characters per folder and half. There is no
    personal data to find there except the docs' own authors, so every find counts against it.
 
-"Before" is the detector with ``russian_names.with_russian_names`` replaced by one passing the
-rule-based recogniser's finds through unjudged (the rules alone); "after" is the detector as shipped.
+"Before" is the detector with ``russian_names.with_russian_names`` replaced by one passing
+the rule-based recogniser's finds through unjudged (the rules alone); "after" is the detector
+as shipped.
 
     python benchmarks/pii_russian_names.py --wikineural WIKINEURAL_RU_DIR \
         --docs DOCS_DIR [DOCS_DIR ...] --out benchmarks/results/pii_russian_names.json \

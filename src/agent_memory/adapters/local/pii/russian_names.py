@@ -1,7 +1,9 @@
-"""Russian (Cyrillic) person names: natasha's news NER tagger (slovnet), loaded on first use.
+"""Russian (Cyrillic) person names: natasha's news NER tagger (slovnet) and pymorphy2's name
+dictionary, loaded on first use.
 
-The model runs only on sentences holding a Cyrillic letter, so text in other scripts never
-loads it; its weights (~30 MB with the navec embeddings) ship in the ``natasha`` wheel.
+They run only on sentences holding a Cyrillic letter, so text in other scripts never loads
+them; the weights (~30 MB with the navec embeddings) ship in the ``natasha`` wheel. They also
+judge the rule-based recogniser's finds in Cyrillic, which take every capitalised word.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from typing import TYPE_CHECKING, Any
 from agent_memory.core.ports import PiiEntity
 
 if TYPE_CHECKING:
-    from natasha import NewsNERTagger, Segmenter
+    from natasha import MorphVocab, NewsNERTagger, Segmenter
 
 # Russian, Ukrainian, Belarusian, Serbian, ... letters (the Cyrillic block, its supplement).
 _CYRILLIC = re.compile(r"[\u0400-\u04ff\u0500-\u052f]")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _WORD = re.compile(r"[\w-]+")
+# A capitalised Cyrillic word (a double-barrelled one too) and the space after it, if any.
+_CAPITALISED = re.compile(r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?( (?=[А-ЯЁ]))?")
 # pymorphy2's grammemes of a given name, a surname and a patronymic.
 _NAME_GRAMMEMES = frozenset({"Name", "Surn", "Patr"})
 _PERSON = "PER"
@@ -30,7 +34,7 @@ _PERSON = "PER"
 class _Model:
     segmenter: Segmenter
     tagger: NewsNERTagger
-    morph: Any  # pymorphy2.MorphAnalyzer, untyped
+    morph: MorphVocab
 
 
 _lock = threading.Lock()
@@ -61,26 +65,84 @@ def with_russian_names(text: str, rule_names: Iterable[PiiEntity]) -> list[PiiEn
     """The tagger's persons, and the rule-based recogniser's NAME finds that it confirms.
 
     Every capitalised Cyrillic word reads as a name to the rules, which know English words
-    only; a find in Cyrillic letters alone is kept when it overlaps a person of the tagger, or
-    when pymorphy2 knows one of its words as a given name, surname or patronymic and the tagger
-    did not call it a place or an organisation. Finds with Latin letters are kept as found.
+    only. A find in Cyrillic letters alone is kept when it overlaps a person of the tagger;
+    when it overlaps none of the tagger's spans and pymorphy2's dictionary has one of its words
+    as a given name, surname or patronymic; or when it overlaps a place or an
+    organisation of the tagger but is two or more words that pymorphy2 reads first as names
+    (the tagger calls unfamiliar full names places now and then). Such a place or organisation
+    of the tagger's is a name too. Finds with Latin letters are kept as found.
     """
     found = list(rule_names)
     if not has_cyrillic(text):
         return found
     model = _load()
     spans = _tag(text, model)
-    persons = [(b, e) for kind, b, e in spans if kind == _PERSON]
+    persons = [_trimmed(text, b, e, model.morph) for kind, b, e in spans if kind == _PERSON]
     others = [(b, e) for kind, b, e in spans if kind != _PERSON]
-    kept = [
-        name
-        for name in found
-        if _LATIN.search(surface := text[name.begin : name.end])
-        or not has_cyrillic(surface)
-        or _overlaps_any(name, persons)
-        or (not _overlaps_any(name, others) and _is_name_word(surface, model.morph))
-    ]
+    kept = [name for name in found if _confirmed(text, name, persons, others, model.morph)]
+    persons += [(b, e) for b, e in others if _is_full_name(text[b:e], model.morph)]
+    persons += _full_names(text, model.morph)
     return [*kept, *(PiiEntity("NAME", b, e) for b, e in persons)]
+
+
+def _full_names(text: str, morph: MorphVocab) -> list[tuple[int, int]]:
+    """Runs of two or more capitalised Cyrillic words that pymorphy2 reads first as given
+    names, surnames or patronymics, one of them from its dictionary: a full name the tagger
+    split or missed ("Абдубаев Всеволод Всеволодович", its surname first).
+    """
+    found: list[tuple[int, int]] = []
+    run: list[re.Match[str]] = []
+    for word in [*_CAPITALISED.finditer(text), None]:
+        name = word is not None and _is_name(morph.parse(word.group().strip())[0])
+        if name and word is not None and (not run or run[-1].end() == word.start()):
+            run.append(word)
+            continue
+        if len(run) > 1 and any(morph.word_is_known(w.group().strip()) for w in run):
+            found.append((run[0].start(), run[-1].end() - len(run[-1].group(1) or "")))
+        run = [word] if name and word is not None else []
+    return found
+
+
+def _trimmed(text: str, begin: int, end: int, morph: MorphVocab) -> tuple[int, int]:
+    """A person span of the tagger's without the words at its ends that pymorphy2's dictionary
+    never has as a name: a capitalised verb opening the sentence ("Пригласите Ивана Петрова").
+    """
+    words = [m for m in _WORD.finditer(text, begin, end) if not _not_a_name(m.group(), morph)]
+    return (words[0].start(), words[-1].end()) if words else (begin, end)
+
+
+def _not_a_name(word: str, morph: MorphVocab) -> bool:
+    return morph.word_is_known(word) and not any(_is_name(p) for p in morph.parse(word))
+
+
+def _confirmed(
+    text: str,
+    name: PiiEntity,
+    persons: list[tuple[int, int]],
+    others: list[tuple[int, int]],
+    morph: MorphVocab,
+) -> bool:
+    surface = text[name.begin : name.end]
+    if _LATIN.search(surface) or not has_cyrillic(surface) or _overlaps_any(name, persons):
+        return True
+    if _overlaps_any(name, others):
+        return _is_full_name(surface, morph)
+    # A word pymorphy2 does not know gets parses guessed from its ending, names among them
+    # ("Промис", "Рендер"): only its dictionary is asked.
+    return any(
+        morph.word_is_known(word) and any(_is_name(parse) for parse in morph.parse(word))
+        for word in _WORD.findall(surface)
+    )
+
+
+def _is_full_name(surface: str, morph: MorphVocab) -> bool:
+    """Two or more words, each read first as a given name, surname or patronymic."""
+    words = _WORD.findall(surface)
+    return len(words) > 1 and all(_is_name(morph.parse(word)[0]) for word in words)
+
+
+def _is_name(parse: Any) -> bool:
+    return bool(_NAME_GRAMMEMES & parse.tag.grammemes)
 
 
 def _tag(text: str, model: _Model) -> list[tuple[str, int, int]]:
@@ -102,28 +164,19 @@ def _overlaps_any(name: PiiEntity, spans: list[tuple[int, int]]) -> bool:
     return any(name.begin < e and b < name.end for b, e in spans)
 
 
-def _is_name_word(surface: str, morph: Any) -> bool:
-    """Whether a word of ``surface`` is a name to pymorphy2, or no word of its dictionary."""
-    return any(
-        not morph.word_is_known(word)
-        or any(_NAME_GRAMMEMES & parse.tag.grammemes for parse in morph.parse(word))
-        for word in _WORD.findall(surface)
-    )
-
-
 def _load() -> _Model:
-    """The segmenter and tagger, loaded once per process (~1 s) whichever thread asks first."""
+    """The segmenter, tagger and morphology, loaded once per process (~1 s) by the first
+    thread that needs them.
+    """
     global _model
     if _model is None:
         with _lock:
             if _model is None:
                 # A core dependency, imported here so that a process that meets no Cyrillic
                 # text never pays its ~150 ms import; if it is missing this raises, and the
-                # write that asked is refused rather than stored unscrubbed.
-                import pymorphy2  # type: ignore[import-untyped]
-                from natasha import NewsEmbedding, NewsNERTagger, Segmenter
+                # write that asked is refused rather than stored unscrubbed. MorphVocab is
+                # pymorphy2 with the fix natasha applies to it for Python 3.11.
+                from natasha import MorphVocab, NewsEmbedding, NewsNERTagger, Segmenter
 
-                _model = _Model(
-                    Segmenter(), NewsNERTagger(NewsEmbedding()), pymorphy2.MorphAnalyzer()
-                )
+                _model = _Model(Segmenter(), NewsNERTagger(NewsEmbedding()), MorphVocab())
     return _model
