@@ -35,6 +35,18 @@ class _Model:
     segmenter: Segmenter
     tagger: NewsNERTagger
     morph: MorphVocab
+    given_names: frozenset[str]  # natasha's list, lower case, nominative
+
+    def is_name_word(self, word: str) -> bool:
+        """A given name of natasha's list (in any case), or a word pymorphy2's dictionary has
+        as a given name, surname or patronymic.
+        """
+        parses = self.morph.parse(word)
+        if any(p.normal_form in self.given_names for p in parses):
+            return True
+        # A word pymorphy2 does not know gets parses guessed from its ending, names among
+        # them ("Промис"): only its dictionary is asked.
+        return self.morph.word_is_known(word) and any(_is_name(p) for p in parses)
 
 
 _lock = threading.Lock()
@@ -79,33 +91,54 @@ def with_russian_names(text: str, rule_names: Iterable[PiiEntity]) -> list[PiiEn
     spans = _tag(text, model)
     persons = [_trimmed(text, b, e, model.morph) for kind, b, e in spans if kind == _PERSON]
     others = [(b, e) for kind, b, e in spans if kind != _PERSON]
-    kept = [name for name in found if _confirmed(text, name, persons, others, model.morph)]
+    kept = [
+        PiiEntity("NAME", *_trimmed(text, name.begin, name.end, model.morph))
+        if has_cyrillic(text[name.begin : name.end])
+        else name
+        for name in found
+        if _confirmed(text, name, persons, others, model)
+    ]
     persons += [(b, e) for b, e in others if _is_full_name(text[b:e], model.morph)]
-    persons += _full_names(text, model.morph)
+    persons += _full_names(text, model)
     return [*kept, *(PiiEntity("NAME", b, e) for b, e in persons)]
 
 
-def _full_names(text: str, morph: MorphVocab) -> list[tuple[int, int]]:
-    """Runs of two or more capitalised Cyrillic words that pymorphy2 reads first as given
-    names, surnames or patronymics, one of them from its dictionary: a full name the tagger
-    split or missed ("Абдубаев Всеволод Всеволодович", its surname first).
+def _full_names(text: str, model: _Model) -> list[tuple[int, int]]:
+    """Full names the tagger split or missed ("Абдубаев Всеволод Всеволодович", its surname
+    first): runs of two or more capitalised Cyrillic words that pymorphy2 can read as given
+    names, surnames or patronymics, when one is read first as a patronymic, or when every one
+    is read first as a name and one of them is a name word (``_Model.is_name_word``) or
+    guessed a surname (two words pymorphy2 does not know, such as "Промис Реакт", get
+    given-name parses from their endings).
     """
     found: list[tuple[int, int]] = []
-    run: list[re.Match[str]] = []
+    run: list[tuple[re.Match[str], Any]] = []
     for word in [*_CAPITALISED.finditer(text), None]:
-        name = word is not None and _is_name(morph.parse(word.group().strip())[0])
-        if name and word is not None and (not run or run[-1].end() == word.start()):
-            run.append(word)
+        parses = model.morph.parse(word.group().strip()) if word else []
+        named = word is not None and any(_is_name(p) for p in parses)
+        if named and word and (not run or run[-1][0].end() == word.start()):
+            run.append((word, parses[0]))
             continue
-        if len(run) > 1 and any(morph.word_is_known(w.group().strip()) for w in run):
-            found.append((run[0].start(), run[-1].end() - len(run[-1].group(1) or "")))
-        run = [word] if name and word is not None else []
+        if len(run) > 1 and _is_full_name_run(run, model):
+            last = run[-1][0]
+            found.append((run[0][0].start(), last.end() - len(last.group(1) or "")))
+        run = [(word, parses[0])] if named and word else []
     return found
 
 
+def _is_full_name_run(run: list[tuple[re.Match[str], Any]], model: _Model) -> bool:
+    firsts = [parse.tag.grammemes for _, parse in run]
+    if any("Patr" in g for g in firsts):
+        return True
+    return all(_NAME_GRAMMEMES & g for g in firsts) and (
+        any("Surn" in g for g in firsts)
+        or any(model.is_name_word(w.group().strip()) for w, _ in run)
+    )
+
+
 def _trimmed(text: str, begin: int, end: int, morph: MorphVocab) -> tuple[int, int]:
-    """A person span of the tagger's without the words at its ends that pymorphy2's dictionary
-    never has as a name: a capitalised verb opening the sentence ("Пригласите Ивана Петрова").
+    """A span without the words at its ends that pymorphy2's dictionary never has as a name:
+    a capitalised word opening the sentence ("Пригласите Ивана Петрова", "Вчера Роза").
     """
     words = [m for m in _WORD.finditer(text, begin, end) if not _not_a_name(m.group(), morph)]
     return (words[0].start(), words[-1].end()) if words else (begin, end)
@@ -120,19 +153,14 @@ def _confirmed(
     name: PiiEntity,
     persons: list[tuple[int, int]],
     others: list[tuple[int, int]],
-    morph: MorphVocab,
+    model: _Model,
 ) -> bool:
     surface = text[name.begin : name.end]
     if _LATIN.search(surface) or not has_cyrillic(surface) or _overlaps_any(name, persons):
         return True
     if _overlaps_any(name, others):
-        return _is_full_name(surface, morph)
-    # A word pymorphy2 does not know gets parses guessed from its ending, names among them
-    # ("Промис", "Рендер"): only its dictionary is asked.
-    return any(
-        morph.word_is_known(word) and any(_is_name(parse) for parse in morph.parse(word))
-        for word in _WORD.findall(surface)
-    )
+        return _is_full_name(surface, model.morph)
+    return any(model.is_name_word(word) for word in _WORD.findall(surface))
 
 
 def _is_full_name(surface: str, morph: MorphVocab) -> bool:
@@ -177,6 +205,12 @@ def _load() -> _Model:
                 # write that asked is refused rather than stored unscrubbed. MorphVocab is
                 # pymorphy2 with the fix natasha applies to it for Python 3.11.
                 from natasha import MorphVocab, NewsEmbedding, NewsNERTagger, Segmenter
+                from natasha.data import FIRST, load_dict
 
-                _model = _Model(Segmenter(), NewsNERTagger(NewsEmbedding()), MorphVocab())
+                _model = _Model(
+                    Segmenter(),
+                    NewsNERTagger(NewsEmbedding()),
+                    MorphVocab(),
+                    frozenset(load_dict(FIRST)),
+                )
     return _model
