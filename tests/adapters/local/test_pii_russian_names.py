@@ -10,7 +10,7 @@ from typing import Any
 import natasha  # first: it patches pymorphy2 for Python 3.11
 import pymorphy2  # type: ignore[import-untyped]
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from agent_memory.adapters.local.pii import LocalPiiDetector, russian_names
@@ -33,10 +33,10 @@ def _morph() -> Any:
 
 
 @cache
-def _given_names() -> list[str]:
-    """Male given names of natasha's dictionary that pymorphy2 knows as such (every 10th)."""
-    words = (NAME_DICTS / "first.txt").read_text(encoding="utf-8").split()[::10]
-    return [w for w in words if _parse(w, {"Name", "masc"}) is not None]
+def _given_names(gender: str) -> list[str]:
+    """Given names of natasha's dictionary that pymorphy2 knows as such (every 5th)."""
+    words = (NAME_DICTS / "first.txt").read_text(encoding="utf-8").split()[::5]
+    return [w for w in words if _parse(w, {"Name", gender}) is not None]
 
 
 @cache
@@ -53,35 +53,42 @@ def _parse(word: str, grammemes: set[str]) -> Any:
     return None
 
 
-def _inflect(word: str, kind: str, case: str) -> str:
-    parse = _parse(word, {kind, "masc"})
-    assert parse is not None
-    form = parse.inflect({case, "sing"})
-    return (form.word if form else word).capitalize()
+def _inflect(word: str, kind: str, gender: str, case: str) -> str | None:
+    """``word`` (a masculine surname, or a name of ``gender``) in ``gender`` and ``case``."""
+    parse = _parse(word, {kind, gender}) or _parse(word, {kind, "masc"})
+    form = parse and parse.inflect({case, "sing", gender} if kind == "Surn" else {case, "sing"})
+    return form.word.capitalize() if form else None
 
 
-def _patronymic(given: str, case: str) -> str | None:
-    """The patronymic of a given name ending in a hard consonant (Иван → Иванович)."""
-    if given[-1] in "аеёиоуыэюяйьъ":
+def _patronymic(father: str, gender: str, case: str) -> str | None:
+    """The patronymic a father's name ending in a hard consonant gives (Иван → Иванович)."""
+    if father[-1] in "аеёиоуыэюяйьъ":
         return None
-    parse = _parse(given + "ович", {"Patr", "masc"})
-    return None if parse is None else _inflect(given + "ович", "Patr", case)
+    patronymic = father + ("ович" if gender == "masc" else "овна")
+    return _inflect(patronymic, "Patr", gender, case) if _parse(patronymic, {"Patr"}) else None
 
 
 @st.composite
 def full_names(draw: st.DrawFn) -> tuple[str, str]:
-    """(sentence, the full name as it stands in it): given name, maybe patronymic, surname."""
+    """(sentence, the full name as it stands in it): given name, maybe patronymic, surname, of
+    a man or a woman, in the case the sentence puts it in.
+    """
     case, shape = draw(st.sampled_from(SHAPES))
-    given = draw(st.sampled_from(_given_names()))
-    surname = draw(st.sampled_from(_surnames()))
-    words = [_inflect(given, "Name", case)]
-    if draw(st.booleans()) and (patronymic := _patronymic(given, case)):
+    gender = draw(st.sampled_from(["masc", "femn"]))
+    given = _inflect(draw(st.sampled_from(_given_names(gender))), "Name", gender, case)
+    surname = _inflect(draw(st.sampled_from(_surnames())), "Surn", gender, case)
+    assume(given is not None and surname is not None)
+    words = [given]
+    father = draw(st.sampled_from(_given_names("masc")))
+    if draw(st.booleans()) and (patronymic := _patronymic(father, gender, case)):
         words.append(patronymic)
-    words.append(_inflect(surname, "Surn", case))
+    words.append(surname)
     if draw(st.booleans()):
         words.insert(0, words.pop())  # surname first, as in lists and forms
-    name = " ".join(words)
-    return shape.format(name), name
+    name = " ".join(str(w) for w in words)
+    return shape.format(name).replace(
+        "подписал ", "подписала " if gender == "femn" else "подписал "
+    ), name
 
 
 @pytest.fixture(scope="module")

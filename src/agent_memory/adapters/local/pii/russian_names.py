@@ -25,6 +25,8 @@ _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _WORD = re.compile(r"[\w-]+")
 # A capitalised Cyrillic word (a double-barrelled one too) and the space after it, if any.
 _CAPITALISED = re.compile(r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?( (?=[А-ЯЁ]))?")
+# A patronymic by its suffix, in any case ("Бауыровна" of a father's name pymorphy2 lacks).
+_PATRONYMIC = re.compile(r"[А-ЯЁ][а-яё]+(?:ович|евич|овн|евн|ичн)(?:а|у|ем|ом|е|ой|ою|ы)?")
 # pymorphy2's grammemes of a given name, a surname and a patronymic.
 _NAME_GRAMMEMES = frozenset({"Name", "Surn", "Patr"})
 _PERSON = "PER"
@@ -106,7 +108,8 @@ def with_russian_names(text: str, rule_names: Iterable[PiiEntity]) -> list[PiiEn
 def _full_names(text: str, model: _Model) -> list[tuple[int, int]]:
     """Full names the tagger split or missed ("Абдубаев Всеволод Всеволодович", its surname
     first): runs of two or more capitalised Cyrillic words that pymorphy2 can read as given
-    names, surnames or patronymics, when one is read first as a patronymic, or when every one
+    names, surnames or patronymics (or end as a patronymic does), when one is read first as
+    a patronymic or ends as one, or when every one
     is read first as a name and one of them is a name word (``_Model.is_name_word``) or
     guessed a surname (two words pymorphy2 does not know, such as "Промис Реакт", get
     given-name parses from their endings).
@@ -115,7 +118,9 @@ def _full_names(text: str, model: _Model) -> list[tuple[int, int]]:
     run: list[tuple[re.Match[str], Any]] = []
     for word in [*_CAPITALISED.finditer(text), None]:
         parses = model.morph.parse(word.group().strip()) if word else []
-        named = word is not None and any(_is_name(p) for p in parses)
+        named = word is not None and (
+            any(_is_name(p) for p in parses) or _patronymic(word.group().strip())
+        )
         if named and word and (not run or run[-1][0].end() == word.start()):
             run.append((word, parses[0]))
             continue
@@ -126,9 +131,13 @@ def _full_names(text: str, model: _Model) -> list[tuple[int, int]]:
     return found
 
 
+def _patronymic(word: str) -> bool:
+    return _PATRONYMIC.fullmatch(word) is not None
+
+
 def _is_full_name_run(run: list[tuple[re.Match[str], Any]], model: _Model) -> bool:
     firsts = [parse.tag.grammemes for _, parse in run]
-    if any("Patr" in g for g in firsts):
+    if any("Patr" in g for g in firsts) or any(_patronymic(w.group().strip()) for w, _ in run):
         return True
     return all(_NAME_GRAMMEMES & g for g in firsts) and (
         any("Surn" in g for g in firsts)
@@ -137,11 +146,19 @@ def _is_full_name_run(run: list[tuple[re.Match[str], Any]], model: _Model) -> bo
 
 
 def _trimmed(text: str, begin: int, end: int, morph: MorphVocab) -> tuple[int, int]:
-    """A span without the words at its ends that pymorphy2's dictionary never has as a name:
-    a capitalised word opening the sentence ("Пригласите Ивана Петрова", "Вчера Роза").
+    """A span without the word opening it when that word opens its sentence, where a capital
+    says nothing, and pymorphy2's dictionary never has it as a name ("Пригласите Ивана
+    Петрова", "Вчера Роза"); mid-sentence the capital is the sign of a name ("с Досей Ивановой").
     """
-    words = [m for m in _WORD.finditer(text, begin, end) if not _not_a_name(m.group(), morph)]
-    return (words[0].start(), words[-1].end()) if words else (begin, end)
+    words = list(_WORD.finditer(text, begin, end))
+    if len(words) > 1 and _opens_sentence(text, begin) and _not_a_name(words[0].group(), morph):
+        return words[1].start(), end
+    return begin, end
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    before = text[:at].rstrip(" \t\"'«„“(")
+    return not before or before[-1] in ".!?…\n"
 
 
 def _not_a_name(word: str, morph: MorphVocab) -> bool:
