@@ -172,3 +172,16 @@ def test_without_natasha_a_cyrillic_text_raises_rather_than_passes(
     # When a Cyrillic text is scanned, Then the scan fails (the write is refused), not skipped
     with pytest.raises(ImportError):
         LocalPiiDetector().detect("Иван Петров позвонил.")
+
+
+def test_the_model_loads_without_pkg_resources(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given a runtime without setuptools' pkg_resources (Lambda's Python), the model not loaded
+    monkeypatch.setattr(russian_names, "_model", None)
+    monkeypatch.setitem(sys.modules, "pkg_resources", None)
+    # When a Cyrillic text is scanned
+    names = [
+        e for e in LocalPiiDetector().detect("Вчера Иван Петров позвонил.") if e.type == "NAME"
+    ]
+    # Then the model loads and the name is found
+    assert russian_names.is_loaded()
+    assert names

@@ -1,5 +1,5 @@
-"""Russian (Cyrillic) person names: natasha's news NER tagger (slovnet) and pymorphy2's name
-dictionary, loaded on first use.
+"""Russian (Cyrillic) person names: natasha's news NER tagger (slovnet), its given-name list
+and pymorphy2's dictionary, loaded on first use.
 
 They run only on sentences holding a Cyrillic letter, so text in other scripts never loads
 them; the weights (~30 MB with the navec embeddings) ship in the ``natasha`` wheel. They also
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from agent_memory.core.ports import PiiEntity
 
 if TYPE_CHECKING:
-    from natasha import MorphVocab, NewsNERTagger, Segmenter
+    from natasha import NewsNERTagger, Segmenter
 
 # Russian, Ukrainian, Belarusian, Serbian, ... letters (the Cyrillic block, its supplement).
 _CYRILLIC = re.compile(r"[\u0400-\u04ff\u0500-\u052f]")
@@ -36,7 +36,7 @@ _PERSON = "PER"
 class _Model:
     segmenter: Segmenter
     tagger: NewsNERTagger
-    morph: MorphVocab
+    morph: Any  # pymorphy2.MorphAnalyzer (untyped)
     given_names: frozenset[str]  # natasha's list, lower case, nominative
 
     def is_name_word(self, word: str) -> bool:
@@ -145,7 +145,7 @@ def _is_full_name_run(run: list[tuple[re.Match[str], Any]], model: _Model) -> bo
     )
 
 
-def _trimmed(text: str, begin: int, end: int, morph: MorphVocab) -> tuple[int, int]:
+def _trimmed(text: str, begin: int, end: int, morph: Any) -> tuple[int, int]:
     """A span without the word opening it when that word opens its sentence, where a capital
     says nothing, and pymorphy2's dictionary never has it as a name ("Пригласите Ивана
     Петрова", "Вчера Роза"); mid-sentence the capital is the sign of a name ("с Досей Ивановой").
@@ -161,7 +161,7 @@ def _opens_sentence(text: str, at: int) -> bool:
     return not before or before[-1] in ".!?…\n"
 
 
-def _not_a_name(word: str, morph: MorphVocab) -> bool:
+def _not_a_name(word: str, morph: Any) -> bool:
     return morph.word_is_known(word) and not any(_is_name(p) for p in morph.parse(word))
 
 
@@ -180,7 +180,7 @@ def _confirmed(
     return any(model.is_name_word(word) for word in _WORD.findall(surface))
 
 
-def _is_full_name(surface: str, morph: MorphVocab) -> bool:
+def _is_full_name(surface: str, morph: Any) -> bool:
     """Two or more words, each read first as a given name, surname or patronymic."""
     words = _WORD.findall(surface)
     return len(words) > 1 and all(_is_name(morph.parse(word)[0]) for word in words)
@@ -219,15 +219,18 @@ def _load() -> _Model:
             if _model is None:
                 # A core dependency, imported here so that a process that meets no Cyrillic
                 # text never pays its ~150 ms import; if it is missing this raises, and the
-                # write that asked is refused rather than stored unscrubbed. MorphVocab is
-                # pymorphy2 with the fix natasha applies to it for Python 3.11.
-                from natasha import MorphVocab, NewsEmbedding, NewsNERTagger, Segmenter
+                # write that asked is refused rather than stored unscrubbed.
+                # After natasha, whose yargy patches pymorphy2 for Python 3.11+. The dictionary
+                # is named, not looked up through pkg_resources (no setuptools on Lambda).
+                import pymorphy2
+                import pymorphy2_dicts_ru
+                from natasha import NewsEmbedding, NewsNERTagger, Segmenter
                 from natasha.data import FIRST, load_dict
 
                 _model = _Model(
                     Segmenter(),
                     NewsNERTagger(NewsEmbedding()),
-                    MorphVocab(),
+                    pymorphy2.MorphAnalyzer(path=pymorphy2_dicts_ru.get_path(), lang="ru"),
                     frozenset(load_dict(FIRST)),
                 )
     return _model
