@@ -27,6 +27,8 @@ _WORD = re.compile(r"[\w-]+")
 _CAPITALISED = re.compile(r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?( (?=[А-ЯЁ]))?")
 # A patronymic by its suffix, in any case ("Бауыровна" of a father's name pymorphy2 lacks).
 _PATRONYMIC = re.compile(r"[А-ЯЁ][а-яё]+(?:ович|евич|овн|евн|ичн)(?:а|у|ем|ом|е|ой|ою|ы)?")
+# A hyphen between a letter and a lower-case Cyrillic one: a compound term, not a name.
+_COMPOUND = re.compile(r"(?<=\w)-[а-яё]")
 # pymorphy2's grammemes of a given name, a surname and a patronymic.
 _NAME_GRAMMEMES = frozenset({"Name", "Surn", "Patr"})
 _PERSON = "PER"
@@ -78,6 +80,9 @@ def find_russian_names(text: str) -> list[PiiEntity]:
 def with_russian_names(text: str, rule_names: Iterable[PiiEntity]) -> list[PiiEntity]:
     """The tagger's persons, and the rule-based recogniser's NAME finds that it confirms.
 
+    Neither is a name when a word of it runs on after a hyphen in lower-case Cyrillic, as
+    compound terms and Markdown anchors do ("React-компонент", "#Диаграмма-жизненного-цикла").
+
     Every capitalised Cyrillic word reads as a name to the rules, which know English words
     only. A find in Cyrillic letters alone is kept when it overlaps a person of the tagger;
     when it overlaps none of the tagger's spans and pymorphy2's dictionary has one of its words
@@ -102,7 +107,11 @@ def with_russian_names(text: str, rule_names: Iterable[PiiEntity]) -> list[PiiEn
     ]
     persons += [(b, e) for b, e in others if _is_full_name(text[b:e], model.morph)]
     persons += _full_names(text, model)
-    return [*kept, *(PiiEntity("NAME", b, e) for b, e in persons)]
+    return [
+        name
+        for name in [*kept, *(PiiEntity("NAME", b, e) for b, e in persons)]
+        if not _COMPOUND.search(text, name.begin, name.end)
+    ]
 
 
 def _full_names(text: str, model: _Model) -> list[tuple[int, int]]:
@@ -177,7 +186,7 @@ def _confirmed(
         return True
     if _overlaps_any(name, others):
         return _is_full_name(surface, model.morph)
-    return any(model.is_name_word(word) for word in _WORD.findall(surface))
+    return any(model.is_name_word(word) for word in re.findall(r"\w+", surface))
 
 
 def _is_full_name(surface: str, morph: Any) -> bool:
