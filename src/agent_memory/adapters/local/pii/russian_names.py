@@ -27,8 +27,10 @@ _WORD = re.compile(r"[\w-]+")
 _CAPITALISED = re.compile(r"[А-ЯЁ][а-яё]+(?:-[А-ЯЁ][а-яё]+)?( (?=[А-ЯЁ]))?")
 # A patronymic by its suffix, in any case ("Бауыровна" of a father's name pymorphy2 lacks).
 _PATRONYMIC = re.compile(r"[А-ЯЁ][а-яё]+(?:ович|евич|овн|евн|ичн)(?:а|у|ем|ом|е|ой|ою|ы)?")
-# A hyphen between a letter and a lower-case Cyrillic one: a compound term, not a name.
-_COMPOUND = re.compile(r"(?<=\w)-[а-яё]")
+# A compound term, not a name: Latin then lower-case Cyrillic after a hyphen, or two lower-case
+# parts hyphenated ("React-компонент", "Диаграмма-жизненного-цикла"); a title after a name,
+# "Газан-хан", "Ментеше-беем", is kept.
+_COMPOUND = re.compile(r"[A-Za-z]-[а-яё]|-[а-яё]{3,}-[а-яё]")
 # pymorphy2's grammemes of a given name, a surname and a patronymic.
 _NAME_GRAMMEMES = frozenset({"Name", "Surn", "Patr"})
 _PERSON = "PER"
@@ -80,8 +82,7 @@ def find_russian_names(text: str) -> list[PiiEntity]:
 def with_russian_names(text: str, rule_names: Iterable[PiiEntity]) -> list[PiiEntity]:
     """The tagger's persons, and the rule-based recogniser's NAME finds that it confirms.
 
-    Neither is a name when a word of it runs on after a hyphen in lower-case Cyrillic, as
-    compound terms and Markdown anchors do ("React-компонент", "#Диаграмма-жизненного-цикла").
+    Neither is a name when it holds a compound term or Markdown anchor (``_COMPOUND``).
 
     Every capitalised Cyrillic word reads as a name to the rules, which know English words
     only. A find in Cyrillic letters alone is kept when it overlaps a person of the tagger;
