@@ -38,6 +38,15 @@ def test_layer_requirements_are_only_what_lambda_needs():
         "pydantic",
         "numpy",
         "snowballstemmer",
+        # natasha's wheel dependencies (Russian person names; natasha is source-installed)
+        "slovnet",
+        "navec",
+        "razdel",
+        "ipymarkup",
+        "intervaltree",
+        "sortedcontainers",
+        "DAWG-Python",
+        "pymorphy2-dicts-ru",
     }
 
 
@@ -76,12 +85,16 @@ def test_a_source_only_package_that_compiles_is_found(tmp_path: Path):
     assert added == ["names/speedups.so"]
 
 
-def test_the_packages_installed_without_dependencies_are_the_name_lists_and_rule_set():
-    # Given the list installed with --no-deps, Then it is the census name lists (source only)
-    # and CredSweeper, whose rule file the credential detector reads and whose dependencies
-    # would not fit
+def test_the_packages_installed_without_dependencies_are_the_pure_python_data_ones():
+    # Given the list installed with --no-deps, Then it is the census name lists (source only),
+    # CredSweeper (its rule file is read; its dependencies would not fit), and natasha with
+    # the packages between it and the source-only docopt
     lines = (LAYERS / "requirements-no-deps.txt").read_text().splitlines()
     assert [line for line in lines if line and line[0] != "#"] == [
         "names==0.3.0",
         "credsweeper==1.19.5",
+        "natasha==1.6.0",
+        "yargy==0.16.0",
+        "pymorphy2==0.9.1",
+        "docopt==0.6.2",
     ]

@@ -15,6 +15,7 @@ from agent_memory.adapters.local.pii import (
     national_ids,
     network,
     numbers,
+    russian_names,
 )
 from agent_memory.adapters.local.pii.names import NameRecogniser
 from agent_memory.adapters.local.pii.spans import resolve
@@ -77,7 +78,7 @@ class LocalPiiDetector:
             *network.find_credential_urls(text),
             *network.find_usernames(text, self._lexicon.is_english),
             *addresses.find_addresses(text, self._is_city),
-            *self._names.find(text),
+            *russian_names.with_russian_names(text, self._names.find(text)),
         ]
         if not candidates:
             return []
