@@ -122,9 +122,9 @@ def test_a_russian_full_name_in_any_case_is_a_name(
 def test_spans_are_code_point_offsets_after_any_prefix(
     detector: LocalPiiDetector, prefix: str, case: tuple[str, str]
 ) -> None:
-    # Given a name after a prefix of emoji and accented letters (several bytes each in UTF-8)
+    # Given a name after a line of emoji and accented letters (several bytes each in UTF-8)
     sentence, name = case
-    text = prefix + " " + sentence
+    text = prefix + "\n" + sentence
     # When it is scanned
     names = [text[e.begin : e.end] for e in detector.detect(text) if e.type == "NAME"]
     # Then the spans cut the name's own words out of the text
@@ -187,3 +187,19 @@ def test_the_model_loads_without_pkg_resources(monkeypatch: pytest.MonkeyPatch) 
     # Then the model loads and the name is found
     assert russian_names.is_loaded()
     assert names
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Как договорились, Вчера Иван Петров подписал акт.", "Иван Петров"),
+        ("ok Сегодня Ольга Смирнова прислала счёт.", "Ольга Смирнова"),
+    ],
+)
+def test_a_function_word_before_a_name_mid_sentence_is_left_out(
+    detector: LocalPiiDetector, text: str, name: str
+) -> None:
+    # Given an adverb capitalised mid-sentence before a name (a word no name is)
+    names = [text[e.begin : e.end] for e in detector.detect(text) if e.type == "NAME"]
+    # Then the name is found without it
+    assert name in names, names

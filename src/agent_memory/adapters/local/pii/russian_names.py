@@ -156,14 +156,31 @@ def _is_full_name_run(run: list[tuple[re.Match[str], Any]], model: _Model) -> bo
 
 
 def _trimmed(text: str, begin: int, end: int, morph: Any) -> tuple[int, int]:
-    """A span without the word opening it when that word opens its sentence, where a capital
-    says nothing, and pymorphy2's dictionary never has it as a name ("Пригласите Ивана
-    Петрова", "Вчера Роза"); mid-sentence the capital is the sign of a name ("с Досей Ивановой").
+    """A span without its first word when pymorphy2's dictionary never has that word as a name
+    and either it opens its sentence, where a capital says nothing ("Пригласите Ивана Петрова"),
+    or it is only ever a function word ("…, Вчера Роза"); mid-sentence another word's capital is
+    the sign of a name ("с Досей Ивановой").
     """
     words = list(_WORD.finditer(text, begin, end))
-    if len(words) > 1 and _opens_sentence(text, begin) and _not_a_name(words[0].group(), morph):
+    # A word only ever an adverb, a conjunction or the like ("Вчера") is no part of a name
+    # wherever it stands; any other word only where its capital says nothing.
+    first = words[0].group() if len(words) > 1 else ""
+    if (
+        first
+        and _not_a_name(first, morph)
+        and (_opens_sentence(text, begin) or _only_a_function_word(first, morph))
+    ):
         return words[1].start(), end
     return begin, end
+
+
+def _only_a_function_word(word: str, morph: Any) -> bool:
+    return all(p.tag.POS in _FUNCTION for p in morph.parse(word))
+
+
+# Parts of speech no name word is read as: adverbs, predicatives, pronouns, prepositions,
+# conjunctions, particles, interjections.
+_FUNCTION = frozenset({"ADVB", "PRED", "NPRO", "PREP", "CONJ", "PRCL", "INTJ"})
 
 
 def _opens_sentence(text: str, at: int) -> bool:
