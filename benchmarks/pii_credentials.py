@@ -29,7 +29,6 @@ misses and false positives to stdout only: the results hold counts, no sample te
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import time
@@ -47,6 +46,7 @@ from agent_memory.adapters.credentials import rules as rule_set  # noqa: E402
 from agent_memory.core.ports import PiiEntity  # noqa: E402
 from credential_corpora import Sample, commit_of, gitleaks, trufflehog  # noqa: E402
 from pii_quality import licence_texts, metadata_descriptions, python_sources  # noqa: E402
+from results_file import write_results  # noqa: E402
 
 CHUNK = 20_000
 MAX_CORPUS_CHARS = 3_000_000
@@ -281,9 +281,7 @@ def main() -> None:
         print(line)
     print(markdown(result))
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-        args.out.with_suffix(".md").write_text(markdown(result))
+        write_results(args.out, result, markdown(result))
 
 
 if __name__ == "__main__":

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import random
 import re
 import sys
@@ -46,13 +45,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "src")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "benchmarks")]
 
 import phonenumbers  # noqa: E402
 
 from agent_memory.adapters.local.pii import LocalPiiDetector  # noqa: E402
 from agent_memory.adapters.local.pii.national_ids import Scheme, schemes  # noqa: E402
 from agent_memory.core.ports import PiiEntity  # noqa: E402
+from results_file import write_results  # noqa: E402
 
 LANGUAGE = {
     **dict.fromkeys("de at ch li".split(), "de"),
@@ -609,11 +609,7 @@ def main() -> None:
     report = markdown(results)
     print(report)
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(
-            json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
-        args.out.with_suffix(".md").write_text(report, encoding="utf-8")
+        write_results(args.out, results, report)
 
 
 if __name__ == "__main__":

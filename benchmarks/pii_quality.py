@@ -44,10 +44,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "src")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "benchmarks")]
 
 from agent_memory.adapters.local.pii import LocalPiiDetector  # noqa: E402
 from agent_memory.core.ports import PiiEntity  # noqa: E402
+from results_file import write_results  # noqa: E402
 
 TYPE_MAP = {
     "PERSON": "NAME",
@@ -441,9 +442,7 @@ def main() -> None:
             print(f"{dataset} FP {kind} ({on}): {value!r}")
     print(markdown(result))
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-        args.out.with_suffix(".md").write_text(markdown(result))
+        write_results(args.out, result, markdown(result))
 
 
 if __name__ == "__main__":

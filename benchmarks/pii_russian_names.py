@@ -41,10 +41,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "src")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "benchmarks")]
 
 from agent_memory.adapters.local.pii import LocalPiiDetector, russian_names  # noqa: E402
 from agent_memory.core.ports import PiiEntity  # noqa: E402
+from results_file import write_results  # noqa: E402
 
 SPLITS = {"dev": "val.conllu", "held_out": "test.conllu"}
 MAX_CHUNK = 100_000
@@ -225,8 +226,7 @@ def main() -> None:
             results["docs"][f"{folder.name}/{split}"] = {"before": before, "after": after}
             print(folder.name, split, before["scrubbed_share"], after["scrubbed_share"], flush=True)
     if args.out:
-        args.out.write_text(json.dumps(results, ensure_ascii=False, indent=2) + "\n")
-        args.out.with_suffix(".md").write_text(render(results))
+        write_results(args.out, results, render(results))
 
 
 def render(results: dict[str, Any]) -> str:
