@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Collection
 from typing import Any, Protocol
 
@@ -12,6 +11,7 @@ from botocore.exceptions import ClientError  # type: ignore[import-untyped, unus
 from agent_memory.adapters.aws._errors import THROTTLING_CODES, error_code, transient_errors
 from agent_memory.core.model.errors import TransientError
 from agent_memory.core.ports import PiiEntity
+from agent_memory.core.privacy import languages
 from agent_memory.core.privacy.pii_policy import KEPT_TYPES, url_is_personal
 
 __all__ = [
@@ -60,7 +60,7 @@ class ComprehendPiiDetector:
     then writes nothing.
 
     Comprehend reads PII in English and Spanish only: each request is sent as Spanish when its
-    text reads as Spanish (more Spanish than English function words), else as English, unless
+    text reads as Spanish (``core.privacy.languages``), else as English, unless
     ``language_code`` fixes one. Other languages are the local detector's, which the
     deployment runs beside this one.
     """
@@ -147,22 +147,7 @@ def byte_bounded_spans(text: str, max_bytes: int, overlap: int) -> list[tuple[in
         start = end - min(overlap, (end - start) // 4)
 
 
-# Frequent function words that are words in one of the two languages only.
-_SPANISH = frozenset(
-    "el la los las del al una unos unas es está están son por para con sin pero como más "
-    "muy también hay fue ser su sus que qué y o lo le les se según desde hasta".split()
-)
-_ENGLISH = frozenset(
-    "the of and to in is are was were for with without but as more very also there be his "
-    "her their that what or it he she they from until by at this which".split()
-)
-_WORD = re.compile(r"[^\W\d_]+")
-
-
 def language_of(text: str) -> str:
-    """``es`` for text with more Spanish than English function words, else ``en``."""
-    spanish = english = 0
-    for word in _WORD.findall(text.casefold()):
-        spanish += word in _SPANISH
-        english += word in _ENGLISH
-    return "es" if spanish > english else "en"
+    """``es`` for text whose likeliest language is Spanish, else ``en``."""
+    guessed = languages.guess_text(text)
+    return "es" if guessed and guessed[0] == "es" else "en"

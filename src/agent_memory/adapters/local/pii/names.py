@@ -23,10 +23,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from agent_memory.adapters.local.pii import arabic_names, cjk_names, foreign_words, languages
+from agent_memory.adapters.local.pii import arabic_names, cjk_names, foreign_words
 from agent_memory.adapters.local.pii import lexicon as lx
 from agent_memory.adapters.local.pii.tokens import Token, tokenise
 from agent_memory.core.ports import PiiEntity
+from agent_memory.core.privacy import languages
 
 _RUN_GAP = re.compile(r"[ \t\u00a0]{1,3}")
 _INITIAL_GAP = re.compile(r"\.[ \t\u00a0]{0,3}|[ \t\u00a0]{1,3}")

@@ -1,17 +1,23 @@
 """Which languages a text is written in, guessed from its function words.
 
 A capitalised word in no English list is a likely name in English text only: in Spanish text
-"Actualmente" and "También" are no names. The guess picks which other language's word list
-(``foreign_words``) to consult; it needs no model, only the commonest words of each language.
+"Actualmente" and "También" are no names, so the local name recogniser consults the guessed
+language's word list; Amazon Comprehend reads PII in English and Spanish, so its adapter sends
+Spanish text as Spanish. No model: only the commonest words of each language.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 
-from agent_memory.adapters.local.pii.lexicon import words
+
+def words(text: str) -> frozenset[str]:
+    """The whitespace-separated words of ``text``."""
+    return frozenset(text.split())
+
 
 # Folded (lowercase, no accents) function words that are not also common English words.
 FUNCTION_WORDS: dict[str, frozenset[str]] = {
@@ -101,3 +107,16 @@ def guess(keys: Iterable[str]) -> list[str]:
     english = counts.pop("en", 0)
     found = [lang for lang, n in counts.most_common() if n >= 2 and n >= english]
     return found if not cyrillic or "ru" in found else [*found, "ru"]
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def guess_text(text: str) -> list[str]:
+    """:func:`guess` over the words of ``text``, folded (lowercase, no accents)."""
+    return guess(_folded(word) for word in _WORD.findall(text))
+
+
+def _folded(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
