@@ -3,16 +3,23 @@ repositories at run time (never copied here): TruffleHog's detector tests and Gi
 generators. Neither is the rule set the credential detector adopts (CredSweeper's, whose
 fixtures live in Samsung/CredData) nor detect-secrets'.
 
-A sample is a text, the secret values in it (gold spans) and whether it should yield a find at
-all. Each sample belongs to a provider (the detector or rule file it came from): the dev and
+A sample is a text, the secret values in it (gold spans), what the scanner reports beside each
+secret (a user name, a key id, a host: spans a find may cover without being wrong), and whether
+it should yield a find at all. What a scanner reports is often a composite (``user:password``,
+``id:secret``, a URL): the secret in it is told apart by ``secret_parts``.
+
+Each sample belongs to a provider (the detector or rule file it came from): the dev and
 held-out halves are split by provider, so one provider's samples never sit on both sides.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import subprocess
+import tomllib
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +32,12 @@ class Sample:
     text: str
     golds: tuple[tuple[int, int], ...]
     positive: bool
+    context: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def reported(self) -> tuple[tuple[int, int], ...]:
+        """Every span the scanner reports: its secrets and what it names beside them."""
+        return self.golds + self.context
 
     @property
     def split(self) -> str:
@@ -111,21 +124,28 @@ _GITLEAKS_FORMS = (
     '{{\n    "{i}_token": "{s}"\n}}',
     "{i}_token: '{s}'",
 )
-_VALUE_TOKEN = re.compile(r"[^\s\"'`,:=;(){}<>\[\]@\\]{8,}")
 
 
 def gitleaks(git_dir: Path) -> Iterator[Sample]:
-    """The literal true and false positives of every rule generator (generated ones skipped)."""
+    """The literal true and false positives of every rule generator (generated ones skipped).
+
+    A literal true positive names no secret: the secret is what the file's own rule (its
+    regular expression in the generated ``config/gitleaks.toml``) captures from it.
+    """
+    rules = _gitleaks_rules(git_dir)
     folder = "cmd/generate/config/rules"
     for path in _git(git_dir, "ls-tree", "--name-only", f"HEAD:{folder}").split():
         if not path.endswith(".go") or path.endswith("_test.go"):
             continue
         source = _git(git_dir, "show", f"HEAD:{folder}/{path}")
         provider = f"gitleaks/{path[:-3]}"
+        own = [rules[i] for i in re.findall(r'RuleID:\s*"([^"]+)"', source) if i in rules]
         for match in re.finditer(r"\b(tps|fps)\s*:?=\s*", source):
             positive = match.group(1) == "tps"
             for expr in _expressions(source, match.end()):
                 for text, gold in _gitleaks_texts(expr):
+                    if positive and gold is None:
+                        gold = _captured(own, text)
                     yield _sample("gitleaks", provider, text, gold, positive)
 
 
@@ -158,20 +178,146 @@ def _gitleaks_texts(expr: str) -> Iterator[tuple[str, str | None]]:
         yield value, None
 
 
+_POSIX_CLASSES = {"alnum": "a-zA-Z0-9", "alpha": "a-zA-Z", "digit": "0-9", "space": r"\s"}
+
+
+def _gitleaks_rules(git_dir: Path) -> dict[str, tuple[re.Pattern[str], int]]:
+    """Each rule's expression in Python's dialect, and the group that holds its secret."""
+    config = tomllib.loads(_git(git_dir, "show", "HEAD:config/gitleaks.toml"))
+    rules: dict[str, tuple[re.Pattern[str], int]] = {}
+    for rule in config["rules"]:
+        if "regex" not in rule:
+            continue
+        pattern = rule["regex"].replace(r"\z", r"\Z")
+        for name, members in _POSIX_CLASSES.items():
+            pattern = pattern.replace(f"[:{name}:]", members)
+        if "(?i)" in pattern[1:]:
+            # Go scopes a later (?i) to the rest of its group; matching a known positive
+            # case-blind everywhere finds the same secret.
+            pattern = "(?i)" + pattern.replace("(?i)", "")
+        try:
+            rules[rule["id"]] = (re.compile(pattern), int(rule.get("secretGroup", 0)))
+        except re.error:
+            continue
+    return rules
+
+
+def _captured(rules: list[tuple[re.Pattern[str], int]], text: str) -> str | None:
+    """What gitleaks reports for ``text``: the secret group, else the only or first non-empty
+    group, else the whole match. None when no rule of the file matches in Python's dialect.
+    """
+    for pattern, group in rules:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        if group:
+            return match.group(group)
+        groups = [g for g in match.groups() if g]
+        return groups[0] if groups else match.group()
+    return None
+
+
 def _sample(corpus: str, provider: str, text: str, gold: str | None, positive: bool) -> Sample:
-    spans: list[tuple[int, int]] = []
-    if positive:
-        if gold is None:
-            # A literal true positive with its context: its longest token is the secret.
-            tokens = [
-                m for m in _VALUE_TOKEN.finditer(text) if not _NOT_SECRET.fullmatch(m.group())
-            ]
-            tokens.sort(key=lambda m: -len(m.group()))
-            spans = [tokens[0].span()] if tokens else []
-        else:
-            at = text.find(gold)
-            spans = [(at, at + len(gold))] if at >= 0 else []
-    return Sample(corpus, provider, text, tuple(spans), positive and bool(spans))
+    """A sample whose secret is ``gold`` (a positive whose secret was not located has no span
+    and is counted apart).
+    """
+    if not positive or gold is None or gold not in text:
+        return Sample(corpus, provider, text, (), positive)
+    secrets, context = _located(text, [(gold, secret_parts(gold))])
+    return Sample(corpus, provider, text, secrets, True, context)
+
+
+def _located(
+    text: str, reported: list[tuple[str, list[str]]]
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """Spans of each reported value, wherever it stands in the text (a test may repeat it), and
+    of the secrets inside each.
+    """
+    secrets: set[tuple[int, int]] = set()
+    context: set[tuple[int, int]] = set()
+    for value, parts in reported:
+        for match in re.finditer(re.escape(value), text):
+            context.add(match.span())
+            for secret in parts:
+                at = match.start() + value.find(secret)
+                secrets.add((at, at + len(secret)))
+    return tuple(sorted(secrets)), tuple(sorted(context))
+
+
+# -- what in a report is the secret --------------------------------------------------------------
+
+_SECRET_KEY = re.compile(
+    r"(?i)(?:sig(?:nature)?|pass(?:word|wd)?|pwd|secret|token|credentials?"
+    r"|(?:account|shared_?access|access|api|client|private)?_?key|access_?token)"
+)
+
+
+def secret_parts(reported: str) -> list[str]:
+    """The secrets in what a scanner reports: the password of a URL or a connection string,
+    the values of its secret-named parameters, the most random part of a composite
+    (``user:password``, ``key_id:secret``); none when it only says where or who (a URL without
+    credentials, a host, an address).
+    """
+    if "://" in reported or reported.lower().startswith("jdbc:"):
+        return _url_secrets(reported)
+    pairs = _pairs(reported)
+    if pairs:
+        named = [v for k, v in pairs if _SECRET_KEY.fullmatch(k.strip()) and v]
+        return named or [_most_random([v for _, v in pairs])]
+    fields = _json_fields(reported)
+    if fields:
+        return [v for k, v in fields if _SECRET_KEY.fullmatch(k) and v]
+    parts = [p.strip(_ENCLOSING) for p in re.split(r"[:;|]", reported)]
+    candidates = [p for p in parts if p and not _NOT_SECRET.fullmatch(p)]
+    return [_most_random(candidates)] if candidates else []
+
+
+_ENCLOSING = "\"'{}` "
+# ``"private_key": "..."`` in JSON, or in JSON held in a string (``\"private_key\": \"...\"``).
+_JSON_FIELD = re.compile(r'\\?"([\w-]+)\\?"\s*:\s*\\?"(?![{\[])(.*?)\\?"')
+
+
+def _json_fields(text: str) -> list[tuple[str, str]]:
+    return _JSON_FIELD.findall(text) if text.lstrip().startswith(("{", '"')) else []
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    """``key=value`` pairs joined by ``&`` or ``;`` (a query string, a connection string)."""
+    if "=" not in text or not re.search(r"[&;]", text):
+        return []
+    pairs = [item.partition("=") for item in re.split(r"[&;]", text) if item]
+    if not all(sep and re.fullmatch(r"\w[\w.-]*", key.strip()) for key, sep, _ in pairs):
+        return []
+    return [(key, value) for key, _, value in pairs]
+
+
+def _url_secrets(url: str) -> list[str]:
+    rest = re.sub(r"(?i)^jdbc:(?:\w+:)*", "", url)
+    userinfo = re.match(r"(?:[\w+.-]+://)?([^/@\s]*)@", rest)
+    secrets: list[str] = []
+    if userinfo and ":" in userinfo.group(1):
+        secrets.append(userinfo.group(1).split(":", 1)[1])
+    for key, value in re.findall(r"[?&;]([\w.-]+)=([^&;#\s]*)", rest):
+        if _SECRET_KEY.fullmatch(key) and value:
+            secrets.append(value)
+    if not secrets:
+        path = re.sub(r"^[\w+.-]+://[^/]*", "", rest).split("?")[0]
+        secrets = [
+            segment
+            for segment in path.split("/")
+            if len(segment) >= 16 and re.search(r"\d", segment) and re.search(r"[A-Za-z]", segment)
+        ]
+    return secrets
+
+
+def _most_random(parts: list[str]) -> str:
+    # On a tie the later part: a password follows its user name.
+    return max(reversed(parts), key=lambda p: len(p) * _entropy(p))
+
+
+def _entropy(text: str) -> float:
+    counts = Counter(text)
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
 
 
 # -- TruffleHog ----------------------------------------------------------------------------------
@@ -204,11 +350,11 @@ def trufflehog(git_dir: Path) -> Iterator[Sample]:
             wants = _wants(case.group("want"), constants)
             if text is None or wants is None:
                 continue
-            golds = [g for want in wants for g in _gold_parts(want, text)]
-            if wants and not golds:
+            reported = [r for want in wants for r in _reported(want, text)]
+            if wants and not reported:
                 continue
-            spans = tuple(sorted({(text.find(g), text.find(g) + len(g)) for g in golds}))
-            yield Sample("trufflehog", provider, text, spans, bool(wants))
+            secrets, context = _located(text, reported)
+            yield Sample("trufflehog", provider, text, secrets, bool(wants), context)
 
 
 def _evaluate(expr: str, constants: dict[str, str]) -> str | None:
@@ -246,20 +392,21 @@ def _wants(expr: str, constants: dict[str, str]) -> list[str] | None:
     return None if any(v is None for v in values) else [v for v in values if v]
 
 
-def _gold_parts(want: str, text: str) -> list[str]:
-    """The want itself when it is in the text, else its parts (TruffleHog joins a key id and its
-    secret with ``:`` or ``;``) that are.
+def _reported(want: str, text: str) -> list[tuple[str, list[str]]]:
+    """The want with its secrets when it is in the text; else its parts that are (TruffleHog
+    joins a key id, a secret, a host with ``:`` or ``;`` in one result), the secret among them
+    told apart as in the whole.
     """
     if want in text:
-        return [want]
-    parts = [p for p in re.split(r"[:;|]", want) if len(p) >= 6 and p in text]
-    # The parts that name where or whose the secret is (a host, a URL, an address) are no secret.
-    return [p for p in parts if not _NOT_SECRET.fullmatch(p)]
+        return [(want, secret_parts(want))]
+    parts = [p for p in re.split(r"[:;|]", want) if len(p) >= 4 and p in text]
+    secrets = secret_parts(":".join(parts)) if parts else []
+    return [(p, [p] if p in secrets else []) for p in parts]
 
 
 # What names where or whose a secret is, or what kind of value it is: a host, a URL, an address,
 # an UPPER_SNAKE variable, a MIME type.
 _NOT_SECRET = re.compile(
-    r"//.*|[^@\s]+@[^@\s]+|(?:[\w-]+\.)+[a-z]{2,}(?:[/?#:]\S*)?|https?|[A-Z][A-Z0-9_]+"
+    r"//.*|[^@\s]+@(?:[\w-]+\.)+[a-z]{2,}|(?:[\w-]+\.)+[a-z]{2,}(?:[/?#:]\S*)?|https?|[A-Z][A-Z0-9_]+"
     r"|[a-z]+/[\w.+-]+"
 )

@@ -44,6 +44,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "benchmarks")]
 from agent_memory.adapters.credentials import CredentialDetector  # noqa: E402
 from agent_memory.adapters.credentials import rules as rule_set  # noqa: E402
 from agent_memory.core.ports import PiiEntity  # noqa: E402
+from agent_memory.core.privacy.scrubbing import masked_spans  # noqa: E402
 from credential_corpora import Sample, commit_of, gitleaks, trufflehog  # noqa: E402
 from pii_quality import licence_texts, metadata_descriptions, python_sources  # noqa: E402
 from results_file import write_results  # noqa: E402
@@ -62,6 +63,7 @@ class Tally:
     finds_on_negatives: int = 0
     negatives: int = 0
     negatives_flagged: int = 0
+    unlocated: int = 0
     misses: list[tuple[str, str]] = field(default_factory=list)
     false_positives: list[tuple[str, str, str]] = field(default_factory=list)
 
@@ -74,6 +76,9 @@ class Tally:
             for e in found:
                 self.false_positives.append((sample.provider, e.type, sample.text[e.begin : e.end]))
             return
+        if not sample.golds and not sample.context:
+            self.unlocated += 1
+            return
         for begin, end in sample.golds:
             self.gold += 1
             whole = any(b <= begin and e >= end for b, e in spans)
@@ -83,7 +88,7 @@ class Tally:
                 self.misses.append((sample.provider, _line_around(sample.text, begin, end)))
         for e in found:
             self.finds_on_positives += 1
-            if any(e.begin < end and e.end > begin for begin, end in sample.golds):
+            if any(e.begin < end and e.end > begin for begin, end in sample.reported):
                 self.true_finds += 1
             else:
                 self.false_positives.append((sample.provider, e.type, sample.text[e.begin : e.end]))
@@ -98,6 +103,7 @@ class Tally:
             "precision_with_negatives": _ratio(self.true_finds, all_finds),
             "negative_samples": self.negatives,
             "negative_samples_flagged": self.negatives_flagged,
+            "positives_not_located": self.unlocated,
         }
 
 
@@ -116,7 +122,8 @@ def score(detector: CredentialDetector, samples: Iterable[Sample]) -> dict[str, 
     tallies: dict[str, dict[str, Tally]] = {}
     for sample in samples:
         by_split = tallies.setdefault(sample.corpus, {})
-        by_split.setdefault(sample.split, Tally()).add(sample, detector.detect(sample.text))
+        found = masked_spans(sample.text, detector)
+        by_split.setdefault(sample.split, Tally()).add(sample, found)
     return tallies
 
 
@@ -157,7 +164,7 @@ def score_plain(
         for start in range(0, len(text), CHUNK):
             chunk = text[start : start + CHUNK]
             began = time.process_time()
-            found = detector.detect(chunk)
+            found = masked_spans(chunk, detector)
             seconds += time.process_time() - began
             chars += len(chunk)
             for e in found:

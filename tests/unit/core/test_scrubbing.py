@@ -4,7 +4,7 @@ import pytest
 
 from agent_memory.core.model.errors import PiiDetectionFailed, TransientError
 from agent_memory.core.ports import PiiEntity
-from agent_memory.core.privacy.scrubbing import chunk_spans, scrub_texts
+from agent_memory.core.privacy.scrubbing import chunk_spans, masked_spans, scrub_texts
 from tests.support.fakes import FakePiiDetector
 
 
@@ -86,3 +86,16 @@ def test_pseudonyms_differ_between_tenants_and_keys() -> None:
         for key, scope in ((b"a" * 32, "acme"), (b"a" * 32, "globex"), (b"b" * 32, "acme"))
     }
     assert len(labels) == 3
+
+
+def test_masked_spans_are_what_scrubbing_replaces() -> None:
+    # Given a text with an address and a second mention of it
+    detector = FakePiiDetector()
+    text = "mail jane@example.com, again: jane@example.com"
+    # When its masked spans are read and the text is scrubbed
+    spans = masked_spans(text, detector)
+    scrubbed = scrub_texts([text], detector).texts[0]
+    # Then both mentions are spans, and replacing them gives the scrubbed text
+    assert [text[e.begin : e.end] for e in spans] == ["jane@example.com"] * 2
+    rebuilt = text[: spans[0].begin] + "[EMAIL]" + text[spans[0].end : spans[1].begin] + "[EMAIL]"
+    assert scrubbed == rebuilt + text[spans[1].end :]

@@ -137,6 +137,20 @@ def pseudonyms_for(key: bytes | None, tenant_id: str) -> Pseudonyms | None:
     return Pseudonyms(key, tenant_id) if key else None
 
 
+def masked_spans(text: str, detector: PiiDetector) -> list[PiiEntity]:
+    """What scrubbing masks in ``text``, merged and in order, as spans of ``text``: the
+    detector's finds, names held under name keys, and every other mention of a find.
+    """
+    # The detector reads the text as a person would (invisible characters gone, look-alike
+    # digits, dashes and spaces plain); what it finds is replaced in the text as stored.
+    form = reading_form(text)
+    # What no detector reads as prose (a name split over a value's fields), and every other
+    # mention of what was found (the bare surname in another field), whatever the detector.
+    found = [*detect_all(form.view, detector), *field_names(form.view)]
+    found += other_mentions(form.view, found)
+    return _merge([PiiEntity(e.type, *form.span(e.begin, e.end), e.score) for e in found])
+
+
 def scrub_texts(
     texts: Sequence[str], detector: PiiDetector, pseudonyms: Pseudonyms | None = None
 ) -> ScrubResult:
@@ -148,14 +162,7 @@ def scrub_texts(
     """
     # U+2029 only ever appears as our separator, so fields split apart again exactly.
     joined = _FIELD_SEPARATOR.join(stored_form(text).replace("\u2029", "\n") for text in texts)
-    # The detector reads the text as a person would (invisible characters gone, look-alike
-    # digits, dashes and spaces plain); what it finds is replaced in the text as stored.
-    form = reading_form(joined)
-    # What no detector reads as prose (a name split over a value's fields), and every other
-    # mention of what was found (the bare surname in another field), whatever the detector.
-    found = [*detect_all(form.view, detector), *field_names(form.view)]
-    found += other_mentions(form.view, found)
-    entities = _merge([PiiEntity(e.type, *form.span(e.begin, e.end), e.score) for e in found])
+    entities = masked_spans(joined, detector)
     counts: Counter[str] = Counter()
     pieces: list[str] = []
     cursor = 0
