@@ -22,6 +22,7 @@ import zlib
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from pathlib import Path
 
 
@@ -239,9 +240,19 @@ def _located(
         for match in re.finditer(re.escape(value), text):
             context.add(match.span())
             for secret in parts:
+                if is_filler(secret):
+                    continue
                 at = match.start() + value.find(secret)
                 secrets.add((at, at + len(secret)))
     return tuple(sorted(secrets)), tuple(sorted(context))
+
+
+def is_filler(secret: str) -> bool:
+    """A test's stand-in, not a secret anyone holds: after its prefix, one character repeated
+    (``shippo_live_aaaa...``, ``spu-1111...``), as Gitleaks' own global allowlist reads it.
+    """
+    body = re.split(r"[_-]", secret)[-1]
+    return len(body) >= 8 and len(set(body.lower())) == 1
 
 
 # -- what in a report is the secret --------------------------------------------------------------
@@ -394,14 +405,36 @@ def _wants(expr: str, constants: dict[str, str]) -> list[str] | None:
 
 def _reported(want: str, text: str) -> list[tuple[str, list[str]]]:
     """The want with its secrets when it is in the text; else its parts that are (TruffleHog
-    joins a key id, a secret, a host with ``:`` or ``;`` in one result), the secret among them
-    told apart as in the whole.
+    joins a key id, a secret, a host with ``:`` or ``;`` in one result, or a URL and a query
+    string), the secret among them told apart as in the whole.
     """
     if want in text:
         return [(want, secret_parts(want))]
-    parts = [p for p in re.split(r"[:;|]", want) if len(p) >= 4 and p in text]
+    parts = _parts_in(want, text)
+    structured = {p: secret_parts(p) for p in parts if _pairs(p)}
+    if any(structured.values()):
+        return [(p, structured.get(p, [])) for p in parts]
     secrets = secret_parts(":".join(parts)) if parts else []
     return [(p, [p] if p in secrets else []) for p in parts]
+
+
+def _parts_in(want: str, text: str) -> list[str]:
+    """The pieces of ``want`` found in ``text``, longest first, split where TruffleHog joins the
+    parts of a result (``:``, ``;``, ``|``, or nothing at all: a secret glued to its key id).
+    """
+    pieces: list[str] = []
+    pending = [p for p in re.split(r"[;|]|(?<!\d):|:(?!\d)", want) if p]
+    while pending:
+        part = pending.pop()
+        match = SequenceMatcher(None, part, text, autojunk=False).find_longest_match()
+        if match.size < _MIN_PIECE:
+            continue
+        pieces.append(part[match.a : match.a + match.size])
+        pending += [part[: match.a], part[match.a + match.size :]]
+    return pieces
+
+
+_MIN_PIECE = 6
 
 
 # What names where or whose a secret is, or what kind of value it is: a host, a URL, an address,

@@ -71,7 +71,8 @@ _CONNECTOR = re.compile(
     \s*(?:
         (?<![^\W\d_])(?:is|was|are|were|to|reads|now|est|était|c['’]est|es|era|ist|lautet|war
         |lautete|[èé]|era|luidt|jest|brzmi|to|это|был|будет|—|–|هي|هو)(?![^\W\d_])\s*[:：]?
-        | [:：=＝]{1,2}\s*(?:[:=])?|=>|->|\s[-–—]\s
+        | =>|->|[:：=＝]{1,4}|\s[-–—]\s
+        | (?<=["'`]),(?=\s*["'`])  # a quoted name and its value as arguments: ("api_key", "...")
         | [はが]|[是为為係]|[은는이가]\s*[:：]?
     )\s*
     """,
@@ -162,7 +163,13 @@ def _value(text: str, at: int, line_end: int) -> _Value | None:
         if end <= at + 1:
             return None
         rest = text[end + 1 : line_end]
-        return _Value(at + 1, end, text[at + 1 : end], True, not rest.strip(TRAILING + " "))
+        # Spaces just inside the quotes (``' T5LJHzWw...= '``) are not part of the value.
+        inner = text[at + 1 : end]
+        begin = at + 1 + len(inner) - len(inner.lstrip())
+        stop = end - (len(inner) - len(inner.rstrip()))
+        if stop <= begin:
+            return None
+        return _Value(begin, stop, text[begin:stop], True, not rest.strip(TRAILING + " "))
     match = _UNQUOTED.match(text, at, line_end)
     if match is None:
         return None
@@ -188,6 +195,13 @@ def _accepted(kind: str, value: _Value, connector: str) -> bool:
     if not connector:
         # Only a machine-made token stands after a bare name with nothing between.
         return kind == "token" and is_random(text, min_chars=16, labelled=True)
+    if connector == ",":
+        # Arguments side by side (``getenv("api_token", "...")``) are also lists of words
+        # (``"password", "mot de passe"``): only a value no word could be.
+        secret = looks_secret(text) and not any(c.isspace() for c in text)
+        return secret and (
+            kind != "token" or is_random(text, min_chars=8, labelled=True) or is_uuid(text)
+        )
     if kind == "token":
         # API keys of several providers are UUIDs: after a key's name one is a key.
         return (

@@ -34,7 +34,9 @@ _KEY_HEADER = re.compile(
     (?P<value>[^\s"',;]{8,})"""
 )
 # ``curl -u user:password``, ``--user 'user:password'``, ``-u ":password"``.
-_CURL_USER = re.compile(r"""(?:\s-u|--user|--proxy-user)\s*["']?[^\s:"']*:(?P<value>[^\s"']+)""")
+_CURL_USER = re.compile(
+    r"""(?:\s-u|--user|--proxy-user)\s*["']?[^\s:"']*:["']?(?P<value>[^\s"']+)"""
+)
 # An XML element that holds a secret: ``<password>...</password>``, ``<secret>...</secret>``,
 # ``<apiKey>...</apiKey>`` (Jenkins, Maven, .NET config), its whole content.
 _SECRET_ELEMENT = re.compile(

@@ -81,23 +81,11 @@ def is_placeholder(value: str) -> bool:
         return True
     if len(value) < _MIN_TOKEN_FILLER:
         return False  # a person's password may be as dull as it likes
-    # A filler after a real prefix (``glpat-XXXXXXXXXXXX``, ``hf_xxxx...``, ``ntn_1234567890...``):
-    # one character, or runs of consecutive ones, make up half of it.
+    # A filler after a real prefix (``glpat-XXXXXXXXXXXX``, ``hf_xxxx...``): one character makes
+    # up half of it. Runs of consecutive characters do not make a filler: ``abcdef123456`` is a
+    # weak secret, and a secret all the same.
     most = max(lowered.count(c) for c in set(lowered))
-    return most * 2 >= len(value) or _in_sequences(lowered) * 2 >= len(value)
-
-
-def _in_sequences(value: str) -> int:
-    """Characters in runs of 6 or more consecutive ones (``0123456789``, ``abcdefgh``)."""
-    run = 1
-    counted = 0
-    for previous, current in pairwise(value):
-        if ord(current) == ord(previous) + 1:
-            run += 1
-        else:
-            counted += run if run >= 6 else 0
-            run = 1
-    return counted + (run if run >= 6 else 0)
+    return most * 2 >= len(value)
 
 
 def entropy(value: str) -> float:
