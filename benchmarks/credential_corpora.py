@@ -240,11 +240,26 @@ def _located(
         for match in re.finditer(re.escape(value), text):
             context.add(match.span())
             for secret in parts:
-                if is_filler(secret):
-                    continue
                 at = match.start() + value.find(secret)
+                if is_filler(secret) or _labelled_identifier(text, at):
+                    continue
                 secrets.add((at, at + len(secret)))
     return tuple(sorted(secrets)), tuple(sorted(context))
+
+
+# A label that says the value after it is who or where, not a secret: ``"hive_id": "..."``,
+# ``censys_user: ...``, ``ORG_ID=...``, ``<id>{...``, ``id: ...``.
+_IDENTIFIER_LABEL = re.compile(
+    r"(?i)(?:\b|_)(?:id|user(?:name)?|account|org|email|domain|host|url)[\"'>]?\s*[:=]?\s*[\"'{]*\s*$"
+)
+
+
+def _labelled_identifier(text: str, at: int) -> bool:
+    """The text itself labels the value at ``at`` an identifier (TruffleHog reports ids and
+    user names beside the secret they go with).
+    """
+    line_start = text.rfind("\n", 0, at) + 1
+    return _IDENTIFIER_LABEL.search(text[max(line_start, at - 40) : at]) is not None
 
 
 def is_filler(secret: str) -> bool:
@@ -303,8 +318,8 @@ def _pairs(text: str) -> list[tuple[str, str]]:
 
 
 def _url_secrets(url: str) -> list[str]:
-    rest = re.sub(r"(?i)^jdbc:(?:\w+:)*", "", url)
-    userinfo = re.match(r"(?:[\w+.-]+://)?([^/@\s]*)@", rest)
+    rest = re.sub(r"(?i)^jdbc:", "", url)
+    userinfo = re.match(r"[\w+.-]+://([^/@\s]*)@", rest)
     secrets: list[str] = []
     if userinfo and ":" in userinfo.group(1):
         secrets.append(userinfo.group(1).split(":", 1)[1])

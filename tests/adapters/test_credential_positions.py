@@ -107,3 +107,45 @@ def test_a_weak_secret_of_consecutive_characters_is_still_a_secret(
 def test_a_quoted_curl_password_is_scrubbed_whole(text: str, value: str) -> None:
     # Given curl's user and a quoted password, When it is read, Then the password is found whole
     assert covered_whole(text, value), text
+
+
+@settings(max_examples=30, deadline=None)
+@given(value=secrets(), host=st.sampled_from(("github.com/org/repo.git", "gitlab.example.com/x")))
+def test_a_token_in_a_urls_user_place_is_scrubbed(value: str, host: str) -> None:
+    # Given a URL whose user stands alone and is a random token (a user with no password is a
+    # token, as pip's URL redaction reads it)
+    assume("-" not in value)
+    text = f"git clone https://{value}@{host}"
+    # When it is read, Then the token is found whole
+    assert covered_whole(text, value), text
+
+
+@pytest.mark.parametrize(
+    "text", ["ssh://git@github.com/org/repo", "https://jdoe@bitbucket.org/team/repo.git"]
+)
+def test_a_plain_user_name_in_a_url_is_kept(text: str) -> None:
+    # Given a URL with a plain user name, When it is read, Then nothing is found
+    assert DETECTOR.detect(text) == []
+
+
+def test_a_curl_user_with_no_password_is_the_credential() -> None:
+    # Given curl given an API key as its user and an empty password
+    text = 'curl -u "d2LkV78zLx!t:" https://localhost:9200'
+    # When it is read, Then the key is found whole
+    assert covered_whole(text, "d2LkV78zLx!t")
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_an_azure_client_secret_with_its_tilde_is_scrubbed_whole(seed: int) -> None:
+    # Given an unlabeled secret in Azure's client-secret shape (three characters, a digit, "Q~",
+    # then 31-34 random ones)
+    rng = random.Random(seed)
+    head = "".join(rng.choices(ALNUM, k=3)) + rng.choice(string.digits)
+    value = f"{head}Q~{''.join(rng.choices(ALNUM + '_~', k=34))}"
+    assume(
+        all(any(c in g for c in value) for g in (string.ascii_lowercase, string.ascii_uppercase))
+    )
+    text = f"Example= {value}"
+    # When it is read, Then it is found whole
+    assert covered_whole(text, value), text

@@ -60,3 +60,24 @@ def test_every_occurrence_of_a_reported_secret_is_gold() -> None:
     # Then both occurrences are gold and the user name is context only
     assert [text[b:e] for b, e in golds] == ["Zr8KQm9v3xT7pLw2"] * 2
     assert "deploy" in [text[b:e] for b, e in context]
+
+
+@pytest.mark.parametrize(
+    "text", ['"hive_id": "F1j6zMpLLcwZC3HM8"', "ORG_ID=F1j6zMpLLcwZC3HM8", "<id>{F1j6zMpLLcwZC3HM8"]
+)
+def test_a_value_the_text_labels_an_identifier_is_no_gold(text: str) -> None:
+    # Given a reported value that the text itself labels an id
+    golds, context = credential_corpora._located(
+        text, [("F1j6zMpLLcwZC3HM8", ["F1j6zMpLLcwZC3HM8"])]
+    )
+    # Then it is context, not a secret to find
+    assert golds == () and len(context) == 1
+
+
+def test_a_filler_is_no_gold() -> None:
+    # Given a prefix and one character repeated (a test's stand-in)
+    text = "token=shippo_live_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+    value = text.split("=")[1]
+    golds, _ = credential_corpora._located(text, [(value, [value])])
+    # Then nothing there is a secret to find
+    assert golds == ()

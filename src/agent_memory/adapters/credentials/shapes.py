@@ -33,9 +33,12 @@ _KEY_HEADER = re.compile(
     |session[_-]?(?:id|token)?|csrf[_-]?token|signature|token)["']?[ \t]*:[ \t]*["']?
     (?P<value>[^\s"',;]{8,})"""
 )
-# ``curl -u user:password``, ``--user 'user:password'``, ``-u ":password"``.
+# ``curl -u user:password``, ``--user 'user:password'``, ``-u ":password"``; ``-u "token:"``
+# (no password: the user is the credential, as an API key passed alone).
 _CURL_USER = re.compile(
-    r"""(?:\s-u|--user|--proxy-user)\s*["']?[^\s:"']*:["']?(?P<value>[^\s"']+)"""
+    r"""(?:\s-u|--user|--proxy-user)\s*["']?(?:[^\s:"']*:["']?(?P<value>[^\s"']+)
+    |(?P<alone>[^\s:"']{8,}):["']?(?:\s|$))""",
+    re.VERBOSE,
 )
 # An XML element that holds a secret: ``<password>...</password>``, ``<secret>...</secret>``,
 # ``<apiKey>...</apiKey>`` (Jenkins, Maven, .NET config), its whole content.
@@ -43,18 +46,22 @@ _SECRET_ELEMENT = re.compile(
     r"""(?ix)<(?P<tag>[\w:.-]*(?:secret|password|passwd|token|api[_-]?key|apikey|private[_-]?key
     |access[_-]?key|credential)s?)(?:\s[^<>]*)?>\s*(?P<value>[^<\n]{4,}?)\s*</(?P=tag)>"""
 )
-# An unlabeled machine-made token: 24+ characters of letters, digits, ``_`` and ``-`` (after a
+# An unlabeled machine-made token: 24+ characters of letters, digits, ``_``, ``-`` and ``~``
+# (Azure's client secrets carry a ``Q~``) (after a
 # short dotted prefix such as Vault's ``hvs.`` or Google's ``ya29.``) with
 # capitals, small letters and digits in it, random throughout (not words: ``is_random``).
 # Standard base64 (``+``, ``/``, ``=``) is left to the rules above: digests use it.
 _RANDOM_TOKEN = re.compile(
-    r"(?<![\w/+=.-])(?P<value>(?:[A-Za-z][A-Za-z0-9]{0,7}\.)?[A-Za-z0-9_-]{24,})(?![\w/+=-])"
+    r"(?<![\w/+=.~-])(?P<value>(?:[A-Za-z][A-Za-z0-9]{0,7}\.)?[A-Za-z0-9_~-]{24,})(?![\w/+=~-])"
 )
 # A URL that carries a password: ``postgres://app:...@db``, ``mongodb+srv://u:...@cluster``,
 # ``amqp://guest:...@mq``, ``redis://:...@cache`` (any scheme).
 _URL_PASSWORD = re.compile(
     r"(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/@\"'<>]*:(?P<value>[^\s@/\"'<>]+)@"
 )
+# A URL whose user stands alone (``https://<token>@github.com/...``): a user with no password is
+# a token, as pip's ``redact_netloc`` reads it; only a random one is taken (``ssh://git@host``).
+_URL_TOKEN_USER = re.compile(r"(?i)\b[a-z][a-z0-9+.-]{1,30}://(?P<value>[^\s:/@\"'<>]{16,})@")
 # ``Server=db;User Id=app;Password=...;`` (ADO.NET, ODBC), ``jdbc:...;password=...``,
 # ``?user=app&password=...`` (JDBC and other URLs), ``AccountKey=...;`` (Azure).
 _KEY_VALUE = re.compile(
@@ -87,13 +94,16 @@ def finds(text: str) -> Iterator[PiiEntity]:
     for match in _SCHEME.finditer(text):
         yield from _if_secret("SECRET", match, text, min_random=12)
     for match in _CURL_USER.finditer(text):
-        if looks_secret(match.group("value")):
-            yield from _if_secret("PASSWORD", match, text, min_random=0)
+        group = "value" if match.group("value") else "alone"
+        if looks_secret(match.group(group)):
+            yield from _if_secret("PASSWORD", match, text, min_random=0, group=group)
     for match in _SECRET_ELEMENT.finditer(text):
         yield from _if_secret("SECRET", match, text, min_random=0, words=True)
     for match in _URL_PASSWORD.finditer(text):
         # In a URL's password place a plain word is a password all the same.
         yield from _if_secret("PASSWORD", match, text, min_random=0, words=True)
+    for match in _URL_TOKEN_USER.finditer(text):
+        yield from _if_secret("SECRET", match, text, min_random=16)
     for match in _KEY_VALUE.finditer(text):
         key = match.group("key").lower()
         if key.startswith("pub"):
@@ -141,9 +151,15 @@ def _three_classes(value: str) -> bool:
 
 
 def _if_secret(
-    label: str, match: re.Match[str], text: str, *, min_random: int, words: bool = False
+    label: str,
+    match: re.Match[str],
+    text: str,
+    *,
+    min_random: int,
+    words: bool = False,
+    group: str = "value",
 ) -> Iterator[PiiEntity]:
-    begin, end = match.span("value")
+    begin, end = match.span(group)
     value = text[begin:end]
     if value[:1] in "\"'{" and len(value) >= 2:
         begin, end = begin + 1, end - 1
