@@ -34,6 +34,7 @@ class Sample:
     golds: tuple[tuple[int, int], ...]
     positive: bool
     context: tuple[tuple[int, int], ...] = ()
+    set_aside: int = 0  # reported secrets that are no secret: fillers, values labelled ids
 
     @property
     def reported(self) -> tuple[tuple[int, int], ...]:
@@ -224,27 +225,37 @@ def _sample(corpus: str, provider: str, text: str, gold: str | None, positive: b
     """
     if not positive or gold is None or gold not in text:
         return Sample(corpus, provider, text, (), positive)
-    secrets, context = _located(text, [(gold, secret_parts(gold))])
-    return Sample(corpus, provider, text, secrets, True, context)
+    # A rule that captures ``user:password`` whole (curl's -u, a URL's user information) holds
+    # one secret, the password (RFC 3986's userinfo, RFC 7617's user-pass).
+    user_pass = _USER_PASS.fullmatch(gold)
+    parts = [user_pass.group(1)] if user_pass else secret_parts(gold)
+    secrets, context, set_aside = _located(text, [(gold, parts)])
+    return Sample(corpus, provider, text, secrets, True, context, set_aside)
+
+
+_USER_PASS = re.compile(r"[^:\s\"']+:([^:\s\"']+)")
 
 
 def _located(
     text: str, reported: list[tuple[str, list[str]]]
-) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
-    """Spans of each reported value, wherever it stands in the text (a test may repeat it), and
-    of the secrets inside each.
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], int]:
+    """Spans of each reported value, wherever it stands in the text (a test may repeat it), of
+    the secrets inside each, and how many reported secrets were set aside as no secret.
     """
     secrets: set[tuple[int, int]] = set()
     context: set[tuple[int, int]] = set()
+    set_aside: set[tuple[int, int]] = set()
     for value, parts in reported:
         for match in re.finditer(re.escape(value), text):
             context.add(match.span())
             for secret in parts:
                 at = match.start() + value.find(secret)
+                span = (at, at + len(secret))
                 if is_filler(secret) or _labelled_identifier(text, at):
-                    continue
-                secrets.add((at, at + len(secret)))
-    return tuple(sorted(secrets)), tuple(sorted(context))
+                    set_aside.add(span)
+                else:
+                    secrets.add(span)
+    return tuple(sorted(secrets)), tuple(sorted(context)), len(set_aside - secrets)
 
 
 # A label that says the value after it is who or where, not a secret: ``"hive_id": "..."``,
@@ -379,8 +390,8 @@ def trufflehog(git_dir: Path) -> Iterator[Sample]:
             reported = [r for want in wants for r in _reported(want, text)]
             if wants and not reported:
                 continue
-            secrets, context = _located(text, reported)
-            yield Sample("trufflehog", provider, text, secrets, bool(wants), context)
+            secrets, context, set_aside = _located(text, reported)
+            yield Sample("trufflehog", provider, text, secrets, bool(wants), context, set_aside)
 
 
 def _evaluate(expr: str, constants: dict[str, str]) -> str | None:

@@ -149,3 +149,16 @@ def test_an_azure_client_secret_with_its_tilde_is_scrubbed_whole(seed: int) -> N
     text = f"Example= {value}"
     # When it is read, Then it is found whole
     assert covered_whole(text, value), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"',
+        "secret_key = '0123456789abcdefghijklmnopqrstuvwxyz'",
+    ],
+)
+def test_an_alphabet_is_no_secret(text: str) -> None:
+    # Given a value that is runs of consecutive characters throughout (an alphabet, a count)
+    # When it is read, Then nothing is found
+    assert DETECTOR.detect(text) == []

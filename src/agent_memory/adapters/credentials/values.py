@@ -82,10 +82,24 @@ def is_placeholder(value: str) -> bool:
     if len(value) < _MIN_TOKEN_FILLER:
         return False  # a person's password may be as dull as it likes
     # A filler after a real prefix (``glpat-XXXXXXXXXXXX``, ``hf_xxxx...``): one character makes
-    # up half of it. Runs of consecutive characters do not make a filler: ``abcdef123456`` is a
-    # weak secret, and a secret all the same.
+    # up half of it. An alphabet (``ABC...XYZabc...xyz0123456789``) is runs of consecutive
+    # characters throughout; a value only partly made of them (``abcdef123456Qx``) is a weak
+    # secret, and a secret all the same.
     most = max(lowered.count(c) for c in set(lowered))
-    return most * 2 >= len(value)
+    return most * 2 >= len(value) or _in_sequences(lowered) == len(value)
+
+
+def _in_sequences(value: str) -> int:
+    """Characters in runs of 6 or more consecutive ones (``0123456789``, ``abcdefgh``)."""
+    run = 1
+    counted = 0
+    for previous, current in pairwise(value):
+        if ord(current) == ord(previous) + 1:
+            run += 1
+        else:
+            counted += run if run >= 6 else 0
+            run = 1
+    return counted + (run if run >= 6 else 0)
 
 
 def entropy(value: str) -> float:
