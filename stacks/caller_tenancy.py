@@ -16,7 +16,7 @@ from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
 from agent_memory.core.model.tenant_identity import TENANT_SOURCE_PREFIX, TENANT_TAG, TenantIdentity
-from stacks.nag import acknowledge
+from stacks.nag import acknowledge, resource_findings
 
 CALLER_TAG = f"aws:PrincipalTag/{TENANT_TAG}"
 
@@ -47,24 +47,19 @@ class CallerTenancy(Construct):
         role = function.role
         if role is None:
             raise ValueError(f"{function.node.id} has no role to grant iam:ListRoleTags to")
+        callers = [
+            stack.format_arn(service="iam", region="", resource="role", resource_name="*"),
+            stack.format_arn(service="iam", region="", resource="user", resource_name="*"),
+        ]
         role.add_to_principal_policy(
-            iam.PolicyStatement(
-                actions=["iam:ListRoleTags", "iam:ListUserTags"],
-                resources=[
-                    stack.format_arn(service="iam", region="", resource="role", resource_name="*"),
-                    stack.format_arn(service="iam", region="", resource="user", resource_name="*"),
-                ],
-            )
+            iam.PolicyStatement(actions=["iam:ListRoleTags", "iam:ListUserTags"], resources=callers)
         )
         acknowledge(
             role,
             "IAM5",
             "Any caller's role or user may be tagged for a tenant: the function reads the tags "
             "of the one whose signed proof it received, and nothing else of IAM.",
-            findings=[
-                "Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:role/*",
-                "Resource::arn:<AWS::Partition>:iam::<AWS::AccountId>:user/*",
-            ],
+            findings=resource_findings(role, *callers),
         )
 
     def _restrict_bus(self, bus: events.EventBus) -> None:

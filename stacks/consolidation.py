@@ -21,7 +21,7 @@ from constructs import Construct
 
 from agent_memory.core.workflows.consolidation import INCOMPLETE_AFTER_SECONDS
 from stacks.config import ROOT
-from stacks.nag import acknowledge
+from stacks.nag import acknowledge, resource_findings
 
 DEFINITION = ROOT / "statemachines" / "consolidation.asl.json"
 DETAIL_TYPE = "RunFinished"
@@ -165,10 +165,7 @@ class Consolidation(Construct):
             policy,
             "IAM5",
             "Executions of this state machine only: their names are not known in advance.",
-            findings=[
-                f"Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:"
-                f"execution:<{Stack.of(self).get_logical_id(self._cfn_machine())}.Name>:*"
-            ],
+            findings=resource_findings(policy, executions),
         )
 
     def _cfn_machine(self) -> sfn.CfnStateMachine:

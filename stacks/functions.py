@@ -22,7 +22,7 @@ from stacks.bedrock_models import (
 )
 from stacks.config import ROOT, MemoryConfig
 from stacks.knowledge_base import KnowledgeBase
-from stacks.nag import acknowledge
+from stacks.nag import acknowledge, resource_findings
 from stacks.runtime import PYTHON_VERSION
 from stacks.storage import KB_PREFIX, Storage
 from stacks.tenant_access import TenantDataAccess
@@ -472,7 +472,7 @@ class Functions(Construct):
                 "IAM5",
                 "A cross-Region inference profile may serve the model from any Region of its "
                 "geography; the bedrock:InferenceProfileArn condition pins it to this profile.",
-                findings=[f"Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/{model}"],
+                findings=resource_findings(role, foundation_model_arn(role, model, region="*")),
             )
 
     def _grant_pii_detection(self, role: iam.Role) -> None:
