@@ -30,18 +30,27 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 GEOGRAPHY = {"us": "us", "eu": "eu", "ap": "apac"}
 
 
-def documented_lines(paths: list[Path] = DOCUMENTS) -> list[tuple[str, str]]:
-    """``(where, line)`` for each ``cdk deploy|synth`` line in the documents' shell blocks, with
-    backslash continuations joined and trailing comments dropped."""
+def documented_shell_lines(paths: list[Path] = DOCUMENTS) -> list[tuple[str, str]]:
+    """``(where, line)`` for each line of the documents' shell blocks, with backslash
+    continuations joined and trailing comments dropped."""
     found: list[tuple[str, str]] = []
     for path in paths:
         blocks = re.findall(r"^```(?:sh|bash|shell)\n(.*?)^```$", path.read_text(), re.M | re.S)
         for block in blocks:
             for line in re.sub(r"\\\n\s*", " ", block).splitlines():
                 command = line.split(" #", 1)[0].strip()
-                if re.search(r"\bcdk (?:deploy|synth)\b", command):
+                if command:
                     found.append((path.name, command))
     return found
+
+
+def documented_lines(paths: list[Path] = DOCUMENTS) -> list[tuple[str, str]]:
+    """The ``cdk deploy`` and ``cdk synth`` lines of the documents' shell blocks."""
+    return [
+        (where, line)
+        for where, line in documented_shell_lines(paths)
+        if re.search(r"\bcdk (?:deploy|synth)\b", line)
+    ]
 
 
 def context_of(command: str) -> dict[str, str]:
@@ -113,3 +122,15 @@ def test_the_reader_joins_continued_lines_and_drops_comments(tmp_path: Path) -> 
     # When it is read, Then one line holds both options and no comment
     [(_, line)] = documented_lines([doc])
     assert context_of(line) == {"region": "us-east-1", "chatModelId": "x"}
+
+
+def test_every_region_a_documented_command_names_is_supported() -> None:
+    # Given every shell line of the documents that names a Region (``--region``, ``region=``)
+    named = {
+        (where, region)
+        for where, line in documented_shell_lines()
+        for region in re.findall(r"(?:--region[ =]|region=)([a-z]{2}-[a-z]+-\d)", line)
+    }
+    assert named, "no documented command names a Region"
+    # Then each is one the stack can be deployed in
+    assert {(w, r) for w, r in named if r not in SUPPORTED_REGIONS} == set()
