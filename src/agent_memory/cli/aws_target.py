@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from agent_memory.core.api.contracts import unwrap_event
+from agent_memory.core.model.tenant_identity import tenant_source
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.workflows.consolidation import (
     INCOMPLETE_AFTER_SECONDS,
@@ -85,6 +85,8 @@ class StackFailures:
         if record.get("incomplete"):
             event, attempt = self._redelivery(record), record.get("scrubbed_at")
         else:
+            # As the bus delivered it: under principal-tag tenancy extract reads the envelope's
+            # source, and a failed run replays with the source it came with, no other.
             event, attempt = self._event(record), record.get("failures")
         digest = hashlib.sha256(f"{record['key']}#{attempt}".encode()).hexdigest()
         name = f"replay-{digest[:40]}"
@@ -93,7 +95,7 @@ class StackFailures:
                 self.sfn.start_execution(
                     stateMachineArn=self.state_machine_arn,
                     name=name,
-                    input=json.dumps(unwrap_event(event), ensure_ascii=False),
+                    input=json.dumps(event, ensure_ascii=False),
                 )["executionArn"]
             )
         except self.sfn.exceptions.ExecutionAlreadyExists:
@@ -113,10 +115,14 @@ class StackFailures:
         return event
 
     def _redelivery(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """The run's identity with its tenant's source: extract accepted this run already, under
+        either tenancy, and answers it from the run's record.
+        """
         run = self.ports.run_ledger.entry(entry["key"], now=self.ports.clock())
         if run is None:
             raise AwsCommandFailed(f"{entry['key']}: the run's record is gone (expired?)")
-        return redelivery_event(run.value)
+        detail = redelivery_event(run.value)
+        return {"source": tenant_source(str(detail["tenant_id"])), "detail": detail}
 
     def _delete_letters(self, key: str) -> None:
         for _ in range(_MAX_RECEIVES):

@@ -6,6 +6,7 @@ real stack's outputs do; the CLI reads them and works with the caller's credenti
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -21,13 +22,16 @@ from moto import mock_aws
 from agent_memory.adapters.aws.retention import AWS_RETENTION
 from agent_memory.cli.main import main
 from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.tenant_identity import TenantIdentity, tenant_source
 from agent_memory.core.workflows import consolidation
+from agent_memory.serverless import caller_tenancy
 from agent_memory.wiring import aws as wiring
 from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.memory import HASHING_CALIBRATION, run_event
+from tests.workflow.conftest import eventbridge_event
 
 STACK = "agent-memory"
 BUCKET = "kb-docs"
@@ -234,9 +238,39 @@ def test_an_incomplete_run_is_listed_and_redelivered_by_its_identity_on_the_stac
     sfn = boto3.client("stepfunctions", region_name=REGION)
     [execution] = sfn.list_executions(stateMachineArn=cli.outputs["StateMachineArn"])["executions"]
     started = json.loads(sfn.describe_execution(executionArn=execution["executionArn"])["input"])
-    assert (started["tenant_id"], started["agent_id"], started["run_id"]) == (
+    assert started["source"] == tenant_source("acme")
+    detail = started["detail"]
+    assert (detail["tenant_id"], detail["agent_id"], detail["run_id"]) == (
         "acme",
         "reviewer",
         "run-cut-1",
     )
     assert consolidation.extract(started, ports).extracted_by == "ledger"
+    # And extract under principal-tag tenancy takes it as the tenant's own
+    caller_tenancy.check_source(_principal_tag(cli.runtime), started, "acme")
+
+
+def _principal_tag(runtime: wiring.AwsRuntime) -> wiring.AwsRuntime:
+    """The stack's runtime under principal-tag tenancy."""
+    settings = dataclasses.replace(runtime.settings, tenant_identity=TenantIdentity.PRINCIPAL_TAG)
+    return wiring.AwsRuntime(settings, session=runtime.session)
+
+
+def test_a_failed_run_replays_with_the_envelope_it_came_with(cli: Cli) -> None:
+    # Given a run a tenant put on the bus under principal-tag tenancy, recorded as failed from
+    # its execution's input (the whole EventBridge event, the tenant's source in it)
+    envelope = eventbridge_event(run_event("run-enveloped-1", tenant_id="acme"))
+    envelope["source"] = tenant_source("acme")
+    consolidation.record_failure(
+        {"event": envelope, "error": {"Error": "States.Timeout", "Cause": "slow"}},
+        cli.runtime.ports(None),
+    )
+    # When the operator replays it
+    assert cli("failed", "replay")[0] == 0
+    # Then the execution starts on the event as delivered, and extract under principal-tag
+    # takes it as the tenant's own (before: the bare detail, refused as Forbidden)
+    sfn = boto3.client("stepfunctions", region_name=REGION)
+    [execution] = sfn.list_executions(stateMachineArn=cli.outputs["StateMachineArn"])["executions"]
+    started = json.loads(sfn.describe_execution(executionArn=execution["executionArn"])["input"])
+    assert started == envelope
+    caller_tenancy.check_source(_principal_tag(cli.runtime), started, "acme")
