@@ -66,8 +66,14 @@ class CallerTenancy(Construct):
         # Deny wins over any identity policy that grants events:PutEvents on the bus.
         denies = {
             "UntaggedCallersPutNoRuns": {"Null": {CALLER_TAG: "true"}},
+            # events:source is multivalued (one value per entry of a batched PutEvents): deny
+            # when any entry's source is not the caller's tenant's. A single-valued operator
+            # on a multivalued key is ambiguous (IAM: "Single-valued vs. multivalued context
+            # keys", https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_condition-single-vs-multi-valued-context-keys.html).
             "RunsComeFromTheirTenantOnly": {
-                "StringNotEquals": {"events:source": f"{TENANT_SOURCE_PREFIX}${{{CALLER_TAG}}}"}
+                "ForAnyValue:StringNotEquals": {
+                    "events:source": f"{TENANT_SOURCE_PREFIX}${{{CALLER_TAG}}}"
+                }
             },
         }
         for sid, condition in denies.items():

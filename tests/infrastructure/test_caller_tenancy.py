@@ -57,11 +57,15 @@ def test_the_bus_refuses_untagged_callers_and_other_tenants_sources(
         {"AWS": "*"},
     )
     assert untagged["Condition"] == {"Null": {"aws:PrincipalTag/tenant_id": "true"}}
-    # And to any caller whose source is not its own tenant's
+    # And to any caller one of whose entries' sources is not its own tenant's: events:source is
+    # multivalued in a batched PutEvents, so the operator is the set one (ForAnyValue), which a
+    # batch with one foreign entry among its own cannot slip past
     foreign = statements["RunsComeFromTheirTenantOnly"]
     assert foreign["Effect"] == "Deny"
     assert foreign["Condition"] == {
-        "StringNotEquals": {"events:source": "agent-memory.tenant.${aws:PrincipalTag/tenant_id}"}
+        "ForAnyValue:StringNotEquals": {
+            "events:source": "agent-memory.tenant.${aws:PrincipalTag/tenant_id}"
+        }
     }
 
 
