@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from aws_cdk import Stack
+import hashlib
+import json
+
+from aws_cdk import CfnResource, Stack
 from aws_cdk import aws_bedrock as bedrock
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_s3 as s3
@@ -26,6 +29,9 @@ VECTOR_ACTIONS = (
 
 _KB = bedrock.CfnKnowledgeBase
 _DS = bedrock.CfnDataSource
+# Bedrock's names: ([0-9a-zA-Z][_-]?){1,100}.
+_MAX_NAME = 100
+_DIGEST = 8
 
 
 class KnowledgeBase(Construct):
@@ -136,7 +142,7 @@ class KnowledgeBase(Construct):
         kb = _KB(
             self,
             "KnowledgeBase",
-            name=f"{Stack.of(self).stack_name}-memory",
+            name="set below",
             description="agent-memory semantic tier: one confirmed fact per document",
             role_arn=self.role.role_arn,
             knowledge_base_configuration=_KB.KnowledgeBaseConfigurationProperty(
@@ -155,16 +161,24 @@ class KnowledgeBase(Construct):
                 ),
             ),
         )
+        # A replacement (a new embedding model, another vector index) creates the new KB before
+        # deleting the old one: its name must differ, or Bedrock refuses it as existing.
+        kb.name = replacement_name(
+            kb,
+            f"{Stack.of(self).stack_name}-memory",
+            kb.knowledge_base_configuration,
+            kb.storage_configuration,
+        )
         # Bedrock checks the role's permissions when the KB is created: the policy must exist.
         kb.node.add_dependency(self.role)
         return kb
 
     def _build_data_source(self) -> bedrock.CfnDataSource:
-        return _DS(
+        source = _DS(
             self,
             "DataSource",
             knowledge_base_id=self.knowledge_base_id,
-            name="tenant-documents",
+            name="set below",
             description="One JSON document per confirmed fact, with a metadata sidecar",
             data_source_configuration=_DS.DataSourceConfigurationProperty(
                 type="S3",
@@ -176,3 +190,21 @@ class KnowledgeBase(Construct):
                 chunking_configuration=_DS.ChunkingConfigurationProperty(chunking_strategy="NONE")
             ),
         )
+        # Chunking is replaced, not updated: the new data source, beside the old in the same
+        # KB until it is deleted, needs its own name.
+        source.name = replacement_name(
+            source, "tenant-documents", source.vector_ingestion_configuration
+        )
+        return source
+
+
+def replacement_name(resource: CfnResource, base: str, *replaced_by: object) -> str:
+    """``base`` and a digest of the properties whose change replaces ``resource``.
+
+    CloudFormation creates a replacement before it deletes the resource it replaces, so a
+    fixed name fails with "already exists"; a name that changes with exactly those
+    properties stays put on every in-place update and moves on every replacement.
+    """
+    resolved = Stack.of(resource).resolve(list(replaced_by))
+    digest = hashlib.sha256(json.dumps(resolved, sort_keys=True).encode()).hexdigest()[:_DIGEST]
+    return f"{base[: _MAX_NAME - _DIGEST - 1]}-{digest}"

@@ -1,7 +1,12 @@
 from __future__ import annotations
 
+import re
+
+from aws_cdk import App, Stack
+from aws_cdk import aws_bedrock as bedrock
 from aws_cdk.assertions import Match, Template
 
+from stacks.knowledge_base import replacement_name
 from stacks.memory_stack import MemoryStack
 from tests.infrastructure.helpers import Resources, actions, logical_id, statements_of, text
 
@@ -84,3 +89,59 @@ def test_only_bedrock_of_this_account_may_assume_the_kb_role(template: Template)
             }
         },
     )
+
+
+def _knowledge_base(model: str, description: str) -> bedrock.CfnKnowledgeBase:
+    stack = Stack(App(), "Probe")
+    kb = bedrock.CfnKnowledgeBase(
+        stack,
+        "KnowledgeBase",
+        name="set below",
+        description=description,
+        role_arn="arn:aws:iam::123456789012:role/kb",
+        knowledge_base_configuration=bedrock.CfnKnowledgeBase.KnowledgeBaseConfigurationProperty(
+            type="VECTOR",
+            vector_knowledge_base_configuration=(
+                bedrock.CfnKnowledgeBase.VectorKnowledgeBaseConfigurationProperty(
+                    embedding_model_arn=f"arn:aws:bedrock:us-east-1::foundation-model/{model}"
+                )
+            ),
+        ),
+    )
+    return kb
+
+
+def _name(kb: bedrock.CfnKnowledgeBase) -> str:
+    return replacement_name(kb, "AgentMemory-memory", kb.knowledge_base_configuration)
+
+
+def test_a_replaced_kb_gets_a_new_name_and_an_updated_one_keeps_it() -> None:
+    # Given the same KB, then with another embedding model (a replacement, per the
+    # AWS::Bedrock::KnowledgeBase reference: KnowledgeBaseConfiguration "Update requires:
+    # Replacement"), then with another description (an update in place)
+    first = _name(_knowledge_base("amazon.titan-embed-text-v2:0", "a"))
+    replaced = _name(_knowledge_base("cohere.embed-english-v3", "a"))
+    updated = _name(_knowledge_base("amazon.titan-embed-text-v2:0", "b"))
+    # Then only the replacement changes the name, which CloudFormation creates beside the old
+    assert replaced != first
+    assert updated == first
+    assert first.startswith("AgentMemory-memory-") and len(first) <= 100
+
+
+def test_the_kb_and_data_source_names_follow_what_replaces_them(
+    stack: MemoryStack, resources: Resources
+) -> None:
+    # Given the synthesized KB and data source
+    kb = resources[logical_id(stack.knowledge_base.knowledge_base)]["Properties"]["Name"]
+    source = resources[logical_id(stack.knowledge_base.data_source)]["Properties"]["Name"]
+    # Then neither name is fixed: each ends in its replacement properties' digest
+    assert re.fullmatch(r"AgentMemory-memory-[0-9a-f]{8}", kb), kb
+    assert re.fullmatch(r"tenant-documents-[0-9a-f]{8}", source), source
+
+
+def test_a_longest_stack_name_still_gives_a_valid_kb_name() -> None:
+    # Given a stack name of CloudFormation's 128 characters
+    kb = _knowledge_base("amazon.titan-embed-text-v2:0", "a")
+    name = replacement_name(kb, "S" * 128 + "-memory", kb.knowledge_base_configuration)
+    # Then the name fits Bedrock's 100 characters and pattern
+    assert len(name) <= 100 and re.fullmatch(r"([0-9a-zA-Z][_-]?){1,100}", name)
