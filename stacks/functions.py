@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 
-from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import Duration, RemovalPolicy, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -31,7 +31,15 @@ FUNCTIONS_DIR = ROOT / "functions"
 RUNTIME = lambda_.Runtime(f"python{PYTHON_VERSION}", lambda_.RuntimeFamily.PYTHON)
 ARCHITECTURE = lambda_.Architecture.ARM_64
 SERVICE_NAME = "agent-memory"
-METRICS_NAMESPACE = "AgentMemory"
+METRICS_NAMESPACE_PREFIX = "AgentMemory"
+
+
+def metrics_namespace(stack: Stack) -> str:
+    """The stack's own CloudWatch namespace (``AgentMemory/<stack name>``): two stacks in one
+    account and Region emit, graph and alarm on separate metrics.
+    """
+    return f"{METRICS_NAMESPACE_PREFIX}/{stack.stack_name}"
+
 
 _IDEMPOTENCY_ACTIONS = (
     "dynamodb:GetItem",
@@ -361,7 +369,7 @@ class Functions(Construct):
             "KB_DATA_SOURCE_ID": self._kb.data_source_id,
             "EMBEDDING_MODEL_ID": EMBEDDING_MODEL_ID,
             "POWERTOOLS_SERVICE_NAME": SERVICE_NAME,
-            "POWERTOOLS_METRICS_NAMESPACE": METRICS_NAMESPACE,
+            "POWERTOOLS_METRICS_NAMESPACE": metrics_namespace(Stack.of(self)),
             "POWERTOOLS_LOG_LEVEL": self._config.log_level,
             # Responses carry tenant text (extract's is not even scrubbed yet): keep it out of
             # trace metadata.

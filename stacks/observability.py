@@ -17,7 +17,7 @@ from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 from stacks.consolidation import STEP_FUNCTIONS
-from stacks.functions import METRICS_NAMESPACE, SERVICE_NAME
+from stacks.functions import SERVICE_NAME, metrics_namespace
 
 ALARM_PERIOD = Duration.minutes(5)
 # The ingest schedule runs one window every 5 minutes (stacks/schedules.py): six periods are
@@ -58,11 +58,18 @@ PROCEDURE_GAUGES = (
 
 
 def memory_metric(
-    name: str, *, statistic: str = "Sum", period: Duration = GRAPH_PERIOD, label: str = ""
+    namespace: str,
+    name: str,
+    *,
+    statistic: str = "Sum",
+    period: Duration = GRAPH_PERIOD,
+    label: str = "",
 ) -> cw.Metric:
-    """A metric the functions emit through Powertools (namespace, ``service`` dimension)."""
+    """A metric the functions emit through Powertools (the stack's namespace, ``service``
+    dimension).
+    """
     return cw.Metric(
-        namespace=METRICS_NAMESPACE,
+        namespace=namespace,
         metric_name=name,
         dimensions_map={"service": SERVICE_NAME},
         statistic=statistic,
@@ -97,6 +104,7 @@ class Observability(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         self._prefix = Stack.of(self).stack_name
+        self._namespace = metrics_namespace(Stack.of(self))
         self._functions = functions
         self._state_machine = state_machine
         self._queues = {"FailedRuns": failed_runs_queue, "UndeliveredEvents": undelivered_queue}
@@ -123,6 +131,11 @@ class Observability(Construct):
             "StringEquals": {"aws:SourceAccount": stack.account},
             "ArnLike": {"aws:SourceArn": alarms},
         }
+
+    def _metric(
+        self, name: str, *, statistic: str = "Sum", period: Duration = GRAPH_PERIOD, label: str = ""
+    ) -> cw.Metric:
+        return memory_metric(self._namespace, name, statistic=statistic, period=period, label=label)
 
     def _build_key(self) -> kms.Key:
         # CloudWatch cannot publish to a topic under the AWS managed SNS key: it needs a
@@ -224,7 +237,7 @@ class Observability(Construct):
         )
         self._alarm(
             "IngestionJobsFailed",
-            memory_metric("IngestionJobsFailed", period=ALARM_PERIOD),
+            self._metric("IngestionJobsFailed", period=ALARM_PERIOD),
             "A knowledge-base ingestion job failed: confirmed facts stay on the fast path "
             "until a later job succeeds.",
         )
@@ -232,21 +245,25 @@ class Observability(Construct):
     def _build_ingestion_alarms(self) -> None:
         self._alarm(
             "KbDocumentsFailed",
-            memory_metric("KbDocumentsFailed", period=ALARM_PERIOD),
+            self._metric("KbDocumentsFailed", period=ALARM_PERIOD),
             "A COMPLETE ingestion job could not index some documents: their facts stay on the "
             "fast path and their documents are written again for the next jobs. The ingest "
             "function's log names each document and Bedrock's reason.",
         )
         self._alarm(
             "KbDocumentsStuck",
-            memory_metric("FactsIngestionStuck", statistic="Maximum", period=ALARM_PERIOD),
+            memory_metric(
+                self._namespace, "FactsIngestionStuck", statistic="Maximum", period=ALARM_PERIOD
+            ),
             "Documents failed to ingest after every retry: their facts are served from the "
             "fast path only. Fix the cause (the ingest log names the documents), then ask for "
             "an ingestion (agent-memory ingest).",
         )
         self._alarm(
             "IngestionBacklog",
-            memory_metric("FactsAwaitingIngestion", statistic="Minimum", period=ALARM_PERIOD),
+            memory_metric(
+                self._namespace, "FactsAwaitingIngestion", statistic="Minimum", period=ALARM_PERIOD
+            ),
             f"More than {BACKLOG_FACTS} facts have waited for the knowledge base in every "
             f"ingestion window for {INGESTION_WINDOWS * 5} minutes: jobs fail, stay busy or "
             "cannot keep up. They are served from the fast path meanwhile.",
@@ -255,7 +272,9 @@ class Observability(Construct):
         )
         self._alarm(
             "IngestionBusy",
-            memory_metric("IngestionBusy", statistic="Minimum", period=ALARM_PERIOD),
+            memory_metric(
+                self._namespace, "IngestionBusy", statistic="Minimum", period=ALARM_PERIOD
+            ),
             f"Every ingestion window for {INGESTION_WINDOWS * 5} minutes found a job still "
             "running (or another sync of the data source): check the job in the Bedrock "
             "console.",
@@ -286,7 +305,7 @@ class Observability(Construct):
                 self,
                 f"{_pascal(name)}ComprehendThrottled",
                 log_group=function.log_group,
-                metric_namespace=METRICS_NAMESPACE,
+                metric_namespace=self._namespace,
                 metric_name="ComprehendThrottled",
                 filter_pattern=logs.FilterPattern.any_term(COMPREHEND_THROTTLED_LOG),
                 metric_value="1",
@@ -295,7 +314,7 @@ class Observability(Construct):
         self._alarm(
             "ComprehendThrottled",
             cw.Metric(
-                namespace=METRICS_NAMESPACE,
+                namespace=self._namespace,
                 metric_name="ComprehendThrottled",
                 statistic="Sum",
                 period=ALARM_PERIOD,
@@ -362,24 +381,33 @@ class Observability(Construct):
         return [
             _graph(
                 "Retrieval hits per tier (per bootstrap)",
-                [memory_metric(f"{t}Hits", statistic="Average") for t in tiers],
+                [self._metric(f"{t}Hits", statistic="Average") for t in tiers],
             ),
             _graph(
                 "Best score per tier",
-                [memory_metric(f"{t}BestScore", statistic="Average") for t in tiers[:2]],
-                right=[memory_metric("ProceduralSuccessRate", statistic="Average")],
+                [self._metric(f"{t}BestScore", statistic="Average") for t in tiers[:2]],
+                right=[self._metric("ProceduralSuccessRate", statistic="Average")],
             ),
             _graph(
                 "Empty retrievals and fast-path facts",
-                [memory_metric("EmptyRetrievals"), memory_metric("SemanticFastPathHits")],
+                [
+                    self._metric("EmptyRetrievals"),
+                    self._metric("SemanticFastPathHits"),
+                ],
             ),
             _graph(
                 "Bootstrap latency (ms)",
                 [
-                    memory_metric("BootstrapLatency", statistic="p50", label="p50"),
-                    memory_metric("BootstrapLatency", statistic="p95", label="p95"),
+                    memory_metric(
+                        self._namespace, "BootstrapLatency", statistic="p50", label="p50"
+                    ),
+                    memory_metric(
+                        self._namespace, "BootstrapLatency", statistic="p95", label="p95"
+                    ),
                     *(
-                        memory_metric(f"{t}Latency", statistic="p95", label=f"{t} p95")
+                        memory_metric(
+                            self._namespace, f"{t}Latency", statistic="p95", label=f"{t} p95"
+                        )
                         for t in tiers
                     ),
                 ],
@@ -396,25 +424,31 @@ class Observability(Construct):
                     machine.metric_failed(period=GRAPH_PERIOD, statistic="Sum"),
                     machine.metric_timed_out(period=GRAPH_PERIOD, statistic="Sum"),
                 ],
-                right=[memory_metric("ConsolidationFailures")],
+                right=[self._metric("ConsolidationFailures")],
             ),
             _graph(
                 "Runs, episodes and PII scrubbed",
-                [memory_metric("RunsReceived"), memory_metric("EpisodesWritten")],
-                right=[memory_metric("PiiEntitiesScrubbed")],
+                [
+                    self._metric("RunsReceived"),
+                    self._metric("EpisodesWritten"),
+                ],
+                right=[self._metric("PiiEntitiesScrubbed")],
             ),
             _graph(
                 "Facts observed, confirmed, contested",
                 [
-                    memory_metric("FactsObserved"),
-                    memory_metric("FactsConfirmed"),
-                    memory_metric("FactsContested"),
-                    memory_metric("KbDocumentsStaged"),
+                    self._metric("FactsObserved"),
+                    self._metric("FactsConfirmed"),
+                    self._metric("FactsContested"),
+                    self._metric("KbDocumentsStaged"),
                 ],
             ),
             _graph(
                 "Procedures proposed and feedback",
-                [memory_metric("ProceduresProposed"), memory_metric("ProcedureFeedbackCounted")],
+                [
+                    self._metric("ProceduresProposed"),
+                    self._metric("ProcedureFeedbackCounted"),
+                ],
             ),
         ]
 
@@ -423,20 +457,20 @@ class Observability(Construct):
             _graph(
                 "KB ingestion windows",
                 [
-                    memory_metric("IngestionJobsStarted"),
-                    memory_metric("IngestionBusy"),
-                    memory_metric("IngestionJobsFailed"),
-                    memory_metric("KbDocumentsFailed"),
-                    memory_metric("KbDocumentsRetried"),
+                    self._metric("IngestionJobsStarted"),
+                    self._metric("IngestionBusy"),
+                    self._metric("IngestionJobsFailed"),
+                    self._metric("KbDocumentsFailed"),
+                    self._metric("KbDocumentsRetried"),
                 ],
                 width=12,
             ),
             _graph(
                 "Facts ingested, waiting and stuck",
-                [memory_metric("FactsIngested")],
+                [self._metric("FactsIngested")],
                 right=[
-                    memory_metric("FactsAwaitingIngestion", statistic="Maximum"),
-                    memory_metric("FactsIngestionStuck", statistic="Maximum"),
+                    self._metric("FactsAwaitingIngestion", statistic="Maximum"),
+                    self._metric("FactsIngestionStuck", statistic="Maximum"),
                 ],
                 width=12,
             ),
@@ -444,7 +478,7 @@ class Observability(Construct):
 
     def _store_row(self) -> list[cw.IWidget]:
         def gauges(names: Sequence[str]) -> list[cw.IMetric]:
-            return [memory_metric(n, statistic="Maximum", period=GAUGE_PERIOD) for n in names]
+            return [self._metric(n, statistic="Maximum", period=GAUGE_PERIOD) for n in names]
 
         decay = ("FailedEpisodesDeleted", "PendingFactsExpired", "ProceduresFlagged")
         return [
@@ -453,7 +487,7 @@ class Observability(Construct):
             _graph("Procedures stored, by status (nightly)", gauges(PROCEDURE_GAUGES), width=6),
             _graph(
                 "Decay: deleted, expired, flagged (nightly)",
-                [memory_metric(n, period=GAUGE_PERIOD) for n in decay],
+                [self._metric(n, period=GAUGE_PERIOD) for n in decay],
                 width=6,
             ),
         ]

@@ -77,7 +77,7 @@ def test_every_function_is_told_where_memory_lives(template: Template):
         assert variables.keys() >= SETTINGS
         assert variables["EMBEDDING_MODEL_ID"] == "amazon.titan-embed-text-v2:0"
         assert variables["POWERTOOLS_SERVICE_NAME"] == "agent-memory"
-        assert variables["POWERTOOLS_METRICS_NAMESPACE"] == "AgentMemory"
+        assert variables["POWERTOOLS_METRICS_NAMESPACE"] == "AgentMemory/AgentMemory"
 
 
 def test_only_extract_knows_the_chat_model_and_none_is_the_default(

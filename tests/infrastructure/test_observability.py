@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import pytest
+from aws_cdk import App
 from aws_cdk.assertions import Template
 
 from agent_memory.core.workflows.stats import gauge_names
@@ -22,6 +23,8 @@ from tests.infrastructure.helpers import (
 )
 
 Metric = tuple[str, str, dict[str, str], dict[str, Any]]
+# The stack's own namespace (the session's stack is named AgentMemory).
+NAMESPACE = "AgentMemory/AgentMemory"
 
 
 def _alarms(resources: Resources) -> dict[str, dict[str, Any]]:
@@ -118,7 +121,7 @@ def test_a_failed_or_timed_out_consolidation_raises_an_alarm(
 
 
 def test_a_failed_ingestion_job_raises_an_alarm(resources: Resources):
-    alarm = _alarm_on(resources, "AgentMemory", "IngestionJobsFailed", "agent-memory")
+    alarm = _alarm_on(resources, NAMESPACE, "IngestionJobsFailed", "agent-memory")
     assert alarm["Dimensions"] == [{"Name": "service", "Value": "agent-memory"}]
     _fires_on_any(alarm, "Sum")
 
@@ -200,7 +203,7 @@ def test_alarm_topic_arn_is_an_output(stack: MemoryStack, template: Template):
 
 
 def test_dashboard_shows_each_tiers_retrieval(dashboard: list[Metric]):
-    names = {name for namespace, name, _, _ in dashboard if namespace == "AgentMemory"}
+    names = {name for namespace, name, _, _ in dashboard if namespace == NAMESPACE}
     for tier in ("Episodic", "Semantic", "Procedural"):
         assert {f"{tier}Hits", f"{tier}Latency"} <= names
     assert {"EpisodicBestScore", "SemanticBestScore", "ProceduralSuccessRate"} <= names
@@ -222,7 +225,7 @@ def test_dashboard_shows_consolidation_pii_ingestion_and_decay(
         if ns == "AWS/States" and dims == {"StateMachineArn": machine}
     }
     assert {"ExecutionsSucceeded", "ExecutionsFailed", "ExecutionsTimedOut"} <= executions
-    names = {name for namespace, name, _, _ in dashboard if namespace == "AgentMemory"}
+    names = {name for namespace, name, _, _ in dashboard if namespace == NAMESPACE}
     assert {
         "PiiEntitiesScrubbed",
         "ConsolidationFailures",
@@ -248,7 +251,7 @@ def test_dashboard_plots_every_nightly_store_gauge_as_a_daily_maximum(dashboard:
     plotted = {
         name: options
         for namespace, name, _, options in dashboard
-        if namespace == "AgentMemory" and name.startswith("Stored")
+        if namespace == NAMESPACE and name.startswith("Stored")
     }
     assert set(plotted) == emitted
     for options in plotted.values():
@@ -340,7 +343,7 @@ def test_ingestion_alarms_watch_what_the_ingest_function_emits(
     resources: Resources, metric: str, statistic: str, threshold: float, periods: int
 ):
     # Given the alarm on the metric
-    alarm = _alarm_on(resources, "AgentMemory", metric, "agent-memory")
+    alarm = _alarm_on(resources, NAMESPACE, metric, "agent-memory")
     # Then it fires on that statistic and threshold, for that many periods
     _consecutive(alarm, statistic, threshold, periods)
     # And the ingest function emits the metric (grep-level; the ingest handler test on moto
@@ -376,7 +379,7 @@ def test_comprehend_throttling_is_counted_from_the_adapters_log_and_alarmed(
         assert COMPREHEND_THROTTLED_LOG in f["FilterPattern"]
         [transform] = f["MetricTransformations"]
         assert (transform["MetricNamespace"], transform["MetricName"]) == (
-            "AgentMemory",
+            NAMESPACE,
             "ComprehendThrottled",
         )
     # And any such line in a period raises the alarm
@@ -404,3 +407,25 @@ def test_the_comprehend_adapter_logs_a_call_still_throttled(caplog: pytest.LogCa
             ComprehendPiiDetector(client).detect("Ana Lima called")
     # Then it logs the line the stack's metric filter counts
     assert THROTTLED_LOG in caplog.text
+
+
+def _alarm_metrics(stack_name: str, context: dict[str, Any], outdir: Any) -> set[tuple]:
+    app = App(context=context, outdir=str(outdir))
+    resources = Template.from_stack(MemoryStack(app, stack_name)).to_json()["Resources"]
+    return {
+        (a["Namespace"], a["MetricName"], json.dumps(a.get("Dimensions"), sort_keys=True))
+        for a in _alarms(resources).values()
+        if "Namespace" in a and not a["Namespace"].startswith("AWS/")
+    }
+
+
+def test_two_stacks_in_one_account_alarm_on_their_own_metrics(
+    context: dict[str, Any], tmp_path: Any
+) -> None:
+    # Given two stacks synthesized for the same account and Region
+    blue = _alarm_metrics("MemoryBlue", context, tmp_path / "blue")
+    green = _alarm_metrics("MemoryGreen", context, tmp_path / "green")
+    # Then each alarms on metrics its own functions emit (namespace AgentMemory/<stack>), and
+    # no alarm of one watches a metric of the other
+    assert blue and {namespace for namespace, _, _ in blue} == {"AgentMemory/MemoryBlue"}
+    assert blue & green == set()
