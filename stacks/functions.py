@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
+from typing import Any
 
+import jsii
 from aws_cdk import Duration, RemovalPolicy, Stack
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_secretsmanager as secretsmanager
+from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from agent_memory.adapters.aws import dynamodb_schema as schema
@@ -50,6 +53,45 @@ _IDEMPOTENCY_ACTIONS = (
 
 
 @dataclass(frozen=True, slots=True)
+class AsyncInvocation:
+    """How Lambda treats a function EventBridge or EventBridge Scheduler invokes (both invoke
+    asynchronously: Lambda, not the caller, retries a failed invocation, twice by default,
+    and drops the event after six hours unless told otherwise;
+    https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-error-handling.html).
+
+    Every such function is given its retries and the event's maximum age on purpose, and an
+    on-failure destination (the stack's undelivered-events queue, which raises an alarm), so
+    nothing is dropped in silence. ``single`` functions run one at a time (reserved
+    concurrency 1): a run that overlapped another would be unsafe.
+    """
+
+    retries: int
+    max_event_age_seconds: int
+    single: bool = False
+
+
+@jsii.implements(lambda_.IDestination)
+class QueueDestination:
+    """An SQS queue as an asynchronous invocation's destination, granting only what Lambda
+    needs to send to it (``sqs:SendMessage``, the queue being SQS-encrypted;
+    https://docs.aws.amazon.com/lambda/latest/dg/invocation-async-retain-records.html), not the
+    L2 destination's ``GetQueueUrl`` and ``GetQueueAttributes``.
+    """
+
+    def __init__(self, queue: sqs.IQueue) -> None:
+        self._queue = queue
+
+    def bind(
+        self, scope: Construct, fn: lambda_.IFunction, *, type: Any = None
+    ) -> lambda_.DestinationConfig:
+        """Grant ``fn`` sending to the queue; the queue's ARN as the destination."""
+        fn.add_to_role_policy(
+            iam.PolicyStatement(actions=["sqs:SendMessage"], resources=[self._queue.queue_arn])
+        )
+        return lambda_.DestinationConfig(destination=self._queue.queue_arn)
+
+
+@dataclass(frozen=True, slots=True)
 class FunctionSpec:
     """One handler under ``functions/<name>/`` and what it needs.
 
@@ -76,6 +118,7 @@ class FunctionSpec:
     checks_receipts: bool = False
     table_actions: Mapping[str, tuple[str, ...]] | None = None
     index_queries: Mapping[str, tuple[str, ...]] | None = None
+    async_invocation: AsyncInvocation | None = None
 
     @property
     def construct_id(self) -> str:
@@ -149,12 +192,19 @@ SPECS = (
         tenant_scoped=False,
         # The failure record by key (states:DescribeExecution is granted with the machine).
         table_actions={"ledger": ("dynamodb:GetItem", "dynamodb:PutItem")},
+        # The unfinished-executions rule invokes it: a lost invocation is a failed run never
+        # recorded, so it is retried for the longest Lambda allows, then kept in the queue.
+        async_invocation=AsyncInvocation(retries=2, max_event_age_seconds=6 * 3600),
     ),
     FunctionSpec(
         "ingest",
         "Batched knowledge-base ingestion window",
         tenant_scoped=False,
         timeout_seconds=60,
+        # Every 5 minutes: a failed window is the next window's work, and a retry could run
+        # beside that window (two jobs checkpointing one data source). No retries, an event
+        # younger than a window, one run at a time.
+        async_invocation=AsyncInvocation(retries=0, max_event_age_seconds=240, single=True),
         # Staged facts from awaiting-index (full items), marked ingested or staged again by
         # key; the ledger holds the job, the dirty mark and the retry counts.
         table_actions={
@@ -169,6 +219,9 @@ SPECS = (
         tenant_scoped=False,
         timeout_seconds=900,
         memory_mb=1024,
+        # Nightly and resumable (the ledger keeps its resume point): retried twice within two
+        # hours, one pass at a time.
+        async_invocation=AsyncInvocation(retries=2, max_event_age_seconds=2 * 3600, single=True),
         # Expired episodes and ledger records are TTL's work, not decay's. FAILED episodes come
         # from failed-time-index, their parts (split items) by key, and are deleted by key
         # with their parts; a delete rewrites the agent's version item (PutItem). Stale
@@ -334,7 +387,7 @@ class Functions(Construct):
             removal_policy=RemovalPolicy.DESTROY,
         )
         log_group.grant_write(role)
-        return lambda_.Function(
+        function = lambda_.Function(
             self,
             spec.construct_id,
             description=spec.description,
@@ -349,7 +402,17 @@ class Functions(Construct):
             memory_size=spec.memory_mb,
             tracing=lambda_.Tracing.ACTIVE,
             log_group=log_group,
+            reserved_concurrent_executions=(
+                1 if spec.async_invocation and spec.async_invocation.single else None
+            ),
         )
+        if spec.async_invocation is not None:
+            function.configure_async_invoke(
+                retry_attempts=spec.async_invocation.retries,
+                max_event_age=Duration.seconds(spec.async_invocation.max_event_age_seconds),
+                on_failure=QueueDestination(self._storage.undelivered_events),
+            )
+        return function
 
     def _timeout(self, spec: FunctionSpec) -> int:
         if spec.name == "extract" and self._config.chat_model_id:

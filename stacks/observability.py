@@ -17,7 +17,7 @@ from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 from stacks.consolidation import STEP_FUNCTIONS
-from stacks.functions import SERVICE_NAME, metrics_namespace
+from stacks.functions import SERVICE_NAME, SPECS, metrics_namespace
 
 ALARM_PERIOD = Duration.minutes(5)
 # The ingest schedule runs one window every 5 minutes (stacks/schedules.py): six periods are
@@ -115,7 +115,12 @@ class Observability(Construct):
         self._build_ingestion_alarms()
         self._build_latency_alarm()
         self._build_comprehend_alarm()
-        self._build_function_alarms([n for n in functions if n not in consolidation_steps])
+        # Steps' errors end in failed executions, alarmed above; a function invoked
+        # asynchronously (a rule's, a schedule's) has nobody waiting on it but its alarms.
+        async_invoked = {spec.name for spec in SPECS if spec.async_invocation is not None}
+        self._build_function_alarms(
+            [n for n in functions if n not in consolidation_steps or n in async_invoked]
+        )
         self.dashboard = self._build_dashboard()
 
     def _alarm_source(self) -> dict[str, dict[str, str]]:
@@ -221,8 +226,9 @@ class Observability(Construct):
         self._alarm(
             "UndeliveredEvents",
             self._queue_depth("UndeliveredEvents"),
-            "EventBridge could not start consolidations: RunFinished events wait in their "
-            "dead-letter queue.",
+            "EventBridge could not start consolidations (RunFinished events), or an "
+            "asynchronous invocation (record_failure, ingest, decay) failed after its "
+            "retries: the message holds the event or the invocation record.",
         )
         self._alarm(
             "ConsolidationFailed",
@@ -230,10 +236,17 @@ class Observability(Construct):
             "A consolidation execution failed (its run is recorded for replay).",
         )
         self._alarm(
+            "ConsolidationAborted",
+            machine.metric_aborted(period=ALARM_PERIOD, statistic="Sum"),
+            "A consolidation execution was aborted (by a person or a deployment): its run is "
+            "recorded for replay by the unfinished-executions rule; replay it once the cause "
+            "is known.",
+        )
+        self._alarm(
             "ConsolidationTimedOut",
             machine.metric_timed_out(period=ALARM_PERIOD, statistic="Sum"),
-            "A consolidation execution timed out: no Catch ran, so its run was NOT recorded "
-            "for replay; replay its event from the bus archive.",
+            "A consolidation execution timed out: no Catch ran; the unfinished-executions rule "
+            "records its run for replay (agent-memory failed list).",
         )
         self._alarm(
             "IngestionJobsFailed",

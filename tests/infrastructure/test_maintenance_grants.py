@@ -21,6 +21,9 @@ MAINTENANCE = ("decay", "reembed", "ingest", "record_failure")
 LOGS = {("logs:CreateLogStream", "own-logs"), ("logs:PutLogEvents", "own-logs")}
 XRAY = {("xray:PutTraceSegments", "*"), ("xray:PutTelemetryRecords", "*")}
 LEDGER = {(f"dynamodb:{a}", "ledger") for a in ("GetItem", "PutItem", "DeleteItem")}
+# An asynchronous invocation that fails after its retries: Lambda sends its record to the
+# undelivered-events queue with the function's role.
+ON_FAILURE = {("sqs:SendMessage", "<StorageUndeliveredEventsQueue97BC42FE.Arn>")}
 
 
 def _on(resource: str, *names: str) -> set[tuple[str, str]]:
@@ -30,6 +33,7 @@ def _on(resource: str, *names: str) -> set[tuple[str, str]]:
 EXPECTED: dict[str, set[tuple[str, str]]] = {
     "decay": LOGS
     | XRAY
+    | ON_FAILURE
     | LEDGER
     | _on("episodes", "GetItem", "BatchGetItem", "Scan", "DeleteItem", "PutItem")
     | _on("episodes/index/failed-time-index", "Query")
@@ -52,6 +56,7 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     },
     "ingest": LOGS
     | XRAY
+    | ON_FAILURE
     | LEDGER
     | _on("facts", "UpdateItem")
     | _on("facts/index/awaiting-index", "Query")
@@ -63,6 +68,7 @@ EXPECTED: dict[str, set[tuple[str, str]]] = {
     },
     "record_failure": LOGS
     | XRAY
+    | ON_FAILURE
     | {("dynamodb:GetItem", "ledger"), ("dynamodb:PutItem", "ledger")}
     | {
         (
