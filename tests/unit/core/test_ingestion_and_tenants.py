@@ -303,3 +303,58 @@ def test_a_failed_job_is_named_in_the_report_and_its_facts_wait(memory: Memory) 
     # the fact still waits, served from the fast path
     assert report.status == "failed" and report.jobs_failed == (report.job_id,)
     assert report.facts_ingested == 0 and [f.tenant_id for f in awaiting(memory)] == ["acme"]
+
+
+class SettleDiesOnceKnowledgeBase:
+    """A KB as Bedrock behaves: the first job COMPLETEs with globex's document failed; a later
+    job processes only added or modified documents, so it reports no failure for that unchanged
+    one (kb-data-source-sync-ingest.html); asked document by document, the KB says FAILED. The
+    first settle dies (the Lambda timed out while asking).
+    """
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.jobs: dict[str, IngestionJob] = {}
+        self.asked = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+    def start_ingestion(self, *, now: float) -> IngestionJob:
+        job: IngestionJob = self.inner.start_ingestion(now=now)  # type: ignore[attr-defined]
+        failed = 1 if not self.jobs else 0
+        job = replace(job, statistics=IngestionStatistics(failed=failed))
+        self.jobs[job.job_id] = job
+        return job
+
+    def ingestion_job(self, job_id: str) -> IngestionJob:
+        return self.jobs[job_id]
+
+    def document_states(self, keys: Sequence[str]) -> dict[str, DocumentState]:
+        self.asked += 1
+        if self.asked == 1:
+            raise TimeoutError("the function timed out while settling the job")
+        states: dict[str, DocumentState] = self.inner.document_states(keys)  # type: ignore[attr-defined]
+        return {k: "FAILED" if k.split("/")[1] == "globex" else v for k, v in states.items()}
+
+
+def test_a_settle_that_dies_is_redone_and_never_vouches_a_failed_document(
+    memory: Memory,
+) -> None:
+    # Given acme's and globex's facts staged, and a COMPLETE job that failed globex's document
+    confirm(memory, "acme")
+    confirm(memory, "globex")
+    kb = SettleDiesOnceKnowledgeBase(memory.ports.knowledge_base)
+    # When the window that started it dies while settling it
+    with pytest.raises(TimeoutError):
+        run_with(memory, kb)
+    # And two more windows run (the next job reports no failure: it does not reprocess the
+    # unchanged document)
+    for _ in range(2):
+        memory.clock.advance(300)
+        run_with(memory, kb)
+    # Then the failed job was settled after all: acme's fact is ingested, globex's still waits
+    # on the fast path (its document rewritten for a retry), never vouched by the later job
+    assert [f.tenant_id for f in awaiting(memory)] == ["globex"]
+    assert len(memory.ports.facts.fast_path("globex", None)) == 1
+    assert memory.ports.facts.fast_path("acme", None) == []

@@ -80,13 +80,13 @@ def run_ingestion(
     saved = _attempts(checkpoints, now)
     attempts = dict(saved)
     previous = checkpoints.load(JOB, now=now)
-    if previous is not None and previous["status"] in _RUNNING:
+    if previous is not None and not previous.get("settled", previous["status"] not in _RUNNING):
         job = kb.ingestion_job(previous["job_id"])
         if job.status in _RUNNING:
             # The backlog is still reported: a long job must not read as an empty one.
             return _report("busy", job.job_id, window, *_count_waiting(facts, attempts, page_size))
-        checkpoints.save(JOB, _job_json(job), now=now)
         _settle(facts, kb, job, attempts, window, now, page_size)
+        checkpoints.save(JOB, _job_json(job, settled=True), now=now)
     waiting, stuck = _count_waiting(facts, attempts, page_size)
     saved = _save_attempts(checkpoints, saved, attempts, now)
     dirty = checkpoints.load(REQUESTED, now=now)
@@ -96,10 +96,15 @@ def run_ingestion(
         job = kb.start_ingestion(now=now)
     except IngestionBusy:
         return _report("busy", None, window, waiting, stuck)
-    checkpoints.save(JOB, _job_json(job), now=now)
+    # Kept unsettled until its facts are settled: a window that dies in between (a timeout,
+    # a crash) leaves the next window to settle it, before any later job could vouch for
+    # documents this one failed (a later job skips unchanged documents, so reports no failure).
+    checkpoints.save(JOB, _job_json(job, settled=False), now=now)
     if dirty is not None and dirty["at"] < job.started_at:
         checkpoints.clear(REQUESTED)
-    _settle(facts, kb, job, attempts, window, now, page_size)
+    if job.status not in _RUNNING:
+        _settle(facts, kb, job, attempts, window, now, page_size)
+        checkpoints.save(JOB, _job_json(job, settled=True), now=now)
     waiting, stuck = _count_waiting(facts, attempts, page_size)
     _save_attempts(checkpoints, saved, attempts, now)
     return _report(job.status.lower(), job.job_id, window, waiting, stuck)
@@ -136,8 +141,16 @@ def _report(
     )
 
 
-def _job_json(job: IngestionJob) -> dict[str, object]:
-    return {"job_id": job.job_id, "status": job.status, "started_at": job.started_at}
+def _job_json(job: IngestionJob, *, settled: bool) -> dict[str, object]:
+    """The job's checkpoint; ``settled`` once its facts are marked (a checkpoint from before
+    the mark existed counts as settled when its job had finished).
+    """
+    return {
+        "job_id": job.job_id,
+        "status": job.status,
+        "started_at": job.started_at,
+        "settled": settled,
+    }
 
 
 def _key(fact: Fact) -> str:
