@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from aws_cdk import ArnFormat, Stack
 from aws_cdk import aws_iam as iam
 from constructs import Construct
@@ -29,8 +31,17 @@ def foundation_model_arn(scope: Construct, model_id: str, region: str | None = N
     )
 
 
-def invoke_statements(scope: Construct, model_id: str) -> list[iam.PolicyStatement]:
-    """``bedrock:InvokeModel`` on exactly this model, or on this inference profile.
+# The chat model is called through ConverseStream (the adapter streams its replies), which
+# IAM authorizes as InvokeModelWithResponseStream
+# (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html).
+CHAT_ACTIONS = ("bedrock:InvokeModelWithResponseStream",)
+
+
+def invoke_statements(
+    scope: Construct, model_id: str, actions: Sequence[str] = CHAT_ACTIONS
+) -> list[iam.PolicyStatement]:
+    """``actions`` (the chat model's by default) on exactly this model, or on this inference
+    profile.
 
     A cross-Region profile forwards to the model in any Region of its geography, so the model
     is granted in every Region but only when called through this profile.
@@ -38,7 +49,7 @@ def invoke_statements(scope: Construct, model_id: str) -> list[iam.PolicyStateme
     if model_id.startswith("arn:"):
         raise ValueError("give a model or inference profile id, not an ARN")
     if not is_inference_profile(model_id):
-        return [_invoke([foundation_model_arn(scope, model_id)])]
+        return [_invoke(actions, [foundation_model_arn(scope, model_id)])]
     profile_arn = Stack.of(scope).format_arn(
         service="bedrock",
         resource="inference-profile",
@@ -47,8 +58,9 @@ def invoke_statements(scope: Construct, model_id: str) -> list[iam.PolicyStateme
     )
     model = model_id.split(".", 1)[1]
     return [
-        _invoke([profile_arn]),
+        _invoke(actions, [profile_arn]),
         _invoke(
+            actions,
             [foundation_model_arn(scope, model, region="*")],
             conditions={"StringEquals": {"bedrock:InferenceProfileArn": profile_arn}},
         ),
@@ -56,8 +68,8 @@ def invoke_statements(scope: Construct, model_id: str) -> list[iam.PolicyStateme
 
 
 def _invoke(
-    resources: list[str], conditions: dict[str, dict[str, str]] | None = None
+    actions: Sequence[str],
+    resources: list[str],
+    conditions: dict[str, dict[str, str]] | None = None,
 ) -> iam.PolicyStatement:
-    return iam.PolicyStatement(
-        actions=["bedrock:InvokeModel"], resources=resources, conditions=conditions
-    )
+    return iam.PolicyStatement(actions=list(actions), resources=resources, conditions=conditions)

@@ -1,9 +1,10 @@
 """Chat models under the contract of ``test_chat_model``: one factory per adapter.
 
 Every adapter runs over the same stand-in model at its own boundary: a LangChain chat model
-for ``LangChainChat`` (local and Ollama mode), Bedrock's ``Converse`` answered in-process on a
-real ``bedrock-runtime`` client for ``bedrock_chat``. The stand-in replies with what it was
-given (``system=...;user=...``), so the contract sees what reached the model.
+for ``LangChainChat`` (local and Ollama mode), Bedrock's ``ConverseStream`` (the adapter
+streams) answered in-process on a real ``bedrock-runtime`` client for ``bedrock_chat``. The
+stand-in replies with what it was given (``system=...;user=...``), so the contract sees what
+reached the model.
 """
 
 from __future__ import annotations
@@ -69,9 +70,34 @@ def converse_reply(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def converse_stream_reply(params: dict[str, Any]) -> dict[str, Any]:
+    """Bedrock ``ConverseStream``'s answer: the same reply as events (its documented order:
+    messageStart, contentBlockDelta per part, contentBlockStop, messageStop, metadata)."""
+    [message] = [converse_reply(params)["output"]["message"]]
+    deltas = [
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": block["text"]}}}
+        for block in message["content"]
+    ]
+    return {
+        "stream": [
+            {"messageStart": {"role": "assistant"}},
+            *deltas,
+            {"contentBlockStop": {"contentBlockIndex": 0}},
+            {"messageStop": {"stopReason": "end_turn"}},
+            {
+                "metadata": {
+                    "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+                    "metrics": {"latencyMs": 1},
+                }
+            },
+        ]
+    }
+
+
 def bedrock() -> ChatModel:
     client = offline_client("bedrock-runtime")
     answer(client, "Converse", converse_reply)
+    answer(client, "ConverseStream", converse_stream_reply)
     return bedrock_chat(client=client)
 
 

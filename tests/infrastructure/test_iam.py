@@ -19,6 +19,7 @@ from tests.infrastructure.helpers import (
     statements_of,
     text,
 )
+from tests.support.iam_check import Tables, requests_for
 
 TENANT_SCOPED = {s.name for s in SPECS if s.tenant_scoped}
 CROSS_TENANT = {s.name for s in SPECS if not s.tenant_scoped}
@@ -259,6 +260,22 @@ def test_a_foundation_model_is_granted_in_this_region_only():
     stack = Stack(App(), "Grants")
     [statement] = invoke_statements(stack, "anthropic.claude-3-haiku-20240307-v1:0")
     resolved = stack.resolve(statement.to_statement_json())
-    assert resolved["Action"] == "bedrock:InvokeModel"
+    # The chat adapter streams: ConverseStream is authorized as InvokeModelWithResponseStream
+    assert resolved["Action"] == "bedrock:InvokeModelWithResponseStream"
     assert {"Ref": "AWS::Region"} in resolved["Resource"]["Fn::Join"][1]
     assert isinstance(statement, iam.PolicyStatement)
+
+
+def test_the_chat_models_grant_covers_the_call_the_adapter_makes():
+    # Given the request the chat adapter's call derives (ConverseStream, as it streams)
+    [request] = requests_for(
+        "bedrock-runtime",
+        "ConverseStream",
+        {"modelId": "anthropic.claude-3-haiku-20240307-v1:0"},
+        region="us-east-1",
+        tables=Tables({}),
+    )
+    stack = Stack(App(), "Grants")
+    [statement] = invoke_statements(stack, "anthropic.claude-3-haiku-20240307-v1:0")
+    # Then the chat model's statement grants that action
+    assert request.action in statement.actions

@@ -140,13 +140,14 @@ def test_chat_model_summarizes_and_is_asked_only_about_new_messages() -> None:
     model = FakeListChatModel(responses=["summary one", "summary two"])
     calls: list[str] = []
     hook = compression_hook(model, policy=SMALL)
-    original = model.invoke
+    # (the adapter streams the reply: each summary is one stream call)
+    original = model.stream
 
     def recording(messages: Any, *args: Any, **kwargs: Any) -> Any:
         calls.append(messages[-1].content)
         return original(messages, *args, **kwargs)
 
-    object.__setattr__(model, "invoke", recording)
+    object.__setattr__(model, "stream", recording)
 
     # When the hook runs before two consecutive model calls
     first = hook({"messages": history(3)})["llm_input_messages"]

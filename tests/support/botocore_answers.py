@@ -88,7 +88,7 @@ def _answers(client: Any) -> dict[str, Answer]:
                 "ResponseMetadata": {"HTTPStatusCode": error.status, "HTTPHeaders": {}},
             }
             return AWSResponse("https://fake", error.status, {}, None), failed
-        validate_parameters(parsed, service_model.operation_model(operation).output_shape)
+        _validate(parsed, service_model.operation_model(operation).output_shape)
         return AWSResponse("https://fake", 200, {}, None), {
             **parsed,
             "ResponseMetadata": {"HTTPStatusCode": 200, "HTTPHeaders": {}},
@@ -97,3 +97,18 @@ def _answers(client: Any) -> dict[str, Answer]:
     client.meta.events.register("before-parameter-build", keep_params)
     client.meta.events.register("before-call", respond_in_process)
     return answers
+
+
+def _validate(parsed: dict[str, Any], shape: Any) -> None:
+    """Check ``parsed`` against the output shape; an event stream member (``ConverseStream``'s
+    ``stream``) is a list of events, each checked against the stream's event shape.
+    """
+    streams = {
+        name: member
+        for name, member in shape.members.items()
+        if member.serialization.get("eventstream")
+    }
+    for name, member in streams.items():
+        for event in parsed.get(name, []):
+            validate_parameters(event, member)
+    validate_parameters({k: v for k, v in parsed.items() if k not in streams}, shape)

@@ -17,11 +17,37 @@ class LangChainChat:
         self._model = model
 
     def complete(self, system: str, user: str) -> str:
-        """One system prompt and one user turn; the reply's text."""
+        """One system prompt and one user turn; the reply's text.
+
+        The reply is streamed: a client's read timeout then bounds the wait for each part, not
+        for the whole completion, so a long extraction is not cut off (and paid for again) by a
+        timeout sized for one call. A model that cannot stream answers in one part.
+        """
         from langchain_core.messages import HumanMessage, SystemMessage
 
-        reply = self._model.invoke([SystemMessage(content=system), HumanMessage(content=user)])
-        return reply.text if isinstance(reply.text, str) else str(reply.content)
+        texts: list[str] = []
+        try:
+            for part in self._model.stream(
+                [SystemMessage(content=system), HumanMessage(content=user)]
+            ):
+                texts.append(_text(part))
+        except ValueError as error:
+            # LangChain's word for a stream that ended with no part at all: an empty reply.
+            if texts or _NO_PARTS not in str(error):
+                raise
+        return "".join(texts)
+
+
+_NO_PARTS = "No generation chunks were returned"
+
+
+def _text(message: Any) -> str:
+    """A message's (or message chunk's) text, whichever LangChain version made it."""
+    text = message.text
+    if isinstance(text, str):
+        return str(text)
+    content = message.content
+    return content if isinstance(content, str) else ""
 
 
 def chat_from_spec(spec: str, **options: Any) -> LangChainChat:

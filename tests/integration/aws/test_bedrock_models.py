@@ -29,6 +29,7 @@ from agent_memory.adapters.aws.bedrock_models import (
 from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, TITAN_V2, calibration_for
 from agent_memory.core.model.errors import TransientError
 from agent_memory.core.ports import ChatModel, Embedder
+from tests.support.botocore_answers import ServiceError, answer, offline_client
 
 REGION = "us-east-1"
 DIM = 1024
@@ -214,36 +215,60 @@ def test_dimensions_titan_v2_does_not_offer_are_refused(dimensions: int) -> None
 # --- chat -----------------------------------------------------------------------------------
 
 
-def converse_response(text: str) -> dict[str, Any]:
+def stream_of(text: str, parts: int = 3) -> dict[str, Any]:
+    """ConverseStream's answer for ``text``, in ``parts`` deltas."""
+    size = -(-len(text) // parts)
+    deltas = [
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": text[i : i + size]}}}
+        for i in range(0, len(text), size)
+    ]
     return {
-        "output": {"message": {"role": "assistant", "content": [{"text": text}]}},
-        "stopReason": "end_turn",
-        "usage": {"inputTokens": 5, "outputTokens": 2, "totalTokens": 7},
-        "metrics": {"latencyMs": 10},
+        "stream": [
+            {"messageStart": {"role": "assistant"}},
+            *deltas,
+            {"contentBlockStop": {"contentBlockIndex": 0}},
+            {"messageStop": {"stopReason": "end_turn"}},
+            {
+                "metadata": {
+                    "usage": {"inputTokens": 5, "outputTokens": 2, "totalTokens": 7},
+                    "metrics": {"latencyMs": 10},
+                }
+            },
+        ]
     }
 
 
-def test_chat_sends_one_system_and_one_user_turn_at_temperature_zero(runtime: Stubber) -> None:
-    runtime.add_response(
-        "converse",
-        converse_response('{"facts": []}'),
-        {
-            "modelId": CHAT_MODEL_ID,
-            "system": [{"text": "Extract facts."}],
-            "messages": [{"role": "user", "content": [{"text": "The run log."}]}],
-            "inferenceConfig": {"maxTokens": 4096, "temperature": 0.0},
-        },
-    )
-    chat = bedrock_chat(client=runtime.client)
+def test_chat_streams_one_system_and_one_user_turn_at_temperature_zero() -> None:
+    # Given Bedrock answering ConverseStream (a stream's read timeout bounds each part, not
+    # the whole completion: a long extraction is not cut off at the client's read timeout)
+    client = offline_client("bedrock-runtime")
+    sent: list[dict[str, Any]] = []
 
+    def respond(params: dict[str, Any]) -> dict[str, Any]:
+        sent.append(params)
+        return stream_of('{"facts": ["the notice period is 30 days"]}')
+
+    answer(client, "ConverseStream", respond)
+    chat = bedrock_chat(client=client)
+    # When a completion is asked for
     reply = chat.complete("Extract facts.", "The run log.")
-
+    # Then one streamed call carried the system prompt and the user turn, at temperature 0,
+    # and the parts come back as one reply
     assert isinstance(chat, ChatModel)
-    assert reply == '{"facts": []}'
+    assert reply == '{"facts": ["the notice period is 30 days"]}'
+    [params] = sent
+    assert params["modelId"] == CHAT_MODEL_ID
+    assert params["system"] == [{"text": "Extract facts."}]
+    assert params["messages"] == [{"role": "user", "content": [{"text": "The run log."}]}]
+    assert params["inferenceConfig"] == {"maxTokens": 4096, "temperature": 0.0}
 
 
-def test_throttled_chat_is_transient(runtime: Stubber) -> None:
-    runtime.add_client_error("converse", "ThrottlingException", "slow down", 429)
+def test_throttled_chat_is_transient() -> None:
+    client = offline_client("bedrock-runtime")
 
+    def throttled(params: dict[str, Any]) -> dict[str, Any]:
+        raise ServiceError("ThrottlingException", "slow down", 429)
+
+    answer(client, "ConverseStream", throttled)
     with pytest.raises(TransientError):
-        bedrock_chat(client=runtime.client).complete("system", "user")
+        bedrock_chat(client=client).complete("system", "user")
