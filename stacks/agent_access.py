@@ -2,19 +2,22 @@
 
 An agent puts RunFinished events on the bus, invokes bootstrap, and invokes the episodes
 function (reading, listing and forgetting its tenant's runs one at a time: what LangGraph's
-``store.get`` / ``put`` / ``delete`` do); nothing else. The policy
+``store.get`` / ``put`` / ``delete`` do), and reads the stack's outputs to find them
+(``MemoryClient.aws_from_stack``); nothing else. The policy
 is an output (``AgentPolicyArn``), so a deployer attaches it instead of writing one. Under
 principal-tag tenancy the agent's role also needs its ``tenant_id`` tag.
 """
 
 from __future__ import annotations
 
+from aws_cdk import Stack
 from aws_cdk import aws_events as events
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
 from stacks.consolidation import DETAIL_TYPE
+from stacks.nag import acknowledge, resource_findings
 
 
 class AgentAccess(Construct):
@@ -32,6 +35,10 @@ class AgentAccess(Construct):
         episodes: lambda_.IFunction,
     ) -> None:
         super().__init__(scope, construct_id)
+        stack = Stack.of(self)
+        stack_arn = stack.format_arn(
+            service="cloudformation", resource="stack", resource_name=f"{stack.stack_name}/*"
+        )
         self.policy = iam.ManagedPolicy(
             self,
             "Policy",
@@ -56,5 +63,18 @@ class AgentAccess(Construct):
                     actions=["lambda:InvokeFunction"],
                     resources=[episodes.function_arn],
                 ),
+                # MemoryClient.aws_from_stack reads the stack's outputs (the bus, the
+                # functions' names); a stack's ARN ends in its id, unknown until it exists.
+                iam.PolicyStatement(
+                    sid="FindTheMemory",
+                    actions=["cloudformation:DescribeStacks"],
+                    resources=[stack_arn],
+                ),
             ],
+        )
+        acknowledge(
+            self.policy,
+            "IAM5",
+            "This stack only: its ARN ends in an id CloudFormation assigns at creation.",
+            findings=resource_findings(self.policy, stack_arn),
         )

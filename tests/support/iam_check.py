@@ -345,12 +345,45 @@ def _events(operation: str, params: Mapping[str, Any], where: _Where) -> list[Re
     if operation != "PutEvents":
         raise _unknown("events", operation)
     buses = {e.get("EventBusName", "default") for e in params["Entries"]}
+    # The entries' detail types and sources are the request's (multivalued) condition keys:
+    # https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-use-conditions.html
+    context = {
+        "events:detail-type": tuple(sorted({e["DetailType"] for e in params["Entries"]})),
+        "events:source": tuple(sorted({e["Source"] for e in params["Entries"]})),
+    }
     return [
         Request.of(
-            "events:PutEvents", b if b.startswith("arn:") else where.arn("events", f"event-bus/{b}")
+            "events:PutEvents",
+            b if b.startswith("arn:") else where.arn("events", f"event-bus/{b}"),
+            context,
         )
         for b in sorted(buses)
     ]
+
+
+def _lambda(operation: str, params: Mapping[str, Any], where: _Where) -> list[Request]:
+    if operation != "Invoke":
+        raise _unknown("lambda", operation)
+    name = params["FunctionName"]
+    function = name if name.startswith("arn:") else where.arn("lambda", f"function:{name}")
+    return [Request.of("lambda:InvokeFunction", function)]
+
+
+# A stack's ARN ends in its id, which a DescribeStacks by name does not carry: any id stands
+# for it (a policy must allow ``stack/<name>/*``).
+_STACK_ID = "00000000-0000-0000-0000-000000000000"
+
+
+def _cloudformation(operation: str, params: Mapping[str, Any], where: _Where) -> list[Request]:
+    if operation != "DescribeStacks":
+        raise _unknown("cloudformation", operation)
+    name = params["StackName"]
+    stack = (
+        name
+        if name.startswith("arn:")
+        else where.arn("cloudformation", f"stack/{name}/{_STACK_ID}")
+    )
+    return [Request.of("cloudformation:DescribeStacks", stack)]
 
 
 def _cloudwatch(operation: str, params: Mapping[str, Any], where: _Where) -> list[Request]:
@@ -388,6 +421,8 @@ _DERIVATIONS = {
     "sqs": _sqs,
     "stepfunctions": _states,
     "events": _events,
+    "lambda": _lambda,
+    "cloudformation": _cloudformation,
     "cloudwatch": _cloudwatch,
     "xray": _anywhere("xray", "xray", {"PutTraceSegments", "PutTelemetryRecords"}),
 }
@@ -638,6 +673,19 @@ class Template:
                 for statement in resource["Properties"]["PolicyDocument"]["Statement"]
             )
         )
+
+    def managed_policy(
+        self,
+        policy_id: str,
+        deployment: Deployment,
+        bindings: Mapping[str, Mapping[str, str]],
+    ) -> Policy:
+        """The statements of managed policy ``policy_id`` (one a person attaches to their own
+        role: the agent's), resolved for ``deployment`` and the physical names in ``bindings``.
+        """
+        document = self.resources[policy_id]["Properties"]["PolicyDocument"]
+        resolve = _Resolver({**deployment.bindings(self.ids), **bindings}, deployment)
+        return Policy(tuple(parse_statement(raw, resolve) for raw in _list(document["Statement"])))
 
     def trusts(
         self, role_id: str, principal_arn: str, request: Request, deployment: Deployment
