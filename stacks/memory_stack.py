@@ -15,6 +15,7 @@ from stacks.consolidation import Consolidation
 from stacks.functions import Functions
 from stacks.knowledge_base import KnowledgeBase
 from stacks.observability import Observability
+from stacks.operator_access import OperatorAccess
 from stacks.regions import require_supported_region
 from stacks.schedules import Schedules
 from stacks.storage import KB_PREFIX, Storage
@@ -64,6 +65,16 @@ class MemoryStack(Stack):
             bootstrap=self.functions["bootstrap"],
             episodes=self.functions["episodes"],
         )
+        self.operator_access = OperatorAccess(
+            self,
+            "OperatorAccess",
+            tables=self.storage.tables,
+            documents=self.storage.documents,
+            documents_prefix=KB_PREFIX,
+            knowledge_base_arn=self.knowledge_base.knowledge_base.attr_knowledge_base_arn,
+            state_machine=self.consolidation.state_machine,
+            dead_letters=self.storage.failed_runs,
+        )
         self.schedules = Schedules(
             self, "Schedules", decay=self.functions["decay"], ingest=self.functions["ingest"]
         )
@@ -92,6 +103,7 @@ class MemoryStack(Stack):
             "UndeliveredEventsQueueUrl": self.storage.undelivered_events.queue_url,
             "TenantRoleArn": self.functions.tenant_data.role.role_arn,
             "AgentPolicyArn": self.agent_access.policy.managed_policy_arn,
+            "OperatorPolicyArn": self.operator_access.policy.managed_policy_arn,
             "AlarmTopicArn": self.observability.topic.topic_arn,
             "DashboardName": self.observability.dashboard.dashboard_name,
         }

@@ -214,8 +214,8 @@ def test_a_call_without_an_iam_mapping_fails_loudly(roles: Template) -> None:
     # Then deriving them raises, naming the operation
     with pytest.raises(Unsupported, match="dynamodb:DescribeTable"):
         requests("dynamodb", "DescribeTable", TableName=TABLES["facts"])
-    with pytest.raises(Unsupported, match="'lambda'"):
-        requests("lambda", "Invoke", FunctionName="f")
+    with pytest.raises(Unsupported, match="'kinesis'"):
+        requests("kinesis", "PutRecord", StreamName="s")
     # ... and a recorded unmappable call fails the session's check
     recorder = CallRecorder()
     recorder.unevaluable[("decay", "dynamodb:DescribeTable")] = "no IAM mapping"

@@ -20,6 +20,7 @@ OUTPUTS = {
     "UndeliveredEventsQueueUrl",
     "TenantRoleArn",
     "AgentPolicyArn",
+    "OperatorPolicyArn",
     "AlarmTopicArn",
     "DashboardName",
 }

@@ -326,7 +326,13 @@ def _secretsmanager(operation: str, params: Mapping[str, Any], where: _Where) ->
 
 
 def _sqs(operation: str, params: Mapping[str, Any], where: _Where) -> list[Request]:
-    if operation not in {"SendMessage", "SendMessageBatch", "ReceiveMessage", "DeleteMessage"}:
+    if operation not in {
+        "SendMessage",
+        "SendMessageBatch",
+        "ReceiveMessage",
+        "DeleteMessage",
+        "ChangeMessageVisibility",
+    }:
         raise _unknown("sqs", operation)
     account, name = params["QueueUrl"].rstrip("/").split("/")[-2:]
     action = "SendMessage" if operation == "SendMessageBatch" else operation

@@ -33,7 +33,7 @@ from tests.support.fakes import FakePiiDetector
 from tests.support.memory import HASHING_CALIBRATION, run_event
 from tests.workflow.conftest import eventbridge_event
 
-STACK = "agent-memory"
+STACK = "AgentMemory"
 BUCKET = "kb-docs"
 
 
