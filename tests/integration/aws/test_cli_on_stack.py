@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from unittest import mock
@@ -42,23 +43,34 @@ class Cli:
     capsys: pytest.CaptureFixture[str]
     runtime: wiring.AwsRuntime
     outputs: dict[str, str]
+    region: str = REGION
 
     def __call__(self, *argv: str) -> tuple[int, str, str]:
-        code = main(["--aws-stack", STACK, "--region", REGION, *argv])
+        code = main(["--aws-stack", STACK, "--region", self.region, *argv])
         captured = self.capsys.readouterr()
         return code, captured.out, captured.err
 
 
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str]) -> Iterator[Cli]:
+@contextmanager
+def moto_stack(capsys: pytest.CaptureFixture[str], region: str = REGION) -> Iterator[Cli]:
+    """A stack named ``STACK`` in ``region`` on moto: its outputs, tables, bucket, queue and
+    state machine, two tenants' runs consolidated into it.
+    """
     with mock.patch.dict(os.environ, FAKE_CREDENTIALS), mock_aws():
-        tables = create_tables(boto3.client("dynamodb", region_name=REGION))
-        boto3.client("s3", region_name=REGION).create_bucket(Bucket=BUCKET)
-        queue_url = boto3.client("sqs", region_name=REGION).create_queue(QueueName="dlq")[
+        tables = create_tables(boto3.client("dynamodb", region_name=region))
+        boto3.client("s3", region_name=region).create_bucket(
+            Bucket=BUCKET,
+            **(
+                {}
+                if region == "us-east-1"
+                else {"CreateBucketConfiguration": {"LocationConstraint": region}}
+            ),
+        )
+        queue_url = boto3.client("sqs", region_name=region).create_queue(QueueName="dlq")[
             "QueueUrl"
         ]
         outputs = {
-            "StateMachineArn": _state_machine(),
+            "StateMachineArn": _state_machine(region),
             "DeadLetterQueueUrl": queue_url,
             **{f"{name.title()}TableName": table for name, table in tables.items()},
             "IdempotencyTableName": "idempotency",
@@ -66,11 +78,11 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Iterator[Cli]:
             "KnowledgeBaseId": "KB12345678",
             "DataSourceId": "DS12345678",
         }
-        _deploy(outputs)
+        _deploy(outputs, region)
         settings = AwsSettings.from_stack_outputs(outputs)
         runtime = wiring.AwsRuntime(
             settings,
-            session=boto3.Session(region_name=REGION),
+            session=boto3.Session(region_name=region),
             embedder=HashingEmbedder(),
             pii=FakePiiDetector(),
             calibrations={"test-hashing": HASHING_CALIBRATION},
@@ -80,28 +92,34 @@ def cli(capsys: pytest.CaptureFixture[str]) -> Iterator[Cli]:
                 consolidation.consolidate(
                     run_event(run_id, tenant_id=tenant), runtime.ports(tenant)
                 )
-        yield Cli(capsys, runtime, outputs)
+        yield Cli(capsys, runtime, outputs, region)
 
 
-def _state_machine() -> str:
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> Iterator[Cli]:
+    with moto_stack(capsys) as stack:
+        yield stack
+
+
+def _state_machine(region: str = REGION) -> str:
     """A state machine on moto (not run here: a replay is a new execution of it)."""
-    role = boto3.client("iam", region_name=REGION).create_role(
+    role = boto3.client("iam", region_name=region).create_role(
         RoleName="consolidation", AssumeRolePolicyDocument="{}"
     )["Role"]["Arn"]
     definition = {"StartAt": "Done", "States": {"Done": {"Type": "Succeed"}}}
     return str(
-        boto3.client("stepfunctions", region_name=REGION).create_state_machine(
+        boto3.client("stepfunctions", region_name=region).create_state_machine(
             name="consolidation", definition=json.dumps(definition), roleArn=role
         )["stateMachineArn"]
     )
 
 
-def _deploy(outputs: dict[str, str]) -> None:
+def _deploy(outputs: dict[str, str], region: str = REGION) -> None:
     template = {
         "Resources": {"Marker": {"Type": "AWS::SQS::Queue"}},
         "Outputs": {key: {"Value": value} for key, value in outputs.items()},
     }
-    boto3.client("cloudformation", region_name=REGION).create_stack(
+    boto3.client("cloudformation", region_name=region).create_stack(
         StackName=STACK, TemplateBody=json.dumps(template)
     )
 
@@ -190,7 +208,7 @@ def _fail_a_run(cli: Cli, run_id: str) -> dict:
         cli.runtime.ports(None),
     )
     letter = {"execution": "arn:x", "failure": {"record": {"key": record["key"]}}}
-    boto3.client("sqs", region_name=REGION).send_message(
+    boto3.client("sqs", region_name=cli.region).send_message(
         QueueUrl=cli.outputs["DeadLetterQueueUrl"], MessageBody=json.dumps(letter)
     )
     return detail
