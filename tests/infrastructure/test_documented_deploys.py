@@ -12,6 +12,7 @@ bound Region or account written as a literal (https://github.com/cdklabs/cdk-nag
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from pathlib import Path
@@ -134,3 +135,39 @@ def test_every_region_a_documented_command_names_is_supported() -> None:
     assert named, "no documented command names a Region"
     # Then each is one the stack can be deployed in
     assert {(w, r) for w, r in named if r not in SUPPORTED_REGIONS} == set()
+
+
+def test_the_deployers_roles_are_the_ones_this_apps_synthesizer_assumes(
+    context: dict[str, Any], tmp_path: Path
+) -> None:
+    # Given the roles docs/aws.md tells a deployer to be allowed to assume
+    guide = (ROOT / "docs" / "aws.md").read_text()
+    documented = set(re.findall(r"cdk-hnb659fds-[a-z-]+-role", guide))
+    documented |= {
+        f"cdk-hnb659fds-{kind}-role" for kind in re.findall(r"…-([a-z-]+)-role-…", guide)
+    }
+    # When the app is synthesized
+    synthesize(context, {}, tmp_path)
+    # Then the roles the CLI assumes to deploy, look up and publish assets (the stack's
+    # assumeRoleArn and lookupRole, each asset destination's assumeRoleArn) are those; the
+    # CloudFormation execution role is passed to CloudFormation, not assumed by the deployer
+    assumed: set[str] = set()
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    for artifact in manifest["artifacts"].values():
+        properties = artifact.get("properties", {})
+        for arn in (properties.get("assumeRoleArn"), properties.get("lookupRole", {}).get("arn")):
+            assumed |= set(re.findall(r"cdk-hnb659fds-[a-z-]+-role", arn or ""))
+    for assets in tmp_path.glob("*.assets.json"):
+        for destination in _destinations(json.loads(assets.read_text())):
+            assumed |= set(re.findall(r"cdk-hnb659fds-[a-z-]+-role", destination["assumeRoleArn"]))
+    assert {"cdk-hnb659fds-deploy-role", "cdk-hnb659fds-file-publishing-role"} <= assumed
+    assert assumed <= documented, (assumed, documented)
+
+
+def _destinations(assets: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        destination
+        for kind in ("files", "dockerImages")
+        for asset in assets.get(kind, {}).values()
+        for destination in asset["destinations"].values()
+    ]
