@@ -19,7 +19,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from agent_memory.adapters.aws.bedrock_models import bedrock_chat
 from agent_memory.adapters.chat import LangChainChat
 from agent_memory.core.ports import ChatModel
-from tests.support.botocore_answers import answer, offline_client
+from tests.support.botocore_answers import answer, converse_stream, offline_client
 
 
 def echoed(system: str, user: str) -> str:
@@ -71,27 +71,9 @@ def converse_reply(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def converse_stream_reply(params: dict[str, Any]) -> dict[str, Any]:
-    """Bedrock ``ConverseStream``'s answer: the same reply as events (its documented order:
-    messageStart, contentBlockDelta per part, contentBlockStop, messageStop, metadata)."""
+    """Bedrock ``ConverseStream``'s answer: the same reply, its blocks as the stream's parts."""
     [message] = [converse_reply(params)["output"]["message"]]
-    deltas = [
-        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": block["text"]}}}
-        for block in message["content"]
-    ]
-    return {
-        "stream": [
-            {"messageStart": {"role": "assistant"}},
-            *deltas,
-            {"contentBlockStop": {"contentBlockIndex": 0}},
-            {"messageStop": {"stopReason": "end_turn"}},
-            {
-                "metadata": {
-                    "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
-                    "metrics": {"latencyMs": 1},
-                }
-            },
-        ]
-    }
+    return converse_stream([block["text"] for block in message["content"]])
 
 
 def bedrock() -> ChatModel:

@@ -112,3 +112,27 @@ def _validate(parsed: dict[str, Any], shape: Any) -> None:
         for event in parsed.get(name, []):
             validate_parameters(event, member)
     validate_parameters({k: v for k, v in parsed.items() if k not in streams}, shape)
+
+
+def converse_stream(parts: list[str]) -> dict[str, Any]:
+    """Bedrock ``ConverseStream``'s answer for a reply in ``parts``, as its documented events:
+    messageStart, a contentBlockDelta per part, contentBlockStop, messageStop, metadata
+    (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStream.html).
+    """
+    deltas = [
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": part}}} for part in parts
+    ]
+    return {
+        "stream": [
+            {"messageStart": {"role": "assistant"}},
+            *deltas,
+            {"contentBlockStop": {"contentBlockIndex": 0}},
+            {"messageStop": {"stopReason": "end_turn"}},
+            {
+                "metadata": {
+                    "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+                    "metrics": {"latencyMs": 1},
+                }
+            },
+        ]
+    }

@@ -29,7 +29,12 @@ from agent_memory.adapters.aws.bedrock_models import (
 from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, TITAN_V2, calibration_for
 from agent_memory.core.model.errors import TransientError
 from agent_memory.core.ports import ChatModel, Embedder
-from tests.support.botocore_answers import ServiceError, answer, offline_client
+from tests.support.botocore_answers import (
+    ServiceError,
+    answer,
+    converse_stream,
+    offline_client,
+)
 
 REGION = "us-east-1"
 DIM = 1024
@@ -218,24 +223,7 @@ def test_dimensions_titan_v2_does_not_offer_are_refused(dimensions: int) -> None
 def stream_of(text: str, parts: int = 3) -> dict[str, Any]:
     """ConverseStream's answer for ``text``, in ``parts`` deltas."""
     size = -(-len(text) // parts)
-    deltas = [
-        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": text[i : i + size]}}}
-        for i in range(0, len(text), size)
-    ]
-    return {
-        "stream": [
-            {"messageStart": {"role": "assistant"}},
-            *deltas,
-            {"contentBlockStop": {"contentBlockIndex": 0}},
-            {"messageStop": {"stopReason": "end_turn"}},
-            {
-                "metadata": {
-                    "usage": {"inputTokens": 5, "outputTokens": 2, "totalTokens": 7},
-                    "metrics": {"latencyMs": 10},
-                }
-            },
-        ]
-    }
+    return converse_stream([text[i : i + size] for i in range(0, len(text), size)])
 
 
 def test_chat_streams_one_system_and_one_user_turn_at_temperature_zero() -> None:
