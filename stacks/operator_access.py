@@ -48,7 +48,7 @@ class OperatorAccess(Construct):
         documents: s3.IBucket,
         documents_prefix: str,
         knowledge_base_arn: str,
-        state_machine: sfn.IStateMachine,
+        state_machine: sfn.StateMachine,
         dead_letters: sqs.IQueue,
     ) -> None:
         super().__init__(scope, construct_id)
