@@ -10,7 +10,7 @@ packages; install everything into a scratch venv, not the project's::
 
 A candidate whose package is missing is skipped. Run from the repository root::
 
-    HF_HUB_OFFLINE=1 python benchmarks/embedding_candidates.py [--data ../shared/data/locomo]
+    HF_HUB_OFFLINE=1 python benchmarks/embedding_candidates.py [--data LOCOMO_FOLDER]
 
 LoCoMo conversations 26 and 30 are the dev set (read in place, never copied): every turn is
 embedded as ``"{speaker}: {text}"``, every session as its turns joined by newlines; questions of
@@ -37,6 +37,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+try:
+    from benchmarks.bench_data import dataset
+except ModuleNotFoundError:  # run as a script: benchmarks/ itself is on sys.path
+    from bench_data import dataset  # type: ignore[import-not-found, no-redef]
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -591,10 +596,11 @@ def _rows(results: dict[str, dict[str, Any]]) -> Iterator[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "locomo")
+    parser.add_argument("--data", type=Path)
     parser.add_argument("--json", type=Path, help="also write every figure here")
     parser.add_argument("--load-only", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.data = dataset("locomo", args.data)
     if args.load_only:
         _load_only(args.load_only)
         return

@@ -24,7 +24,7 @@ throughput count them) but left out of every retrieval metric. Run from the repo
 
     .venv/bin/python benchmarks/longmemeval.py --limit 8 --out benchmarks/results/longmemeval.json
 
-``--data`` (a JSON file or a folder of them) defaults to ``../shared/data/longmemeval``
+``--data`` (a JSON file or a folder of them) defaults to ``$AGENT_MEMORY_BENCH_DATA/longmemeval``
 relative to the repository root; the Markdown tables are written beside ``--out`` (``.md``).
 ``--cache DIR`` keeps embeddings between runs (keyed by sha256 of the model id and the text);
 with it, model time counts cache misses only and no with-model throughput is reported.
@@ -67,6 +67,7 @@ from agent_memory.core.workflows.search import search_episodes
 from agent_memory.wiring.local import PSEUDONYM_KEY_FILE, local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 from benchmarks.bench_consolidation import TimedEmbedder
+from benchmarks.bench_data import dataset
 from benchmarks.metrics import first_relevant_rank, latency_summary, mean_metrics, question_metrics
 from benchmarks.retrieval import (
     bm25_scores,
@@ -79,7 +80,6 @@ from benchmarks.retrieval import (
 from benchmarks.served import TokenCounter, served
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = Path("..") / "shared" / "data" / "longmemeval"  # relative to the repository root
 TENANT = "longmemeval"
 TOP = 10
 DATE_FORMAT = "%Y/%m/%d (%a) %H:%M"  # "2023/05/20 (Sat) 02:21"
@@ -1055,7 +1055,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--types", nargs="+", default=None, help="question types to keep")
     parser.add_argument("--cache", type=Path, default=None, help="embedding cache folder")
     args = parser.parse_args(argv)
-    data = args.data if args.data is not None else (REPO / DEFAULT_DATA).resolve()
+    data = dataset("longmemeval", args.data)
     questions = load_questions(data)
     if args.types:
         questions = [q for q in questions if q.question_type in set(args.types)]

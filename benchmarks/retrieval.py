@@ -39,10 +39,10 @@ months, so the clock is fixed at the last session + 1 day and the retention is r
 Run from the repository root (minutes: every turn is embedded three times)::
 
     .venv/bin/pip install bm25s==0.3.16       # else a numpy port of its BM25 is used
-    .venv/bin/python benchmarks/retrieval.py --data ../shared/data/locomo \
+    .venv/bin/python benchmarks/retrieval.py --data "$AGENT_MEMORY_BENCH_DATA/locomo" \
         --out benchmarks/results/retrieval.json
 
-``--data`` defaults to ``../shared/data/locomo`` relative to the repository root;
+``--data`` defaults to ``$AGENT_MEMORY_BENCH_DATA/locomo``;
 ``--conversations`` keeps only the named ones. The Markdown table is written beside the JSON
 (``retrieval.md``). Latencies are wall-clock and noisy.
 """
@@ -90,6 +90,7 @@ from agent_memory.wiring.local import PSEUDONYM_KEY_FILE, local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 
 try:
+    from benchmarks.bench_data import dataset
     from benchmarks.metrics import (
         METRIC_NAMES,
         first_relevant_rank,
@@ -100,6 +101,7 @@ try:
     )
     from benchmarks.served import Served, served
 except ModuleNotFoundError:  # run as a script: benchmarks/ itself is on sys.path
+    from bench_data import dataset  # type: ignore[import-not-found, no-redef]
     from metrics import (  # type: ignore[import-not-found, no-redef]
         METRIC_NAMES,
         first_relevant_rank,
@@ -113,7 +115,6 @@ except ModuleNotFoundError:  # run as a script: benchmarks/ itself is on sys.pat
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = Path("..") / "shared" / "data" / "locomo"  # relative to the repository root
 # The conversations the retrieval recipe was tuned on (benchmarks/research/RETRIEVAL_RECIPE.md);
 # every other one is held out.
 DEV_CONVERSATIONS = frozenset({"26", "30"})
@@ -136,7 +137,7 @@ EMBEDDINGS = "embeddings alone (cosine)"
 RRF = "RRF k=60 (BM25 + embeddings)"
 BM25_SESSIONS = "BM25, whole-session text"
 REFERENCE = "README reference: BM25, 10 conversations"
-# From the LoCoMo folder's README (../shared/data/locomo/README.md): plain BM25 (bm25s, English
+# From the LoCoMo folder's README (locomo/README.md of the data): plain BM25 (bm25s, English
 # stop words) on all ten conversations, sessions scored as whole texts. Orientation only.
 REFERENCE_FIGURES = {
     "session": {"recall_any@1": 0.63, "recall_any@5": 0.88, "recall_any@10": 0.95},
@@ -1268,7 +1269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--conversations", nargs="+", default=None, help="only these ids (default: all found)"
     )
     args = parser.parse_args(argv)
-    data = args.data if args.data is not None else (REPO / DEFAULT_DATA).resolve()
+    data = dataset("locomo", args.data)
     files = conversation_files(data)
     if args.conversations is not None:
         wanted = set(args.conversations)

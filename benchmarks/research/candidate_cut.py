@@ -32,9 +32,9 @@ from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.core.model.models import Episode
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval.episode_index import EpisodeIndex
+from benchmarks.bench_data import dataset
 from benchmarks.metrics import recall_any
 from benchmarks.retrieval import (
-    DEFAULT_DATA,
     TENANT,
     benchmark_clock,
     events_from_sessions,
@@ -156,9 +156,10 @@ def centroid_only(index: EpisodeIndex) -> Callable[..., npt.NDArray[np.int64]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--data", type=Path)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    args.data = dataset("locomo", args.data)
     embedder = LocalEmbedder()
     with tempfile.TemporaryDirectory(prefix="locomo-merged-") as tmp:
         episodes, questions, now = merged_episodes(args.data, NAMES, embedder, Path(tmp))

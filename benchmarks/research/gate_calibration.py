@@ -30,8 +30,8 @@ from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval.episode_index import EpisodeIndex
+from benchmarks.bench_data import dataset
 from benchmarks.retrieval import (
-    DEFAULT_DATA,
     DEV_CONVERSATIONS,
     TENANT,
     Conversation,
@@ -137,9 +137,10 @@ def summary(values: Mapping[str, Mapping[str, Sequence[float]]]) -> dict[str, An
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--data", type=Path)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    args.data = dataset("locomo", args.data)
     embedder = LocalEmbedder()
     with tempfile.TemporaryDirectory(prefix="gate-calibration-") as tmp:
         memories = [

@@ -17,7 +17,7 @@ Run::
     OPENBLAS_NUM_THREADS=1 .venv/bin/python benchmarks/research/locomo_recipes.py --latency
     .venv/bin/python benchmarks/research/locomo_recipes.py --sweep       # dev sensitivity grid
 
-``--data`` defaults to ``../shared/data/locomo`` relative to the repository root. Embeddings are
+``--data`` defaults to ``$AGENT_MEMORY_BENCH_DATA/locomo``. Embeddings are
 cached in ``build/research-cache/`` (keyed by model id and a hash of the texts).
 
 Protocol: each conversation is one memory store. Units are its turns (speaker name, session
@@ -46,11 +46,14 @@ from typing import Any
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[2]
-DEFAULT_DATA = Path("..") / "shared" / "data" / "locomo"  # relative to the repository root
 CACHE = REPO / "build" / "research-cache"
 EXTRA_LIB = REPO / "build" / "research-lib"
 if EXTRA_LIB.is_dir() and str(EXTRA_LIB) not in sys.path:
     sys.path.append(str(EXTRA_LIB))
+if __package__ in (None, ""):  # run as a script: the repository root holds benchmarks/
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from benchmarks.bench_data import dataset  # noqa: E402
 
 DEV = ("26", "30")
 HELDOUT = ("41", "42", "43")
@@ -1010,8 +1013,7 @@ def load(data: Path, names: Sequence[str]) -> list[Conversation]:
 
 
 def resolve_data(arg: str | None) -> Path:
-    path = Path(arg) if arg else DEFAULT_DATA
-    return path if path.is_absolute() else (REPO / path).resolve()
+    return dataset("locomo", arg)
 
 
 # ---------------------------------------------------------------- the ablation
@@ -1363,9 +1365,7 @@ def latency(convs: Sequence[Conversation], repeats: int = 3) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument(
-        "--data", help="LoCoMo folder (default ../shared/data/locomo from the repo root)"
-    )
+    parser.add_argument("--data", help="LoCoMo folder (default $AGENT_MEMORY_BENCH_DATA/locomo)")
     parser.add_argument(
         "--heldout", action="store_true", help="also score conversations 41-43 (report once!)"
     )

@@ -69,6 +69,7 @@ from agent_memory.core.workflows.search import search_episodes
 from benchmarks import longmemeval as lme
 from benchmarks import retrieval as locomo
 from benchmarks.bench_consolidation import TimedEmbedder
+from benchmarks.bench_data import dataset
 from benchmarks.metrics import recall_all, recall_any
 from benchmarks.served import TokenCounter, served
 
@@ -779,7 +780,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         },
     }
     if not args.no_longmemeval:
-        data = args.data if args.data is not None else (REPO / lme.DEFAULT_DATA).resolve()
+        data = dataset("longmemeval", args.data)
         questions = [q for q in lme.load_questions(data) if not q.abstention]
         if args.types:
             questions = [q for q in questions if q.question_type in set(args.types)]

@@ -12,7 +12,7 @@ WordNet 3.0 comes from Debian's ``wordnet-base`` package (``apt-get download wor
 the repository root, dev conversations only until a variant is chosen::
 
     .venv/bin/python benchmarks/research/wordnet_expansion.py \
-        --wordnet /tmp/wn/x/usr/share/wordnet --locomo ../shared/data/locomo --split dev \
+        --wordnet /tmp/wn/x/usr/share/wordnet --locomo $AGENT_MEMORY_BENCH_DATA/locomo --split dev \
         --out build/wordnet.json
 """
 

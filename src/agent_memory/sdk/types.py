@@ -1,7 +1,7 @@
 """Typed views of what the service answers: the bootstrap reply, a run's result, procedures.
 
-They are ``TypedDict`` s: the reply stays the plain JSON object of DESIGN §4 (it can be logged
-or forwarded as is), and a type checker knows its fields.
+They are ``TypedDict`` s: the reply stays the plain JSON object README.md's "The bootstrap
+reply" shows (it can be logged or forwarded as is), and a type checker knows its fields.
 """
 
 # No ``from __future__ import annotations`` here: TypedDict tells NotRequired keys from

@@ -1,5 +1,6 @@
 """Tenant-scoped credentials: the handler's role, assumed again with a session policy that only
-reaches one tenant's keys, so a bug in a query still cannot read another tenant (DESIGN §3).
+reaches one tenant's keys, so a bug in a query still cannot read another tenant
+(docs/aws.md, "Where the tenant comes from").
 
 A warm container serves many tenants, so what it keeps per tenant is bounded: credentials and
 the few clients made from them, in a least-recently-used cache. Clients are made from the

@@ -1,9 +1,9 @@
 """The bootstrap reply's shape: what the core builds, the Lambda returns and the SDK types.
 
-They are ``TypedDict`` s: the reply stays the plain JSON object of DESIGN §4 (it can be logged,
-measured against Lambda's payload limit or forwarded as is, with no codec in between), and a
-type checker holds the core's builder and every reader of the reply to the same fields. The
-SDK re-exports them (``agent_memory.sdk.types``).
+They are ``TypedDict`` s: the reply stays the plain JSON object README.md's "The bootstrap
+reply" shows (it can be logged, measured against Lambda's payload limit or forwarded as is, with
+no codec in between), and a type checker holds the core's builder and every reader of the reply
+to the same fields. The SDK re-exports them (``agent_memory.sdk.types``).
 """
 
 # No ``from __future__ import annotations`` here: TypedDict tells NotRequired keys from
