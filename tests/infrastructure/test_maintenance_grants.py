@@ -23,7 +23,7 @@ XRAY = {("xray:PutTraceSegments", "*"), ("xray:PutTelemetryRecords", "*")}
 LEDGER = {(f"dynamodb:{a}", "ledger") for a in ("GetItem", "PutItem", "DeleteItem")}
 # An asynchronous invocation that fails after its retries: Lambda sends its record to the
 # undelivered-events queue with the function's role.
-ON_FAILURE = {("sqs:SendMessage", "<StorageUndeliveredEventsQueue97BC42FE.Arn>")}
+ON_FAILURE = {("sqs:SendMessage", "undelivered-events")}
 
 
 def _on(resource: str, *names: str) -> set[tuple[str, str]]:
@@ -96,6 +96,7 @@ class _Labels:
         self._names[logical_id(stack.storage.documents)] = "documents"
         self._names[logical_id(stack.knowledge_base.knowledge_base)] = "knowledge-base"
         self._names[logical_id(stack.consolidation.state_machine)] = "<state-machine>"
+        self._names[logical_id(stack.storage.undelivered_events)] = "undelivered-events"
         config = resources[logical_id(stack.functions[function])]["Properties"]
         self._names[config["LoggingConfig"]["LogGroup"]["Ref"]] = "own-logs"
 

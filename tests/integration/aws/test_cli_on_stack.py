@@ -44,16 +44,19 @@ class Cli:
     runtime: wiring.AwsRuntime
     outputs: dict[str, str]
     region: str = REGION
+    stack: str = STACK
 
     def __call__(self, *argv: str) -> tuple[int, str, str]:
-        code = main(["--aws-stack", STACK, "--region", self.region, *argv])
+        code = main(["--aws-stack", self.stack, "--region", self.region, *argv])
         captured = self.capsys.readouterr()
         return code, captured.out, captured.err
 
 
 @contextmanager
-def moto_stack(capsys: pytest.CaptureFixture[str], region: str = REGION) -> Iterator[Cli]:
-    """A stack named ``STACK`` in ``region`` on moto: its outputs, tables, bucket, queue and
+def moto_stack(
+    capsys: pytest.CaptureFixture[str], region: str = REGION, stack: str = STACK
+) -> Iterator[Cli]:
+    """A stack named ``stack`` in ``region`` on moto: its outputs, tables, bucket, queue and
     state machine, two tenants' runs consolidated into it.
     """
     with mock.patch.dict(os.environ, FAKE_CREDENTIALS), mock_aws():
@@ -78,7 +81,7 @@ def moto_stack(capsys: pytest.CaptureFixture[str], region: str = REGION) -> Iter
             "KnowledgeBaseId": "KB12345678",
             "DataSourceId": "DS12345678",
         }
-        _deploy(outputs, region)
+        _deploy(outputs, region, stack)
         settings = AwsSettings.from_stack_outputs(outputs)
         runtime = wiring.AwsRuntime(
             settings,
@@ -92,7 +95,7 @@ def moto_stack(capsys: pytest.CaptureFixture[str], region: str = REGION) -> Iter
                 consolidation.consolidate(
                     run_event(run_id, tenant_id=tenant), runtime.ports(tenant)
                 )
-        yield Cli(capsys, runtime, outputs, region)
+        yield Cli(capsys, runtime, outputs, region, stack)
 
 
 @pytest.fixture
@@ -114,13 +117,13 @@ def _state_machine(region: str = REGION) -> str:
     )
 
 
-def _deploy(outputs: dict[str, str], region: str = REGION) -> None:
+def _deploy(outputs: dict[str, str], region: str = REGION, stack: str = STACK) -> None:
     template = {
         "Resources": {"Marker": {"Type": "AWS::SQS::Queue"}},
         "Outputs": {key: {"Value": value} for key, value in outputs.items()},
     }
     boto3.client("cloudformation", region_name=region).create_stack(
-        StackName=STACK, TemplateBody=json.dumps(template)
+        StackName=stack, TemplateBody=json.dumps(template)
     )
 
 

@@ -8,13 +8,11 @@ new test.
 from __future__ import annotations
 
 import shlex
-from unittest import mock
 
 import pytest
 
 from agent_memory.cli.main import main
 from tests.infrastructure.test_documented_deploys import documented_shell_lines
-from tests.integration.aws import test_cli_on_stack
 from tests.integration.aws.test_cli_on_stack import _fail_a_run, moto_stack
 
 LINES = sorted(
@@ -46,10 +44,7 @@ def test_every_documented_cli_line_runs_on_a_stack_of_its_name_and_region(
     stack = argv[argv.index("--aws-stack") + 1]
     region = argv[argv.index("--region") + 1] if "--region" in argv else "us-east-1"
     # Given a stack of the line's name in its Region, with a failed run waiting
-    with (
-        mock.patch.object(test_cli_on_stack, "STACK", stack),
-        moto_stack(capsys, region) as cli,
-    ):
+    with moto_stack(capsys, region, stack) as cli:
         key = f"acme#failed#reviewer/{_fail_a_run(cli, 'run-failed-1')['run_id']}"
         capsys.readouterr()
         # When the line runs as typed (KEY: that run's key)
