@@ -5,7 +5,7 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from agent_memory.core.api.bootstrap_reply import BootstrapReply
-from agent_memory.serverless import steps
+from agent_memory.serverless import agent_calls
 from agent_memory.serverless.observability import logger, metrics, tracer
 
 
@@ -13,5 +13,5 @@ from agent_memory.serverless.observability import logger, metrics, tracer
 @tracer.capture_lambda_handler
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: LambdaContext) -> BootstrapReply:
-    """Parse, call the core, reply."""
-    return steps.bootstrap_reply(event)
+    """Parse, call the application, reply."""
+    return agent_calls.bootstrap_reply(event)

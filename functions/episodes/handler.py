@@ -6,7 +6,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from agent_memory.serverless import steps
+from agent_memory.serverless import agent_calls
 from agent_memory.serverless.observability import logger, metrics, tracer
 
 
@@ -14,5 +14,5 @@ from agent_memory.serverless.observability import logger, metrics, tracer
 @tracer.capture_lambda_handler
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    """Parse, call the core, reply."""
-    return steps.episodes(event)
+    """Parse, call the application, reply."""
+    return agent_calls.episodes(event)

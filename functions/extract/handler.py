@@ -12,5 +12,5 @@ from agent_memory.serverless.observability import logger, metrics, tracer
 @tracer.capture_lambda_handler
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    """Parse, call the core, reply."""
+    """Parse, call the application, reply."""
     return steps.extract(event)

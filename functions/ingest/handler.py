@@ -4,7 +4,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from agent_memory.serverless import steps
+from agent_memory.serverless import schedules
 from agent_memory.serverless.observability import logger, metrics, tracer
 
 
@@ -12,5 +12,5 @@ from agent_memory.serverless.observability import logger, metrics, tracer
 @tracer.capture_lambda_handler
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    """Parse, call the core, reply."""
-    return steps.ingest(event)
+    """Parse, call the application, reply."""
+    return schedules.ingest(event)

@@ -14,5 +14,5 @@ from agent_memory.serverless.observability import logger, metrics, tracer
 @metrics.log_metrics(capture_cold_start_metric=True)
 @once_per_run
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    """Parse, call the core, reply."""
+    """Parse, call the application, reply."""
     return steps.stage_kb_docs(event)

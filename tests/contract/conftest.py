@@ -24,13 +24,6 @@ from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
-from agent_memory.adapters.memory import (
-    MemoryDatabase,
-    MemoryEpisodeStore,
-    MemoryFactStore,
-    MemoryLedgerTable,
-    MemoryProcedureStore,
-)
 from agent_memory.core.ports import (
     EpisodeStore,
     FactStore,
@@ -40,6 +33,13 @@ from agent_memory.core.ports import (
     RunLedger,
 )
 from tests.integration.aws.moto_dynamodb import mocked_tables
+from tests.support.in_memory import (
+    MemoryDatabase,
+    MemoryEpisodeStore,
+    MemoryFactStore,
+    MemoryLedgerTable,
+    MemoryProcedureStore,
+)
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,12 @@ from agent_memory.adapters.aws.dynamodb_schema import EPISODES, FACTS
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
-from agent_memory.adapters.memory import MemoryDatabase, MemoryEpisodeStore, MemoryFactStore
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Episode, EpisodeUnit, FactStatus, StoredVector
 from agent_memory.core.ports import EpisodeStore, FactStore
 from tests.contract.builders import DAY, NOW, all_pages, episode, observation
 from tests.integration.aws.moto_dynamodb import mocked_tables
+from tests.support.in_memory import MemoryDatabase, MemoryEpisodeStore, MemoryFactStore
 
 OLD = StoredVector("model-old", 4, b"\x01old-vector")
 NEW = StoredVector("model-new", 2, b"\x01new")

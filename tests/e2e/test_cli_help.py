@@ -17,7 +17,8 @@ import pytest
 
 from agent_memory.cli import commands_review
 from agent_memory.cli.demo_runs import AGENT, NEW_TASK, TENANT
-from agent_memory.cli.main import INCOMPLETE_AFTER_MINUTES, _parser
+from agent_memory.cli.main import _parser
+from agent_memory.cli.shared import INCOMPLETE_AFTER_MINUTES
 from agent_memory.core.workflows.consolidation import INCOMPLETE_AFTER_SECONDS
 from agent_memory.review import server
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from agent_memory.app import Application
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.review.server import ReviewServer
 from tests.review.scenario import Scenario, consolidate_run, seed, status_of
@@ -58,7 +59,7 @@ def review_page(browser: Browser, memory: Memory) -> Iterator[Page]:
         dialogs.append(dialog.message)
         dialog.dismiss()
 
-    with ReviewServer(memory.ports, port=0).start() as server:
+    with ReviewServer(Application(memory.ports), port=0).start() as server:
         context = browser.new_context()
         try:
             page = context.new_page()

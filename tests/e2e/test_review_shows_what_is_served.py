@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agent_memory.app import Application
 from agent_memory.cli.main import main
 from agent_memory.core.model import markers
 from agent_memory.core.model.visible import has_hidden, one_line
@@ -89,7 +90,7 @@ def served_lines(memory: Memory) -> tuple[str, list[str]]:
 
 def review_page_text(browser: Browser, memory: Memory, procedure_id: str) -> tuple[str, list[str]]:
     """The title and steps of ``procedure_id`` as the browser renders them."""
-    with ReviewServer(memory.ports, port=0).start() as server:
+    with ReviewServer(Application(memory.ports), port=0).start() as server:
         context = browser.new_context()
         try:
             page = context.new_page()

@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from agent_memory.app import Application
+from agent_memory.app.wire import MAX_PAGE, episode_message, reply_json
 from agent_memory.core.api.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
 from agent_memory.core.model.models import Episode
 from agent_memory.core.workflows.bootstrap import reply_bytes
-from agent_memory.core.workflows.episodes import MAX_PAGE, run_episode_request
 from tests.limits.test_bootstrap_reply_limit import LAMBDA_RESPONSE_BYTES, wide
 from tests.support.memory import Memory, make_memory
 
@@ -44,7 +45,8 @@ def listed_pages(memory: Memory) -> tuple[list[int], list[list[str]]]:
     request = {"action": "list", "tenant_id": "acme", "agent_id": "reviewer", "limit": MAX_PAGE}
     sizes, pages, cursor = [], [], None
     while True:
-        reply = run_episode_request({**request, "cursor": cursor}, memory.ports)
+        message = episode_message({**request, "cursor": cursor})
+        reply = reply_json(message, Application(memory.ports).handle(message))
         sizes.append(reply_bytes(reply))
         pages.append([e["run_id"] for e in reply["episodes"]])
         cursor = reply["cursor"]

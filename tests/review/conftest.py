@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 
+from agent_memory.app import Application
 from agent_memory.review.server import ReviewServer
 from tests.review.client import Client
 from tests.review.scenario import Scenario, seed
@@ -21,7 +22,7 @@ def scenario(memory: Memory) -> Scenario:
 
 @pytest.fixture
 def server(memory: Memory) -> Iterator[ReviewServer]:
-    with ReviewServer(memory.ports, port=0).start() as running:
+    with ReviewServer(Application(memory.ports), port=0).start() as running:
         yield running
 
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from agent_memory.app import Application
 from agent_memory.cli.main import main
 from agent_memory.core.model.models import (
     RUN_IDS_KEPT,
@@ -102,7 +103,7 @@ def test_diff_of_an_unknown_procedure_is_a_usage_error(
 def test_review_on_a_port_in_use_fails_with_one_line(
     memory: Memory, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with ReviewServer(memory.ports, port=0) as busy:
+    with ReviewServer(Application(memory.ports), port=0) as busy:
         code, _, err = run(memory, capsys, "review", "--port", str(busy.port))
     assert code == 2
     assert err.startswith(f"agent-memory: error: port: cannot listen on 127.0.0.1:{busy.port}")

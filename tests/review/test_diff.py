@@ -1,7 +1,12 @@
 """The step diff a reviewer reads before approving a re-proposal."""
 
 from agent_memory.core.model.models import Procedure, ProcedureStatus
-from agent_memory.review.diff import WordPiece, diff_procedures, format_diff, word_diff
+from agent_memory.core.model.procedure_diff import (
+    WordPiece,
+    diff_procedures,
+    format_diff,
+    word_diff,
+)
 
 
 def procedure(

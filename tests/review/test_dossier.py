@@ -1,8 +1,10 @@
 """What the review page knows of a procedure: its runs, its record, what it would replace."""
 
+from agent_memory.app import Application
+from agent_memory.app.handlers.dossier import MAX_RUNS_SHOWN, RunFinder, review_item
+from agent_memory.app.messages import ReviewQueue
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.workflows.decay import decay
-from agent_memory.review.dossier import MAX_RUNS_SHOWN, RunFinder, review_item, review_queue
 from tests.review.scenario import Scenario, consolidate_run
 from tests.support.memory import Memory
 
@@ -10,14 +12,14 @@ from tests.support.memory import Memory
 def test_the_queue_holds_pending_procedures_not_validated_ones(
     memory: Memory, scenario: Scenario
 ) -> None:
-    queue = review_queue(memory.ports)
+    queue = Application(memory.ports).handle(ReviewQueue())
     assert [item.procedure.procedure_id for item in queue] == [scenario.proposed_id]
 
 
 def test_a_re_proposal_is_compared_with_the_procedure_served_now(
     memory: Memory, scenario: Scenario
 ) -> None:
-    (item,) = review_queue(memory.ports)
+    (item,) = Application(memory.ports).handle(ReviewQueue())
     assert item.served is not None and item.served.procedure_id == scenario.served_id
     assert item.served_trial
     assert item.diff.title_changed
@@ -27,7 +29,7 @@ def test_a_re_proposal_is_compared_with_the_procedure_served_now(
 def test_source_runs_show_each_run_s_agent_summary_and_outcome(
     memory: Memory, scenario: Scenario
 ) -> None:
-    (item,) = review_queue(memory.ports)
+    (item,) = Application(memory.ports).handle(ReviewQueue())
     shown = [(r.run_id, r.found_in, r.agent_id, r.summary, r.outcome) for r in item.runs]
     assert shown == [
         ("run-002", "episode", "reviewer", "Found a cap at 0.5x fees", "COMPLETED"),
@@ -96,7 +98,9 @@ def test_a_procedure_flagged_by_decay_is_queued_with_the_reason(
         policy=memory.ports.policies.decay,
     )
     # When the queue is read
-    flagged = {i.procedure.procedure_id: i for i in review_queue(memory.ports)}[scenario.served_id]
+    flagged = {
+        i.procedure.procedure_id: i for i in Application(memory.ports).handle(ReviewQueue())
+    }[scenario.served_id]
     # Then it is there, with why it was flagged and its record
     assert flagged.procedure.status is ProcedureStatus.NEEDS_REVIEW
     assert flagged.flagged_because == "success rate 0% after 3 uses, below 60%"
@@ -105,8 +109,8 @@ def test_a_procedure_flagged_by_decay_is_queued_with_the_reason(
 
 def test_a_tenant_s_queue_holds_only_its_own_procedures(memory: Memory, scenario: Scenario) -> None:
     other = consolidate_run(memory, "run-900", title="NDA", steps=["Read"], tenant_id="globex")
-    everyone = {i.procedure.procedure_id for i in review_queue(memory.ports)}
-    acme = {i.procedure.procedure_id for i in review_queue(memory.ports, tenant_id="acme")}
+    everyone = {i.procedure.procedure_id for i in Application(memory.ports).handle(ReviewQueue())}
+    acme = {i.procedure.procedure_id for i in Application(memory.ports).handle(ReviewQueue("acme"))}
     assert everyone == {scenario.proposed_id, other}
     assert acme == {scenario.proposed_id}
 

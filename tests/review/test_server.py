@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from agent_memory.app import Application
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.review.server import ReviewServer, allowed_hosts
 from tests.review.client import Client
@@ -171,7 +172,7 @@ def test_a_server_for_one_tenant_shows_and_decides_only_its_procedures(
     memory: Memory, scenario: Scenario
 ) -> None:
     other = consolidate_run(memory, "run-900", title="NDA", steps=["Read"], tenant_id="globex")
-    with ReviewServer(memory.ports, port=0, tenant_id="globex").start() as server:
+    with ReviewServer(Application(memory.ports), port=0, tenant_id="globex").start() as server:
         client = Client(server.port, server.app.csrf_token)
         page = client.page()
         assert f'data-procedure-id="{other}"' in page.text
@@ -212,7 +213,7 @@ def test_an_oversized_form_is_refused(client: Client) -> None:
 
 
 def test_the_server_listens_on_loopback_by_default(memory: Memory) -> None:
-    with ReviewServer(memory.ports, port=0) as server:
+    with ReviewServer(Application(memory.ports), port=0) as server:
         assert server.url == f"http://127.0.0.1:{server.port}/"
         assert server.app.allowed_hosts == frozenset(
             f"{name}:{server.port}" for name in ("127.0.0.1", "localhost", "[::1]")

@@ -22,11 +22,10 @@ import pytest
 from moto import mock_aws
 from moto.awslambda_simple.models import LambdaSimpleBackend
 
-from agent_memory.core.api.contracts import validate
-from agent_memory.core.api.review_request import ReviewRequest
+from agent_memory.app import Application
+from agent_memory.app.wire import reply_json, review_message
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
-from agent_memory.core.workflows.review import run_review
 from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import HOME_VARIABLE, LLM_VARIABLE, LocalSettings
 
@@ -84,9 +83,7 @@ def deployed_function(ports: MemoryPorts) -> Callable[..., bytes]:
         STACK_OUTPUTS["BootstrapFunctionName"]: lambda event: bootstrap(
             parse_bootstrap_request(event), ports
         ),
-        STACK_OUTPUTS["ProcedureReviewFunctionName"]: lambda event: run_review(
-            validate(ReviewRequest, event), ports
-        ),
+        STACK_OUTPUTS["ProcedureReviewFunctionName"]: lambda event: _review(event, ports),
     }
 
     def invoke(
@@ -154,3 +151,9 @@ def test_local_example_runs(block: Block, local_store: Path) -> None:
 )
 def test_aws_example_runs(block: Block, deployed: None) -> None:
     run(block)
+
+
+def _review(event: dict[str, Any], ports: MemoryPorts) -> dict[str, Any]:
+    """What the review function answers (its parsing, the application, its reply)."""
+    message = review_message(event)
+    return reply_json(message, Application(ports).handle(message))

@@ -9,13 +9,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from agent_memory.adapters.ledger_records import ledger_ports
-from agent_memory.adapters.memory import (
-    MemoryDatabase,
-    MemoryEpisodeStore,
-    MemoryFactStore,
-    MemoryLedgerTable,
-    MemoryProcedureStore,
-)
 from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.policies import Policies
 from agent_memory.core.ports import ChatModel, MemoryPorts
@@ -24,6 +17,13 @@ from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
+from tests.support.in_memory import (
+    MemoryDatabase,
+    MemoryEpisodeStore,
+    MemoryFactStore,
+    MemoryLedgerTable,
+    MemoryProcedureStore,
+)
 
 T0 = 1_790_000_000.0  # 2026-09-21, a fixed "now" for deterministic tests
 DAY = 86_400.0

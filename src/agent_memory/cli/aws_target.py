@@ -14,13 +14,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from agent_memory.app import Application
+from agent_memory.app.messages import ListRunsToReplay, RedeliveryOf
 from agent_memory.core.model.tenant_identity import tenant_source
-from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.workflows.consolidation import (
-    INCOMPLETE_AFTER_SECONDS,
-    redelivery_event,
-    runs_to_replay,
-)
+from agent_memory.core.workflows.consolidation import INCOMPLETE_AFTER_SECONDS
 
 # Commands that work on a deployed stack; the rest run on the local store (on AWS their
 # counterparts are the stack's functions and schedules).
@@ -33,8 +30,8 @@ class AwsCommandFailed(Exception):
     """An AWS call of the command failed (credentials, permissions, a missing resource)."""
 
 
-def stack_ports(stack_name: str, region: str | None) -> MemoryPorts:
-    """The core's ports over the stack ``stack_name``, on the caller's credentials."""
+def stack_application(stack_name: str, region: str | None) -> Application:
+    """The application over the stack ``stack_name``, on the caller's credentials."""
     from agent_memory.sdk.aws import stack_outputs
     from agent_memory.wiring.aws import AwsRuntime
     from agent_memory.wiring.aws_settings import AwsSettings
@@ -44,7 +41,8 @@ def stack_ports(stack_name: str, region: str | None) -> MemoryPorts:
 
         session = boto3.Session(region_name=region)
         outputs = stack_outputs(stack_name, region=region, session=session)
-        return AwsRuntime(AwsSettings.from_stack_outputs(outputs), session=session).ports(None)
+        runtime = AwsRuntime(AwsSettings.from_stack_outputs(outputs), session=session)
+        return runtime.application(None)
 
 
 @dataclass
@@ -58,7 +56,7 @@ class StackFailures:
     dead-letter queue.
     """
 
-    ports: MemoryPorts
+    app: Application
     sfn: Any
     sqs: Any
     state_machine_arn: str
@@ -68,9 +66,7 @@ class StackFailures:
         self, *, incomplete_after: float = INCOMPLETE_AFTER_SECONDS
     ) -> list[dict[str, Any]]:
         """Every run still to replay: the failed ones, then the incomplete ones."""
-        runs = runs_to_replay(
-            self.ports.run_ledger, now=self.ports.clock(), incomplete_after=incomplete_after
-        )
+        runs = self.app.handle(ListRunsToReplay(incomplete_after))
         return [*runs.failed, *runs.incomplete]
 
     def replay(self, record: dict[str, Any]) -> str:
@@ -118,10 +114,9 @@ class StackFailures:
         """The run's identity with its tenant's source: extract accepted this run already, under
         either tenancy, and answers it from the run's record.
         """
-        run = self.ports.run_ledger.entry(entry["key"], now=self.ports.clock())
-        if run is None:
+        detail = self.app.handle(RedeliveryOf(entry["key"]))
+        if detail is None:
             raise AwsCommandFailed(f"{entry['key']}: the run's record is gone (expired?)")
-        detail = redelivery_event(run.value)
         return {"source": tenant_source(str(detail["tenant_id"])), "detail": detail}
 
     def _delete_letters(self, key: str) -> None:
@@ -166,7 +161,7 @@ def stack_failures(stack_name: str, region: str | None) -> StackFailures:
                 raise AwsCommandFailed(f"stack {stack_name!r} has no {name} output")
         runtime = AwsRuntime(AwsSettings.from_stack_outputs(outputs), session=session)
         return StackFailures(
-            ports=runtime.ports(None),
+            app=runtime.application(None),
             sfn=session.client("stepfunctions"),
             sqs=session.client("sqs"),
             state_machine_arn=outputs["StateMachineArn"],

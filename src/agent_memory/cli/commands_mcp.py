@@ -79,7 +79,7 @@ def register(
 
 def serve(args: argparse.Namespace) -> int:
     """Run the server until the host disconnects (stdio) or a signal stops it (HTTP)."""
-    from agent_memory.cli.main import UsageError
+    from agent_memory.cli.shared import UsageError
 
     identity = _identity(args)
     if args.aws_stack and args.store:
@@ -105,9 +105,9 @@ def serve(args: argparse.Namespace) -> int:
 
 def _identity(args: argparse.Namespace) -> ServerIdentity:
     """The tenant, agent and scope, checked as every request will be (before anything opens)."""
+    from agent_memory.app.wire import bootstrap_message
     from agent_memory.core.model.errors import InvalidInput
     from agent_memory.core.model.identifiers import checked_id
-    from agent_memory.core.workflows.bootstrap import parse_bootstrap_request
     from agent_memory.integrations.mcp import identity_of
 
     checked_id(args.tenant, "--tenant", "tenant id")
@@ -122,7 +122,7 @@ def _identity(args: argparse.Namespace) -> ServerIdentity:
         request["team"] = team
     fields = {"scope": "--scope", "team": "--team"}
     try:
-        parse_bootstrap_request(request)
+        bootstrap_message(request)
     except InvalidInput as error:
         field = error.field.split(".", 1)[0].split("[", 1)[0]
         message = error.message.removeprefix("Value error, ")
@@ -131,7 +131,7 @@ def _identity(args: argparse.Namespace) -> ServerIdentity:
 
 
 def _listen(host: str, port: int) -> Any:
-    from agent_memory.cli.main import UsageError
+    from agent_memory.cli.shared import UsageError
     from agent_memory.integrations.mcp import bind
 
     if not 0 <= port <= 65535:

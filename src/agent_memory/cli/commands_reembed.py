@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 from agent_memory.core.model.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from agent_memory.core.ports import Embedder, MemoryPorts
+    from agent_memory.app import Application
+    from agent_memory.core.ports import Embedder
     from agent_memory.core.workflows import reembed
 
 
@@ -56,31 +57,32 @@ def register(commands: Any, groups: dict[str, Any]) -> None:
     parser.set_defaults(handler=run_reembed)
 
 
-def run_reembed(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+def run_reembed(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     """Carry out the ``reembed`` command on the wired store; the exit code."""
     from agent_memory.adapters.local.embeddings import local_model
+    from agent_memory.app.messages import MigrationStatus, Reembed
     from agent_memory.core.model.records import to_json
-    from agent_memory.core.workflows import reembed
 
     if args.page_size < 1:
         raise InvalidInput("--page-size", "must be at least 1")
     if args.status:
-        found = reembed.status(ports, coverage=args.coverage)
+        found = app.handle(MigrationStatus(coverage=args.coverage))
         _print(out, args.json, to_json(found), _status_lines(found))
         return 0
-    embedders = _Embedders(ports.embedder)
-    if args.finish:
-        reembed.request_finish(ports)
-    elif args.abort:
-        reembed.request_abort(ports)
-    elif args.to:
-        reembed.begin(ports, embedders(local_model(args.to).model_id))
-    elif not (args.resume or args.switch):
+    if not (args.finish or args.abort or args.to or args.resume or args.switch):
         raise InvalidInput("reembed", "name a model (--to MODEL) or an action (see --help)")
-    report = reembed.advance(ports, embedders, page_size=args.page_size)
-    if args.switch and report.done and report.stage == reembed.Stage.EMBEDDING:
-        reembed.request_switch(ports)
-        report = reembed.advance(ports, embedders, page_size=args.page_size)
+    decision: Literal["begin", "finish", "abort"] | None = (
+        "finish" if args.finish else "abort" if args.abort else "begin" if args.to else None
+    )
+    report = app.handle(
+        Reembed(
+            _Embedders(app.ports.embedder),
+            decision,
+            to=local_model(args.to).model_id if decision == "begin" else None,
+            page_size=args.page_size,
+            switch_when_done=args.switch,
+        )
+    )
     _print(out, args.json, to_json(report), _report_lines(report))
     return 0 if report.done else 1
 

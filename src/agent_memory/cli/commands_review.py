@@ -22,9 +22,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 
 if TYPE_CHECKING:
-    from agent_memory.core.model.models import Procedure
-    from agent_memory.core.ports import MemoryPorts
-    from agent_memory.review.diff import ProcedureDiff
+    from agent_memory.app import Application
+    from agent_memory.app.replies import ProcedureComparison
 
     # Not subscriptable at run time; only the annotations (strings here) name it.
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -56,27 +55,19 @@ def register(commands: Subparsers, groups: Mapping[str, Subparsers]) -> None:
     review.set_defaults(handler=serve_review)
 
 
-def procedures_diff(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+def procedures_diff(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     """Print how a procedure differs, step by step, from the served one (or ``--against``)."""
+    from agent_memory.app.messages import CompareProcedure
+    from agent_memory.core.model.procedure_diff import format_diff
     from agent_memory.core.model.visible import json_text
-    from agent_memory.review.diff import diff_procedures, format_diff
-    from agent_memory.review.dossier import served_procedure
 
-    procedure = _get(ports, args.procedure_id)
-    if args.against:
-        against = ports.procedures.get(args.against, tenant_id=procedure.tenant_id)
-        if against is None:
-            raise InvalidInput(
-                "against", f"no procedure {args.against!r} of tenant {procedure.tenant_id}"
-            )
-    else:
-        against = served_procedure(ports.procedures, procedure, ports.policies.procedural)
-    diff = diff_procedures(against, procedure)
+    compared = app.handle(CompareProcedure(args.procedure_id, args.against))
     if args.json:
-        out.write(json_text(_diff_json(diff), indent=2, sort_keys=True) + "\n")
+        out.write(json_text(_diff_json(compared), indent=2, sort_keys=True) + "\n")
         return 0
+    procedure, against = compared.procedure, compared.against
     scope = f"{procedure.tenant_id}/{procedure.task_type}"
-    if not args.against and _is_served(ports, procedure):
+    if not args.against and compared.served_itself:
         out.write(
             f"{procedure.procedure_id} is itself the procedure served for {scope}; "
             + (
@@ -87,11 +78,11 @@ def procedures_diff(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -
         )
     elif against is None:
         out.write(f"no validated procedure is served for {scope}: every step is new\n")
-    out.write(format_diff(diff) + "\n")
+    out.write(format_diff(compared.diff) + "\n")
     return 0
 
 
-def serve_review(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+def serve_review(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     """Serve the review page until interrupted."""
     import webbrowser
 
@@ -103,7 +94,7 @@ def serve_review(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
     if not 0 <= args.port <= 65535:
         raise InvalidInput("port", "must be 0-65535")
     try:
-        server = ReviewServer(ports, host=args.host, port=args.port, tenant_id=args.tenant)
+        server = ReviewServer(app, host=args.host, port=args.port, tenant_id=args.tenant)
     except OSError as error:
         raise InvalidInput(
             "port", f"cannot listen on {args.host}:{args.port}: {error.strerror or error}"
@@ -125,27 +116,11 @@ def serve_review(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> i
     return 0
 
 
-def _is_served(ports: MemoryPorts, procedure: Procedure) -> bool:
-    from agent_memory.core.tiers.procedural import select_procedure
-
-    candidates = ports.procedures.for_task_type(procedure.tenant_id, procedure.task_type)
-    served = select_procedure(candidates, ports.policies.procedural)
-    return served is not None and served.procedure_id == procedure.procedure_id
-
-
-def _get(ports: MemoryPorts, procedure_id: str) -> Procedure:
-    found = ports.procedures.get(procedure_id)
-    if found is None:
-        raise InvalidInput("procedure_id", f"no procedure {procedure_id!r}")
-    return found
-
-
-def _diff_json(diff: ProcedureDiff) -> dict[str, Any]:
-    from agent_memory.core.tiers.procedural import procedure_view
-
+def _diff_json(compared: ProcedureComparison) -> dict[str, Any]:
+    diff = compared.diff
     return {
-        "procedure": procedure_view(diff.new),
-        "against": procedure_view(diff.old) if diff.old is not None else None,
+        "procedure": compared.procedure_view,
+        "against": compared.against_view,
         "title_changed": diff.title_changed,
         "identical": diff.identical,
         "summary": diff.summary(),

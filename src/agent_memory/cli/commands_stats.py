@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 from agent_memory.core.model.errors import InvalidInput
 
 if TYPE_CHECKING:
-    from agent_memory.core.ports import MemoryPorts
+    from agent_memory.app import Application
     from agent_memory.core.workflows.stats import MemoryStats
 
 # argparse exports no public name for the subparsers' type.
@@ -37,15 +37,15 @@ def register(
     stats.set_defaults(handler=_stats, read_only=True)
 
 
-def _stats(args: argparse.Namespace, ports: MemoryPorts, out: TextIO) -> int:
+def _stats(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import Stats
     from agent_memory.core.model.identifiers import ID_PATTERN
     from agent_memory.core.model.records import to_json
-    from agent_memory.core.workflows.stats import memory_stats
 
     tenant = args.tenant
     if tenant is not None and not re.fullmatch(ID_PATTERN, tenant):
         raise InvalidInput("--tenant", f"{tenant!r} is not a tenant id")
-    stats = memory_stats(ports, now=ports.clock(), tenant_id=tenant)
+    stats = app.handle(Stats(tenant))
     if args.json:
         json.dump(to_json(stats), out, indent=2, sort_keys=True)
         out.write("\n")

@@ -8,18 +8,24 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from agent_memory.app.messages import (
+    Bootstrap,
+    DecideProcedure,
+    FastPathFacts,
+    Ingest,
+    ListProcedures,
+)
+from agent_memory.app.wire import run_message
 from agent_memory.cli import demo_runs as story
 from agent_memory.core.api.bootstrap_reply import BootstrapReply
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import DAY
-from agent_memory.core.tiers import procedural
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
-from agent_memory.core.workflows.consolidation import STEP_NAMES, consolidate_or_record, summary
-from agent_memory.core.workflows.ingestion import run_ingestion
+from agent_memory.core.workflows.bootstrap import BootstrapRequest
+from agent_memory.core.workflows.consolidation import STEP_NAMES, summary
 from agent_memory.wiring.local_settings import LocalSettings
 
 REVIEWER = "legal-lead"
@@ -46,11 +52,11 @@ def run_demo(store: str | None, out: TextIO) -> int:
     Uses ``store`` if given, else a fresh temporary directory (so a user's own memory is never
     touched); prints progress and, last, the memory context a new run receives.
     """
-    from agent_memory.wiring.local import local_ports
+    from agent_memory.wiring.local import local_application
 
     root = Path(store) if store else Path(tempfile.mkdtemp(prefix="agent-memory-demo-"))
     clock = StoryClock(days_behind=len(story.PAST_RUNS) - 1)
-    ports = replace(local_ports(LocalSettings(store=root)), clock=clock)
+    app = local_application(LocalSettings(store=root), clock=clock)
 
     def say(line: str = "") -> None:
         out.write(line + "\n")
@@ -58,61 +64,62 @@ def run_demo(store: str | None, out: TextIO) -> int:
 
     say(f"agent-memory demo: a contract-review agent learns from its past runs (store: {root})")
     say(
-        f"models: embeddings {ports.embedder.model_id} (local), PII detector local, "
-        f"LLM {'configured' if ports.chat else 'none: events carry artifacts'}"
+        f"models: embeddings {app.ports.embedder.model_id} (local), PII detector local, "
+        f"LLM {'configured' if app.ports.chat else 'none: events carry artifacts'}"
     )
     say()
     say("1. Consolidating past runs, a day apart: " + " -> ".join(STEP_NAMES))
     for event in story.PAST_RUNS:
-        say("   " + _describe(summary(consolidate_or_record(event, ports))))
+        say("   " + _describe(summary(app.handle(run_message(event)))))
         clock.days_behind = max(clock.days_behind - 1, 0)
-    redelivered = summary(consolidate_or_record(story.PAST_RUNS[1], ports))
+    redelivered = summary(app.handle(run_message(story.PAST_RUNS[1])))
     say(
         f"   {redelivered['run_id']} delivered again: episode {redelivered['episode']}, "
         "nothing counted twice"
     )
-    for fact in ports.facts.fast_path(story.TENANT, story.DOMAIN):
+    for fact in app.handle(FastPathFacts(story.TENANT, story.DOMAIN)):
         say(
             f"   fact confirmed by {fact.confirmations} independent runs "
             f"({', '.join(sorted(fact.run_ids))}, a day apart): {fact.content[:60]}..."
         )
 
-    request = BootstrapRequest(
-        story.TENANT, story.AGENT, story.NEW_TASK, story.TASK_TYPE, story.DOMAIN
+    request = Bootstrap(
+        BootstrapRequest(story.TENANT, story.AGENT, story.NEW_TASK, story.TASK_TYPE, story.DOMAIN)
     )
     say()
     say("2. Semantic memory")
-    before = bootstrap(request, ports)
+    before = app.handle(request)
     for served in before["facts"]:
         say(
             f"   served from the {served['source'].replace('_', ' ')} before ingestion: "
             f"{served['content'][:70]}..."
         )
-    report = run_ingestion(ports.facts, ports.knowledge_base, ports.checkpoints, now=ports.clock())
+    report = app.handle(Ingest())
     say(f"   batched KB ingestion: {report.facts_ingested} fact(s) ingested in one job")
 
     say()
     say("3. Procedural memory: a human gate")
-    pending = ports.procedures.for_task_type(story.TENANT, story.TASK_TYPE)
+    pending = [
+        p for p in app.handle(ListProcedures(story.TENANT)) if p["task_type"] == story.TASK_TYPE
+    ]
     for proposal in pending:
         say(
-            f"   {proposal.procedure_id} {proposal.title!r}: {proposal.status.value}, proposed "
-            f"by {proposal.proposed_by} runs ({', '.join(sorted(proposal.source_run_ids))})"
+            f"   {proposal['procedure_id']} {proposal['title']!r}: {proposal['status']}, "
+            f"proposed by {proposal['proposals']} runs "
+            f"({', '.join(proposal['proposed_by_runs'])})"
         )
     say(f"   served before review: {before['procedure'] is not None}")
     for proposal in pending:
-        if proposal.status is not ProcedureStatus.VALIDATED:
-            approved = procedural.decide(
-                ports, proposal.procedure_id, approve=True, reviewer=REVIEWER
-            )
+        if proposal["status"] != ProcedureStatus.VALIDATED:
+            approved = app.handle(DecideProcedure(proposal["procedure_id"], True, REVIEWER))
             say(
-                f"   {REVIEWER} approved {approved.procedure_id}: {approved.status.value} "
+                f"   {REVIEWER} approved {approved['procedure_id']}: {approved['status']} "
                 "(served as a trial until it has 3 uses)"
             )
 
     say()
     say(f"4. A new run starts: {story.NEW_TASK!r}")
-    reply = bootstrap(request, ports)
+    reply = app.handle(request)
     say("   " + _found(reply))
     say()
     say(reply["context"])

@@ -6,7 +6,7 @@ Needs ``langgraph`` (the ``langgraph`` extra). Three pieces, usable separately:
   in a ``SystemMessage`` before the first reasoning step (once; nothing when memory is empty).
 - :func:`compression_hook` (a ``pre_model_hook`` of ``create_react_agent``: the model sees the
   compressed history, the state keeps all of it) and :func:`compression_node` (a node that
-  replaces old messages in the state by a summary). Both use the core's ``maybe_compress``,
+  replaces old messages in the state by a summary). Both use the application's ``compress``,
   which never separates a tool call from its result, with a small chat model as summarizer, or
   the extractive summary when none is given.
 - :func:`finish_hook`: turns the final state into a RunFinished event and reports it.
@@ -66,20 +66,19 @@ except ImportError as error:
     ) from error
 
 from agent_memory.adapters.chat import LangChainChat
+from agent_memory.app.in_run import (
+    Summarize,
+    compress,
+    extract_artifacts,
+    summarizer,
+    summary_message,
+)
 from agent_memory.core.api.contracts import CORE_ROLES, MAX_MESSAGE_CHARS
 from agent_memory.core.api.message_text import parts_text, tool_call_line, with_tool_calls
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Message, Role, RunArtifacts
 from agent_memory.core.model.policies import WorkingMemoryPolicy
 from agent_memory.core.model.scope import ScopeKind
-from agent_memory.core.tiers.working_memory import (
-    Summarize,
-    chat_summarizer,
-    extractive_summary,
-    maybe_compress,
-    summary_message,
-)
-from agent_memory.core.workflows.extraction import extract_run_artifacts
 from agent_memory.integrations.run_event import fit_messages, message_json
 from agent_memory.sdk.aio import AsyncMemoryClient
 from agent_memory.sdk.bounds import json_text, listed, text_of
@@ -400,7 +399,7 @@ class FinishHook:
             if receipt is not None:
                 detail["procedure_feedback"]["receipt"] = receipt
         if self._chat is not None and core and "artifacts" not in fields:
-            artifacts = _artifacts_json(extract_run_artifacts(core, self._chat))
+            artifacts = _artifacts_json(extract_artifacts(core, self._chat))
             if artifacts is not None:
                 detail["artifacts"] = artifacts
         detail.update(fields)
@@ -589,7 +588,7 @@ def _compress(
 ) -> list[BaseMessage] | None:
     """The compressed list (originals for what is kept), or None if nothing changes."""
     core = to_core_messages(messages)
-    compressed = maybe_compress(core, summarize, policy)
+    compressed = compress(core, summarize, policy)
     if len(compressed) == len(core) and all(a is b for a, b in zip(compressed, core, strict=True)):
         return None
     original = {id(c): m for c, m in zip(core, messages, strict=True)}
@@ -598,8 +597,8 @@ def _compress(
 
 def _summarizer(model: BaseChatModel | None) -> Summarize:
     if model is None:
-        return extractive_summary
-    return _RememberedSummaries(chat_summarizer(LangChainChat(model)))
+        return summarizer(None)
+    return _RememberedSummaries(summarizer(LangChainChat(model)))
 
 
 class _RememberedSummaries:

@@ -15,10 +15,10 @@ from html import escape
 from string import Template
 from typing import Literal
 
+from agent_memory.app.replies import ReviewItem, SourceRun
 from agent_memory.core.model.models import Procedure, ProcedureStatus
+from agent_memory.core.model.procedure_diff import ProcedureDiff, StepChange
 from agent_memory.core.model.visible import one_line
-from agent_memory.review.diff import ProcedureDiff, StepChange
-from agent_memory.review.dossier import ReviewItem, SourceRun
 
 DECIDE_PATH = "/decide"
 

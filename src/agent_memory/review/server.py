@@ -7,7 +7,7 @@ header must name the server (so a DNS-rebinding page cannot read that token) and
 
 Example::
 
-    with ReviewServer(ports) as server:
+    with ReviewServer(app) as server:
         print(server.url)
         server.serve_forever()
 """
@@ -28,10 +28,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 from wsgiref.types import StartResponse, WSGIEnvironment
 
+from agent_memory.app import Application
+from agent_memory.app.messages import DecideProcedure, ReviewQueue, ShowProcedure
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, TransientError
-from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.tiers import procedural
-from agent_memory.review.dossier import review_queue
 from agent_memory.review.page import DECIDE_PATH, Banner, render_error, render_page
 
 logger = logging.getLogger(__name__)
@@ -53,7 +52,7 @@ class Response:
 
 
 class ReviewApp:
-    """The review page as a WSGI application over the memory's ports.
+    """The review page as a WSGI application over the memory's application.
 
     ``allowed_hosts`` lists the ``Host`` header values accepted (``host:port``); None accepts
     any, for a server bound to every interface, where the names it is reached by are unknown.
@@ -62,13 +61,13 @@ class ReviewApp:
 
     def __init__(
         self,
-        ports: MemoryPorts,
+        app: Application,
         *,
         allowed_hosts: Iterable[str] | None = None,
         tenant_id: str | None = None,
         csrf_token: str | None = None,
     ) -> None:
-        self.ports = ports
+        self.memory = app
         self.tenant_id = tenant_id
         self.csrf_token = csrf_token or secrets.token_urlsafe(32)
         self.allowed_hosts = None if allowed_hosts is None else frozenset(allowed_hosts)
@@ -109,7 +108,7 @@ class ReviewApp:
             banner = self._decided_banner(decided)
         nonce = secrets.token_urlsafe(16)
         html = render_page(
-            review_queue(self.ports, tenant_id=self.tenant_id),
+            self.memory.handle(ReviewQueue(self.tenant_id)),
             csrf_token=self.csrf_token,
             nonce=nonce,
             banner=banner,
@@ -118,13 +117,16 @@ class ReviewApp:
         return _html(status, html, nonce)
 
     def _decided_banner(self, procedure_id: str) -> Banner | None:
-        decided = self.ports.procedures.get(procedure_id, tenant_id=self.tenant_id)
-        if decided is None or decided.reviewer is None:
+        try:
+            decided = self.memory.handle(ShowProcedure(procedure_id, tenant_id=self.tenant_id))
+        except NotFound:
+            return None
+        if decided["reviewer"] is None:
             return None
         return Banner(
             "ok",
-            f"{decided.procedure_id} “{decided.title}” is now {decided.status.value} "
-            f"(reviewer: {decided.reviewer}).",
+            f"{decided['procedure_id']} “{decided['title']}” is now {decided['status']} "
+            f"(reviewer: {decided['reviewer']}).",
         )
 
     def _decide(self, environ: WSGIEnvironment) -> Response:
@@ -149,13 +151,14 @@ class ReviewApp:
         if self.tenant_id is not None and tenant_id != self.tenant_id:
             return self._failed("404 Not Found", f"no procedure {procedure_id!r}")
         try:
-            updated = procedural.decide(
-                self.ports,
-                procedure_id,
-                approve=decision == "approve",
-                reviewer=form.get("reviewer", ""),
-                note=form.get("reason") or None,
-                tenant_id=tenant_id,
+            updated = self.memory.handle(
+                DecideProcedure(
+                    procedure_id,
+                    approve=decision == "approve",
+                    reviewer=form.get("reviewer", ""),
+                    note=form.get("reason") or None,
+                    tenant_id=tenant_id,
+                )
             )
         except InvalidInput as error:
             return self._failed("400 Bad Request", f"Not decided: {error}.")
@@ -169,11 +172,11 @@ class ReviewApp:
             return self._failed("503 Service Unavailable", "Not decided: memory is busy; retry.")
         logger.info(
             "procedure reviewed",
-            extra={"procedure_id": updated.procedure_id, "status": updated.status.value},
+            extra={"procedure_id": updated["procedure_id"], "status": updated["status"]},
         )
         return Response(
             "303 See Other",
-            headers=[("Location", f"/?decided={quote(updated.procedure_id, safe='')}")],
+            headers=[("Location", f"/?decided={quote(updated['procedure_id'], safe='')}")],
         )
 
     def _failed(self, status: str, message: str) -> Response:
@@ -297,7 +300,7 @@ class ReviewServer:
 
     def __init__(
         self,
-        ports: MemoryPorts,
+        app: Application,
         *,
         host: str = DEFAULT_HOST,
         port: int = DEFAULT_PORT,
@@ -308,9 +311,7 @@ class ReviewServer:
         self._httpd = server_class((bind, port), _QuietHandler)
         self.host = host
         self.port = int(self._httpd.server_address[1])
-        self.app = ReviewApp(
-            ports, allowed_hosts=allowed_hosts(bind, self.port), tenant_id=tenant_id
-        )
+        self.app = ReviewApp(app, allowed_hosts=allowed_hosts(bind, self.port), tenant_id=tenant_id)
         self._httpd.set_app(self.app)
         self._thread: threading.Thread | None = None
 

@@ -10,12 +10,28 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
-from agent_memory.core.model.errors import InvalidInput
+from agent_memory.app.messages import (
+    Bootstrap,
+    DecideProcedure,
+    ForgetRun,
+    GetEpisode,
+    ListAgents,
+    ListEpisodes,
+    ListProcedures,
+    Message,
+    ShowProcedure,
+)
+from agent_memory.app.wire import (
+    EpisodeMessage,
+    RemoteMessage,
+    ReviewMessage,
+    reply_of,
+    request_json,
+)
 from agent_memory.core.model.tenant_identity import tenant_source
 from agent_memory.core.workflows.bootstrap import BootstrapRequest
-from agent_memory.core.workflows.episodes import parse_episode_request
 from agent_memory.sdk.errors import (
     ConfigurationError,
     ConflictError,
@@ -25,7 +41,6 @@ from agent_memory.sdk.errors import (
     NotFoundError,
     PublishError,
     RemoteFunctionError,
-    invalid,
 )
 from agent_memory.sdk.events import ValidatedRun, put_events_entry
 from agent_memory.sdk.handles import RunHandle
@@ -55,16 +70,10 @@ ENV_EVENT_BUS = "AGENT_MEMORY_EVENT_BUS"
 ENV_BOOTSTRAP_FUNCTION = "AGENT_MEMORY_BOOTSTRAP_FUNCTION"
 ENV_REVIEW_FUNCTION = "AGENT_MEMORY_PROCEDURE_REVIEW_FUNCTION"
 ENV_EPISODES_FUNCTION = "AGENT_MEMORY_EPISODES_FUNCTION"
-# What the episodes function's reply holds, by action.
-EPISODE_REPLY_KEYS = {
-    "get": "episode",
-    "list": "episodes",
-    "forget": "forgotten",
-    "agents": "agents",
-}
 ENV_REGION = "AGENT_MEMORY_REGION"
 
 _log = logging.getLogger(__name__)
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +247,20 @@ class AwsBackend:
         self.proofs = proofs
         self.episode_proofs = episode_proofs
 
-    def bootstrap(self, request: BootstrapRequest) -> BootstrapReply:
+    def handle(self, message: Message[R]) -> R:
+        """The answer of the function that serves ``message``."""
+        if isinstance(message, Bootstrap):
+            return cast(R, self._bootstrap(message.request))
+        if isinstance(message, ListProcedures | ShowProcedure | DecideProcedure):
+            return cast(R, self._review(message))
+        if isinstance(message, GetEpisode | ListEpisodes | ForgetRun | ListAgents):
+            return cast(R, self._episodes(message))
+        raise ConfigurationError(
+            f"{type(message).__name__} is not served by the stack's functions (operators run it "
+            "with the agent-memory command and --aws-stack)"
+        )
+
+    def _bootstrap(self, request: BootstrapRequest) -> BootstrapReply:
         """Invoke the bootstrap function and check the reply's shape."""
         payload: dict[str, Any] = request.as_json()
         if self.proofs is not None:
@@ -265,35 +287,37 @@ class AwsBackend:
         }
         return RunHandle.completed(result)
 
-    def review(self, request: dict[str, Any]) -> dict[str, Any]:
+    def _review(self, message: ReviewMessage) -> Any:
         """One procedure-review operation, by the review function."""
         if not self.procedure_review_function_name:
             raise ConfigurationError(
                 "procedure review needs procedure_review_function_name "
                 "(the stack's ProcedureReviewFunctionName output)"
             )
-        return self._invoke(self.procedure_review_function_name, request)
+        return self._reply(message, self.procedure_review_function_name, request_json(message))
 
-    def episodes(self, request: dict[str, Any]) -> dict[str, Any]:
-        """One single-episode operation, checked here, then by the episodes function."""
+    def _episodes(self, message: EpisodeMessage) -> Any:
+        """One single-episode operation, by the episodes function."""
         name = self.episodes_function_name
+        payload = request_json(message)
         if not name:
             raise ConfigurationError(
-                f"{request.get('action')!r} of single episodes needs episodes_function_name "
+                f"{payload['action']!r} of single episodes needs episodes_function_name "
                 "(the stack's EpisodesFunctionName output; a stack deployed before it has "
                 "none: deploy the stack again)"
             )
-        try:
-            action = parse_episode_request(request).action
-        except InvalidInput as error:
-            raise invalid(error) from None
-        payload = dict(request)
         if self.episode_proofs is not None:
             payload["caller_identity"] = self.episode_proofs.current()
-        reply = self._invoke(name, payload)
-        if EPISODE_REPLY_KEYS[action] not in reply:
-            raise RemoteFunctionError(name, "UnexpectedReply", f"no {EPISODE_REPLY_KEYS[action]}")
-        return reply
+        return self._reply(message, name, payload)
+
+    def _reply(self, message: RemoteMessage, function_name: str, payload: dict[str, Any]) -> Any:
+        """The function's answer to ``message``; a reply without it is an error."""
+        reply = self._invoke(function_name, payload)
+        try:
+            return reply_of(message, reply)
+        except KeyError as missing:
+            what = missing.args[0]
+            raise RemoteFunctionError(function_name, "UnexpectedReply", f"no {what}") from None
 
     def close(self, *, wait: bool = True) -> None:
         """Nothing runs in the background on AWS."""

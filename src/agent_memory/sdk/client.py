@@ -20,12 +20,24 @@ Example (local mode, a store in ``$AGENT_MEMORY_HOME`` or ``~/.agent-memory``)::
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol, TypeVar, cast
 
+from agent_memory.app.messages import (
+    Bootstrap,
+    DecideProcedure,
+    ForgetRun,
+    GetEpisode,
+    ListAgents,
+    ListEpisodes,
+    ListProcedures,
+    Message,
+    ShowProcedure,
+)
+from agent_memory.app.wire import bootstrap_message, episode_message, review_message
 from agent_memory.core.api.bootstrap_reply import found_in
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
 from agent_memory.core.model.errors import Conflict, InvalidInput, StoreUnavailable
@@ -34,7 +46,7 @@ from agent_memory.core.model.policies import Policies
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS, ScopeKind
 from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.core.ports import ChatModel, Embedder, PiiDetector
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, parse_bootstrap_request
+from agent_memory.core.workflows.bootstrap import BootstrapRequest
 from agent_memory.sdk.aws import (
     AwsBackend,
     IdentityProofs,
@@ -54,26 +66,22 @@ from agent_memory.sdk.served import ServedReceipts
 from agent_memory.sdk.types import BootstrapReply, ProcedureView, SearchReply
 
 Mode = Literal["local", "aws"]
+R = TypeVar("R")
+M = TypeVar("M", bound=Message[Any])
 DEFAULT_STACK = "AgentMemory"
 
 
 class Backend(Protocol):
     """What a mode provides; the client validates before calling it."""
 
-    def bootstrap(self, request: BootstrapRequest) -> BootstrapReply:
-        """The memory context for the request."""
+    def handle(self, message: Message[R]) -> R:
+        """The application's answer to a checked message (on AWS, by the function that
+        serves it).
+        """
         ...
 
     def submit(self, run: ValidatedRun) -> RunHandle:
         """Report a validated RunFinished event."""
-        ...
-
-    def review(self, request: dict[str, Any]) -> dict[str, Any]:
-        """One procedure-review operation (the review function's contract)."""
-        ...
-
-    def episodes(self, request: dict[str, Any]) -> dict[str, Any]:
-        """One operation on single episodes (``core.workflows.episodes.run_episode_request``)."""
         ...
 
     def close(self, *, wait: bool = True) -> None:
@@ -119,14 +127,16 @@ class MemoryClient:
         from dataclasses import replace
 
         from agent_memory.sdk.local import LocalBackend
-        from agent_memory.wiring.local import local_ports
+        from agent_memory.wiring.local import local_application
         from agent_memory.wiring.local_settings import LocalSettings
 
         settings = LocalSettings.from_environment(path)
         if llm is not None:
             settings = replace(settings, llm=llm)
         try:
-            ports = local_ports(settings, embedder=embedder, pii=pii, chat=chat, policies=policies)
+            app = local_application(
+                settings, embedder=embedder, pii=pii, chat=chat, policies=policies
+            )
         except InvalidInput as error:
             raise invalid(error) from None
         except Conflict as error:
@@ -134,7 +144,7 @@ class MemoryClient:
             raise ConfigurationError(str(error)) from None
         except StoreUnavailable as error:
             raise StoreUnavailableError(str(error)) from None
-        return cls(LocalBackend(ports, max_workers=max_workers), "local")
+        return cls(LocalBackend(app, max_workers=max_workers), "local")
 
     @classmethod
     def aws(
@@ -250,7 +260,7 @@ class MemoryClient:
         :meth:`record_procedure_result`) carries it back.
         """
         request = _request(tenant_id, agent_id, task, task_type, domain, scope, team)
-        reply = self._backend.bootstrap(request)
+        reply = self._backend.handle(Bootstrap(request))
         self._served.keep(request.tenant_id, request.agent_id, reply)
         return reply
 
@@ -277,7 +287,7 @@ class MemoryClient:
         if limit is not None and limit < 1:
             raise invalid(InvalidInput("limit", "must be at least 1"))
         request = _request(tenant_id, agent_id, query, None, domain, scope, team, field="query")
-        return found_in(self._backend.bootstrap(request), limit)
+        return found_in(self._backend.handle(Bootstrap(request)), limit)
 
     def finish_run(self, event: Mapping[str, Any] | None = None, /, **fields: Any) -> RunHandle:
         """Report a finished run (a RunFinished event) for consolidation.
@@ -350,8 +360,7 @@ class MemoryClient:
         request: dict[str, Any] = {"action": "list", "tenant_id": tenant_id}
         if status is not None:
             request["status"] = status
-        reply = self._backend.review(_checked(request))
-        return cast(list[ProcedureView], reply["procedures"])
+        return self._backend.handle(_parsed(ListProcedures, review_message, request))
 
     def get_procedure(self, tenant_id: str, procedure_id: str) -> ProcedureView:
         """One procedure of the tenant; :class:`NotFoundError` if it has none by that id."""
@@ -373,9 +382,8 @@ class MemoryClient:
         """The agent's stored episode of run ``run_id`` (every text field, as scrubbed), or
         None: an episode is there once its run is consolidated (locally, ``handle.wait()``).
         """
-        request = {"action": "get", "tenant_id": tenant_id, "agent_id": agent_id}
-        reply = self._backend.episodes(_checked({**request, "run_id": run_id}))
-        return cast(EpisodeRecord | None, reply["episode"])
+        request = {"action": "get", "tenant_id": tenant_id, "agent_id": agent_id, "run_id": run_id}
+        return self._backend.handle(_parsed(GetEpisode, episode_message, request))
 
     def list_episodes(
         self, tenant_id: str, agent_id: str, *, limit: int = 100, cursor: str | None = None
@@ -386,8 +394,8 @@ class MemoryClient:
         request: dict[str, Any] = {"action": "list", "tenant_id": tenant_id, "limit": limit}
         if cursor is not None:
             request["cursor"] = cursor
-        reply = self._backend.episodes(_checked({**request, "agent_id": agent_id}))
-        return cast(EpisodePage, reply)
+        request["agent_id"] = agent_id
+        return self._backend.handle(_parsed(ListEpisodes, episode_message, request))
 
     def forget_run(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
         """Forget one run of the agent: its episode and its consolidation records, so the same
@@ -395,22 +403,25 @@ class MemoryClient:
         ``finished_at``); True if it had an episode. Facts and procedures the run contributed
         to stay.
         """
-        request = {"action": "forget", "tenant_id": tenant_id, "agent_id": agent_id}
-        return bool(self._backend.episodes(_checked({**request, "run_id": run_id}))["forgotten"])
+        ids = {"tenant_id": tenant_id, "agent_id": agent_id, "run_id": run_id}
+        request = {"action": "forget", **ids}
+        return self._backend.handle(_parsed(ForgetRun, episode_message, request))
 
     def list_agents(self, tenant_id: str) -> list[str]:
         """The tenant's agents that have unexpired episodes, sorted (reads every episode of the
         tenant: for listings, not for every run).
         """
-        request = _checked({"action": "agents", "tenant_id": tenant_id})
-        return cast(list[str], self._backend.episodes(request)["agents"])
+        request = {"action": "agents", "tenant_id": tenant_id}
+        return self._backend.handle(_parsed(ListAgents, episode_message, request))
 
     def _review(
         self, action: str, tenant_id: str, procedure_id: str, **fields: str
     ) -> ProcedureView:
         request = {"action": action, "tenant_id": tenant_id, "procedure_id": procedure_id}
-        reply = self._backend.review(_checked({**request, **fields}))
-        return cast(ProcedureView, reply["procedure"])
+        kind: type[ShowProcedure | DecideProcedure] = (
+            ShowProcedure if action == "show" else DecideProcedure
+        )
+        return self._backend.handle(_parsed(kind, review_message, {**request, **fields}))
 
     def close(self, *, wait: bool = True) -> None:
         """Stop accepting runs; with ``wait`` (the default), finish consolidating queued ones."""
@@ -439,6 +450,16 @@ def _checked(request: dict[str, Any]) -> dict[str, Any]:
     return checked
 
 
+def _parsed(kind: type[M], parse: Callable[[Any], object], request: dict[str, Any]) -> M:
+    """The caller's request, made plain JSON and parsed once into its message (``kind``)."""
+    try:
+        message = parse(_checked(request))
+    except InvalidInput as error:
+        raise invalid(error) from None
+    assert isinstance(message, kind)
+    return message
+
+
 def _request(
     tenant_id: str,
     agent_id: str,
@@ -463,7 +484,7 @@ def _request(
         if checked["scope"] == "agent":
             # The default, left out: a stack deployed before scopes takes the request.
             del checked["scope"]
-        return parse_bootstrap_request(checked)
+        return bootstrap_message(checked).request
     except InvalidInput as error:
         if field != "task" and (
             error.field == "task" or error.field.startswith(("task.", "task["))

@@ -30,9 +30,8 @@ from typing import Any, Literal
 from aws_lambda_powertools.metrics import MetricUnit
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent_memory.core.model.errors import InvalidInput
+from agent_memory.app.messages import MigrationStatus, Reembed
 from agent_memory.core.model.records import to_json
-from agent_memory.core.workflows import reembed
 from agent_memory.serverless.observability import logger, metrics
 from agent_memory.serverless.parsing import parse_model
 from agent_memory.wiring.aws import runtime
@@ -52,6 +51,14 @@ class ReembedRequest(BaseModel):
     coverage: bool = False
 
 
+_DECISIONS: dict[str, Literal["begin", "switch", "finish", "abort"]] = {
+    "start": "begin",
+    "switch": "switch",
+    "finish": "finish",
+    "abort": "abort",
+}
+
+
 def run_job(event: Any, remaining_ms: Callable[[], int]) -> dict[str, Any]:
     """Carry out one request; ``remaining_ms`` is the invocation's time left (the Lambda
     context's ``get_remaining_time_in_millis``). The report, as JSON.
@@ -59,24 +66,17 @@ def run_job(event: Any, remaining_ms: Callable[[], int]) -> dict[str, Any]:
     request = parse_model(event, ReembedRequest)
     metrics.add_metric(name="ReembedSteps", unit=MetricUnit.Count, value=1)
     aws = runtime()
-    ports = aws.ports(None)
+    app = aws.application(None)
     if request.action == "status":
-        return dict(to_json(reembed.status(ports, coverage=request.coverage)))
-    if request.action == "start":
-        if request.to is None:
-            raise InvalidInput("to", "name the embedding model to move to")
-        reembed.begin(ports, aws.embedder_for(request.to))
-    elif request.action == "switch":
-        reembed.request_switch(ports)
-    elif request.action == "finish":
-        reembed.request_finish(ports)
-    elif request.action == "abort":
-        reembed.request_abort(ports)
-    report = reembed.advance(
-        ports,
-        aws.embedder_for,
-        page_size=request.page_size,
-        should_stop=lambda: remaining_ms() < STOP_MARGIN_MS,
+        return dict(to_json(app.handle(MigrationStatus(coverage=request.coverage))))
+    report = app.handle(
+        Reembed(
+            aws.embedder_for,
+            None if request.action == "run" else _DECISIONS[request.action],
+            to=request.to,
+            page_size=request.page_size,
+            should_stop=lambda: remaining_ms() < STOP_MARGIN_MS,
+        )
     )
     for kind, counts in report.counts.items():
         metrics.add_metric(

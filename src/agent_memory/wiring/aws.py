@@ -19,6 +19,7 @@ from agent_memory.adapters.aws.dynamodb_procedures import DynamoDbProcedureStore
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
 from agent_memory.adapters.aws.tenant_credentials import DEFAULT_MAX_TENANTS, TenantSessions
 from agent_memory.adapters.ledger_records import ledger_ports
+from agent_memory.app import Application
 from agent_memory.core.model import receipts
 from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.model.errors import PiiDetectionFailed
@@ -115,6 +116,10 @@ class AwsRuntime:
                     max_tenants=self.tenant_cache_size,
                 )
             return self.tenants
+
+    def application(self, tenant_id: str | None) -> Application:
+        """The application over :meth:`ports` of the tenant (or of a cross-tenant job)."""
+        return Application(self.ports(tenant_id))
 
     def ports(self, tenant_id: str | None) -> MemoryPorts:
         """The core's ports for one tenant's work (or for a cross-tenant job)."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from agent_memory.adapters.ledger_records import ledger_ports
 from agent_memory.adapters.local import key_file
@@ -21,6 +23,7 @@ from agent_memory.adapters.local.sqlite_episodes import SqliteEpisodeStore
 from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
+from agent_memory.app import Application
 from agent_memory.core.model import receipts
 from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.model.errors import Conflict
@@ -39,6 +42,16 @@ from agent_memory.wiring.local_settings import REGIONS_VARIABLE, LocalSettings
 DATABASE_FILE = "memory.db"
 KB_FOLDER = "kb"
 PSEUDONYM_KEY_FILE = "pseudonym.key"
+
+
+def local_application(
+    settings: LocalSettings, *, clock: Callable[[], float] | None = None, **options: Any
+) -> Application:
+    """The application over :func:`local_ports` (the same ``options``), on ``clock`` if one is
+    given (the demo's story time).
+    """
+    ports = local_ports(settings, **options)
+    return Application(ports if clock is None else replace(ports, clock=clock))
 
 
 def local_ports(

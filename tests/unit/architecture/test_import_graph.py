@@ -19,6 +19,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agent_memory.core.tiers",),
     ("agent_memory.core.workflows",),
     ("agent_memory.core",),
+    ("agent_memory.app",),
     ("agent_memory.adapters",),
     ("agent_memory.wiring",),
     ("agent_memory.serverless",),

@@ -64,10 +64,9 @@ class ProcedureView(TypedDict):
     times_applied: int
     times_succeeded: int
     success_rate: float | None
-    # The first runs that proposed it; ``proposals`` counts them all (not sent by a function
-    # deployed before the count was kept).
+    # The first runs that proposed it; ``proposals`` counts them all.
     proposed_by_runs: list[str]
-    proposals: NotRequired[int]
+    proposals: int
     reviewer: str | None
     reviewed_at: float | None
     review_note: str | None

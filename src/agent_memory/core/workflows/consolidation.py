@@ -555,11 +555,14 @@ STEP_NAMES = ("extract", *AFTER_EXTRACT)
 
 @dataclass(frozen=True, slots=True)
 class StepFailed(Exception):
-    """A consolidation step raised; ``state`` is the input it failed on."""
+    """A consolidation step raised; ``state`` is the input it failed on, ``failure_key`` the
+    key the run was recorded under for replay (None: not recorded).
+    """
 
     step: str
     error: BaseException
     state: RunState | State  # the event itself when extract failed
+    failure_key: str | None = None
 
     def __str__(self) -> str:
         return f"{self.step} failed: {type(self.error).__name__}: {self.error}"
@@ -762,7 +765,7 @@ def consolidate_or_record(
     try:
         return consolidate(event, ports, run=run)
     except StepFailed as failure:
-        record_failure(
+        record = record_failure(
             {
                 "event": event,
                 "error": {
@@ -773,7 +776,7 @@ def consolidate_or_record(
             },
             ports,
         )
-        raise
+        raise replace(failure, failure_key=record["key"]) from failure.error
 
 
 def replay(key: str, ports: MemoryPorts) -> RunState:

@@ -1,6 +1,6 @@
 """``MemoryConversationManager``: working-memory compression for long Strands conversations.
 
-The core's ``maybe_compress`` decides what is summarized (it never separates a tool use from
+The application's ``compress`` decides what is summarized (it never separates a tool use from
 its result); this module maps its choice back onto the agent's messages, which stay the
 originals except for one summary message in front.
 """
@@ -17,15 +17,10 @@ from strands.hooks import BeforeModelCallEvent, HookRegistry
 from strands.types.content import Message as StrandsMessage
 from strands.types.exceptions import ContextWindowOverflowException
 
+from agent_memory.app.in_run import Summarize, compress, summarizer
 from agent_memory.core.model.models import Message
 from agent_memory.core.model.policies import WorkingMemoryPolicy
 from agent_memory.core.ports import ChatModel
-from agent_memory.core.tiers.working_memory import (
-    Summarize,
-    chat_summarizer,
-    extractive_summary,
-    maybe_compress,
-)
 from agent_memory.integrations.strands.messages import message_parts
 
 if TYPE_CHECKING:
@@ -65,9 +60,7 @@ class MemoryConversationManager(ConversationManager):
         if summarize is not None and chat is not None:
             raise ValueError("MemoryConversationManager: give summarize or chat, not both")
         self.policy = policy
-        self._summarize: Summarize = summarize or (
-            chat_summarizer(chat) if chat is not None else extractive_summary
-        )
+        self._summarize: Summarize = summarize or summarizer(chat)
         self._before_model_calls = before_model_calls
         self._summary_message: StrandsMessage | None = None
 
@@ -110,7 +103,7 @@ class MemoryConversationManager(ConversationManager):
         keep = self._keep_from(messages, core, source, policy)
         if keep is None:
             return False
-        compressed = maybe_compress(core, self._summarize, replace(policy, keep_recent=keep))
+        compressed = compress(core, self._summarize, replace(policy, keep_recent=keep))
         first = min(source[id(m)] for m in compressed if id(m) in source)
         summary = next(m for m in compressed if id(m) not in source)
         removed = [m for m in messages[:first] if m is not self._summary_message]
@@ -137,7 +130,7 @@ class MemoryConversationManager(ConversationManager):
         rest = sum(1 for m in core if m.role != "system")
         for keep in range(policy.keep_recent, rest):
             # A dry run: maybe_compress is deterministic, and only the summary is costly.
-            probe = maybe_compress(core, _no_summary, replace(policy, keep_recent=keep))
+            probe = compress(core, _no_summary, replace(policy, keep_recent=keep))
             kept = [source[id(m)] for m in probe if id(m) in source]
             if len(probe) == len(core) and all(a is b for a, b in zip(probe, core, strict=True)):
                 return None

@@ -27,12 +27,12 @@ from strands.memory import (
 )
 from strands.types.content import Message as StrandsMessage
 
+from agent_memory.app.wire import bootstrap_message
 from agent_memory.core.api.contracts import MAX_TASK_CHARS
 from agent_memory.core.model import markers
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.scope import ScopeKind
 from agent_memory.core.privacy.aliases import in_full
-from agent_memory.core.workflows.bootstrap import parse_bootstrap_request
 from agent_memory.integrations.run_event import fit_messages, message_json
 from agent_memory.integrations.strands.messages import (
     Part,
@@ -322,7 +322,7 @@ def _check_reads(
     if scope != "agent":
         data["scope"] = scope
     try:
-        parse_bootstrap_request(data)
+        bootstrap_message(data)
     except InvalidInput as error:
         raise invalid(error) from None
 

@@ -116,10 +116,10 @@ def _country_names() -> tuple[dict[str, str], re.Pattern[str] | None]:
     """Names of countries (lowercase) to their regions, and a pattern for those written
     without spaces between words (Chinese, Japanese, Korean).
     """
-    from agent_memory.adapters.local.pii._country_names import NAMES
+    from agent_memory.adapters.local.pii.lists import read_list
 
     names: dict[str, str] = {}
-    for line in NAMES.strip().splitlines():
+    for line in read_list("country-names").strip().splitlines():
         region, name = line.split(" ", 1)
         names.setdefault(name, region)
     unspaced = sorted((n for n in names if _CJK.search(n)), key=len, reverse=True)

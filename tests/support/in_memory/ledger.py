@@ -7,9 +7,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from agent_memory.adapters.memory.database import MemoryDatabase
 from agent_memory.adapters.store_keys import check_limit
 from agent_memory.core.model.errors import InvalidInput
+from tests.support.in_memory.database import MemoryDatabase
 
 
 class MemoryLedgerTable:

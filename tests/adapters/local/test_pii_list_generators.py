@@ -1,11 +1,12 @@
-"""The generator of ``_words.py``, on a tiny SCOWL folder written here."""
+"""The generator of the word lists (``tools/pii_lists/make_words.py``), on a tiny SCOWL folder
+written here.
+"""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
-from agent_memory.adapters.local.pii import make_words
+from tools.pii_lists import make_words
 
 
 def _scowl(folder: Path, lists: dict[str, str]) -> Path:
@@ -42,25 +43,24 @@ def test_levels_group_sizes_and_drop_names_inflections_and_proper_nouns(tmp_path
     assert levels["LEVEL_60"] == {"hummus", "moisturizer"}
 
 
-def test_main_writes_a_module_whose_levels_read_back(tmp_path: Path) -> None:
+def test_main_writes_data_files_whose_levels_read_back(tmp_path: Path) -> None:
     # Given a tiny SCOWL folder
     scowl = _scowl(tmp_path, {"english-words.10": "the", "english-words.55": "titanium"})
-    # When the module text is generated
-    text = make_words.main(scowl)
-    # Then it is Python whose string constants hold the levels' words
-    tree = ast.parse(text)
+    # When the data files are generated
+    files = make_words.main(scowl)
+    # Then each holds its level's words below a commented header
     values = {
-        node.targets[0].id: set(ast.literal_eval(node.value).split())  # type: ignore[attr-defined]
-        for node in tree.body
-        if isinstance(node, ast.Assign)
+        name: {w for line in text.splitlines() if not line.startswith("#") for w in line.split()}
+        for name, text in files.items()
     }
     assert values == {
-        "LEVEL_10": {"the"},
-        "LEVEL_20": set(),
-        "LEVEL_35": set(),
-        "LEVEL_60": {"titanium"},
-        "PROPER_60": set(),
+        "words-level-10.txt": {"the"},
+        "words-level-20.txt": set(),
+        "words-level-35.txt": set(),
+        "words-level-60.txt": {"titanium"},
+        "words-proper-60.txt": set(),
     }
+    assert all(text.startswith("# Common English words") for text in files.values())
 
 
 def test_proper_words_are_peoples_faiths_and_periods_not_one_persons_name(tmp_path: Path) -> None:

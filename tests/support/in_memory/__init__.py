@@ -14,11 +14,11 @@ The run ledger, job checkpoints and model registry keep their records in a
 :class:`MemoryLedgerTable` over the same database (``adapters.ledger_records.ledger_ports``).
 """
 
-from agent_memory.adapters.memory.database import MemoryDatabase
-from agent_memory.adapters.memory.episodes import MemoryEpisodeStore
-from agent_memory.adapters.memory.facts import MemoryFactStore
-from agent_memory.adapters.memory.ledger import MemoryLedgerTable
-from agent_memory.adapters.memory.procedures import MemoryProcedureStore
+from tests.support.in_memory.database import MemoryDatabase
+from tests.support.in_memory.episodes import MemoryEpisodeStore
+from tests.support.in_memory.facts import MemoryFactStore
+from tests.support.in_memory.ledger import MemoryLedgerTable
+from tests.support.in_memory.procedures import MemoryProcedureStore
 
 __all__ = [
     "MemoryDatabase",

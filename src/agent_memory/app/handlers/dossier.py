@@ -1,19 +1,24 @@
-"""What a reviewer needs to judge a procedure: its runs, its record and what it would replace."""
+"""What a reviewer needs to judge a procedure: its runs, its record and what it would replace
+(the review page's queue), and how it differs from another (``procedures diff``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 
+from agent_memory.app.messages import CompareProcedure, ReviewQueue
+from agent_memory.app.ports import StorePorts
+from agent_memory.app.replies import ProcedureComparison, ReviewItem, SourceRun
+from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Episode, Procedure, ProcedureStatus
 from agent_memory.core.model.policies import DecayPolicy, ProceduralPolicy
+from agent_memory.core.model.procedure_diff import diff_procedures
 from agent_memory.core.paging import every
-from agent_memory.core.ports import MemoryPorts, ProcedureStore
-from agent_memory.core.tiers.procedural import is_trial, select_procedure
+from agent_memory.core.ports import ProcedureStore
+from agent_memory.core.tiers.procedural import is_trial, procedure_view, select_procedure
 from agent_memory.core.workflows.consolidation import parse_run_marker
-from agent_memory.review.diff import ProcedureDiff, diff_procedures
 
 AWAITING_REVIEW = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW)
 # A procedure proposed by hundreds of runs shows the first ones; the count says how many more.
@@ -21,35 +26,6 @@ MAX_RUNS_SHOWN = 20
 # Runs whose ledger record has expired are looked for among the tenant's episodes, this many
 # at most: a page must not read a whole large tenant.
 MAX_EPISODES_SCANNED = 5_000
-
-RunSource = Literal["episode", "run record", "not stored"]
-
-
-@dataclass(frozen=True, slots=True)
-class SourceRun:
-    """A run that proposed the procedure, as far as memory still knows it."""
-
-    run_id: str
-    found_in: RunSource
-    agent_id: str | None = None
-    summary: str | None = None
-    outcome: str | None = None
-    at: float | None = None
-    expired: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ReviewItem:
-    """One procedure awaiting a decision, with its evidence and the diff to the served one."""
-
-    procedure: Procedure
-    trial: bool
-    served: Procedure | None
-    diff: ProcedureDiff
-    runs: tuple[SourceRun, ...]
-    runs_not_shown: int = 0
-    served_trial: bool = False
-    flagged_because: str | None = None
 
 
 def served_procedure(
@@ -67,7 +43,7 @@ def served_procedure(
     return select_procedure(others, policy)
 
 
-def awaiting_review(ports: MemoryPorts, *, tenant_id: str | None = None) -> list[Procedure]:
+def awaiting_review(ports: StorePorts, *, tenant_id: str | None = None) -> list[Procedure]:
     """Every PENDING or NEEDS_REVIEW procedure (of one tenant when given), oldest first."""
     found: list[Procedure] = []
     for status in AWAITING_REVIEW:
@@ -75,14 +51,41 @@ def awaiting_review(ports: MemoryPorts, *, tenant_id: str | None = None) -> list
     return sorted(found, key=lambda p: (p.tenant_id, p.task_type, p.created_at, p.procedure_id))
 
 
-def review_queue(ports: MemoryPorts, *, tenant_id: str | None = None) -> list[ReviewItem]:
+def review_queue(message: ReviewQueue, ports: StorePorts) -> list[ReviewItem]:
     """The review items of every procedure awaiting a decision (see :func:`awaiting_review`)."""
     runs = RunFinder(ports)
-    return [review_item(ports, p, runs) for p in awaiting_review(ports, tenant_id=tenant_id)]
+    waiting = awaiting_review(ports, tenant_id=message.tenant_id)
+    return [review_item(ports, p, runs) for p in waiting]
+
+
+def compare_procedure(message: CompareProcedure, ports: StorePorts) -> ProcedureComparison:
+    """How the procedure differs, step by step, from the served one (or ``against``)."""
+    procedure = ports.procedures.get(message.procedure_id)
+    if procedure is None:
+        raise InvalidInput("procedure_id", f"no procedure {message.procedure_id!r}")
+    policy = ports.policies.procedural
+    if message.against is not None:
+        against = ports.procedures.get(message.against, tenant_id=procedure.tenant_id)
+        if against is None:
+            raise InvalidInput(
+                "against", f"no procedure {message.against!r} of tenant {procedure.tenant_id}"
+            )
+    else:
+        against = served_procedure(ports.procedures, procedure, policy)
+    candidates = ports.procedures.for_task_type(procedure.tenant_id, procedure.task_type)
+    served = select_procedure(candidates, policy)
+    return ProcedureComparison(
+        procedure=procedure,
+        against=against,
+        diff=diff_procedures(against, procedure),
+        served_itself=served is not None and served.procedure_id == procedure.procedure_id,
+        procedure_view=procedure_view(procedure, policy),
+        against_view=None if against is None else procedure_view(against, policy),
+    )
 
 
 def review_item(
-    ports: MemoryPorts, procedure: Procedure, runs: RunFinder | None = None
+    ports: StorePorts, procedure: Procedure, runs: RunFinder | None = None
 ) -> ReviewItem:
     """The procedure with its source runs, trial state, and diff against the served one."""
     finder = runs or RunFinder(ports)
@@ -128,7 +131,7 @@ class RunFinder:
     are searched among the tenant's exported episodes, once per tenant, up to a bound.
     """
 
-    def __init__(self, ports: MemoryPorts, *, max_scanned: int = MAX_EPISODES_SCANNED) -> None:
+    def __init__(self, ports: StorePorts, *, max_scanned: int = MAX_EPISODES_SCANNED) -> None:
         self._ports = ports
         self._max_scanned = max_scanned
         self._scans: dict[str, _EpisodeScan] = {}

@@ -6,7 +6,6 @@ import builtins
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
-from agent_memory.adapters.memory.database import MemoryDatabase, ProcedureRow
 from agent_memory.adapters.store_keys import (
     check_limit,
     check_tenant,
@@ -18,6 +17,7 @@ from agent_memory.adapters.store_keys import (
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import FeedbackCount, Page
+from tests.support.in_memory.database import MemoryDatabase, ProcedureRow
 
 
 class MemoryProcedureStore:

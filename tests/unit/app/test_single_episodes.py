@@ -1,4 +1,4 @@
-"""Single episodes (core/workflows/episodes.py): read one back by its run, list an agent's,
+"""Single episodes (app/handlers/episodes.py): read one back by its run, list an agent's,
 forget one run so its id can be reported afresh, the tenant's agents; on both store kinds.
 """
 
@@ -6,16 +6,21 @@ from pathlib import Path
 
 import pytest
 
+from agent_memory.app import Application
+from agent_memory.app.messages import ForgetRun, GetEpisode, ListAgents, ListEpisodes
+from agent_memory.app.wire import episode_message, reply_json
+from agent_memory.core.api.episode_record import EpisodeRecord
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.workflows.consolidation import consolidate, summary
-from agent_memory.core.workflows.episodes import (
-    forget_run,
-    get_episode,
-    list_episodes,
-    run_episode_request,
-    tenant_agents,
-)
 from tests.support.memory import Memory, make_memory, run_event
+
+
+def get_episode(memory: Memory, *ids: str) -> EpisodeRecord | None:
+    return Application(memory.ports).handle(GetEpisode(*ids))
+
+
+def forget_run(memory: Memory, *ids: str) -> bool:
+    return Application(memory.ports).handle(ForgetRun(*ids))
 
 
 @pytest.fixture(params=["sqlite", "memory"])
@@ -27,23 +32,23 @@ def test_an_episode_is_read_back_by_its_run(memory: Memory) -> None:
     # Given a consolidated run
     consolidate(run_event("r1"), memory.ports)
     # Then its episode is read back by (tenant, agent, run), and no other tenant or agent has it
-    episode = get_episode(memory.ports, "acme", "reviewer", "r1")
-    assert episode is not None and episode.run_id == "r1"
-    assert get_episode(memory.ports, "globex", "reviewer", "r1") is None
-    assert get_episode(memory.ports, "acme", "drafter", "r1") is None
+    episode = get_episode(memory, "acme", "reviewer", "r1")
+    assert episode is not None and episode["run_id"] == "r1"
+    assert get_episode(memory, "globex", "reviewer", "r1") is None
+    assert get_episode(memory, "acme", "drafter", "r1") is None
 
 
 def test_a_forgotten_run_is_consolidated_afresh_when_reported_again(memory: Memory) -> None:
     # Given run r1 consolidated with one task
     consolidate(run_event("r1", task="Review the Northwind MSA"), memory.ports)
     # When it is forgotten and reported again with another task
-    assert forget_run(memory.ports, "acme", "reviewer", "r1") is True
-    assert get_episode(memory.ports, "acme", "reviewer", "r1") is None
+    assert forget_run(memory, "acme", "reviewer", "r1") is True
+    assert get_episode(memory, "acme", "reviewer", "r1") is None
     again = summary(consolidate(run_event("r1", task="Review the Tailspin MSA"), memory.ports))
     # Then it is written anew, with the new task (not answered from the old run's record)
     assert again["episode"] == "written" and again["extracted_by"] == "event"
-    episode = get_episode(memory.ports, "acme", "reviewer", "r1")
-    assert episode is not None and episode.task == "Review the Tailspin MSA"
+    episode = get_episode(memory, "acme", "reviewer", "r1")
+    assert episode is not None and episode["task"] == "Review the Tailspin MSA"
 
 
 def test_without_forgetting_a_second_report_changes_nothing(memory: Memory) -> None:
@@ -53,8 +58,8 @@ def test_without_forgetting_a_second_report_changes_nothing(memory: Memory) -> N
     again = summary(consolidate(run_event("r1", task="Review the Tailspin MSA"), memory.ports))
     # Then the first report is the one kept
     assert again["episode"] == "already present"
-    episode = get_episode(memory.ports, "acme", "reviewer", "r1")
-    assert episode is not None and episode.task == "Review the Northwind MSA"
+    episode = get_episode(memory, "acme", "reviewer", "r1")
+    assert episode is not None and episode["task"] == "Review the Northwind MSA"
 
 
 def test_forgetting_keeps_to_the_tenant_and_the_agent(memory: Memory) -> None:
@@ -62,11 +67,11 @@ def test_forgetting_keeps_to_the_tenant_and_the_agent(memory: Memory) -> None:
     for tenant, agent in [("acme", "reviewer"), ("acme", "drafter"), ("globex", "reviewer")]:
         consolidate(run_event("r1", tenant_id=tenant, agent_id=agent), memory.ports)
     # When one of them is forgotten
-    assert forget_run(memory.ports, "acme", "reviewer", "r1") is True
+    assert forget_run(memory, "acme", "reviewer", "r1") is True
     # Then only that one is gone; forgetting it again finds nothing
-    assert get_episode(memory.ports, "acme", "drafter", "r1") is not None
-    assert get_episode(memory.ports, "globex", "reviewer", "r1") is not None
-    assert forget_run(memory.ports, "acme", "reviewer", "r1") is False
+    assert get_episode(memory, "acme", "drafter", "r1") is not None
+    assert get_episode(memory, "globex", "reviewer", "r1") is not None
+    assert forget_run(memory, "acme", "reviewer", "r1") is False
 
 
 def test_an_agents_episodes_are_listed_newest_first_by_page(memory: Memory) -> None:
@@ -77,22 +82,23 @@ def test_an_agents_episodes_are_listed_newest_first_by_page(memory: Memory) -> N
         memory.clock.advance(60)
     consolidate(run_event("d1", agent_id="drafter"), memory.ports)
     # When listed two at a time
-    first = list_episodes(memory.ports, "acme", "reviewer", limit=2)
-    second = list_episodes(memory.ports, "acme", "reviewer", limit=2, cursor=first.cursor)
+    app = Application(memory.ports)
+    first = app.handle(ListEpisodes("acme", "reviewer", limit=2))
+    second = app.handle(ListEpisodes("acme", "reviewer", limit=2, cursor=first["cursor"]))
     # Then the reviewer's come back newest first, and the listing ends
-    assert [e.run_id for e in first.items + second.items] == ["r0", "r1", "r2"]
-    assert second.cursor is None
-    assert tenant_agents(memory.ports, "acme") == ["drafter", "reviewer"]
-    assert tenant_agents(memory.ports, "globex") == []
+    listed = first["episodes"] + second["episodes"]
+    assert [e["run_id"] for e in listed] == ["r0", "r1", "r2"]
+    assert second["cursor"] is None
+    assert app.handle(ListAgents("acme")) == ["drafter", "reviewer"]
+    assert app.handle(ListAgents("globex")) == []
 
 
 def test_requests_are_checked_field_by_field(memory: Memory) -> None:
     consolidate(run_event("r1"), memory.ports)
     # Then a well-formed request answers in JSON
-    got = run_episode_request(
-        {"action": "get", "tenant_id": "acme", "agent_id": "reviewer", "run_id": "r1"},
-        memory.ports,
-    )
+    request = {"action": "get", "tenant_id": "acme", "agent_id": "reviewer", "run_id": "r1"}
+    message = episode_message(request)
+    got = reply_json(message, Application(memory.ports).handle(message))
     assert got["episode"]["run_id"] == "r1" and got["episode"]["agent_id"] == "reviewer"
     # And a bad one names its field
     for request, field in [
@@ -103,5 +109,5 @@ def test_requests_are_checked_field_by_field(memory: Memory) -> None:
         ({"action": "list", "tenant_id": "acme", "agent_id": "a", "limit": 101}, "limit"),
     ]:
         with pytest.raises(InvalidInput) as refused:
-            run_episode_request(request, memory.ports)
+            episode_message(request)
         assert refused.value.field == field

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from agent_memory.adapters.memory.database import FactRow, MemoryDatabase
 from agent_memory.adapters.store_keys import (
     check_limit,
     check_tenant,
@@ -17,6 +16,7 @@ from agent_memory.adapters.store_keys import (
 from agent_memory.core.model.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
 from agent_memory.core.model.policies import Independence
 from agent_memory.core.ports import Page
+from tests.support.in_memory.database import FactRow, MemoryDatabase
 
 _Key = tuple[str, str]
 

@@ -5,12 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
-from agent_memory.adapters.memory.database import (
-    AgentVersion,
-    EpisodeRow,
-    EpisodeTable,
-    MemoryDatabase,
-)
 from agent_memory.adapters.store_keys import (
     check_limit,
     check_tenant,
@@ -22,6 +16,12 @@ from agent_memory.adapters.store_keys import (
 from agent_memory.adapters.unit_codec import pack_spare_units, pack_units
 from agent_memory.core.model.models import Episode, EpisodeUnit
 from agent_memory.core.ports import EpisodeChanges, Page
+from tests.support.in_memory.database import (
+    AgentVersion,
+    EpisodeRow,
+    EpisodeTable,
+    MemoryDatabase,
+)
 
 # An episode with the key it is stored under: (tenant#agent, run_id).
 _Keyed = tuple[tuple[str, str], Episode]

@@ -1,0 +1,1 @@
+"""One handler per command or query, grouped by what they work on."""

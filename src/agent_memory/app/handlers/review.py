@@ -1,0 +1,86 @@
+"""Human review: the procedures a reviewer lists, reads and decides, and the contested facts
+they settle.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from agent_memory.app.handlers.maintenance import ingest
+from agent_memory.app.messages import (
+    DecideProcedure,
+    FastPathFacts,
+    Ingest,
+    ListContestedFacts,
+    ListProcedures,
+    ResolveFact,
+    ShowProcedure,
+)
+from agent_memory.app.ports import StorePorts
+from agent_memory.core.api.bootstrap_reply import ProcedureView
+from agent_memory.core.model.errors import NotFound
+from agent_memory.core.model.models import Fact
+from agent_memory.core.paging import every
+from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.tiers import procedural, semantic
+from agent_memory.core.workflows.ingestion import request_ingestion
+
+
+def list_procedures(message: ListProcedures, ports: StorePorts) -> list[ProcedureView]:
+    """Every procedure of the tenant (of every tenant) with the status (any), page by page."""
+    listing = partial(ports.procedures.list, tenant_id=message.tenant_id, status=message.status)
+    policy = ports.policies.procedural
+    return [procedural.procedure_view(p, policy) for p in every(listing)]
+
+
+def show_procedure(message: ShowProcedure, ports: StorePorts) -> ProcedureView:
+    """One procedure; ``NotFound`` if the tenant (or the store) holds none of that id."""
+    found = ports.procedures.get(message.procedure_id, tenant_id=message.tenant_id)
+    if found is None:
+        raise NotFound(f"no procedure {message.procedure_id!r}")
+    return procedural.procedure_view(found, ports.policies.procedural)
+
+
+def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureView:
+    """Record a person's decision (the reviewer's name and reason scrubbed as stored text)."""
+    m = message
+    updated = procedural.decide(
+        ports,
+        m.procedure_id,
+        approve=m.approve,
+        reviewer=m.reviewer,
+        note=m.note,
+        tenant_id=m.tenant_id,
+    )
+    return procedural.procedure_view(updated, ports.policies.procedural)
+
+
+def fast_path_facts(message: FastPathFacts, ports: StorePorts) -> list[Fact]:
+    """Confirmed facts the knowledge base does not serve yet."""
+    return ports.facts.fast_path(message.tenant_id, message.domain)
+
+
+def contested_facts(message: ListContestedFacts, ports: StorePorts) -> list[Fact]:
+    """The tenant's facts held back as contradictions."""
+    return ports.facts.contested(message.tenant_id)
+
+
+def resolve_fact(message: ResolveFact, ports: StorePorts) -> tuple[str, ...]:
+    """A person's decision on a contested fact (``semantic.resolve_contested``), then the KB
+    brought up to date; the hashes of the facts removed.
+    """
+    m = message
+    removed = semantic.resolve_contested(
+        ports.facts,
+        ports.knowledge_base,
+        tenant_id=m.tenant_id,
+        domain=m.domain,
+        fact_hash=m.fact_hash,
+        keep=m.keep,
+        now=ports.clock(),
+    )
+    if removed:
+        # The KB index must drop what was removed, now rather than at the next window.
+        request_ingestion(ports.checkpoints, now=ports.clock())
+    ingest(Ingest(), ports)
+    return removed

@@ -1,0 +1,174 @@
+"""The JSON form of the requests the review and episodes functions take, and of their replies.
+
+A request is parsed once, where it arrives (the SDK checks the caller's arguments with it; the
+Lambda function parses what was sent), into the message the application handles. The AWS
+backend writes a message back as that JSON (:func:`request_json`) and reads the reply with
+:func:`reply_of`; the function wraps its handler's answer with :func:`reply_json`. The
+functions' payloads are a published contract: their shapes do not change with this module.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agent_memory.app.messages import (
+    Bootstrap,
+    ConsolidateRun,
+    DecideProcedure,
+    ForgetRun,
+    GetEpisode,
+    ListAgents,
+    ListEpisodes,
+    ListProcedures,
+    ShowProcedure,
+)
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.identifiers import checked_id
+
+ReviewMessage = ListProcedures | ShowProcedure | DecideProcedure
+EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents
+RemoteMessage = ReviewMessage | EpisodeMessage
+
+EPISODE_ACTIONS = ("get", "list", "forget", "agents")
+EPISODE_FIELDS = frozenset({"action", "tenant_id", "agent_id", "run_id", "limit", "cursor"})
+# The most episodes one page of a listing holds.
+MAX_PAGE = 100
+
+
+def run_message(event: Any) -> ConsolidateRun:
+    """A RunFinished event (its detail, or the EventBridge event around it) as the message that
+    consolidates it; ``InvalidInput`` names the first bad field.
+    """
+    from agent_memory.core.api.contracts import parse_run_finished, unwrap_event
+
+    if not isinstance(event, dict):
+        raise InvalidInput("event", "must be a JSON object")
+    return ConsolidateRun(event, parse_run_finished(unwrap_event(event)))
+
+
+def bootstrap_message(data: object) -> Bootstrap:
+    """A bootstrap request (``{"tenant_id", "agent_id", "task", "task_type", "domain",
+    "scope", "team"}``) as its message; ``InvalidInput`` names a bad field.
+    """
+    from agent_memory.core.workflows.bootstrap import parse_bootstrap_request
+
+    return Bootstrap(parse_bootstrap_request(data))
+
+
+def review_message(data: Any) -> ReviewMessage:
+    """A review request (``{"action": "list"|"show"|"approve"|"reject", "tenant_id",
+    "procedure_id", "reviewer", "reason", "status"}``) as its message; ``InvalidInput`` names
+    a bad field.
+    """
+    # pydantic is loaded by whoever reviews, not by every command that imports the wire.
+    from agent_memory.core.api.contracts import validate
+    from agent_memory.core.api.review_request import ReviewRequest
+
+    r = validate(ReviewRequest, data)
+    if r.action == "list":
+        return ListProcedures(tenant_id=r.tenant_id, status=r.status)
+    if r.procedure_id is None:
+        raise InvalidInput("procedure_id", f"required to {r.action}")
+    if r.action == "show":
+        return ShowProcedure(r.procedure_id, tenant_id=r.tenant_id)
+    return DecideProcedure(
+        r.procedure_id,
+        approve=r.action == "approve",
+        reviewer=r.reviewer or "",
+        note=r.reason,
+        tenant_id=r.tenant_id,
+    )
+
+
+def episode_message(data: object) -> EpisodeMessage:
+    """An episodes request (``{"action": "get"|"list"|"forget"|"agents", "tenant_id",
+    "agent_id", "run_id", "limit", "cursor"}``) as its message; ``InvalidInput`` names a bad
+    field.
+    """
+    if not isinstance(data, dict):
+        raise InvalidInput("request", "must be a JSON object")
+    unknown = sorted(str(k) for k in data.keys() - EPISODE_FIELDS)
+    if unknown:
+        raise InvalidInput(unknown[0], "is not a field of an episode request")
+    action = data.get("action")
+    if action not in EPISODE_ACTIONS:
+        raise InvalidInput("action", f"must be one of {', '.join(EPISODE_ACTIONS)}")
+    tenant_id = checked_id(_text(data, "tenant_id"), "tenant_id", "tenant id")
+    if action == "agents":
+        return ListAgents(tenant_id)
+    agent_id = checked_id(_text(data, "agent_id"), "agent_id", "agent id")
+    if action == "list":
+        limit = _limit(data.get("limit", MAX_PAGE))
+        cursor = data.get("cursor")
+        if cursor is not None and not isinstance(cursor, str):
+            raise InvalidInput("cursor", "must be a string")
+        return ListEpisodes(tenant_id, agent_id, limit=limit, cursor=cursor)
+    run_id = checked_id(_text(data, "run_id"), "run_id", "run id")
+    return (GetEpisode if action == "get" else ForgetRun)(tenant_id, agent_id, run_id)
+
+
+def _text(data: dict[str, Any], field: str) -> str:
+    value = data.get(field)
+    if not isinstance(value, str):
+        raise InvalidInput(field, "is required (a string)")
+    return value
+
+
+def _limit(limit: object) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+        raise InvalidInput("limit", f"must be a whole number from 1 to {MAX_PAGE}")
+    return limit
+
+
+def request_json(message: RemoteMessage) -> dict[str, Any]:
+    """The message as the JSON its function takes (what :func:`review_message` or
+    :func:`episode_message` reads back into it).
+    """
+    match message:
+        case ListProcedures(tenant_id=tenant_id, status=status):
+            listing: dict[str, Any] = {"action": "list", "tenant_id": tenant_id}
+            return listing if status is None else {**listing, "status": status.value}
+        case ShowProcedure(procedure_id=procedure_id, tenant_id=tenant_id):
+            return {"action": "show", "tenant_id": tenant_id, "procedure_id": procedure_id}
+        case DecideProcedure(procedure_id=p, approve=approve, reviewer=who, note=note):
+            action = "approve" if approve else "reject"
+            decided = {"action": action, "tenant_id": message.tenant_id, "procedure_id": p}
+            return {**decided, "reviewer": who, **({"reason": note} if note is not None else {})}
+        case ListAgents(tenant_id=tenant_id):
+            return {"action": "agents", "tenant_id": tenant_id}
+        case ListEpisodes(tenant_id=tenant_id, agent_id=agent_id, limit=limit, cursor=cursor):
+            page = {"action": "list", "tenant_id": tenant_id, "limit": limit}
+            return {**page, **({} if cursor is None else {"cursor": cursor}), "agent_id": agent_id}
+        case GetEpisode() | ForgetRun():
+            action = "get" if isinstance(message, GetEpisode) else "forget"
+            ids = {"tenant_id": message.tenant_id, "agent_id": message.agent_id}
+            return {"action": action, **ids, "run_id": message.run_id}
+
+
+# What each reply holds its answer under.
+REPLY_KEYS: dict[type, str | None] = {
+    ListProcedures: "procedures",
+    ShowProcedure: "procedure",
+    DecideProcedure: "procedure",
+    GetEpisode: "episode",
+    ListEpisodes: None,  # the page itself: {"episodes", "cursor"}
+    ForgetRun: "forgotten",
+    ListAgents: "agents",
+}
+
+
+def reply_json(message: RemoteMessage, answer: Any) -> dict[str, Any]:
+    """The handler's ``answer`` to ``message`` as the function replies it."""
+    key = REPLY_KEYS[type(message)]
+    return dict(answer) if key is None else {key: answer}
+
+
+def reply_of(message: RemoteMessage, reply: dict[str, Any]) -> Any:
+    """The answer in a function's reply to ``message``; ``KeyError`` names what is missing."""
+    key = REPLY_KEYS[type(message)]
+    if key is None:
+        missing = [k for k in ("episodes", "cursor") if k not in reply]
+        if missing:
+            raise KeyError(missing[0])
+        return reply
+    return reply[key]

@@ -1,0 +1,174 @@
+"""``agent-memory procedures`` and ``facts``: people decide on procedures and contested facts."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, TextIO
+
+from agent_memory.cli.shared import (
+    JSON_HELP,
+    TENANT_HELP,
+    checked_tenant,
+    print_json,
+)
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.models import ProcedureStatus
+
+if TYPE_CHECKING:
+    from agent_memory.app import Application
+
+    # Not subscriptable at run time; only the annotations (strings here) name it.
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
+    """Add the ``procedures`` and ``facts`` groups and their actions."""
+    procedures = commands.add_parser("procedures", help="review procedural memory")
+    actions = procedures.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to do with procedures"
+    )
+    listing = actions.add_parser("list", help="list procedures")
+    listing.add_argument("--tenant", help="one tenant (default: every tenant)")
+    listing.add_argument(
+        "--status", choices=[s.value for s in ProcedureStatus], help="only procedures in it"
+    )
+    listing.add_argument("--json", action="store_true", help=JSON_HELP)
+    listing.set_defaults(handler=_procedures_list, read_only=True)
+    show = actions.add_parser("show", help="show one procedure")
+    show.add_argument("procedure_id", help="the procedure's id, as listed")
+    show.add_argument("--json", action="store_true", help=JSON_HELP)
+    show.set_defaults(handler=_procedures_show, read_only=True)
+    approve = actions.add_parser("approve", help="validate a procedure")
+    approve.add_argument("procedure_id", help="the procedure's id, as listed")
+    approve.add_argument("--reviewer", required=True, help="who approves (recorded)")
+    approve.set_defaults(handler=_procedures_approve)
+    reject = actions.add_parser("reject", help="reject a procedure")
+    reject.add_argument("procedure_id", help="the procedure's id, as listed")
+    reject.add_argument("--reviewer", required=True, help="who rejects (recorded)")
+    reject.add_argument("--reason", required=True, help="why (recorded)")
+    reject.set_defaults(handler=_procedures_reject)
+    groups["procedures"] = actions
+
+    facts = commands.add_parser("facts", help="review facts held back as contradictions")
+    fact_actions = facts.add_subparsers(
+        dest="action", required=True, metavar="ACTION", help="what to do with facts"
+    )
+    contested = fact_actions.add_parser("contested", help="facts held back for review")
+    contested.add_argument("--tenant", required=True, help=TENANT_HELP)
+    contested.add_argument("--json", action="store_true", help=JSON_HELP)
+    contested.set_defaults(handler=_facts_contested, read_only=True)
+    resolve = fact_actions.add_parser("resolve", help="decide on a contested fact")
+    resolve.add_argument("fact_hash", help="the contested fact's hash, as listed")
+    resolve.add_argument("--tenant", required=True, help=TENANT_HELP)
+    resolve.add_argument("--domain", required=True, help="the fact's domain, as listed")
+    resolve.add_argument(
+        "--keep",
+        required=True,
+        choices=["new", "old", "both"],
+        help="which side of the contradiction to keep",
+    )
+    resolve.set_defaults(handler=_facts_resolve)
+    groups["facts"] = fact_actions
+
+
+def _procedures_list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import ListProcedures
+    from agent_memory.core.model.visible import json_text
+
+    status = ProcedureStatus(args.status) if args.status else None
+    found = app.handle(ListProcedures(tenant_id=args.tenant, status=status))
+    if args.json:
+        print_json(found, out)
+        return 0
+    if not found:
+        out.write("no procedures\n")
+    for p in found:
+        rate = "-" if p["success_rate"] is None else f"{p['success_rate']:.0%}"
+        out.write(
+            f"{p['procedure_id']}  {p['status']:<12} {p['tenant_id']}/{p['task_type']}  "
+            f"{json_text(p['title'])}  steps={len(p['steps'])} runs={p['proposals']} "
+            f"applied={p['times_applied']} success={rate}\n"
+        )
+    return 0
+
+
+def _procedures_show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import ShowProcedure
+    from agent_memory.core.model.errors import NotFound
+    from agent_memory.core.model.visible import one_line
+
+    try:
+        data = app.handle(ShowProcedure(args.procedure_id))
+    except NotFound as error:
+        raise InvalidInput("procedure_id", str(error)) from None
+    if args.json:
+        print_json(data, out)
+        return 0
+    out.write(
+        f"{data['procedure_id']}  {data['status']}  {data['tenant_id']}/{data['task_type']}\n"
+    )
+    # As the memory block shows them: each stored text on its one line, hidden characters named.
+    out.write(f"Procedure: {one_line(data['title'])}\n")
+    out.writelines(f"  {i}. {one_line(step)}\n" for i, step in enumerate(data["steps"], 1))
+    # The store names the first runs only: the count says how many proposed it.
+    named = ", ".join(data["proposed_by_runs"])
+    more = data["proposals"] - len(data["proposed_by_runs"])
+    out.write(
+        f"proposed by {data['proposals']} runs: {named}{f' and {more} more' if more else ''}\n"
+    )
+    return 0
+
+
+def _procedures_approve(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    return _decide(args, app, out, approve=True)
+
+
+def _procedures_reject(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    return _decide(args, app, out, approve=False)
+
+
+def _decide(args: argparse.Namespace, app: Application, out: TextIO, *, approve: bool) -> int:
+    from agent_memory.app.messages import DecideProcedure
+
+    note = None if approve else args.reason
+    decided = app.handle(DecideProcedure(args.procedure_id, approve, args.reviewer, note))
+    out.write(
+        f"{decided['procedure_id']} is {decided['status']} (reviewer {decided['reviewer']})\n"
+    )
+    return 0
+
+
+def _facts_contested(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import ListContestedFacts
+
+    found = app.handle(ListContestedFacts(checked_tenant(args.tenant)))
+    if args.json:
+        print_json(
+            [
+                {
+                    "fact_hash": f.fact_hash,
+                    "domain": f.domain,
+                    "content": f.content,
+                    # The log names its first runs only; the count covers every one.
+                    "runs": f.runs,
+                    "reason": f.review_note,
+                }
+                for f in found
+            ],
+            out,
+        )
+        return 0
+    if not found:
+        out.write("no contested facts\n")
+    for fact in found:
+        out.write(f"{fact.fact_hash}  {fact.domain}  {fact.content!r}\n    {fact.review_note}\n")
+    return 0
+
+
+def _facts_resolve(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import ResolveFact
+
+    tenant = checked_tenant(args.tenant)
+    removed = app.handle(ResolveFact(tenant, args.domain, args.fact_hash, args.keep))
+    out.write(f"kept {args.keep}; removed {', '.join(removed) or 'nothing'}\n")
+    return 0

@@ -1,0 +1,124 @@
+"""``agent-memory bootstrap``, ``export`` and ``forget``: what memory serves and holds."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from agent_memory.cli.shared import (
+    PROG,
+    TENANT_HELP,
+    checked_tenant,
+    confirmed,
+    names,
+    print_json,
+)
+
+if TYPE_CHECKING:
+    from agent_memory.app import Application
+    from agent_memory.core.model.models import Retention
+
+    # Not subscriptable at run time; only the annotations (strings here) name it.
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
+    """Add ``bootstrap``, ``export`` and ``forget``."""
+    boot = commands.add_parser("bootstrap", help="memory context for a task about to start")
+    boot.add_argument("--tenant", required=True, help=TENANT_HELP)
+    boot.add_argument("--agent", required=True, help="the agent id")
+    boot.add_argument("--task", required=True, help="the task, in words (what is searched for)")
+    boot.add_argument("--task-type", help="the task type, to serve its validated procedure")
+    boot.add_argument("--domain", help="the domain, to serve its facts")
+    boot.add_argument(
+        "--scope",
+        choices=("agent", "team", "tenant"),
+        default="agent",
+        help="whose past runs are read: this agent's (default), a team's, or the tenant's",
+    )
+    boot.add_argument(
+        "--team", help="with --scope team: the other agents of the team, comma-separated"
+    )
+    boot.add_argument("--json", action="store_true", help="print the whole reply as JSON")
+    boot.set_defaults(handler=_bootstrap, read_only=True)
+
+    export = commands.add_parser(
+        "export", help="every record of a tenant as JSON lines (its receipt on stderr)"
+    )
+    export.add_argument("--tenant", required=True, help=TENANT_HELP)
+    export.set_defaults(handler=_export, read_only=True)
+
+    forget = commands.add_parser(
+        "forget",
+        help="delete every record of a tenant; prints a JSON receipt",
+        description="Delete every record of a tenant. Asks first on a terminal; elsewhere "
+        "(a script, a pipe) it needs --yes.",
+    )
+    forget.add_argument("--tenant", required=True, help=TENANT_HELP)
+    forget.add_argument(
+        "--yes", "-y", action="store_true", help="do not ask: delete (needed without a terminal)"
+    )
+    forget.set_defaults(handler=_forget)
+
+
+def _bootstrap(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.wire import bootstrap_message
+
+    message = bootstrap_message(
+        {
+            "tenant_id": args.tenant,
+            "agent_id": args.agent,
+            "task": args.task,
+            **({"task_type": args.task_type} if args.task_type else {}),
+            **({"domain": args.domain} if args.domain else {}),
+            **({"scope": args.scope} if args.scope != "agent" else {}),
+            **({"team": names(args.team)} if args.team is not None else {}),
+        }
+    )
+    reply = app.handle(message)
+    unavailable = reply.get("unavailable") or {}
+    if unavailable:
+        read = [tier for tier in ("episodic", "semantic", "procedural") if tier not in unavailable]
+        why = "; ".join(f"{tier}: {reason}" for tier, reason in unavailable.items())
+        print(
+            f"{PROG}: warning: served {', '.join(read) or 'nothing'} only; could not read {why}",
+            file=sys.stderr,
+        )
+    if args.json:
+        print_json(reply, out)
+    else:
+        out.write((reply["context"] or "(no relevant memory yet)") + "\n")
+    return 0
+
+
+def _export(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import ExportTenant
+
+    export = app.handle(ExportTenant(checked_tenant(args.tenant)))
+    for line in export:
+        out.write(line + "\n")
+    # The records are the output; the receipt goes beside them, where a terminal shows it.
+    print_json(export.receipt.as_json(), sys.stderr)
+    return 0
+
+
+def _forget(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import ForgetTenant
+
+    tenant = checked_tenant(args.tenant)
+    where = f"stack {args.aws_stack}" if args.aws_stack else f"store {args.store_path}"
+    if not args.yes and not confirmed(f"delete every record of tenant {tenant!r} in the {where}?"):
+        print(f"{PROG}: nothing deleted", file=sys.stderr)
+        return 1
+    retained: tuple[Retention, ...] = ()
+    if args.aws_stack:
+        from agent_memory.adapters.aws.retention import AWS_RETENTION
+
+        retained = AWS_RETENTION
+    receipt = app.handle(ForgetTenant(tenant, retained))
+    print_json(receipt.as_json(), out)
+    counts = (receipt.episodes, receipt.facts, receipt.procedures, receipt.kb_documents)
+    if not any((*counts, receipt.ledger_records)):
+        print(f"{PROG}: tenant {tenant!r} had nothing to forget", file=sys.stderr)
+    return 0

@@ -1,0 +1,1 @@
+"""Generators of the PII detector's word, place and country-name lists (not shipped)."""
