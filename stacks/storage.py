@@ -9,12 +9,13 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from agent_memory.adapters.aws import dynamodb_schema as schema
+from agent_memory.core.model import keys
 from stacks.nag import acknowledge
 
 # Powertools Idempotency's DynamoDBPersistenceLayer defaults.
 IDEMPOTENCY_KEY = "id"
 IDEMPOTENCY_TTL = "expiration"
-KB_PREFIX = "tenants/"
+KB_PREFIX = keys.TENANTS_FOLDER
 DLQ_RETENTION = Duration.days(14)
 
 _TYPES = {

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from agent_memory.core.model.errors import IngestionBusy, NotFound
+from agent_memory.core.model.keys import document_key
 from agent_memory.core.model.models import IngestionJob, KbDocument, KbHit
 from agent_memory.core.ports import KnowledgeBase
-from agent_memory.core.tiers.semantic import document_key
 from tests.contract.builders import NOW
 from tests.contract.knowledge_bases import ADAPTERS, KbUnderTest, settle
 from tests.support.embedder import HashingEmbedder

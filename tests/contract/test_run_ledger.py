@@ -129,30 +129,7 @@ def test_values_json_cannot_carry_are_refused(run_ledger: RunLedger) -> None:
         start(run_ledger, value={"x": float("nan")})
 
 
-# --- records kept before runs named their agent, and the keys underneath -------------------------
-
-
-def test_a_record_kept_before_runs_named_their_agent_is_read_as_legacy(stores: Stores) -> None:
-    # Given a run's record under the key runs had before they named their agent
-    stores.ledger_table.put("acme#run#r1", VALUE, now=NOW, expires_at=NOW + DAY)
-
-    # When it is looked up by its run id
-    legacy = stores.run_ledger.legacy_run("acme", "r1", now=NOW)
-
-    # Then it is found, without an agent, and never as the run of an agent
-    assert legacy is not None and legacy.value == VALUE and legacy.agent_id is None
-    assert stores.run_ledger.run("acme", "reviewer", "r1", now=NOW) is None
-
-
-def test_a_legacy_record_rewritten_stays_where_it_was(stores: Stores) -> None:
-    stores.ledger_table.put("acme#run#r1", {"v": 1}, now=NOW, expires_at=NOW + DAY)
-    legacy = stores.run_ledger.legacy_run("acme", "r1", now=NOW)
-    assert legacy is not None
-
-    stores.run_ledger.rewrite(legacy, {"v": 2}, now=NOW, expires_at=NOW + DAY)
-
-    assert stores.ledger_table.get("acme#run#r1", now=NOW) == {"v": 2}
-    assert stores.run_ledger.run("acme", "reviewer", "r1", now=NOW) is None
+# --- the keys underneath ------------------------------------------------------------------------
 
 
 def test_records_are_kept_under_the_keys_stores_were_written_with(stores: Stores) -> None:

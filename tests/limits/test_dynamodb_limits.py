@@ -448,53 +448,6 @@ def test_a_procedure_proposed_by_ever_more_runs_stops_growing_under_400_kb(
     assert raw_items(tables, tables.name(PROCEDURES)) == []
 
 
-@pytest.mark.parametrize("logged", [5, SOURCE_RUN_IDS_KEPT], ids=["log-with-room", "full-log"])
-def test_a_procedure_stored_before_its_count_was_kept_counts_its_log(
-    tables: Tables, logged: int
-) -> None:
-    # Given a procedure item as written before ``proposals`` existed: its log was complete
-    store = DynamoDbProcedureStore(tables.client, tables.name(PROCEDURES))
-    for number in range(logged):
-        store.propose(procedure(), f"run-{number}")
-    key = {"pk": {"S": "acme#report"}, "sk": {"S": "proc-1"}}
-    tables.client.update_item(
-        TableName=tables.name(PROCEDURES), Key=key, UpdateExpression="REMOVE proposals"
-    )
-    legacy = store.get("proc-1")
-    assert legacy is not None and legacy.proposed_by == logged
-    # When a new run proposes it, and is delivered again
-    store.propose(procedure(), "late")
-    store.propose(procedure(), "late")
-    # Then the count starts from the log it had, and the run counts once
-    stored = store.get("proc-1")
-    assert stored is not None
-    assert (stored.proposals, len(stored.source_run_ids)) == (
-        logged + 1,
-        min(logged + 1, SOURCE_RUN_IDS_KEPT),
-    )
-
-
-def test_a_fact_stored_before_confirmations_were_judged_counts_its_log_once(
-    tables: Tables,
-) -> None:
-    # Given a fact item seen by two runs, as written before ``confirmations`` existed
-    store = DynamoDbFactStore(tables.client, tables.name(FACTS))
-    for run_id in ("run-1", "run-2"):
-        store.observe(observation(run_id=run_id))
-    tables.client.update_item(
-        TableName=tables.name(FACTS),
-        Key={"pk": {"S": "acme#billing"}, "fact_hash": {"S": "h-1"}},
-        UpdateExpression="REMOVE confirmations, counted_by",
-    )
-    legacy = store.get("acme", "billing", "h-1")
-    # When another agent's run sees it
-    after = store.observe(observation(run_id="run-3", agent_id="agent-2"))
-    # Then its log counted once, with no agent named, and the new run counts on top
-    assert legacy is not None
-    assert (legacy.sightings, legacy.confirmations, legacy.counted_by) == (2, 1, ())
-    assert (after.sightings, after.confirmations, after.counted_by) == (3, 2, (("agent-2", NOW),))
-
-
 def _largest_run_state() -> dict[str, Any]:
     """A scrubbed run's state as the ledger records it (``scrub``): within Step Functions'
     256 KiB as UTF-8 (tests/limits/test_workflow_limits.py), all of it 4-byte characters."""

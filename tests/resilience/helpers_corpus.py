@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_memory.core.model import receipts
+from agent_memory.core.model.keys import document_key, run_marker
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, FactStatus
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.tiers import procedural
 from agent_memory.core.tiers.procedural import normalize_step, procedure_id
-from agent_memory.core.tiers.semantic import document_key, fact_hash
-from agent_memory.core.workflows.consolidation import run_marker
+from agent_memory.core.tiers.semantic import fact_hash
 
 Event = dict[str, Any]
 

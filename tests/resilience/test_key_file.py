@@ -207,15 +207,11 @@ _KEY_FILES = st.one_of(
 
 
 def _is_whole_key(content: bytes) -> bytes | None:
-    """The key in ``content`` if it is one as written (hexadecimal, or the 32 bytes of a
-    store made before keys were hexadecimal), else None.
-    """
+    """The key in ``content`` if it is one as written (64 hexadecimal digits), else None."""
     text = content.removesuffix(b"\n").removesuffix(b"\r")  # a line's end, of either system
     hex_digits = b"0123456789abcdefABCDEF"
     if len(text) == 64 and all(c in hex_digits for c in text):
         return bytes.fromhex(text.decode())
-    if len(content) == 32 and not all(c in hex_digits for c in content):
-        return content
     return None
 
 

@@ -2,10 +2,9 @@
 
 Both backends keep the three ports in one table of small JSON records by string key (SQLite's
 ``ledger`` table, DynamoDB's ledger table), read and written through a :class:`LedgerTable`.
-The key formats live here, and only here: they are the ones the core used to assemble, so a
-store written before still reads. Tenant-owned keys start with ``{tenant_id}#``
-(``dynamodb:LeadingKeys`` needs that, and a tenant's records are one key range); system
-records start with ``_``, which no tenant id can.
+The ledger's key formats live here, built on the tenant key scheme (``core/model/keys.py``):
+tenant-owned keys start with ``{tenant_id}#`` (``dynamodb:LeadingKeys`` needs that, and a
+tenant's records are one key range); system records start with ``_``, which no tenant id can.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from agent_memory.core.model.keys import KEY_SEPARATOR, run_name, tenant_prefix
 from agent_memory.core.ports import (
     ActiveModel,
     Checkpoint,
@@ -21,8 +21,6 @@ from agent_memory.core.ports import (
     RunEntry,
     RunEntryKind,
 )
-
-SEPARATOR = "#"
 
 CHECKPOINT_KEYS: dict[Checkpoint, str] = {
     Checkpoint.DECAY_PROGRESS: "_decay#progress",
@@ -66,19 +64,9 @@ class LedgerTable(Protocol):
 # --- keys --------------------------------------------------------------------------------------
 
 
-def run_name(agent_id: str, run_id: str) -> str:
-    """A run's name within its tenant, ``agent/run`` (identifiers never hold ``/``)."""
-    return f"{agent_id}/{run_id}"
-
-
-def tenant_prefix(tenant_id: str) -> str:
-    """The prefix of every record of the tenant."""
-    return f"{tenant_id}{SEPARATOR}"
-
-
 def kind_prefix(tenant_id: str, kind: RunEntryKind) -> str:
     """The prefix of the tenant's records of one kind (``{tenant}#run#``, ``{tenant}#failed#``)."""
-    return f"{tenant_prefix(tenant_id)}{kind.value}{SEPARATOR}"
+    return f"{tenant_prefix(tenant_id)}{kind.value}{KEY_SEPARATOR}"
 
 
 def run_key(tenant_id: str, agent_id: str, run_id: str) -> str:
@@ -86,13 +74,8 @@ def run_key(tenant_id: str, agent_id: str, run_id: str) -> str:
     return f"{kind_prefix(tenant_id, RunEntryKind.RUN)}{run_name(agent_id, run_id)}"
 
 
-def legacy_run_key(tenant_id: str, run_id: str) -> str:
-    """Where a run's record was kept before run keys named the agent (read, never written)."""
-    return f"{kind_prefix(tenant_id, RunEntryKind.RUN)}{run_id}"
-
-
 def failure_key(tenant_id: str, agent_id: str | None, run_id: str) -> str:
-    """Key of a failed run awaiting replay (without an agent: a legacy or unroutable one)."""
+    """Key of a failed run awaiting replay (without an agent: an unroutable one)."""
     name = run_id if agent_id is None else run_name(agent_id, run_id)
     return f"{kind_prefix(tenant_id, RunEntryKind.FAILURE)}{name}"
 
@@ -100,11 +83,11 @@ def failure_key(tenant_id: str, agent_id: str | None, run_id: str) -> str:
 def parse_key(key: str) -> tuple[RunEntryKind, str, str | None, str] | None:
     """(kind, tenant_id, agent_id, run_id) of a run or failure key; None for any other key.
 
-    The agent is None for a key written before keys named it, and for an event too broken to
-    name its run (tenant ``_unroutable``, run a digest of the event). A name holding ``~`` is
+    The agent is None for an event too broken to name its run (tenant ``_unroutable``, run a
+    digest of the event). A name holding ``~`` is
     a shortened marker, its own run id.
     """
-    parts = key.split(SEPARATOR, 2)
+    parts = key.split(KEY_SEPARATOR, 2)
     if len(parts) != 3:
         return None
     tenant_id, kind, name = parts
@@ -141,10 +124,6 @@ class KeyedRunLedger:
     def run(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> RunEntry | None:
         """Read at the run's key."""
         return self.entry(run_key(tenant_id, agent_id, run_id), now=now)
-
-    def legacy_run(self, tenant_id: str, run_id: str, *, now: float) -> RunEntry | None:
-        """Read at the key of records written before keys named the agent."""
-        return self.entry(legacy_run_key(tenant_id, run_id), now=now)
 
     def start_run(
         self,

@@ -1,8 +1,6 @@
-"""Keys, cursors and page sizes of the SQLite and in-memory stores (DynamoDB's keys are built
-the same way in ``aws/dynamodb_codec.py``).
-
-Records are keyed ``{tenant_id}#{part}``, so a key part holding the separator is refused;
-cursors are opaque keyset positions (the last record of a page).
+"""Cursors and page sizes of the SQLite and in-memory stores, beside the key scheme they key
+records by (``core/model/keys.py``: ``{tenant_id}#{part}``, a part holding the separator
+refused); cursors are opaque keyset positions (the last record of a page).
 """
 
 from __future__ import annotations
@@ -16,28 +14,6 @@ from typing import Any, TypeVar
 from agent_memory.core.model.errors import InvalidInput
 
 T = TypeVar("T")
-
-KEY_SEPARATOR = "#"
-
-
-def partition_key(tenant_id: str, part: str) -> str:
-    """The partition key ``{tenant_id}#{part}``; ``InvalidInput`` if either holds the separator
-    (tenant ``a#b`` with agent ``c`` would share a key with tenant ``a`` and agent ``b#c``).
-    """
-    check_tenant(tenant_id)
-    check_component("key", part)
-    return f"{tenant_id}{KEY_SEPARATOR}{part}"
-
-
-def check_tenant(tenant_id: str) -> None:
-    """Refuse a tenant id no key could be built from."""
-    check_component("tenant_id", tenant_id)
-
-
-def check_component(field: str, value: str) -> None:
-    """Refuse a key component holding the separator."""
-    if KEY_SEPARATOR in value:
-        raise InvalidInput(field, f"must not contain {KEY_SEPARATOR!r}")
 
 
 def check_limit(limit: int) -> None:

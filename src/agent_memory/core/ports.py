@@ -340,8 +340,8 @@ class RunEntry:
     """One record of the run ledger: a run's consolidation record or a failed run's.
 
     ``key`` is the handle the adapter keeps it under, what listings show and ``replay`` takes;
-    the core passes it back and never builds it. ``agent_id`` is None for a record written
-    before records named the agent, and for an event too broken to name its run.
+    the core passes it back and never builds it. ``agent_id`` is None for an event too broken
+    to name its run.
     """
 
     key: str
@@ -362,10 +362,6 @@ class RunLedger(Protocol):
 
     def run(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> RunEntry | None:
         """The run's record, or None."""
-        ...
-
-    def legacy_run(self, tenant_id: str, run_id: str, *, now: float) -> RunEntry | None:
-        """A record of the run id written before records named the agent (read, never written)."""
         ...
 
     def start_run(

@@ -268,9 +268,8 @@ def bootstrap_node(
             return {messages_key: []}
         procedure = reply["procedure"]
         context = SystemMessage(
-            # The guidance names this block's own boundaries, so it travels with the block (a
-            # stack deployed before the tokened block sends none).
-            content="\n\n".join(filter(None, [reply.get("context_guidance"), reply["context"]])),
+            # The guidance names this block's own boundaries, so it travels with the block.
+            content="\n\n".join(filter(None, [reply["context_guidance"], reply["context"]])),
             id=MEMORY_CONTEXT_ID,
             response_metadata={
                 _METADATA_KEY: {

@@ -480,11 +480,7 @@ def _request(
     try:
         if team is not None:
             data["team"] = _team(team)
-        checked = plain(data)
-        if checked["scope"] == "agent":
-            # The default, left out: a stack deployed before scopes takes the request.
-            del checked["scope"]
-        return bootstrap_message(checked).request
+        return bootstrap_message(plain(data)).request
     except InvalidInput as error:
         if field != "task" and (
             error.field == "task" or error.field.startswith(("task.", "task["))

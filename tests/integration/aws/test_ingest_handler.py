@@ -15,7 +15,7 @@ from typing import Any
 import boto3
 import pytest
 
-from agent_memory.core.tiers.semantic import document_key
+from agent_memory.core.model.keys import document_key
 from tests.integration.aws.test_handlers import (
     BUCKET,
     DS_ID,

@@ -19,9 +19,10 @@ from moto import mock_aws
 
 from agent_memory.adapters.aws.s3_knowledge_base import BedrockKnowledgeBase
 from agent_memory.core.model.errors import IngestionBusy, InvalidInput, NotFound, TransientError
+from agent_memory.core.model.keys import document_key
 from agent_memory.core.model.models import Fact, FactStatus, KbDocument
 from agent_memory.core.ports import KnowledgeBase
-from agent_memory.core.tiers.semantic import document_key, kb_document
+from agent_memory.core.tiers.semantic import kb_document
 
 BUCKET = "kb-documents"
 KB_ID = "KBABCDE123"

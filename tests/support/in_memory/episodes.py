@@ -5,15 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
-from agent_memory.adapters.store_keys import (
-    check_limit,
-    check_tenant,
-    decode_cursor,
-    encode_cursor,
-    page_of,
-    partition_key,
-)
+from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_cursor, page_of
 from agent_memory.adapters.unit_codec import pack_spare_units, pack_units
+from agent_memory.core.model.keys import check_tenant, partition_key
 from agent_memory.core.model.models import Episode, EpisodeUnit
 from agent_memory.core.ports import EpisodeChanges, Page
 from tests.support.in_memory.database import (

@@ -5,14 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from agent_memory.adapters.store_keys import (
-    check_limit,
-    check_tenant,
-    decode_cursor,
-    encode_cursor,
-    page_of,
-    partition_key,
-)
+from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_cursor, page_of
+from agent_memory.core.model.keys import check_tenant, partition_key
 from agent_memory.core.model.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
 from agent_memory.core.model.policies import Independence
 from agent_memory.core.ports import Page

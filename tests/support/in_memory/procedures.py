@@ -6,15 +6,9 @@ import builtins
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
-from agent_memory.adapters.store_keys import (
-    check_limit,
-    check_tenant,
-    decode_cursor,
-    encode_cursor,
-    page_of,
-    partition_key,
-)
+from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_cursor, page_of
 from agent_memory.core.model.errors import Conflict, InvalidInput
+from agent_memory.core.model.keys import check_tenant, partition_key
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import FeedbackCount, Page
 from tests.support.in_memory.database import MemoryDatabase, ProcedureRow

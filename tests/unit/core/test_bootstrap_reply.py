@@ -113,12 +113,10 @@ def test_the_checker_finds_a_missing_an_undeclared_and_a_mistyped_field(memory: 
     ]
 
 
-def test_a_reply_lacking_only_what_older_functions_omit_has_every_required_key() -> None:
-    # The keys a function deployed before the token, the reranker, the byte budget or the
-    # unavailable tiers omits
-    older = {"context_token", "context_guidance", "episodes_ranked_by", "truncated", "unavailable"}
-    assert BootstrapReply.__optional_keys__ == older
-    assert set(get_type_hints(BootstrapReply)) - older == BOOTSTRAP_REPLY_KEYS
+def test_every_key_of_a_reply_is_required() -> None:
+    # The SDK checks a function's reply for each of them: none is left to older deployments
+    assert BootstrapReply.__optional_keys__ == frozenset()
+    assert set(get_type_hints(BootstrapReply)) == BOOTSTRAP_REPLY_KEYS
 
 
 @pytest.mark.parametrize("name", VIEWS)

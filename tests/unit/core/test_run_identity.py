@@ -1,21 +1,16 @@
-"""A run is (tenant, agent, run id): two agents' runs of one id are two runs, and records kept
-before run keys named the agent still answer their own run's redeliveries.
-"""
+"""A run is (tenant, agent, run id): two agents' runs of one id are two runs."""
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from agent_memory.adapters import ledger_records
+from agent_memory.core.model.keys import parse_run_marker, run_marker
 from agent_memory.core.tiers.semantic import fact_hash
 from agent_memory.core.workflows.consolidation import (
     StepFailed,
     consolidate,
     consolidate_or_record,
     failed_runs,
-    parse_run_marker,
-    run_marker,
     summary,
 )
 from tests.support.memory import Memory, make_memory, run_event
@@ -67,52 +62,10 @@ def test_two_agents_failed_runs_of_the_same_id_are_two_records(memory: Memory) -
     assert memory.ports.run_ledger.identify(keys[0]) == ("acme", "drafter", "r1")
 
 
-def test_a_failure_key_written_before_keys_named_the_agent_is_still_read(
-    memory: Memory,
-) -> None:
-    assert memory.ports.run_ledger.identify("acme#failed#r1") == ("acme", None, "r1")
-
-
-def consolidate_as_before(
-    event: dict[str, Any], memory: Memory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Consolidate as the code did before run keys named the agent: the run's record under
-    ``{tenant}#run#{run_id}``, and the stores counting the run by its bare id.
-    """
-    with monkeypatch.context() as patched:
-        patched.setattr(
-            ledger_records, "run_key", lambda t, a, r: ledger_records.legacy_run_key(t, r)
-        )
-        consolidate(event, memory.ports)
-
-
-def test_a_run_recorded_before_keys_named_the_agent_is_not_counted_again(
-    memory: Memory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Given a run consolidated before run keys named the agent
-    consolidate_as_before(run_event("r1"), memory, monkeypatch)
-    assert memory.ports.run_ledger.legacy_run("acme", "r1", now=memory.clock()) is not None
-    # When it is redelivered after the upgrade
-    again = summary(consolidate(run_event("r1"), memory.ports))
-    # Then its old record answers it, and nothing counts it a second time
-    assert again["extracted_by"] == "ledger" and again["episode"] == "already present"
-    fact = memory.ports.facts.get("acme", "contracts", fact_hash(FACT))
-    assert fact is not None and fact.run_ids == {"r1"}
-    procedure = memory.ports.procedures.get(again["procedure_proposed"])
-    assert procedure is not None and procedure.proposed_by == 1
-    assert memory.ports.run_ledger.run("acme", "reviewer", "r1", now=memory.clock()) is None
-
-
-def test_another_agents_run_is_not_answered_by_an_old_record_of_the_same_id(
-    memory: Memory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Given the reviewer's run r1, recorded before run keys named the agent
-    consolidate_as_before(run_event("r1"), memory, monkeypatch)
-    # When another agent's run r1 arrives
-    other = summary(consolidate(run_event("r1", agent_id="drafter"), memory.ports))
-    # Then it is consolidated as the new run it is
-    assert other["episode"] == "written" and other["extracted_by"] == "event"
-    assert memory.ports.episodes.get("acme", "drafter", "r1", now=memory.clock()) is not None
+def test_the_failure_key_of_an_event_naming_no_run_names_no_agent(memory: Memory) -> None:
+    digest = "0123456789abcdef01234567"
+    key = f"_unroutable#failed#{digest}"
+    assert memory.ports.run_ledger.identify(key) == ("_unroutable", None, digest)
 
 
 def test_a_run_is_counted_by_a_marker_no_longer_than_a_run_id() -> None:

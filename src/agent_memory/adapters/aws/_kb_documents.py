@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from agent_memory.adapters.aws._errors import require_identifier
+from agent_memory.core.model import keys
 from agent_memory.core.model.models import KbDocument
 
 OBJECT_SUFFIX = ".txt"
@@ -25,7 +26,7 @@ MAX_SIDECAR_BYTES = 10_000
 
 def tenant_prefix(tenant_id: str) -> str:
     """The bucket prefix every object of the tenant lives under."""
-    return f"tenants/{require_identifier(tenant_id, 'tenant_id')}/"
+    return keys.tenant_folder(require_identifier(tenant_id, "tenant_id"))
 
 
 def object_key(key: str) -> str:

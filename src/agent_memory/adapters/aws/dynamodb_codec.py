@@ -23,7 +23,6 @@ from agent_memory.core.model.models import StoredVector
 Item = dict[str, Any]
 """One item in DynamoDB's wire format: ``{name: {"S": ...}}``."""
 
-KEY_SEPARATOR = "#"
 
 _RETRYABLE = frozenset(
     {
@@ -87,33 +86,6 @@ class DynamoDbClient(Protocol):
 
 
 # --- keys -------------------------------------------------------------------------------------
-
-
-def partition_key(tenant_id: str, part: str) -> str:
-    """Build ``{tenant_id}#{part}``, refusing components that contain the separator.
-
-    Tenant ``a#b`` with agent ``c`` would otherwise share a key with tenant ``a``, agent ``b#c``.
-    """
-    check_component("tenant_id", tenant_id)
-    check_component("key", part)
-    return f"{tenant_id}{KEY_SEPARATOR}{part}"
-
-
-def tenant_prefix(tenant_id: str) -> str:
-    """``{tenant_id}#``: the start of every key the tenant owns."""
-    check_component("tenant_id", tenant_id)
-    return f"{tenant_id}{KEY_SEPARATOR}"
-
-
-def tenant_of(pk: str) -> str:
-    """The tenant a partition key belongs to."""
-    return pk.split(KEY_SEPARATOR, 1)[0]
-
-
-def check_component(field: str, value: str) -> None:
-    """Refuse a key component that contains the separator."""
-    if KEY_SEPARATOR in value:
-        raise InvalidInput(field, f"must not contain {KEY_SEPARATOR!r}")
 
 
 def check_limit(limit: int) -> None:

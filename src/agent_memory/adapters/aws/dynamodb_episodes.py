@@ -19,7 +19,6 @@ from typing import Any, cast
 
 from agent_memory.adapters.aws.dynamodb_codec import (
     ITEM_LIMIT_BYTES,
-    KEY_SEPARATOR,
     ConditionFailed,
     DynamoDbClient,
     Item,
@@ -33,12 +32,10 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     get_vector,
     item_size,
     n,
-    partition_key,
     put_optional,
     put_vector,
     s,
     strings,
-    tenant_prefix,
     translated,
     vector_update,
 )
@@ -70,6 +67,7 @@ from agent_memory.adapters.unit_codec import (
     unpack_units,
 )
 from agent_memory.core.model.errors import TransientError
+from agent_memory.core.model.keys import KEY_SEPARATOR, partition_key, tenant_prefix
 from agent_memory.core.model.models import Episode, Outcome
 from agent_memory.core.ports import EpisodeChanges, Page
 
@@ -813,8 +811,6 @@ def _token(item: Item | None) -> str:
     """An agent's version token from its version item (``"0"`` before its first change)."""
     if item is None:
         return "0"
-    if "nonce" not in item:  # written before versions counted additions
-        return get_s(item, "token")
     return f"{get_s(item, 'nonce')}.{get_int(item, 'added')}"
 
 

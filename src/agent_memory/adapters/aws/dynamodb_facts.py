@@ -21,7 +21,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from agent_memory.adapters.aws.dynamodb_codec import (
-    KEY_SEPARATOR,
     ConditionFailed,
     DynamoDbClient,
     Item,
@@ -33,11 +32,9 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     get_set,
     get_vector,
     n,
-    partition_key,
     put_vector,
     s,
     ss,
-    tenant_prefix,
     translated,
     vector_update,
 )
@@ -65,6 +62,7 @@ from agent_memory.adapters.aws.dynamodb_schema import (
     shard_of,
 )
 from agent_memory.core.model.errors import TransientError
+from agent_memory.core.model.keys import KEY_SEPARATOR, partition_key, tenant_prefix
 from agent_memory.core.model.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
 from agent_memory.core.model.policies import Independence
 from agent_memory.core.ports import Page
@@ -512,9 +510,8 @@ def _sighting(
         return None
     run_ids = get_set(current, "run_ids")
     if new_run:
-        # Facts written before sightings were kept count their (then complete) log.
-        sets.append("sightings = if_not_exists(sightings, :logged) + :one")
-        values |= {":logged": n(len(run_ids)), ":one": n(1)}
+        sets.append("sightings = sightings + :one")
+        values |= {":one": n(1)}
         counted_by = independence.counted(_counted_by(current), o.agent_id, o.seen_at)
         if counted_by is not None:
             sets += ["confirmations = :confirmations", "counted_by = :counted_by"]
@@ -542,9 +539,7 @@ def _counted_by(item: Item) -> dict[str, float]:
 
 
 def _confirmations(item: Item) -> int:
-    # A fact logged before confirmations were judged counts its log once: its runs were never
-    # judged independent, and it is known to have been seen.
-    return get_int(item, "confirmations") if "confirmations" in item else 1
+    return get_int(item, "confirmations")
 
 
 def _runs_partition(tenant_id: str, domain: str) -> str:
@@ -569,10 +564,7 @@ def _fact(item: Item) -> Fact:
         embedding=get_vector(item),
         review_note=get_opt_s(item, "review_note"),
         spare_embedding=get_vector(item, _SPARE),
-        # Facts written before sightings were kept: their log was then complete.
-        sightings=get_int(item, "sightings")
-        if "sightings" in item
-        else len(get_set(item, "run_ids")),
+        sightings=get_int(item, "sightings"),
         confirmations=_confirmations(item),
         counted_by=tuple(sorted(_counted_by(item).items())),
     )

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from agent_memory.adapters.aws.dynamodb_codec import (
-    KEY_SEPARATOR,
     ConditionFailed,
     DynamoDbClient,
     Item,
@@ -25,6 +24,7 @@ from agent_memory.adapters.aws.dynamodb_codec import (
 from agent_memory.adapters.aws.dynamodb_paging import Listing, read_all
 from agent_memory.adapters.aws.dynamodb_schema import KEY_HEAD, LEDGER, PREFIX_INDEX
 from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.keys import KEY_SEPARATOR
 
 
 class DynamoDbLedger:

@@ -17,11 +17,9 @@ import time
 from collections.abc import Iterator, Sequence
 
 from agent_memory.adapters.aws.dynamodb_codec import (
-    KEY_SEPARATOR,
     ConditionFailed,
     DynamoDbClient,
     Item,
-    check_component,
     get_float,
     get_int,
     get_opt_float,
@@ -30,12 +28,10 @@ from agent_memory.adapters.aws.dynamodb_codec import (
     get_set,
     get_strings,
     n,
-    partition_key,
     put_optional,
     s,
     ss,
     strings,
-    tenant_prefix,
     translated,
 )
 from agent_memory.adapters.aws.dynamodb_paging import Listing, delete_all, read_all, read_page
@@ -51,6 +47,12 @@ from agent_memory.adapters.aws.dynamodb_schema import (
     shard_of,
 )
 from agent_memory.core.model.errors import Conflict, InvalidInput, TransientError
+from agent_memory.core.model.keys import (
+    KEY_SEPARATOR,
+    check_component,
+    partition_key,
+    tenant_prefix,
+)
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import FeedbackCount, Page
 
@@ -116,15 +118,13 @@ class DynamoDbProcedureStore:
         else by a marker put with the count. ``ConditionFailed`` if the procedure changed since
         it was read; nothing if the run's marker exists (it was counted before).
         """
-        # Procedures stored before ``proposals`` was kept count their (then complete) log.
-        values: Item = {":logged": n(logged), ":one": n(1)}
-        counter = "SET proposals = if_not_exists(proposals, :logged) + :one"
+        values: Item = {":one": n(1)}
+        counter = "SET proposals = proposals + :one"
         pk = partition_key(p.tenant_id, p.task_type)
         key = _key(pk, p.procedure_id)
         if logged < SOURCE_RUN_IDS_KEPT:
-            # Concurrent proposals may all add themselves while the log has room (a log
-            # without its count must still be the size read); one that filled it in between,
-            # or the same run's, makes this one read again.
+            # Concurrent proposals may all add themselves while the log has room; one that
+            # filled it in between, or the same run's, makes this one read again.
             with translated():
                 self._client.update_item(
                     TableName=self._table,
@@ -132,8 +132,7 @@ class DynamoDbProcedureStore:
                     UpdateExpression=f"{counter} ADD source_run_ids :run",
                     ConditionExpression=(
                         "attribute_exists(pk) AND NOT contains(source_run_ids, :id) "
-                        "AND size(source_run_ids) < :kept "
-                        "AND (attribute_exists(proposals) OR size(source_run_ids) = :logged)"
+                        "AND size(source_run_ids) < :kept"
                     ),
                     ExpressionAttributeValues=values
                     | {":run": ss([run_id]), ":id": s(run_id), ":kept": n(SOURCE_RUN_IDS_KEPT)},
@@ -460,8 +459,5 @@ def _procedure(item: Item) -> Procedure:
         reviewer=get_opt_s(item, "reviewer"),
         reviewed_at=get_opt_float(item, "reviewed_at"),
         review_note=get_opt_s(item, "review_note"),
-        # Procedures stored before proposals were kept: their log was then complete.
-        proposals=get_int(item, "proposals")
-        if "proposals" in item
-        else len(get_set(item, "source_run_ids")),
+        proposals=get_int(item, "proposals"),
     )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent_memory.core.model import keys
+
 __all__ = [
     "ITEM_ACTIONS",
     "LIST_ACTION",
@@ -35,7 +37,7 @@ ITEM_ACTIONS = (
 OBJECT_ACTIONS = ("s3:GetObject", "s3:PutObject", "s3:DeleteObject")
 LIST_ACTION = "s3:ListBucket"
 # Where a tenant's KB documents live in the bucket: tenants/{tenant}/...
-TENANTS_PREFIX = "tenants/"
+TENANTS_PREFIX = keys.TENANTS_FOLDER
 
 
 def item_conditions(tenant: str) -> dict[str, Any]:
@@ -44,14 +46,16 @@ def item_conditions(tenant: str) -> dict[str, Any]:
     ``Null: false`` because ``ForAllValues`` holds for a request that names no key at all.
     """
     return {
-        "ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{tenant}#*"]},
+        "ForAllValues:StringLike": {"dynamodb:LeadingKeys": [f"{tenant}{keys.KEY_SEPARATOR}*"]},
         "Null": {"dynamodb:LeadingKeys": "false"},
     }
 
 
 def tenant_prefix(tenant: str, prefix: str = TENANTS_PREFIX) -> str:
-    """The tenant's folder of the bucket, ending in ``/``."""
-    return f"{prefix}{tenant}/"
+    """The tenant's folder of the bucket, ending in ``/`` (``keys.tenant_folder`` under another
+    ``prefix``).
+    """
+    return keys.tenant_folder(tenant) if prefix == TENANTS_PREFIX else f"{prefix}{tenant}/"
 
 
 def list_conditions(tenant: str, prefix: str = TENANTS_PREFIX) -> dict[str, Any]:

@@ -52,8 +52,6 @@ def read_key(path: Path) -> bytes | None:
 def parse_key(path: Path, raw: bytes) -> bytes:
     """The key in ``raw`` (the bytes of ``path``); :class:`KeyFileInvalid` if it is none."""
     text = raw.removesuffix(b"\n").removesuffix(b"\r")
-    if len(raw) == KEY_BYTES and _HEX.fullmatch(raw) is None:
-        return raw  # written before keys were hexadecimal: the 32 bytes themselves
     if len(text) == HEX_CHARS and _HEX.fullmatch(text):
         return bytes.fromhex(text.decode("ascii"))
     raise KeyFileInvalid(f"the store's key {path} is damaged: {_problem(text)}; {_RESTORE}")

@@ -19,6 +19,7 @@ from agent_memory.adapters.local.kb.keys import validate_segment
 from agent_memory.adapters.local.kb.lock import ingestion_lock
 from agent_memory.adapters.local.kb.snapshot import IndexSnapshot
 from agent_memory.adapters.local.kb.store import IndexStore, IndexUnreadable, Stamp
+from agent_memory.core.model import keys as key_scheme
 from agent_memory.core.model.errors import NotFound
 from agent_memory.core.model.models import (
     DocumentState,
@@ -96,7 +97,7 @@ class LocalKnowledgeBase:
         Waits for a running ingestion up to ``erase_wait`` seconds, then raises
         ``IngestionBusy`` having changed nothing.
         """
-        prefix = f"tenants/{validate_segment(tenant_id, 'tenant id')}/"
+        prefix = key_scheme.tenant_folder(validate_segment(tenant_id, "tenant id"))
         with ingestion_lock(self._lock_path, wait=self._erase_wait):
             keys = self._documents.keys(tenant_id)
             removed = Removed()

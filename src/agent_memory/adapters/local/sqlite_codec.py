@@ -8,7 +8,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
-from agent_memory.adapters.store_keys import KEY_SEPARATOR, check_component
+from agent_memory.core.model.keys import KEY_SEPARATOR, check_component
 from agent_memory.core.model.models import StoredVector
 
 # The character right after the separator: keys of tenant t are exactly those in [t#, t$).

@@ -14,14 +14,9 @@ from agent_memory.adapters.local.sqlite_codec import (
     vector_from,
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
-from agent_memory.adapters.store_keys import (
-    check_limit,
-    decode_cursor,
-    encode_cursor,
-    page_of,
-    partition_key,
-)
+from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_cursor, page_of
 from agent_memory.adapters.unit_codec import pack_spare_units, pack_units, unpack_units
+from agent_memory.core.model.keys import partition_key
 from agent_memory.core.model.models import Episode, Outcome
 from agent_memory.core.ports import EpisodeChanges, Page
 

@@ -8,13 +8,8 @@ from collections.abc import Iterator
 
 from agent_memory.adapters.local.sqlite_codec import tenant_key_range, vector_columns, vector_from
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
-from agent_memory.adapters.store_keys import (
-    check_limit,
-    decode_cursor,
-    encode_cursor,
-    page_of,
-    partition_key,
-)
+from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_cursor, page_of
+from agent_memory.core.model.keys import partition_key
 from agent_memory.core.model.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
 from agent_memory.core.model.policies import Independence
 from agent_memory.core.ports import Page

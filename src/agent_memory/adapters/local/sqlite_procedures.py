@@ -12,14 +12,9 @@ from agent_memory.adapters.local.sqlite_codec import (
     tenant_key_range,
 )
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
-from agent_memory.adapters.store_keys import (
-    check_limit,
-    decode_cursor,
-    encode_cursor,
-    page_of,
-    partition_key,
-)
+from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_cursor, page_of
 from agent_memory.core.model.errors import Conflict, InvalidInput
+from agent_memory.core.model.keys import partition_key
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
 from agent_memory.core.ports import FeedbackCount, Page
 

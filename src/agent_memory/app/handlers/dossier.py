@@ -12,13 +12,13 @@ from agent_memory.app.messages import CompareProcedure, ReviewQueue
 from agent_memory.app.ports import StorePorts
 from agent_memory.app.replies import ProcedureComparison, ReviewItem, SourceRun
 from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.keys import parse_run_marker
 from agent_memory.core.model.models import Episode, Procedure, ProcedureStatus
 from agent_memory.core.model.policies import DecayPolicy, ProceduralPolicy
 from agent_memory.core.model.procedure_diff import diff_procedures
 from agent_memory.core.paging import every
 from agent_memory.core.ports import ProcedureStore
 from agent_memory.core.tiers.procedural import is_trial, procedure_view, select_procedure
-from agent_memory.core.workflows.consolidation import parse_run_marker
 
 AWAITING_REVIEW = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW)
 # A procedure proposed by hundreds of runs shows the first ones; the count says how many more.
@@ -142,14 +142,9 @@ class RunFinder:
 
     def _one(self, tenant_id: str, run_id: str) -> SourceRun:
         now = self._ports.clock()
-        # Procedures name a run by its marker (agent/run); one counted before markers, by id.
+        # Procedures name a run by its marker (agent/run; a digest marker names no agent).
         agent, bare = parse_run_marker(run_id)
-        runs = self._ports.run_ledger
-        found = (
-            runs.run(tenant_id, agent, bare, now=now)
-            if agent
-            else runs.legacy_run(tenant_id, bare, now=now)
-        )
+        found = self._ports.run_ledger.run(tenant_id, agent, bare, now=now) if agent else None
         record = _run_record(found.value if found else None)
         if record is not None:
             agent_id, summary, outcome = record

@@ -26,8 +26,7 @@ class EpisodeView(TypedDict):
 
     run_id: str
     # The agent whose run it was (a read scoped to a team or the tenant sees other agents').
-    # Not required: a function deployed before scopes existed does not send it.
-    agent_id: NotRequired[str]
+    agent_id: str
     task_summary: str
     outcome: str
     similarity: float
@@ -81,9 +80,8 @@ class ReplyContent(TypedDict):
     """
 
     context: str
-    # Not required: a function deployed before the tokened block existed does not send them.
-    context_token: NotRequired[str | None]
-    context_guidance: NotRequired[str | None]
+    context_token: str | None
+    context_guidance: str | None
     episodes: list[EpisodeView]
     facts: list[FactView]
     procedure: ProcedureView | None
@@ -104,16 +102,13 @@ class BootstrapReply(ReplyContent):
     failing store: the reply serves the others).
     """
 
-    # Not required: a function deployed before rerankers existed does not send it.
-    episodes_ranked_by: NotRequired[str | None]
+    episodes_ranked_by: str | None
     # What was trimmed to keep the reply within the deployment's byte budget, by kind
     # ("episodes", "facts", "episode_parts", "procedure_steps", "texts"); empty when nothing.
-    # Not required: a function deployed before the budget existed does not send it.
-    truncated: NotRequired[dict[str, int]]
+    truncated: dict[str, int]
     # The tiers whose store could not be read ("episodic", "semantic", "procedural"), each
-    # with why in one line; the others were served. Empty when every tier was read. Not
-    # required: a function deployed before it existed does not send it.
-    unavailable: NotRequired[dict[str, str]]
+    # with why in one line; the others were served. Empty when every tier was read.
+    unavailable: dict[str, str]
     timings_ms: dict[str, float]
 
 

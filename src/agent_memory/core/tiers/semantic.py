@@ -11,6 +11,7 @@ from typing import Literal
 import numpy as np
 
 from agent_memory.core.model.errors import NotFound
+from agent_memory.core.model.keys import document_key
 from agent_memory.core.model.markers import SEMANTIC, Line, Section
 from agent_memory.core.model.models import (
     Fact,
@@ -188,11 +189,6 @@ def find_conflict(
         if reason is not None:
             return f"contradicts confirmed fact {other_hash}: {reason}"
     return None
-
-
-def document_key(tenant_id: str, domain: str, key: str) -> str:
-    """Where a promoted fact lives in the KB bucket."""
-    return f"tenants/{tenant_id}/domains/{domain}/{key}.txt"
 
 
 def kb_document(fact: Fact) -> KbDocument:

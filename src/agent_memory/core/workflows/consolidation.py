@@ -25,6 +25,7 @@ from typing import Any
 from agent_memory.core.api import not_kept
 from agent_memory.core.api.contracts import ID_PATTERN, parse_run_finished, unwrap_event
 from agent_memory.core.model.errors import InvalidInput, NotFound
+from agent_memory.core.model.keys import run_marker
 from agent_memory.core.model.models import (
     FactCandidate,
     ProcedureDraft,
@@ -66,8 +67,6 @@ Step = Callable[[RunState, MemoryPorts], RunState]
 
 # How long a run's scrubbed artifacts are kept to answer redeliveries identically.
 RUN_RECORD_DAYS = 90.0
-# The longest identifier (tenant, agent, run) ID_PATTERN admits.
-MAX_ID_CHARS = 128
 # Set in a run's record by scrub, which writes it: the run has started writing.
 SCRUBBED = "scrubbed_at"
 # Set in a run's record by its last step: the run is complete, nothing of it needs replaying.
@@ -88,49 +87,11 @@ STATE_BUDGET_BYTES = 200 * 1024
 _TRIMMABLE = ("reusable_patterns", "tools_used", "key_findings")
 
 
-def run_name(agent_id: str, run_id: str) -> str:
-    """A run's name within its tenant, ``agent/run`` (identifiers never hold ``/``)."""
-    return f"{agent_id}/{run_id}"
-
-
-def run_marker(agent_id: str, run_id: str) -> str:
-    """What facts and procedures log and count a run by: its :func:`run_name`, or, for a name
-    longer than a run id may be, a shortened name and a digest of the whole (``~`` is in no
-    identifier). Stores size their items for run ids, so a marker is never longer.
-    """
-    name = run_name(agent_id, run_id)
-    if len(name) <= MAX_ID_CHARS:
-        return name
-    digest = hashlib.sha256(name.encode()).hexdigest()[:32]
-    return f"{agent_id[:40]}/{run_id[:40]}~{digest}"
-
-
-def parse_run_marker(marker: str) -> tuple[str | None, str]:
-    """(agent_id, run_id) of a run marker or name. A bare run id (logged before runs named
-    their agent) has no agent, and neither has a digest marker (it is its own run id here).
-    """
-    agent_id, slash, run_id = marker.rpartition("/")
-    return (agent_id, run_id) if slash and "~" not in marker else (None, marker)
-
-
 def run_record(
     runs: RunLedger, tenant_id: str, agent_id: str, run_id: str, *, now: float
 ) -> RunEntry | None:
-    """The run's scrubbed-artifacts record, or None.
-
-    A record written before records named the agent is this run's only if it names this
-    agent: another agent's run of the same id is another run.
-    """
-    entry = runs.run(tenant_id, agent_id, run_id, now=now)
-    if entry is not None:
-        return entry
-    entry = runs.legacy_run(tenant_id, run_id, now=now)
-    if (
-        entry is not None
-        and entry.value.get("state", {}).get("run", {}).get("agent_id") == agent_id
-    ):
-        return entry
-    return None
+    """The run's scrubbed-artifacts record, or None."""
+    return runs.run(tenant_id, agent_id, run_id, now=now)
 
 
 def _ids(run: RunFinished) -> tuple[str, str, str]:
@@ -139,20 +100,6 @@ def _ids(run: RunFinished) -> tuple[str, str, str]:
 
 def _recorded(ports: MemoryPorts, run: RunFinished) -> RunEntry | None:
     return run_record(ports.run_ledger, *_ids(run), now=ports.clock())
-
-
-def _counted_run_id(ports: MemoryPorts, run: RunFinished) -> str:
-    """What the stores count ``run`` by (:func:`_counted_as`), from the run's record."""
-    return _counted_as(run, _recorded(ports, run))
-
-
-def _counted_as(run: RunFinished, record: RunEntry | None) -> str:
-    """The run id the stores count this run by: its marker, or its bare id for a run that was
-    counted before runs named their agent (so a redelivery of it never counts twice).
-    """
-    if record is not None and record.agent_id is None:
-        return run.run_id
-    return run_marker(run.agent_id, run.run_id)
 
 
 def extract(event: State, ports: MemoryPorts) -> RunState:
@@ -470,7 +417,7 @@ def confirm_facts(state: RunState, ports: MemoryPorts) -> RunState:
         tenant_id=run.tenant_id,
         domain=run.domain or policy.default_domain,
         agent_id=run.agent_id,
-        run_id=_counted_run_id(ports, run),
+        run_id=run_marker(run.agent_id, run.run_id),
         facts=semantic.facts_worth_keeping(artifacts, policy),
         now=ports.clock(),
         policy=policy,
@@ -507,7 +454,7 @@ def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     now = ports.clock()
     recorded = run_record(ports.run_ledger, *_ids(run), now=now)
     # Procedures count the run by its marker: two agents' runs of one id are two runs.
-    counted = replace(run, run_id=_counted_as(run, recorded))
+    counted = replace(run, run_id=run_marker(run.agent_id, run.run_id))
     proposed, created = procedural.propose(ports.procedures, counted, artifacts, now=now)
     feedback = procedural.record_feedback(
         ports.procedures, counted, now=now, key=ports.receipt_key, policy=ports.policies.procedural

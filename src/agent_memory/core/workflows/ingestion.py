@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from agent_memory.core.model.errors import IngestionBusy
+from agent_memory.core.model.keys import document_key, tenant_folder
 from agent_memory.core.model.models import Fact, IngestionJob
 from agent_memory.core.paging import every
 from agent_memory.core.ports import Checkpoint, FactStore, JobCheckpoints, KnowledgeBase
-from agent_memory.core.tiers.semantic import document_key, kb_document
+from agent_memory.core.tiers.semantic import kb_document
 
 # The job checkpoints kept: the last job, a request to ingest with nothing waiting, and
 # {"attempts": {document key: rewrites so far}} of facts whose documents failed to ingest.
@@ -119,7 +120,7 @@ def forget_retries(checkpoints: JobCheckpoints, tenant_id: str, *, now: float) -
     """Drop the tenant's documents from the retry record (their keys name the tenant); how
     many were dropped.
     """
-    prefix = f"tenants/{tenant_id}/"
+    prefix = tenant_folder(tenant_id)
     saved = _attempts(checkpoints, now)
     kept = {key: tries for key, tries in saved.items() if not key.startswith(prefix)}
     _save_attempts(checkpoints, saved, kept, now)

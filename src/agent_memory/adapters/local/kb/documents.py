@@ -18,6 +18,7 @@ from agent_memory.adapters.local.kb.keys import (
     validate_key,
     validate_segment,
 )
+from agent_memory.core.model import keys
 from agent_memory.core.model.models import KbDocument
 
 logger = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ class DocumentFolder:
 
     def keys(self, tenant_id: str) -> list[str]:
         """Keys of the tenant's documents, sorted."""
-        prefix = f"tenants/{validate_segment(tenant_id, 'tenant id')}"
+        prefix = keys.tenant_folder(validate_segment(tenant_id, "tenant id")).rstrip("/")
         return sorted(self._walk(self._root / prefix))
 
     def scan(self, failures: dict[str, str] | None = None) -> Iterator[IndexableDocument]:
