@@ -21,10 +21,11 @@ from agent_memory.core.model.calibration import Calibration, calibration_for
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Episode, ProcedureStatus
 from agent_memory.core.model.policies import EpisodicPolicy, Policies
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.ports import Embedder, MemoryPorts
 from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
 from agent_memory.core.tiers import procedural
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import LocalSettings

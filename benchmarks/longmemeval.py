@@ -11,9 +11,9 @@ each question of the release's JSON (``longmemeval_s.json`` format):
    derived from the session id, the turns as messages with the dataset's own roles
    (``user``/``assistant``), ``finished_at`` the session's date, the task its first user turn
    (cut to the contract's ``MAX_TASK_CHARS``). ``answer`` is never read;
-2. the question is asked through ``search_episodes`` (top 10 episodes, top 10 units, the query
-   embedded separately) and through ``bootstrap``; what the bootstrap block serves is read with
-   ``benchmarks/served.py``;
+2. the question is asked through the application's ``SearchEpisodes`` query (top 10 episodes,
+   top 10 units, the query embedded separately) and through ``bootstrap``; what the bootstrap
+   block serves is read with ``benchmarks/served.py``;
 3. baselines rank the product's own stored message units (read back from ``ports.episodes``):
    BM25 over their texts, the cosine of the question vector with their stored vectors, RRF
    (k=60) of the two; a session scores its best unit. BM25 over the raw data (whole sessions,
@@ -55,6 +55,9 @@ import numpy as np
 import numpy.typing as npt
 
 from agent_memory.adapters.local.embeddings import LocalEmbedder
+from agent_memory.app import Application
+from agent_memory.app.messages import SearchEpisodes
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.api.contracts import ID_PATTERN, MAX_TASK_CHARS
 from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.models import unit_text
@@ -62,8 +65,7 @@ from agent_memory.core.model.policies import DAY, EpisodicPolicy, Policies
 from agent_memory.core.ports import Embedder, MemoryPorts, PiiDetector
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval import vectors
-from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
-from agent_memory.core.workflows.search import search_episodes
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.wiring.local import PSEUDONYM_KEY_FILE, local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 from benchmarks.bench_consolidation import TimedEmbedder
@@ -544,8 +546,8 @@ def run_question(
         load_model_s, load_model_chars = timed.seconds - model_s, timed.chars - model_chars
 
         start = time.perf_counter()
-        warm = search_episodes(
-            ports, TENANT, question.agent_id, "warm-up", top_episodes=len(events) + TOP
+        warm = Application(ports).handle(
+            SearchEpisodes(TENANT, question.agent_id, "warm-up", top_episodes=len(events) + TOP)
         )
         cold_ms = (time.perf_counter() - start) * 1000
         if len(warm.episodes) != len(events):
@@ -555,15 +557,16 @@ def run_question(
         form = query_form(question.text, ports.pii, pseudonyms_for(ports.pseudonym_key, TENANT))
         query = ports.embedder.embed_query(form)
         embedded = time.perf_counter()
-        result = search_episodes(
-            ports,
-            TENANT,
-            question.agent_id,
-            question.text,
-            top_episodes=TOP,
-            top_units=TOP,
-            now=question.now,
-            query=query,
+        result = Application(ports).handle(
+            SearchEpisodes(
+                TENANT,
+                question.agent_id,
+                question.text,
+                top_episodes=TOP,
+                top_units=TOP,
+                as_of=question.now,
+                query_vector=query,
+            )
         )
         searched = time.perf_counter()
         session_of = {s.run_id: s.session_id for s in question.sessions}
@@ -791,9 +794,10 @@ def setup_notes(model_id: str, bm25: str) -> dict[str, str]:
             "live); sessions dated after question_date (same day) get created_at = the clock"
         ),
         "product": (
-            f"search_episodes(top_episodes={TOP}, top_units={TOP}, now=question_date, query=the "
-            "embedded query form of the question); turns = message units (run_id, seq) -> "
-            "(session_id, turn index); bootstrap(task=question) read by benchmarks/served.py"
+            f"SearchEpisodes(top_episodes={TOP}, top_units={TOP}, as_of=question_date, "
+            "query_vector=the embedded query form of the question); turns = message units "
+            "(run_id, seq) -> (session_id, turn index); bootstrap(task=question) read by "
+            "benchmarks/served.py"
         ),
         "baselines": (
             f"on the product's stored message units (speaker: text, PII scrubbed, cut as stored): "
@@ -813,7 +817,7 @@ def setup_notes(model_id: str, bm25: str) -> dict[str, str]:
             "replaced by a fixed hex one of the same length so the count is reproducible"
         ),
         "timing": (
-            "wall clock, 2 shared cores (noisy); search = search_episodes with the query already "
+            "wall clock, 2 shared cores (noisy); search = SearchEpisodes with the query already "
             "embedded (embed = query form + embed_query, separate); bootstrap = the whole call "
             "(it embeds the task); cold index = the untimed warm-up query's build; throughput: "
             "load wall time, 'without model time' = wall - time inside the embedder"
@@ -943,7 +947,7 @@ def _timing_table(tables: Mapping[str, Any]) -> list[str]:
     ]
     for key, label in (
         ("embed_query_ms", "question: query form + embed (ms)"),
-        ("search_ms", "search_episodes, query embedded (ms)"),
+        ("search_ms", "SearchEpisodes, query embedded (ms)"),
         ("bootstrap_ms", "bootstrap, whole call (ms)"),
         ("cold_index_ms", "cold index build, warm-up query (ms)"),
     ):

@@ -43,17 +43,19 @@ from typing import Any
 if __package__ in {None, ""}:  # run as a script: make ``tests`` and ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agent_memory.app import Application
+from agent_memory.app.messages import SearchEpisodes
 from agent_memory.cli.aws_target import StackFailures
 from agent_memory.cli.demo_runs import TASK_TYPE, TENANT
 from agent_memory.core.model import markers
 from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.model.visible import is_hidden
 from agent_memory.core.tiers import procedural
 from agent_memory.core.workflows import consolidation
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.decay import decay
 from agent_memory.core.workflows.ingestion import run_ingestion
-from agent_memory.core.workflows.search import search_episodes
 from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 from tests.resilience.helpers_aws import AwsHarness, aws_harness, outcomes_of
@@ -867,7 +869,9 @@ def cross_tenant(args: argparse.Namespace) -> dict[str, Any]:
                 request = BootstrapRequest(tenant, agent, q["task"], q["task_type"], q["domain"])
                 found, wrong = reply_leaks(bootstrap(request, ports), tenant, agent, owned)
             else:
-                result = search_episodes(ports, tenant, agent, q["task"], top_episodes=3)
+                result = Application(ports).handle(
+                    SearchEpisodes(tenant, agent, q["task"], top_episodes=3)
+                )
                 found, wrong = search_leaks(result, tenant, agent, owned)
             checked, leaks = checked + found, leaks + wrong
         local = {

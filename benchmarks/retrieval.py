@@ -13,7 +13,7 @@ is reported on its own, and pooled per split and over all. For each conversation
    date, no artifacts). The dataset's annotations (``events_session_*``,
    ``session_*_observation``, ``session_*_summary``) are never read. The product scrubs PII
    (names included) before storing: that is measured, not bypassed;
-2. every question of categories 1-4 with evidence is asked through ``search_episodes``
+2. every question of categories 1-4 with evidence is asked through ``SearchEpisodes``
    (top 10 episodes, top 10 units): sessions from the episodes, turns from the message units;
 3. baselines score the same turns, raw (unscrubbed), as ``"{speaker}: {text}"``: BM25 (bm25s,
    its English stop words, the question as the query), the embedding model alone (cosine) and
@@ -74,18 +74,17 @@ import numpy as np
 import numpy.typing as npt
 
 from agent_memory.adapters.local.embeddings import LocalEmbedder
+from agent_memory.app import Application
+from agent_memory.app.messages import SearchEpisodes
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.model.models import StoredVector
 from agent_memory.core.model.policies import DAY, EpisodicPolicy, Policies
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval import vectors
-from agent_memory.core.workflows.bootstrap import (
-    BootstrapRequest,
-    bootstrap,
-    parse_bootstrap_request,
-)
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
-from agent_memory.core.workflows.search import search_episodes
 from agent_memory.wiring.local import PSEUDONYM_KEY_FILE, local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 
@@ -439,7 +438,7 @@ class ProductRun:
 def ask_product(
     ports: MemoryPorts, conversation: Conversation, units: Mapping[tuple[str, int], str]
 ) -> ProductRun:
-    """Every question through ``search_episodes``: ranked sessions, ranked turns, timings.
+    """Every question through ``SearchEpisodes``: ranked sessions, ranked turns, timings.
 
     One untimed warm-up query first builds the product's cached index (its time is reported
     as ``cold_ms``) and checks that every session is still live.
@@ -447,8 +446,8 @@ def ask_product(
     run = ProductRun()
     agent = conversation.agent_id
     start = time.perf_counter()
-    warm = search_episodes(
-        ports, TENANT, agent, "warm-up", top_episodes=len(conversation.sessions) + TOP
+    warm = Application(ports).handle(
+        SearchEpisodes(TENANT, agent, "warm-up", top_episodes=len(conversation.sessions) + TOP)
     )
     run.cold_ms = (time.perf_counter() - start) * 1000
     if len(warm.episodes) != len(conversation.sessions):
@@ -459,8 +458,10 @@ def ask_product(
         form = query_form(question.text, ports.pii, pseudonyms_for(ports.pseudonym_key, TENANT))
         query = ports.embedder.embed_query(form)
         embedded = time.perf_counter()
-        result = search_episodes(
-            ports, TENANT, agent, question.text, top_episodes=TOP, top_units=TOP, query=query
+        result = Application(ports).handle(
+            SearchEpisodes(
+                TENANT, agent, question.text, top_episodes=TOP, top_units=TOP, query_vector=query
+            )
         )
         done = time.perf_counter()
         run.embed_ms.append((embedded - start) * 1000)
@@ -961,14 +962,14 @@ def setup_notes(embedder: LocalEmbedder, bm25_used: str) -> dict[str, Any]:
             "whitespace, ids naming no turn dropped, questions left without evidence skipped"
         ),
         "product_search": (
-            f"search_episodes(ports, tenant, agent, question, top_episodes={TOP}, "
+            f"SearchEpisodes(tenant, agent, question, top_episodes={TOP}, "
             f"top_units={TOP}); sessions = episodes' run_id, turns = units of kind 'message' "
             "mapped (run_id, seq) -> dia_id; 'finding' units are skipped (they take slots)"
         ),
         "latency": (
             "per query, wall clock, after one untimed warm-up query that builds the cached "
-            "index: embed+search = embed_query + search_episodes(query=vector); search = "
-            "search_episodes alone"
+            "index: embed+search = embed_query + SearchEpisodes(query_vector=vector); search = "
+            "SearchEpisodes alone"
         ),
         "baselines": (
             "over the raw turns '{speaker}: {text}' (same content as the product's messages, "

@@ -42,10 +42,11 @@ if __name__ == "__main__":
         os.environ.setdefault(_variable, "1")
 
 from agent_memory.core.model.models import Episode
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.model.scope import AGENT_SCOPE, TENANT_SCOPE, Scope, team_scope
 from agent_memory.core.ports import EpisodeStore, MemoryPorts
 from agent_memory.core.retrieval.episode_index import EpisodeIndex, EpisodeIndexCache
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import LocalSettings
 from benchmarks import synthetic

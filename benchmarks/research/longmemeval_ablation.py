@@ -56,6 +56,9 @@ if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
 
 
 from agent_memory.adapters.local.embeddings import LocalEmbedder
+from agent_memory.app import Application
+from agent_memory.app.messages import SearchEpisodes
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.models import EpisodeHit, SearchResult
 from agent_memory.core.ports import MemoryPorts, PiiDetector
@@ -64,8 +67,7 @@ from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval import episode_index, periods
 from agent_memory.core.tiers import episodic
 from agent_memory.core.workflows import bootstrap as bootstrap_module
-from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
-from agent_memory.core.workflows.search import search_episodes
+from agent_memory.core.workflows.bootstrap import bootstrap
 from benchmarks import longmemeval as lme
 from benchmarks import retrieval as locomo
 from benchmarks.bench_consolidation import TimedEmbedder
@@ -370,15 +372,16 @@ def ask(
     outcome = Outcome()
     if search:
         form = query_form(text, ports.pii, pseudonyms_for(ports.pseudonym_key, tenant))
-        result = search_episodes(
-            ports,
-            tenant,
-            agent,
-            text,
-            top_episodes=TOP,
-            top_units=TOP,
-            now=now,
-            query=ports.embedder.embed_query(form),
+        result = Application(ports).handle(
+            SearchEpisodes(
+                tenant,
+                agent,
+                text,
+                top_episodes=TOP,
+                top_units=TOP,
+                as_of=now,
+                query_vector=ports.embedder.embed_query(form),
+            )
         )
         outcome.sessions = lme.unique(session_of(h.episode.run_id) for h in result.episodes)
         turns = (turn_of((h.run_id, h.unit.seq)) for h in result.units if h.unit.kind == "message")
@@ -473,8 +476,10 @@ def run_longmemeval(
                         else None
                     ),
                 }
-                warm = search_episodes(
-                    ports, lme.TENANT, question.agent_id, "warm-up", top_episodes=len(events) + 1
+                warm = Application(ports).handle(
+                    SearchEpisodes(
+                        lme.TENANT, question.agent_id, "warm-up", top_episodes=len(events) + 1
+                    )
                 )
                 if len(warm.episodes) != len(events):
                     raise RuntimeError(f"{len(warm.episodes)} live episodes, {len(events)} runs")

@@ -40,10 +40,11 @@ if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from agent_memory.adapters.local.embeddings import MAX_TOKENS, LocalEmbedder
+from agent_memory.app import Application
+from agent_memory.app.messages import SearchEpisodes
 from agent_memory.core.model.models import unit_text
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval import lexical
-from agent_memory.core.workflows.search import search_episodes
 from benchmarks import longmemeval as lme
 from benchmarks import retrieval as locomo
 from benchmarks.bench_consolidation import TimedEmbedder
@@ -139,14 +140,15 @@ def run(files: Sequence[Path], embedder: Any, model: LocalEmbedder) -> dict[str,
                 if not question.evidence:
                     continue
                 started = time.perf_counter()
-                result = search_episodes(
-                    ports,
-                    locomo.TENANT,
-                    conversation.agent_id,
-                    question.text,
-                    top_episodes=len(conversation.sessions),
-                    top_units=100_000,
-                    now=now,
+                result = Application(ports).handle(
+                    SearchEpisodes(
+                        locomo.TENANT,
+                        conversation.agent_id,
+                        question.text,
+                        top_episodes=len(conversation.sessions),
+                        top_units=100_000,
+                        as_of=now,
+                    )
                 )
                 search_ms.append((time.perf_counter() - started) * 1000)
                 hits = [h for h in result.units if h.unit.kind == "message"]

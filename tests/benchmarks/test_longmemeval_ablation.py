@@ -13,11 +13,12 @@ import pytest
 
 from agent_memory.core.model.models import Episode, EpisodeHit, EpisodeUnit, SearchResult
 from agent_memory.core.model.policies import EpisodicPolicy
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.retrieval import episode_index
 from agent_memory.core.retrieval.lexical import tokenize
 from agent_memory.core.tiers import episodic
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from benchmarks import longmemeval as lme
 from benchmarks import retrieval as locomo

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from tests.contract.conftest import ADAPTERS
 
-ADAPTERS_SOURCE = Path(__file__).parents[2] / "src/agent_memory/adapters"
+ROOT = Path(__file__).parents[2]
+# The product's adapters, and the in-memory stores the tests keep beside them.
+ADAPTERS_SOURCE = (ROOT / "src/agent_memory/adapters", ROOT / "tests/support/in_memory")
 STORE_CLASS = re.compile(r"(Episode|Fact|Procedure)Store$")
 
 
@@ -18,7 +20,8 @@ def store_classes_in_the_source() -> set[str]:
     """Names of the classes of the adapters' source that implement a store port."""
     return {
         node.name
-        for module in ADAPTERS_SOURCE.rglob("*.py")
+        for folder in ADAPTERS_SOURCE
+        for module in folder.rglob("*.py")
         for node in ast.walk(ast.parse(module.read_text()))
         if isinstance(node, ast.ClassDef) and STORE_CLASS.search(node.name)
     }

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from agent_memory.core.model.errors import Conflict, InvalidInput
-from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus, Review
 from agent_memory.core.ports import FeedbackCount, ProcedureStore
 from tests.contract.builders import AWKWARD_TIME, DAY, NOW, all_pages, in_threads, procedure
 
@@ -227,8 +227,7 @@ def test_set_status_records_the_reviewer_note_and_review_time(
         status=REJECTED,
         allowed_from=[PENDING, NEEDS_REVIEW],
         now=NOW + 5,
-        reviewer="alice",
-        note="steps are out of order",
+        review=Review("alice", "steps are out of order"),
     )
 
     assert after is not None
@@ -240,14 +239,14 @@ def test_set_status_records_the_reviewer_note_and_review_time(
     )
 
 
-def test_set_status_without_a_reviewer_keeps_the_previous_review(
+def test_set_status_without_a_review_keeps_the_previous_one(
     procedures: ProcedureStore,
 ) -> None:
     # Given a validated procedure, later flagged by decay (no reviewer)
     procedures.propose(procedure(), "run-1")
     procedures.set_status(
         "proc-1", tenant_id="acme", status=VALIDATED, allowed_from=[PENDING], now=NOW,
-        reviewer="alice", note="ok",
+        review=Review("alice", "ok"),
     )  # fmt: skip
 
     after = procedures.set_status(
@@ -270,7 +269,7 @@ def test_set_status_from_a_status_not_allowed_returns_none_and_changes_nothing(
         status=VALIDATED,
         allowed_from=[PENDING, NEEDS_REVIEW],
         now=NOW + 5,
-        reviewer="alice",
+        review=Review("alice"),
     )
 
     assert after is None

@@ -24,10 +24,11 @@ from hypothesis import strategies as st
 
 from agent_memory.app import Application
 from agent_memory.cli.main import main
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.model import markers
 from agent_memory.core.model.visible import has_hidden, one_line
 from agent_memory.core.tiers import procedural
-from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.review.server import ReviewServer
 from tests.support.browser import CHROMIUM, chromium

@@ -317,9 +317,9 @@ def test_decay_may_count_the_stores_and_no_request_path_may_scan_them(
 
 # --- ingestion, latency and Comprehend alarms (issue 15) -----------------------------------
 
-STEPS_SOURCE = (
+SCHEDULES_SOURCE = (
     __import__("pathlib").Path(__file__).resolve().parents[2]
-    / "src/agent_memory/serverless/steps.py"
+    / "src/agent_memory/serverless/schedules.py"
 ).read_text()
 
 
@@ -353,7 +353,7 @@ def test_ingestion_alarms_watch_what_the_ingest_function_emits(
     _consecutive(alarm, statistic, threshold, periods)
     # And the ingest function emits the metric (grep-level; the ingest handler test on moto
     # reads the same names from its EMF output)
-    assert f'_count("{metric}"' in STEPS_SOURCE
+    assert f'count("{metric}"' in SCHEDULES_SOURCE
     assert alarm["AlarmActions"] and alarm["OKActions"]
 
 

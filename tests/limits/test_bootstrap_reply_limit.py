@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from agent_memory.core.api.bootstrap_reply import reply_bytes
 from agent_memory.core.api.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
 from agent_memory.core.model import markers
 from agent_memory.core.model.models import (
@@ -29,11 +30,13 @@ from agent_memory.core.model.models import (
     EpisodeUnit,
     KbHit,
     ProcedureStatus,
+    Review,
     SearchResult,
     UnitHit,
 )
 from agent_memory.core.model.policies import EpisodicPolicy, Policies, SemanticPolicy
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap, reply_bytes
+from agent_memory.core.model.requests import BootstrapRequest
+from agent_memory.core.workflows.bootstrap import bootstrap
 from tests.contract.builders import procedure
 from tests.support.memory import Memory, make_memory
 
@@ -130,7 +133,7 @@ def memory_at_the_maxima(
         status=ProcedureStatus.VALIDATED,
         allowed_from=[ProcedureStatus.PENDING],
         now=1.0,
-        reviewer="ana",
+        review=Review("ana"),
     )
     return memory
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from agent_memory.app import Application
 from agent_memory.app.wire import MAX_PAGE, episode_message, reply_json
+from agent_memory.core.api.bootstrap_reply import reply_bytes
 from agent_memory.core.api.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
 from agent_memory.core.model.models import Episode
-from agent_memory.core.workflows.bootstrap import reply_bytes
 from tests.limits.test_bootstrap_reply_limit import LAMBDA_RESPONSE_BYTES, wide
 from tests.support.memory import Memory, make_memory
 

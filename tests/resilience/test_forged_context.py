@@ -17,10 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.model import markers
 from agent_memory.core.model.visible import shown
 from agent_memory.core.tiers import procedural
-from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from tests.support.memory import Memory, make_memory, proposed_procedure
 

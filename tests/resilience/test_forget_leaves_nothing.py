@@ -17,8 +17,9 @@ import pytest
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.core.model.models import FactStatus
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.tiers import procedural
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.ingestion import run_ingestion
 from agent_memory.core.workflows.tenants import forget_tenant

@@ -23,9 +23,10 @@ from typing import Any
 import pytest
 
 from agent_memory.adapters.local.pii import LocalPiiDetector
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.ports import PiiEntity
 from agent_memory.core.tiers import procedural
-from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import (
     StepFailed,
     consolidate,

@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.keys import run_marker
 from agent_memory.core.model.models import FactStatus, ProcedureStatus
 from agent_memory.core.model.policies import HOUR, Independence, Policies, SemanticPolicy
 from agent_memory.core.tiers import procedural
 from agent_memory.core.tiers.semantic import fact_hash
-from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate, summary
 from agent_memory.core.workflows.tenants import export_tenant
 from tests.support.ledger import ledger_contents

@@ -20,9 +20,11 @@ from typing import Any
 import pytest
 
 from agent_memory.adapters.local.kb.store import IndexStore
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.app import Application
+from agent_memory.app.messages import SearchEpisodes
+from agent_memory.core.model.requests import BootstrapRequest
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.ingestion import run_ingestion
-from agent_memory.core.workflows.search import search_episodes
 from agent_memory.core.workflows.tenants import export_tenant, forget_tenant
 from agent_memory.wiring.local import DATABASE_FILE, KB_FOLDER
 from tests.resilience.helpers_aws import AwsHarness, aws_harness
@@ -65,7 +67,9 @@ def run_queries(
             request = BootstrapRequest(tenant, agent, q["task"], q["task_type"], q["domain"])
             checked, leaks = reply_leaks(bootstrap(request, ports), tenant, agent, owned)
         else:
-            result = search_episodes(ports, tenant, agent, q["task"], top_episodes=3)
+            result = Application(ports).handle(
+                SearchEpisodes(tenant, agent, q["task"], top_episodes=3)
+            )
             checked, leaks = search_leaks(result, tenant, agent, owned)
         run.checked += checked
         run.leaks += leaks

@@ -8,8 +8,9 @@ import pytest
 
 from agent_memory.adapters.local.pii import LocalPiiDetector
 from agent_memory.core.model.errors import PiiDetectionFailed
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.tiers import procedural
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import LocalSettings

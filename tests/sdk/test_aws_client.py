@@ -33,9 +33,14 @@ from tests.sdk.conftest import (
 
 REPLY: dict[str, Any] = {
     "context": "[MEMORY CONTEXT - retrieved from prior runs and domain knowledge]\n...",
+    "context_token": None,
+    "context_guidance": None,
     "episodes": [],
     "facts": [],
     "procedure": None,
+    "episodes_ranked_by": None,
+    "truncated": {},
+    "unavailable": {},
     "timings_ms": {"total": 12.5},
 }
 
@@ -260,7 +265,7 @@ def test_function_that_cannot_be_invoked_raises_with_the_service_error(aws: Stub
 def test_reply_without_the_contract_fields_is_an_error(aws: StubbedAws) -> None:
     aws.lambda_.add_response("invoke", invoke_reply({"context": ""}))
 
-    with pytest.raises(RemoteFunctionError, match="no episodes, facts, procedure, timings_ms"):
+    with pytest.raises(RemoteFunctionError, match="no context_guidance, context_token, episodes,"):
         aws.client.bootstrap("acme", "reviewer", "Review the MSA")
 
 

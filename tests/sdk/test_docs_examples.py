@@ -24,8 +24,9 @@ from moto.awslambda_simple.models import LambdaSimpleBackend
 
 from agent_memory.app import Application
 from agent_memory.app.wire import reply_json, review_message
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import HOME_VARIABLE, LLM_VARIABLE, LocalSettings
 

@@ -204,26 +204,6 @@ def test_bootstrap_node_puts_the_memory_context_after_the_system_prompt(
     assert node({**state, "messages": messages}) == {"messages": []}
 
 
-def test_bootstrap_node_serves_a_reply_from_a_stack_that_sends_no_guidance(
-    local: LocalMemory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Given a deployment older than the tokened block: its reply has no token and no guidance
-    remembered(local)
-    answer = local.client.bootstrap
-
-    def older(*args: Any, **kwargs: Any) -> Any:
-        reply = dict(answer(*args, **kwargs))
-        del reply["context_token"], reply["context_guidance"]
-        return reply
-
-    monkeypatch.setattr(local.client, "bootstrap", older)
-    node = bootstrap_node(local.client, tenant_id="acme", agent_id="reviewer")
-    # When the node runs, the block is the whole message
-    task = HumanMessage("Review the Tailspin MSA liability cap", id="task")
-    [_, context, _] = node({"messages": [task]})["messages"]
-    assert str(context.content).startswith("[MEMORY CONTEXT ")
-
-
 def test_bootstrap_node_adds_nothing_when_memory_is_empty(local: LocalMemory) -> None:
     node = bootstrap_node(local.client, tenant_id="acme", agent_id="reviewer")
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.bootstrap import bootstrap
 
 TASK = "Review the vendor MSA liability cap"
 

@@ -13,21 +13,45 @@ Example::
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from agent_memory.app import messages as m
-from agent_memory.app.handlers import (
-    dossier,
-    episodes,
-    maintenance,
-    models,
-    reading,
-    review,
-    runs,
-    tenants,
-)
 from agent_memory.core.ports import MemoryPorts
+
+if TYPE_CHECKING:
+    from agent_memory.app.handlers import (
+        dossier,
+        episodes,
+        maintenance,
+        models,
+        reading,
+        review,
+        runs,
+        tenants,
+    )
+else:
+
+    class _Deferred:
+        """A handler module imported when one of its handlers is first called: a command
+        loads what it uses (``procedures list`` no consolidation, no event contract).
+        """
+
+        def __init__(self, name: str) -> None:
+            self._module = f"agent_memory.app.handlers.{name}"
+
+        def __getattr__(self, handler: str) -> Callable[[Any, MemoryPorts], Any]:
+            def call(message: Any, ports: MemoryPorts) -> Any:
+                return getattr(importlib.import_module(self._module), handler)(message, ports)
+
+            call.__qualname__ = f"{self._module}.{handler}"
+            return call
+
+    dossier, episodes, maintenance, models = map(
+        _Deferred, ("dossier", "episodes", "maintenance", "models")
+    )
+    reading, review, runs, tenants = map(_Deferred, ("reading", "review", "runs", "tenants"))
 
 R = TypeVar("R")
 
@@ -42,6 +66,7 @@ HANDLERS: Mapping[type[m.Message[Any]], Callable[[Any, MemoryPorts], Any]] = {
     m.RedeliveryOf: runs.redelivery_of,
     m.ReplayRun: runs.replay_run,
     m.Bootstrap: reading.bootstrap,
+    m.SearchEpisodes: reading.search_episodes,
     m.Stats: reading.stats,
     m.GetEpisode: episodes.get_episode,
     m.ListEpisodes: episodes.list_episodes,

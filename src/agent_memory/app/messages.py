@@ -13,8 +13,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from agent_memory.core.model.models import ProcedureStatus, Retention, RunFinished
-from agent_memory.core.ports import Embedder
+from agent_memory.core.model.models import (  # noqa: F401 (Fact, SearchResult: replies)
+    Fact,
+    ProcedureStatus,
+    Retention,
+    RunFinished,
+    SearchResult,
+)
+from agent_memory.core.model.scope import AGENT_SCOPE, Scope
+from agent_memory.core.ports import Embedder, FloatArray
 from agent_memory.core.workflows.run_state import RunState
 
 if TYPE_CHECKING:  # replies, named in the messages' bases (strings ruff cannot see used)
@@ -28,8 +35,7 @@ if TYPE_CHECKING:  # replies, named in the messages' bases (strings ruff cannot 
         ProcedureView,
     )
     from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord  # noqa: F401
-    from agent_memory.core.model.models import Fact
-    from agent_memory.core.workflows.bootstrap import BootstrapRequest
+    from agent_memory.core.model.requests import BootstrapRequest
     from agent_memory.core.workflows.consolidation import RunsToReplay  # noqa: F401
     from agent_memory.core.workflows.decay import DecayPreview, DecayReport  # noqa: F401
     from agent_memory.core.workflows.ingestion import IngestionReport  # noqa: F401
@@ -121,6 +127,26 @@ class Bootstrap(Message["BootstrapReply"]):
     """The memory context for a run about to start."""
 
     request: BootstrapRequest
+
+
+@dataclass(frozen=True, slots=True)
+class SearchEpisodes(Message["SearchResult"]):
+    """The episodes of the scope's agents (``agent_id``'s own by default) and their units best
+    matching ``text``, best first, ranked as bootstrap ranks them: the full ranking, with no
+    similarity threshold unless ``min_similarity`` is given. ``as_of`` searches as of that
+    moment (None: now); ``query_vector`` is the embedding of ``text``'s query form when the
+    caller has it already.
+    """
+
+    tenant_id: str
+    agent_id: str
+    text: str
+    top_episodes: int = 10
+    top_units: int = 10
+    scope: Scope = AGENT_SCOPE
+    as_of: float | None = None
+    min_similarity: float | None = None
+    query_vector: FloatArray | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

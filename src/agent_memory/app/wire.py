@@ -50,7 +50,7 @@ def bootstrap_message(data: object) -> Bootstrap:
     """A bootstrap request (``{"tenant_id", "agent_id", "task", "task_type", "domain",
     "scope", "team"}``) as its message; ``InvalidInput`` names a bad field.
     """
-    from agent_memory.core.workflows.bootstrap import parse_bootstrap_request
+    from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 
     return Bootstrap(parse_bootstrap_request(data))
 

@@ -24,7 +24,7 @@ from agent_memory.cli import demo_runs as story
 from agent_memory.core.api.bootstrap_reply import BootstrapReply
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import DAY
-from agent_memory.core.workflows.bootstrap import BootstrapRequest
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.workflows.consolidation import STEP_NAMES, summary
 from agent_memory.wiring.local_settings import LocalSettings
 

@@ -27,6 +27,7 @@ from agent_memory.core.model.models import (
     KbHit,
     Procedure,
     ProcedureStatus,
+    Review,
     SearchResult,
 )
 from agent_memory.core.model.policies import EpisodicPolicy, Independence, Policies
@@ -294,11 +295,11 @@ class ProcedureStore(Protocol):
         status: ProcedureStatus,
         allowed_from: Sequence[ProcedureStatus],
         now: float,
-        reviewer: str | None = None,
-        note: str | None = None,
+        review: Review | None = None,
     ) -> Procedure | None:
         """Change the status only if the current one is in ``allowed_from``; the procedure
-        after, or None if the condition failed or it does not exist.
+        after, or None if the condition failed or it does not exist. ``updated_at`` becomes
+        ``now``; with a ``review``, the procedure's review is replaced by it, at ``now``.
         """
         ...
 

@@ -30,8 +30,8 @@ from agent_memory.app.wire import (
     reply_of,
     request_json,
 )
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.model.tenant_identity import tenant_source
-from agent_memory.core.workflows.bootstrap import BootstrapRequest
 from agent_memory.sdk.errors import (
     ConfigurationError,
     ConflictError,

@@ -43,10 +43,10 @@ from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
 from agent_memory.core.model.errors import Conflict, InvalidInput, StoreUnavailable
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import Policies
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS, ScopeKind
 from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.core.ports import ChatModel, Embedder, PiiDetector
-from agent_memory.core.workflows.bootstrap import BootstrapRequest
 from agent_memory.sdk.aws import (
     AwsBackend,
     IdentityProofs,

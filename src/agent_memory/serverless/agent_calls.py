@@ -11,8 +11,8 @@ from aws_lambda_powertools.metrics import MetricUnit
 from agent_memory.app.messages import Bootstrap, ForgetRun
 from agent_memory.app.wire import episode_message, reply_json, review_message
 from agent_memory.core.api.bootstrap_reply import BootstrapReply
+from agent_memory.core.api.bootstrap_request import BootstrapRequestModel
 from agent_memory.core.api.json_input import check_document
-from agent_memory.core.workflows.bootstrap import BootstrapRequestModel
 from agent_memory.serverless import caller_tenancy
 from agent_memory.serverless.metrics import count, milliseconds
 from agent_memory.serverless.observability import logger, metrics

@@ -9,7 +9,7 @@ from dataclasses import replace
 from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_cursor, page_of
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.keys import check_tenant, partition_key
-from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus, Review
 from agent_memory.core.ports import FeedbackCount, Page
 from tests.support.in_memory.database import MemoryDatabase, ProcedureRow
 
@@ -103,15 +103,9 @@ class MemoryProcedureStore:
         status: ProcedureStatus,
         allowed_from: Sequence[ProcedureStatus],
         now: float,
-        reviewer: str | None = None,
-        note: str | None = None,
+        review: Review | None = None,
     ) -> Procedure | None:
-        """Change the status if the current one is in ``allowed_from``; the procedure after.
-
-        None if the condition failed or the procedure does not exist (for this tenant).
-        ``updated_at`` becomes ``now``; with a reviewer, so do ``reviewed_at``, the reviewer and
-        the note (a note without a reviewer is not recorded).
-        """
+        """Changed under the lock (None if not in ``allowed_from``, or not the tenant's)."""
         allowed = {ProcedureStatus(s) for s in allowed_from}
         if not allowed:
             return None
@@ -121,8 +115,10 @@ class MemoryProcedureStore:
             if row is None or row.procedure.status not in allowed:
                 return None
             changed = replace(row.procedure, status=ProcedureStatus(status), updated_at=now)
-            if reviewer is not None:
-                changed = replace(changed, reviewer=reviewer, reviewed_at=now, review_note=note)
+            if review is not None:
+                changed = replace(
+                    changed, reviewer=review.reviewer, reviewed_at=now, review_note=review.note
+                )
             row.procedure = changed
             return _procedure(row)
 

@@ -6,16 +6,16 @@ from typing import Any
 
 import pytest
 
+from agent_memory.app import Application
+from agent_memory.app.messages import SearchEpisodes
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.model import markers
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.policies import HOUR
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.privacy.aliases import expanded
 from agent_memory.core.tiers import procedural
-from agent_memory.core.workflows.bootstrap import (
-    BootstrapRequest,
-    bootstrap,
-    parse_bootstrap_request,
-)
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate, summary
 from agent_memory.core.workflows.ingestion import run_ingestion
 from tests.support.fakes import FakePiiDetector, WordReranker
@@ -224,10 +224,10 @@ def test_a_query_naming_a_person_finds_their_turn_through_the_pseudonym(memory: 
     stored = memory.ports.episodes.get("acme", "reviewer", "r1", now=memory.clock())
     assert stored is not None and "Jane Doe" not in repr(stored)
     # When a task names her
-    from agent_memory.core.workflows.search import search_episodes
-
-    found = search_episodes(
-        memory.ports, "acme", "reviewer", "What does Jane Doe prefer?", top_episodes=1, top_units=1
+    found = Application(memory.ports).handle(
+        SearchEpisodes(
+            "acme", "reviewer", "What does Jane Doe prefer?", top_episodes=1, top_units=1
+        )
     )
     # Then her turn ranks first, matched through the same pseudonym
     best = found.units[0].unit
@@ -306,7 +306,6 @@ def test_a_reranker_orders_the_served_episodes_and_reads_only_the_stored_form(
 
 def test_search_with_a_local_reranker_serves_its_order_and_its_units(tmp_path: Path) -> None:
     # Given a local memory built with a reranker, and a run whose second message answers
-    from agent_memory.core.workflows.search import search_episodes
     from agent_memory.wiring.local import local_ports
     from agent_memory.wiring.local_settings import LocalSettings
 
@@ -328,9 +327,11 @@ def test_search_with_a_local_reranker_serves_its_order_and_its_units(tmp_path: P
     consolidate(event, ports)
 
     # When the memory is searched, with and without the reranker
-    found = search_episodes(ports, "acme", "reviewer", "MSA liability cap", top_episodes=1)
-    plain = search_episodes(
-        replace(ports, reranker=None), "acme", "reviewer", "MSA liability cap", top_episodes=1
+    found = Application(ports).handle(
+        SearchEpisodes("acme", "reviewer", "MSA liability cap", top_episodes=1)
+    )
+    plain = Application(replace(ports, reranker=None)).handle(
+        SearchEpisodes("acme", "reviewer", "MSA liability cap", top_episodes=1)
     )
 
     # Then the reranker ordered it: its best unit comes first, where the index's was the other

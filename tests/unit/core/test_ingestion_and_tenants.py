@@ -9,8 +9,9 @@ from agent_memory.core.model.errors import IngestionBusy
 from agent_memory.core.model.keys import document_key
 from agent_memory.core.model.models import DocumentState, Fact, IngestionJob, IngestionStatistics
 from agent_memory.core.model.policies import HOUR
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.ports import Checkpoint
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.ingestion import MAX_ATTEMPTS, run_ingestion
 from agent_memory.core.workflows.tenants import export_tenant, forget_tenant

@@ -18,12 +18,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.api.contracts import NOT_BLANK
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_texts
 from agent_memory.core.tiers import procedural
 from agent_memory.core.tiers.procedural import normalize_step, procedure_id
-from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.extraction import parse_artifacts
 from tests.support.fakes import fake_chat

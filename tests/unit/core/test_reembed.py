@@ -14,10 +14,11 @@ from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.models import Episode, StoredVector
 from agent_memory.core.model.policies import HOUR
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.ports import Embedder, FloatArray, Lease, MemoryPorts
 from agent_memory.core.retrieval import vectors
 from agent_memory.core.workflows import reembed
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.core.workflows.ingestion import run_ingestion
 from agent_memory.wiring.local import local_ports

@@ -11,14 +11,16 @@ from typing import Any
 
 import pytest
 
+from agent_memory.app import Application
+from agent_memory.app.messages import SearchEpisodes
 from agent_memory.core.model.policies import EpisodicPolicy
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.model.scope import AGENT_SCOPE, TENANT_SCOPE, Scope, team_scope
 from agent_memory.core.ports import EpisodeStore
 from agent_memory.core.retrieval import episode_index
 from agent_memory.core.retrieval.episode_index import EpisodeIndex, EpisodeIndexCache
-from agent_memory.core.workflows.bootstrap import BootstrapRequest, bootstrap
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
-from agent_memory.core.workflows.search import search_episodes
 from tests.support.fakes import WordReranker
 from tests.support.memory import Memory, make_memory, run_event
 
@@ -110,8 +112,8 @@ def test_the_default_scope_reads_the_agents_own_episodes_as_before(memory: Memor
 def test_search_takes_the_scope_too(memory: Memory) -> None:
     # When the episodes are searched with the team scope, and with the default
     def searched(scope: Scope) -> list[str]:
-        found = search_episodes(
-            memory.ports, "acme", "reviewer", "data breaches", top_episodes=5, scope=scope
+        found = Application(memory.ports).handle(
+            SearchEpisodes("acme", "reviewer", "data breaches", top_episodes=5, scope=scope)
         )
         return sorted(hit.episode.run_id for hit in found.episodes)
 

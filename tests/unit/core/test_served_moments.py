@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 from agent_memory.core.model.models import (
     Episode,
     EpisodeHit,
@@ -16,7 +17,7 @@ from agent_memory.core.model.models import (
 )
 from agent_memory.core.model.policies import DAY, EpisodicPolicy, Policies
 from agent_memory.core.tiers.episodic import format_episodes, served_hits
-from agent_memory.core.workflows.bootstrap import bootstrap, parse_bootstrap_request
+from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate, embed_once
 from tests.support.embedder import HashingEmbedder, RecordingEmbedder
 from tests.support.memory import Memory, make_memory

@@ -53,7 +53,7 @@ from agent_memory.core.model.keys import (
     partition_key,
     tenant_prefix,
 )
-from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus, Review
 from agent_memory.core.ports import FeedbackCount, Page
 
 _FEEDBACK = "feedback"
@@ -219,14 +219,10 @@ class DynamoDbProcedureStore:
         status: ProcedureStatus,
         allowed_from: Sequence[ProcedureStatus],
         now: float,
-        reviewer: str | None = None,
-        note: str | None = None,
+        review: Review | None = None,
     ) -> Procedure | None:
-        """Change the status only if the current one is in ``allowed_from``; the procedure
-        after, or None if the condition failed or it does not exist (for this tenant).
-
-        ``updated_at`` becomes ``now``; with a reviewer, so do ``reviewed_at``, the reviewer and
-        the note (a note without a reviewer is not recorded).
+        """One conditional UpdateItem (None if the procedure is not in ``allowed_from``, or
+        not the tenant's); a review without a note removes the last one's.
         """
         allowed = [ProcedureStatus(a) for a in dict.fromkeys(allowed_from)]
         pk = self._owned(procedure_id, tenant_id)
@@ -240,12 +236,12 @@ class DynamoDbProcedureStore:
             ":shard": s(shard_key(target, shard_of(pk, procedure_id))),
         }
         removes: list[str] = []
-        if reviewer is not None:
+        if review is not None:
             sets += ["reviewer = :reviewer", "reviewed_at = :now"]
-            values[":reviewer"] = s(reviewer)
-            if note is not None:
+            values[":reviewer"] = s(review.reviewer)
+            if review.note is not None:
                 sets.append("review_note = :note")
-                values[":note"] = s(note)
+                values[":note"] = s(review.note)
             else:
                 removes.append("review_note")
         marks = [f":from{i}" for i in range(len(allowed))]

@@ -15,7 +15,7 @@ from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_cursor, page_of
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.keys import partition_key
-from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus
+from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus, Review
 from agent_memory.core.ports import FeedbackCount, Page
 
 # A procedure names its first SOURCE_RUN_IDS_KEPT proposing runs (in the order they were recorded)
@@ -155,26 +155,21 @@ class SqliteProcedureStore:
         status: ProcedureStatus,
         allowed_from: Sequence[ProcedureStatus],
         now: float,
-        reviewer: str | None = None,
-        note: str | None = None,
+        review: Review | None = None,
     ) -> Procedure | None:
-        """Change the status if the current one is in ``allowed_from``; the procedure after.
-
-        None if the condition failed or the procedure does not exist (for this tenant).
-
-        ``updated_at`` becomes ``now``; with a reviewer, so do ``reviewed_at``, the reviewer and
-        the note (a note without a reviewer is not recorded).
+        """One conditional UPDATE (None if the procedure is not in ``allowed_from``, or not
+        the tenant's).
         """
         allowed = [ProcedureStatus(s) for s in allowed_from]
         if not allowed:
             return None
         low, high = tenant_key_range(tenant_id)
-        review = ", reviewer = ?, reviewed_at = ?, review_note = ?" if reviewer is not None else ""
-        review_params: list[object] = [reviewer, now, note] if reviewer is not None else []
+        reviewed = ", reviewer = ?, reviewed_at = ?, review_note = ?" if review else ""
+        review_params: list[object] = [review.reviewer, now, review.note] if review else []
         marks = ", ".join("?" for _ in allowed)
         with self._db.write() as conn:
             changed = conn.execute(
-                f"UPDATE procedures SET status = ?, updated_at = ?{review} "
+                f"UPDATE procedures SET status = ?, updated_at = ?{reviewed} "
                 f"WHERE procedure_id = ? AND pk >= ? AND pk < ? AND tenant_id = ? "
                 f"AND status IN ({marks})",
                 [status, now, *review_params, procedure_id, low, high, tenant_id, *allowed],

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from agent_memory.app.messages import ForgetRun, GetEpisode, ListAgents, ListEpisodes
 from agent_memory.app.ports import EpisodePorts
+from agent_memory.core.api.bootstrap_reply import reply_bytes
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord, episode_record
 from agent_memory.core.model.models import Episode
 from agent_memory.core.ports import Page
-from agent_memory.core.workflows.bootstrap import reply_bytes
 
 
 def get_episode(message: GetEpisode, ports: EpisodePorts) -> EpisodeRecord | None:

@@ -1,10 +1,13 @@
-"""What memory serves and holds: the bootstrap block and counts."""
+"""What memory serves and holds: the bootstrap block, a ranked search, counts."""
 
 from __future__ import annotations
 
-from agent_memory.app.messages import Bootstrap, Stats
+from agent_memory.app.messages import Bootstrap, SearchEpisodes, Stats
 from agent_memory.core.api.bootstrap_reply import BootstrapReply
+from agent_memory.core.model.models import SearchResult
 from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
+from agent_memory.core.retrieval.reranking import pool_size, rerank
 from agent_memory.core.workflows import bootstrap as bootstrap_workflow
 from agent_memory.core.workflows.stats import MemoryStats, memory_stats
 
@@ -12,6 +15,40 @@ from agent_memory.core.workflows.stats import MemoryStats, memory_stats
 def bootstrap(message: Bootstrap, ports: MemoryPorts) -> BootstrapReply:
     """One memory-context block for a run about to start, with its hits and timings."""
     return bootstrap_workflow.bootstrap(message.request, ports)
+
+
+def search_episodes(message: SearchEpisodes, ports: MemoryPorts) -> SearchResult:
+    """The scope's episodes and units best matching the text, best first.
+
+    Names in the text are matched through the same pseudonyms as stored memory; with a
+    reranker configured, it orders the result (``SearchResult.ranked_by``), as in bootstrap.
+    """
+    m = message
+    moment = ports.clock() if m.as_of is None else m.as_of
+    text = query_form(m.text, ports.pii, pseudonyms_for(ports.pseudonym_key, m.tenant_id))
+    vector = ports.embedder.embed_query(text) if m.query_vector is None else m.query_vector
+    policy = ports.policies.episodic
+    index = ports.episode_indexes.index(
+        ports.episodes,
+        ports.embedder,
+        m.tenant_id,
+        m.agent_id,
+        now=moment,
+        policy=policy,
+        scope=m.scope,
+    )
+    found = index.search(
+        text,
+        vector,
+        now=moment,
+        top_episodes=pool_size(m.top_episodes, policy, ports.reranker),
+        top_units=m.top_units,
+        units_per_episode=policy.units_per_episode,
+        min_similarity=m.min_similarity,
+        candidates=policy.rerank_candidates,
+        min_word_share=policy.min_word_share,
+    )
+    return rerank(found, text, ports.reranker, top_episodes=m.top_episodes)
 
 
 def stats(message: Stats, ports: MemoryPorts) -> MemoryStats:

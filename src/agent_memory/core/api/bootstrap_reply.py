@@ -8,6 +8,8 @@ to the same fields. The SDK re-exports them (``agent_memory.sdk.types``).
 
 # No ``from __future__ import annotations`` here: TypedDict tells NotRequired keys from
 # required ones only when annotations are evaluated (``BOOTSTRAP_REPLY_KEYS`` relies on it).
+import json
+from collections.abc import Mapping
 from typing import Literal, NotRequired, TypedDict
 
 
@@ -128,3 +130,10 @@ def found_in(reply: ReplyContent, limit: int | None = None) -> SearchReply:
 
 BOOTSTRAP_REPLY_KEYS = frozenset(BootstrapReply.__required_keys__)
 """The keys every bootstrap reply carries, whichever deployment sent it."""
+
+
+def reply_bytes(reply: Mapping[str, object]) -> int:
+    """A reply's size as JSON with non-ASCII escaped: the larger of the two forms a runtime
+    may send (a 4-byte character takes 12 bytes as a surrogate pair's escapes).
+    """
+    return len(json.dumps(reply))

@@ -277,6 +277,17 @@ procedure (50 steps of 2,000 four-byte characters, some 391 KiB) leaves room und
 
 
 @dataclass(frozen=True, slots=True)
+class Review:
+    """A person's decision on a procedure as it is recorded: who decided and, for a rejection,
+    why. A procedure keeps its last review (its reviewer, note and time); a status change
+    without one (decay flagging a procedure) leaves the last review as it was.
+    """
+
+    reviewer: str
+    note: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Procedure:
     """A step list for a task type, gated by human review, with its track record.
 

@@ -12,7 +12,13 @@ from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.model import receipts
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound
 from agent_memory.core.model.markers import PROCEDURAL, Line, Section
-from agent_memory.core.model.models import Procedure, ProcedureStatus, RunArtifacts, RunFinished
+from agent_memory.core.model.models import (
+    Procedure,
+    ProcedureStatus,
+    Review,
+    RunArtifacts,
+    RunFinished,
+)
 from agent_memory.core.model.policies import DAY, ProceduralPolicy
 from agent_memory.core.ports import FeedbackCount, MemoryPorts, ProcedureStore
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_texts
@@ -145,8 +151,7 @@ def review(
         status=target,
         allowed_from=allowed,
         now=now,
-        reviewer=reviewer,
-        note=note.strip() if note else None,
+        review=Review(reviewer, note.strip() if note else None),
     )
     if updated is None:
         raise Conflict(f"procedure {procedure_id_} is {current.status}; cannot set {target}")

@@ -5,32 +5,24 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Annotated, Literal, TypeVar
-
-from pydantic import Field, StringConstraints, ValidationInfo, field_validator
+from typing import TypeVar
 
 from agent_memory.core.api.bootstrap_reply import (
     BootstrapReply,
     EpisodeView,
     ProcedureView,
     ReplyContent,
-)
-from agent_memory.core.api.contracts import (
-    MAX_TASK_CHARS,
-    NOT_BLANK,
-    Identifier,
-    StrictModel,
-    validate,
+    reply_bytes,
 )
 from agent_memory.core.model import markers, receipts
 from agent_memory.core.model.calibration import episode_threshold, fact_threshold
-from agent_memory.core.model.errors import InvalidInput, StoreUnavailable
+from agent_memory.core.model.errors import StoreUnavailable
 from agent_memory.core.model.markers import Section
 from agent_memory.core.model.models import EpisodeHit, Procedure, SearchResult
-from agent_memory.core.model.scope import AGENT_SCOPE, MAX_TEAM_AGENTS, Scope, team_scope
+from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.model.visible import shown
 from agent_memory.core.ports import FloatArray, MemoryPorts
 from agent_memory.core.privacy.aliases import Aliases
@@ -54,80 +46,6 @@ def _pool() -> ThreadPoolExecutor:
     if _shared_pool is None:
         _shared_pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="bootstrap")
     return _shared_pool
-
-
-class BootstrapRequestModel(StrictModel):
-    """The bootstrap request: who is starting which task."""
-
-    tenant_id: Identifier
-    agent_id: Identifier
-    task: Annotated[str, StringConstraints(pattern=NOT_BLANK)]
-    task_type: Identifier | None = None
-    domain: Identifier | None = None
-    # Whose episodes are read besides the agent's own (core/model/scope.py).
-    scope: Literal["agent", "team", "tenant"] = "agent"
-    team: Annotated[
-        list[Identifier] | None,
-        Field(min_length=1, max_length=MAX_TEAM_AGENTS, validate_default=True),
-    ] = None
-
-    @field_validator("team")
-    @classmethod
-    def _team_with_team_scope(cls, team: list[str] | None, info: ValidationInfo) -> object:
-        scope = info.data.get("scope")
-        if scope == "team" and team is None:
-            raise ValueError("required when scope is 'team' (the agents to read)")
-        if scope != "team" and team is not None:
-            raise ValueError(f"given with scope '{scope}' (only scope 'team' takes one)")
-        return team
-
-    def request(self) -> BootstrapRequest:
-        """The validated request (a long task is cut, not refused: the query needs its gist)."""
-        scope = team_scope(self.team or []) if self.scope == "team" else Scope(self.scope)
-        return BootstrapRequest(
-            self.tenant_id,
-            self.agent_id,
-            self.task[:MAX_TASK_CHARS],
-            self.task_type,
-            self.domain,
-            scope,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class BootstrapRequest:
-    """A validated bootstrap request."""
-
-    tenant_id: str
-    agent_id: str
-    task: str
-    task_type: str | None = None
-    domain: str | None = None
-    scope: Scope = AGENT_SCOPE
-
-    def as_json(self) -> dict[str, object]:
-        """The request as the bootstrap function takes it (defaults left out)."""
-        data: dict[str, object] = {
-            "tenant_id": self.tenant_id,
-            "agent_id": self.agent_id,
-            "task": self.task,
-        }
-        if self.task_type:
-            data["task_type"] = self.task_type
-        if self.domain:
-            data["domain"] = self.domain
-        if self.scope != AGENT_SCOPE:
-            data["scope"] = self.scope.kind
-            if self.scope.kind == "team":
-                data["team"] = list(self.scope.team)
-        return data
-
-
-def parse_bootstrap_request(data: object) -> BootstrapRequest:
-    """Validate a request; raises :class:`InvalidInput` naming the offending field."""
-    if not isinstance(data, dict):
-        raise InvalidInput("request", "must be a JSON object")
-    return validate(BootstrapRequestModel, data).request()
 
 
 def bootstrap(
@@ -254,13 +172,6 @@ class Found:
     episodes: tuple[EpisodeHit, ...]
     facts: tuple[semantic.ScoredFact, ...]
     procedure: Procedure | None
-
-
-def reply_bytes(reply: Mapping[str, object]) -> int:
-    """A reply's size as JSON with non-ASCII escaped: the larger of the two forms a runtime
-    may send (a 4-byte character takes 12 bytes as a surrogate pair's escapes).
-    """
-    return len(json.dumps(reply))
 
 
 def fit_reply(

@@ -117,7 +117,7 @@ def extract_run(run: RunFinished, ports: MemoryPorts) -> RunState:
     """:func:`extract` for an event already validated (e.g. by a Lambda's parser)."""
     recorded = _recorded(ports, run)
     if recorded is not None:
-        return state_from_json(recorded.value["state"]).but(extracted_by="ledger")
+        return _from_record(recorded)
     source: ExtractedBy
     notes: tuple[str, ...] = ()
     if run.artifacts is not None:
@@ -209,11 +209,10 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     block quotes it, :mod:`~agent_memory.core.model.markers`). The scrubbed result is recorded per
     run, so every later delivery of the same run sees the same artifacts.
     """
+    if state.extracted_by == "ledger":
+        return state  # extract read it back from the run's record: scrubbed already
     run = state.run
     now = ports.clock()
-    cached = _recorded(ports, run)
-    if cached is not None:
-        return state_from_json(cached.value["state"]).but(extracted_by=state.extracted_by)
     artifacts = state.artifacts
     units = state.units
     unit_texts = [text for u in units for text in (u.speaker or "", u.text)]
@@ -265,9 +264,18 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     )
     if won:
         return scrubbed
-    # A concurrent delivery won the race: continue with whatever it recorded.
+    # A concurrent delivery (or an earlier attempt of this step) recorded the run first:
+    # continue with what it recorded, as every later delivery will.
     recorded = ports.run_ledger.run(*_ids(run), now=now)
-    return state_from_json(recorded.value["state"]) if recorded else scrubbed
+    if recorded is None:
+        return scrubbed
+    return state_from_json(recorded.value["state"]).but(consolidated=CONSOLIDATED in recorded.value)
+
+
+def _from_record(entry: RunEntry) -> RunState:
+    """The run's state as its record holds it (scrubbed), and whether it was completed."""
+    state = state_from_json(entry.value["state"])
+    return state.but(extracted_by="ledger", consolidated=CONSOLIDATED in entry.value)
 
 
 def _calls_a_model(done: Step) -> Callable[[Step], Step]:
@@ -278,7 +286,7 @@ def _calls_a_model(done: Step) -> Callable[[Step], Step]:
     def decorate(step: Step) -> Step:
         @functools.wraps(step)
         def once(state: RunState, ports: MemoryPorts) -> RunState:
-            if _is_consolidated(ports.run_ledger, *_ids(state.run), now=ports.clock()):
+            if state.consolidated:
                 return done(state, ports)
             return step(state, ports)
 
@@ -452,7 +460,6 @@ def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     run = state.run
     artifacts = state.artifacts
     now = ports.clock()
-    recorded = run_record(ports.run_ledger, *_ids(run), now=now)
     # Procedures count the run by its marker: two agents' runs of one id are two runs.
     counted = replace(run, run_id=run_marker(run.agent_id, run.run_id))
     proposed, created = procedural.propose(ports.procedures, counted, artifacts, now=now)
@@ -463,8 +470,10 @@ def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     # earlier attempt is resolved. record_failure looks for the mark after writing, so a
     # failure recorded meanwhile (a redelivery, whose later steps may answer from their
     # idempotency records and never reach this line) is resolved there instead.
-    if recorded is not None:
-        _mark_consolidated(recorded, ports, now)
+    if not state.consolidated:
+        recorded = run_record(ports.run_ledger, *_ids(run), now=now)
+        if recorded is not None:
+            _mark_consolidated(recorded, ports, now)
     ports.run_ledger.delete(ports.run_ledger.failure_key(*_ids(run)))
     return state.but(
         procedure=ProcedureResult(proposed, created, feedback),
@@ -737,8 +746,7 @@ def replay(key: str, ports: MemoryPorts) -> RunState:
     if entry is None:
         raise NotFound(f"no failed or incomplete run {key!r}")
     if entry.kind is RunEntryKind.RUN:
-        recorded = state_from_json(entry.value["state"]).but(extracted_by="ledger")
-        return _run_steps(recorded, ports, AFTER_SCRUB)
+        return _run_steps(_from_record(entry), ports, AFTER_SCRUB)
     state = consolidate_or_record(entry.value["event"], ports)
     ports.run_ledger.delete(key)
     return state

@@ -216,7 +216,6 @@ def _flag_procedures(
             status=ProcedureStatus.NEEDS_REVIEW,
             allowed_from=(ProcedureStatus.VALIDATED,),
             now=now,
-            note=reason,
         ):
             report.procedures_flagged.append(
                 {"procedure_id": procedure_id, "tenant_id": tenant_id, "reason": reason}

@@ -54,7 +54,8 @@ class RunState:
     was); ``not_kept`` says, a line each, what of the run is not kept (each step adds what its
     limits leave out), and ``cut_units`` the positions of units extract cut for length; the
     results are None until their step has run (``episode_expired``: the episode was not
-    written, its retention having ended already).
+    written, its retention having ended already). ``consolidated``: extract found the run's
+    record marked complete (a redelivery): no later step calls a model or writes again.
     """
 
     run: RunFinished
@@ -70,6 +71,7 @@ class RunState:
     procedure: ProcedureResult | None = None
     not_kept: tuple[str, ...] = ()
     cut_units: tuple[int, ...] = ()
+    consolidated: bool = False
     # Keys of a JSON state this code does not know (a newer version's), carried unchanged.
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -104,6 +106,7 @@ _KNOWN = frozenset(
         "procedure",
         "not_kept",
         "cut_units",
+        "consolidated",
     }
 )
 
@@ -135,6 +138,8 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         data["not_kept"] = list(state.not_kept)
     if state.cut_units:
         data["cut_units"] = list(state.cut_units)
+    if state.consolidated:
+        data["consolidated"] = True
     return data
 
 
@@ -172,5 +177,6 @@ def state_from_json(data: Mapping[str, Any]) -> RunState:
         else None,
         not_kept=tuple(data.get("not_kept", ())),
         cut_units=tuple(data.get("cut_units", ())),
+        consolidated=bool(data.get("consolidated", False)),
         extra={k: v for k, v in data.items() if k not in _KNOWN},
     )

@@ -1,0 +1,36 @@
+"""Requests the core serves, as validated values (their JSON contracts are in ``core/api``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agent_memory.core.model.scope import AGENT_SCOPE, Scope
+
+
+@dataclass(frozen=True, slots=True)
+class BootstrapRequest:
+    """A validated bootstrap request."""
+
+    tenant_id: str
+    agent_id: str
+    task: str
+    task_type: str | None = None
+    domain: str | None = None
+    scope: Scope = AGENT_SCOPE
+
+    def as_json(self) -> dict[str, object]:
+        """The request as the bootstrap function takes it (defaults left out)."""
+        data: dict[str, object] = {
+            "tenant_id": self.tenant_id,
+            "agent_id": self.agent_id,
+            "task": self.task,
+        }
+        if self.task_type:
+            data["task_type"] = self.task_type
+        if self.domain:
+            data["domain"] = self.domain
+        if self.scope != AGENT_SCOPE:
+            data["scope"] = self.scope.kind
+            if self.scope.kind == "team":
+                data["team"] = list(self.scope.team)
+        return data
