@@ -155,7 +155,8 @@ def local_state_machine(memory: Memory) -> StateMachineModel:
         return state_to_json(consolidation.STEPS[step](state_from_json(state), ports))
 
     def record(payload: Event) -> Event:
-        return consolidation.record_failure(payload, ports)
+        kept = consolidation.record_failure(payload, ports)
+        return {**kept.record.json(), **({"repeated": True} if kept.repeated else {})}
 
     return StateMachineModel(call_step=call_step, record=record)
 
@@ -183,7 +184,7 @@ def replay_failed(memory: Memory, *, rounds: int = 20) -> tuple[int, int]:
     """
     attempts = 0
     for _ in range(rounds):
-        keys = [r["key"] for r in consolidation.failed_runs(memory.ports.run_ledger)]
+        keys = [r.key for r in consolidation.failed_runs(memory.ports.run_ledger)]
         if not keys:
             return attempts, 0
         for key in keys:

@@ -582,7 +582,7 @@ def test_a_failing_detector_writes_nothing_and_records_the_run_for_replay(
     assert ports.knowledge_base.document_keys(TENANT) == []
     recorded = ports.run_ledger.failure_key(TENANT, AGENT, event["run_id"])
     assert [key for key, _ in ledger_contents(ports)] == [recorded]
-    assert [r["event"] for r in failed_runs(ports.run_ledger)] == [event]
+    assert [r.event for r in failed_runs(ports.run_ledger)] == [event]
 
 
 def test_a_replayed_run_leaves_no_raw_pii_in_the_database_file(memory: Memory) -> None:

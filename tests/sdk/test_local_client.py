@@ -190,7 +190,7 @@ def test_failed_step_is_raised_by_wait_and_recorded_for_replay(tmp_path: Path) -
     # Then the error names the step, and the run waits for replay under its key
     assert failed.value.step == "scrub"
     assert failed.value.replay_key == "acme#failed#reviewer/run-1"
-    assert [r["key"] for r in failed_runs(memory.ports().run_ledger)] == [failed.value.replay_key]
+    assert [r.key for r in failed_runs(memory.ports().run_ledger)] == [failed.value.replay_key]
 
 
 def test_failed_extraction_is_recorded_for_replay_too(tmp_path: Path) -> None:
@@ -205,7 +205,7 @@ def test_failed_extraction_is_recorded_for_replay_too(tmp_path: Path) -> None:
     assert failed.value.step == "extract"
     assert isinstance(failed.value.cause, ConnectionError)
     recorded = failed_runs(memory.ports().run_ledger)
-    assert [r["error"]["Step"] for r in recorded] == ["extract"]
+    assert [r.error["Step"] for r in recorded] == ["extract"]
 
 
 def test_close_finishes_queued_runs_and_refuses_new_ones(tmp_path: Path) -> None:

@@ -52,20 +52,20 @@ def test_an_aborted_execution_is_found_recorded_and_replayed_once(workflow: Work
     later = time.time() + INCOMPLETE_AFTER_SECONDS
     runs = runs_to_replay(ports.run_ledger, now=later)
     key = f"{TENANT}#run#reviewer/wf-abort-1"
-    assert key in [entry["key"] for entry in runs.incomplete]
-    assert not [r for r in runs.failed if r["key"].startswith(f"{TENANT}#")]
+    assert key in [entry.key for entry in runs.incomplete]
+    assert not [r for r in runs.failed if r.key.startswith(f"{TENANT}#")]
     # When Step Functions reports the abort, and the rule hands the recorder what the
     # infrastructure tests show it renders from that event
     payload = {"execution": arn, "error": {"Error": stopped["status"], "Cause": "ended early"}}
     record_failure(payload)
     # Then the run is a failed run, read back from its execution, listed once
     runs = runs_to_replay(ports.run_ledger, now=later)
-    [failed] = [r for r in runs.failed if r["key"].startswith(f"{TENANT}#")]
-    assert failed["key"] == f"{TENANT}#failed#reviewer/wf-abort-1" and failed["failures"] == 1
-    assert failed["event"] == event and key not in [e["key"] for e in runs.incomplete]
+    [failed] = [r for r in runs.failed if r.key.startswith(f"{TENANT}#")]
+    assert failed.key == f"{TENANT}#failed#reviewer/wf-abort-1" and failed.failures == 1
+    assert failed.event == event and key not in [e.key for e in runs.incomplete]
     # And the same report delivered again counts no second failure
     record_failure(payload)
-    again = ports.run_ledger.entry(failed["key"], now=time.time())
+    again = ports.run_ledger.entry(failed.key, now=time.time())
     assert again is not None and again.value["failures"] == 1
     # When it is replayed from its execution's input (as `failed replay` does on a stack)
     described = workflow.sfn.describe_execution(executionArn=arn)
@@ -75,5 +75,5 @@ def test_an_aborted_execution_is_found_recorded_and_replayed_once(workflow: Work
     fact = ports.facts.get(TENANT, "contracts", fact_hash(FACT))
     assert fact is not None and fact.run_ids == {"reviewer/wf-abort-1"}
     runs = runs_to_replay(ports.run_ledger, now=later)
-    mine = [r for r in (*runs.failed, *runs.incomplete) if r["key"].startswith(f"{TENANT}#")]
+    mine = [r for r in (*runs.failed, *runs.incomplete) if r.key.startswith(f"{TENANT}#")]
     assert mine == []

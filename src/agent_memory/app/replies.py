@@ -5,11 +5,12 @@ a failure recorded. Messages name them as their reply types; surfaces present th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.model.models import Procedure
 from agent_memory.core.model.procedure_diff import ProcedureDiff
+from agent_memory.core.model.run_records import FailureRecord
 
 RunSource = Literal["episode", "run record", "not stored"]
 
@@ -58,9 +59,10 @@ class ProcedureComparison:
 
 @dataclass(frozen=True, slots=True)
 class FailureRecorded:
-    """A failed run's record (``repeated`` when the same execution was reported before) and
-    the run it names: ``(tenant_id, agent_id, run_id)``, None if the key names none.
+    """A failed run's record, the run it names (``(tenant_id, agent_id, run_id)``, None if its
+    key names none), and whether this report repeated an earlier one of the same execution.
     """
 
-    record: dict[str, Any]
+    record: FailureRecord
     identity: tuple[str, str | None, str] | None
+    repeated: bool = False

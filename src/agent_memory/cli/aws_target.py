@@ -16,6 +16,7 @@ from typing import Any
 
 from agent_memory.app import Application
 from agent_memory.app.messages import ListRunsToReplay, RedeliveryOf
+from agent_memory.core.model.run_records import FailureRecord, IncompleteRun
 from agent_memory.core.model.tenant_identity import tenant_source
 from agent_memory.core.workflows.consolidation import INCOMPLETE_AFTER_SECONDS
 
@@ -64,12 +65,12 @@ class StackFailures:
 
     def records(
         self, *, incomplete_after: float = INCOMPLETE_AFTER_SECONDS
-    ) -> list[dict[str, Any]]:
+    ) -> list[FailureRecord | IncompleteRun]:
         """Every run still to replay: the failed ones, then the incomplete ones."""
         runs = self.app.handle(ListRunsToReplay(incomplete_after))
         return [*runs.failed, *runs.incomplete]
 
-    def replay(self, record: dict[str, Any]) -> str:
+    def replay(self, record: FailureRecord | IncompleteRun) -> str:
         """Start the state machine on the run's event; the execution's ARN.
 
         The execution is named after the record and its failure count (an incomplete run's,
@@ -78,13 +79,14 @@ class StackFailures:
         extract answers it from the run's record. The run's dead letters are deleted; its
         record goes when the run completes.
         """
-        if record.get("incomplete"):
-            event, attempt = self._redelivery(record), record.get("scrubbed_at")
+        attempt: float
+        if isinstance(record, IncompleteRun):
+            event, attempt = self._redelivery(record), record.scrubbed_at
         else:
             # As the bus delivered it: under principal-tag tenancy extract reads the envelope's
             # source, and a failed run replays with the source it came with, no other.
-            event, attempt = self._event(record), record.get("failures")
-        digest = hashlib.sha256(f"{record['key']}#{attempt}".encode()).hexdigest()
+            event, attempt = self._event(record), record.failures
+        digest = hashlib.sha256(f"{record.key}#{attempt}".encode()).hexdigest()
         name = f"replay-{digest[:40]}"
         try:
             arn = str(
@@ -96,27 +98,27 @@ class StackFailures:
             )
         except self.sfn.exceptions.ExecutionAlreadyExists:
             arn = f"{self.state_machine_arn.replace(':stateMachine:', ':execution:')}:{name}"
-        self._delete_letters(str(record["key"]))
+        self._delete_letters(record.key)
         return arn
 
-    def _event(self, record: dict[str, Any]) -> Any:
-        event = record.get("event")
-        if event is None and record.get("execution"):
-            described = self.sfn.describe_execution(executionArn=record["execution"])
+    def _event(self, record: FailureRecord) -> Any:
+        event = record.event
+        if event is None and record.execution:
+            described = self.sfn.describe_execution(executionArn=record.execution)
             event = json.loads(described["input"])
         if event is None:
             raise AwsCommandFailed(
-                f"{record['key']}: neither the record nor its execution holds the run's event"
+                f"{record.key}: neither the record nor its execution holds the run's event"
             )
         return event
 
-    def _redelivery(self, entry: dict[str, Any]) -> dict[str, Any]:
+    def _redelivery(self, entry: IncompleteRun) -> dict[str, Any]:
         """The run's identity with its tenant's source: extract accepted this run already, under
         either tenancy, and answers it from the run's record.
         """
-        detail = self.app.handle(RedeliveryOf(entry["key"]))
+        detail = self.app.handle(RedeliveryOf(entry.key))
         if detail is None:
-            raise AwsCommandFailed(f"{entry['key']}: the run's record is gone (expired?)")
+            raise AwsCommandFailed(f"{entry.key}: the run's record is gone (expired?)")
         return {"source": tenant_source(str(detail["tenant_id"])), "detail": detail}
 
     def _delete_letters(self, key: str) -> None:

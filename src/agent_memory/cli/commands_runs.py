@@ -91,15 +91,14 @@ def _awaiting_replay(args: argparse.Namespace, app: Application) -> RunsToReplay
 def _failed_list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     runs = _awaiting_replay(args, app)
     if args.json:
-        failed = [{k: v for k, v in r.items() if k != "event"} for r in runs.failed]
-        print_json([*failed, *runs.incomplete], out)
+        print_json(runs.listed(), out)
         return 0
     if not runs.failed:
         out.write("no failed runs\n")
     for record in runs.failed:
-        error = record.get("error") or {}
+        error = record.error if isinstance(record.error, dict) else {}
         out.write(
-            f"{record['key']}  failures={record['failures']}  {error.get('Error')}: "
+            f"{record.key}  failures={record.failures}  {error.get('Error')}: "
             f"{error.get('Cause')}\n"
         )
     if runs.incomplete:
@@ -108,8 +107,8 @@ def _failed_list(args: argparse.Namespace, app: Application, out: TextIO) -> int
             "min; replay completes them):\n"
         )
     for entry in runs.incomplete:
-        started = datetime.fromtimestamp(entry["scrubbed_at"], UTC).isoformat(timespec="seconds")
-        out.write(f"{entry['key']}  started={started}\n")
+        started = datetime.fromtimestamp(entry.scrubbed_at, UTC).isoformat(timespec="seconds")
+        out.write(f"{entry.key}  started={started}\n")
     return 0
 
 
@@ -121,7 +120,7 @@ def _failed_replay(args: argparse.Namespace, app: Application, out: TextIO) -> i
         keys = [args.key]
     else:
         runs = _awaiting_replay(args, app)
-        keys = [r["key"] for r in (*runs.failed, *runs.incomplete)]
+        keys = [r.key for r in runs.failed] + [r.key for r in runs.incomplete]
     failures = 0
     for key in keys:
         try:
@@ -151,10 +150,10 @@ def _failed_on_stack(args: argparse.Namespace, out: TextIO) -> int:
             return _failed_list(args, failures.app, out)
         records = failures.records(incomplete_after=args.incomplete_after * 60)
         if args.key:
-            records = [r for r in records if r["key"] == args.key]
+            records = [r for r in records if r.key == args.key]
             if not records:
                 raise AwsCommandFailed(f"no failed or incomplete run {args.key!r}")
         for record in records:
             arn = failures.replay(record)
-            out.write(f"replaying {record['key']}: execution {arn}\n")
+            out.write(f"replaying {record.key}: execution {arn}\n")
     return 0

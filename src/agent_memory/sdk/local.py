@@ -92,7 +92,7 @@ class LocalBackend:
                 step, error = "extract", error_
                 if not self._retryable(error, attempt):
                     cause = {"Error": type(error).__name__, "Cause": str(error), "Step": step}
-                    key = self.app.handle(RecordFailure(detail, error=cause)).record["key"]
+                    key = self.app.handle(RecordFailure(detail, error=cause)).record.key
             if not self._retryable(error, attempt):
                 raise ConsolidationError(run.run_id, step, error, key or "(unknown)") from error
             attempt += 1

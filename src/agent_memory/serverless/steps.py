@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from agent_memory.app.messages import ContinueRun, ExtractRun, RecordFailure
 from agent_memory.core.api.contracts import StepStateModel
+from agent_memory.core.model.run_records import FailureRecord
 from agent_memory.core.workflows.consolidation import summary
 from agent_memory.core.workflows.run_state import (
     FactResults,
@@ -121,29 +122,29 @@ def record_failure(event: Any) -> State:
         )
     )
     record, identity = recorded.record, recorded.identity
-    if not record.get("repeated"):
+    if not recorded.repeated:
         count("ConsolidationFailures", 1)
-        logger.warning("run failed", key=record["key"], error=record.get("error"))
+        logger.warning("run failed", key=record.key, error=record.error)
     if identity is None:
-        raise RuntimeError(f"{record['key']!r} names no run: record_failure keeps none there")
+        raise RuntimeError(f"{record.key!r} names no run: record_failure keeps none there")
     return failure_message(record, identity)
 
 
-def failure_message(record: State, identity: tuple[str, str | None, str]) -> State:
+def failure_message(record: FailureRecord, identity: tuple[str, str | None, str]) -> State:
     """What a dead-letter message says of a failed-run record (named ``identity``): enough
     to find and replay it.
     """
-    error = dict(record.get("error") or {})
+    error = dict(record.error) if isinstance(record.error, dict) else {}
     if isinstance(error.get("Cause"), str):
         error["Cause"] = error["Cause"][:MAX_MESSAGE_CAUSE_CHARS]
     tenant_id, agent_id, run_id = identity
     return {
-        "key": record["key"],
+        "key": record.key,
         "tenant_id": tenant_id,
         "agent_id": agent_id,
         "run_id": run_id,
-        "failures": record["failures"],
-        "execution": record.get("execution"),
+        "failures": record.failures,
+        "execution": record.execution,
         "error": error,
     }
 

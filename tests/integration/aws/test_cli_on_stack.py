@@ -210,7 +210,7 @@ def _fail_a_run(cli: Cli, run_id: str) -> dict:
         {"event": detail, "error": {"Error": "PiiDetectionFailed", "Cause": "down"}},
         cli.runtime.ports(None),
     )
-    letter = {"execution": "arn:x", "failure": {"record": {"key": record["key"]}}}
+    letter = {"execution": "arn:x", "failure": {"record": {"key": record.record.key}}}
     boto3.client("sqs", region_name=cli.region).send_message(
         QueueUrl=cli.outputs["DeadLetterQueueUrl"], MessageBody=json.dumps(letter)
     )

@@ -235,7 +235,7 @@ def test_detector_failure_writes_nothing_and_records_the_run(memory: Memory) -> 
     assert failed.value.step == "scrub"
     assert list(memory.ports.episodes.export("acme")) == []
     assert list(memory.ports.facts.export("acme")) == []
-    assert [r["key"] for r in failed_runs(memory.ports.run_ledger)] == ["acme#failed#reviewer/r1"]
+    assert [r.key for r in failed_runs(memory.ports.run_ledger)] == ["acme#failed#reviewer/r1"]
     # And once the detector is back, replaying completes the run and clears the record
     memory.pii.fail = False
     replay("acme#failed#reviewer/r1", memory.ports)

@@ -85,7 +85,7 @@ def test_a_run_that_died_mid_consolidation_is_listed_as_incomplete_after_the_bou
     # And once the bound has passed it is listed as incomplete, naming the run
     memory.clock.advance(1)
     [entry] = runs_to_replay(memory.ports.run_ledger, now=memory.clock()).incomplete
-    assert (entry["key"], entry["tenant_id"], entry["agent_id"], entry["run_id"]) == (
+    assert (entry.key, entry.tenant_id, entry.agent_id, entry.run_id) == (
         KEY,
         "acme",
         "reviewer",
@@ -105,7 +105,7 @@ def test_replay_completes_an_incomplete_run_writing_each_record_once(
     memory.clock.advance(INCOMPLETE_AFTER_SECONDS)
     # When it is replayed from the incomplete listing
     [entry] = runs_to_replay(memory.ports.run_ledger, now=memory.clock()).incomplete
-    result = summary(replay(entry["key"], memory.ports))
+    result = summary(replay(entry.key, memory.ports))
     # Then the run is complete: one episode, its fact counted once, its procedure proposed
     assert result["procedure_proposed"] is not None
     assert len(list(memory.ports.episodes.export("acme"))) == 1
@@ -124,7 +124,7 @@ def test_a_run_with_a_failure_record_is_listed_as_failed_only(memory: Memory) ->
     memory.clock.advance(INCOMPLETE_AFTER_SECONDS)
     # Then it is listed once, as the failed run it is
     runs = runs_to_replay(memory.ports.run_ledger, now=memory.clock())
-    assert [r["key"] for r in runs.failed] == ["acme#failed#reviewer/r1"]
+    assert [r.key for r in runs.failed] == ["acme#failed#reviewer/r1"]
     assert runs.incomplete == []
 
 
@@ -135,10 +135,11 @@ def test_one_execution_reported_twice_counts_one_failure(memory: Memory) -> None
     # When the same execution's end is reported again (its status-change event)
     again = record_failure({**payload, "error": {"Error": "FAILED"}}, memory.ports)
     # Then it is still one failure, with the step's own error
-    assert again["failures"] == 1 and again["error"] == {"Error": "X"}
+    assert again.repeated
+    assert again.record.failures == 1 and again.record.error == {"Error": "X"}
     # While a later execution's failure counts
     later = record_failure({**payload, "execution": "arn:exec:2"}, memory.ports)
-    assert later["failures"] == 2
+    assert later.record.failures == 2
 
 
 def test_a_repeated_report_resolves_a_failure_whose_run_was_consolidated_since(
@@ -149,14 +150,19 @@ def test_a_repeated_report_resolves_a_failure_whose_run_was_consolidated_since(
     consolidate(run_event("r1"), memory.ports)
     payload = {"event": run_event("r1"), "error": {"Error": "X"}, "execution": "arn:exec:1"}
     ledger = memory.ports.run_ledger
-    written = {**payload, "key": ledger.failure_key("acme", "reviewer", "r1"), "failures": 1}
+    written = {
+        **payload,
+        "key": ledger.failure_key("acme", "reviewer", "r1"),
+        "failed_at": memory.clock(),
+        "failures": 1,
+    }
     ledger.put_failure("acme", "reviewer", "r1", written, now=memory.clock(), expires_at=None)
-    assert [r["key"] for r in failed_runs(ledger, "acme")] == ["acme#failed#reviewer/r1"]
+    assert [r.key for r in failed_runs(ledger, "acme")] == ["acme#failed#reviewer/r1"]
     # When the same execution's end is reported again (its Catch retried, or its
     # status-change event)
     again = record_failure({**payload, "error": {"Error": "FAILED"}}, memory.ports)
     # Then the failure is resolved, and nothing is left to replay
-    assert again["resolved"] and again["repeated"]
+    assert again.record.resolved and again.repeated
     assert failed_runs(ledger, "acme") == []
 
 

@@ -57,7 +57,7 @@ def test_two_agents_failed_runs_of_the_same_id_are_two_records(memory: Memory) -
         with pytest.raises(StepFailed):
             consolidate_or_record(run_event("r1", agent_id=agent), memory.ports)
     # Then each waits for replay under its own key, which names its agent
-    keys = sorted(r["key"] for r in failed_runs(memory.ports.run_ledger))
+    keys = sorted(r.key for r in failed_runs(memory.ports.run_ledger))
     assert keys == ["acme#failed#drafter/r1", "acme#failed#reviewer/r1"]
     assert memory.ports.run_ledger.identify(keys[0]) == ("acme", "drafter", "r1")
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import partial
-from typing import Any
 
 from agent_memory.app.messages import CompareProcedure, ReviewQueue
 from agent_memory.app.ports import StorePorts
@@ -16,9 +15,11 @@ from agent_memory.core.model.keys import parse_run_marker
 from agent_memory.core.model.models import Episode, Procedure, ProcedureStatus
 from agent_memory.core.model.policies import DecayPolicy, ProceduralPolicy
 from agent_memory.core.model.procedure_diff import diff_procedures
+from agent_memory.core.model.run_records import RunRecord
 from agent_memory.core.paging import every
 from agent_memory.core.ports import ProcedureStore
 from agent_memory.core.tiers.procedural import is_trial, procedure_view, select_procedure
+from agent_memory.core.workflows.run_state import state_from_json
 
 AWAITING_REVIEW = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW)
 # A procedure proposed by hundreds of runs shows the first ones; the count says how many more.
@@ -145,7 +146,7 @@ class RunFinder:
         # Procedures name a run by its marker (agent/run; a digest marker names no agent).
         agent, bare = parse_run_marker(run_id)
         found = self._ports.run_ledger.run(tenant_id, agent, bare, now=now) if agent else None
-        record = _run_record(found.value if found else None)
+        record = _run_record(RunRecord.read(found.value) if found else None)
         if record is not None:
             agent_id, summary, outcome = record
             episode = self._ports.episodes.get(tenant_id, agent_id, bare, now=now)
@@ -197,20 +198,9 @@ def _from_episode(episode: Episode, now: float) -> SourceRun:
     )
 
 
-def _run_record(record: dict[str, Any] | None) -> tuple[str, str | None, str | None] | None:
-    """(agent, summary, outcome) from a run's ledger record, or None if it has none."""
+def _run_record(record: RunRecord | None) -> tuple[str, str | None, str | None] | None:
+    """(agent, summary, outcome) of a run's ledger record, or None if it has none."""
     if record is None:
         return None
-    state = record.get("state")
-    if not isinstance(state, dict):
-        return None
-    run, artifacts = state.get("run"), state.get("artifacts")
-    if not isinstance(run, dict) or not isinstance(run.get("agent_id"), str):
-        return None
-    artifacts = artifacts if isinstance(artifacts, dict) else {}
-    summary, outcome = artifacts.get("task_summary"), artifacts.get("outcome")
-    return (
-        run["agent_id"],
-        summary if isinstance(summary, str) else None,
-        outcome if isinstance(outcome, str) else None,
-    )
+    state = state_from_json(record.state)
+    return state.run.agent_id, state.artifacts.task_summary, state.artifacts.outcome

@@ -14,6 +14,7 @@ from agent_memory.app.messages import (
     ReplayRun,
 )
 from agent_memory.app.replies import FailureRecorded
+from agent_memory.core.model.run_records import RunRecord
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.workflows import consolidation
 from agent_memory.core.workflows.consolidation import RunsToReplay
@@ -40,8 +41,9 @@ def continue_run(message: ContinueRun, ports: MemoryPorts) -> RunState:
 def record_failure(message: RecordFailure, ports: MemoryPorts) -> FailureRecorded:
     """Keep the failed run replayable."""
     payload = {"event": message.event, "error": message.error, "execution": message.execution}
-    record = consolidation.record_failure(payload, ports)
-    return FailureRecorded(record, ports.run_ledger.identify(record["key"]))
+    kept = consolidation.record_failure(payload, ports)
+    identity = ports.run_ledger.identify(kept.record.key)
+    return FailureRecorded(kept.record, identity, repeated=kept.repeated)
 
 
 def runs_to_replay(message: ListRunsToReplay, ports: MemoryPorts) -> RunsToReplay:
@@ -54,7 +56,7 @@ def runs_to_replay(message: ListRunsToReplay, ports: MemoryPorts) -> RunsToRepla
 def redelivery_of(message: RedeliveryOf, ports: MemoryPorts) -> dict[str, Any] | None:
     """The detail that completes the incomplete run kept under the key."""
     entry = ports.run_ledger.entry(message.key, now=ports.clock())
-    return None if entry is None else consolidation.redelivery_event(entry.value)
+    return None if entry is None else consolidation.redelivery_event(RunRecord.read(entry.value))
 
 
 def replay_run(message: ReplayRun, ports: MemoryPorts) -> RunState:

@@ -34,6 +34,7 @@ from agent_memory.core.model.models import (
 )
 from agent_memory.core.model.policies import DAY, SemanticPolicy
 from agent_memory.core.model.records import to_json
+from agent_memory.core.model.run_records import FailureRecord, IncompleteRun, RunRecord
 from agent_memory.core.ports import (
     Embedder,
     FloatArray,
@@ -67,10 +68,6 @@ Step = Callable[[RunState, MemoryPorts], RunState]
 
 # How long a run's scrubbed artifacts are kept to answer redeliveries identically.
 RUN_RECORD_DAYS = 90.0
-# Set in a run's record by scrub, which writes it: the run has started writing.
-SCRUBBED = "scrubbed_at"
-# Set in a run's record by its last step: the run is complete, nothing of it needs replaying.
-CONSOLIDATED = "consolidated_at"
 # A run scrubbed this long ago and not consolidated is incomplete (a crash, a timed-out or
 # aborted execution): listed beside the failed runs and completed by replay. It is the state
 # machine's own timeout (stacks/consolidation.py), so no execution can still be working on it.
@@ -258,7 +255,7 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     # incomplete_runs finds it.
     won = ports.run_ledger.start_run(
         *_ids(run),
-        {"state": state_to_json(scrubbed), SCRUBBED: now},
+        RunRecord(state_to_json(scrubbed), scrubbed_at=now).json(),
         now=now,
         expires_at=math.ceil(now + RUN_RECORD_DAYS * DAY),
     )
@@ -269,13 +266,16 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     recorded = ports.run_ledger.run(*_ids(run), now=now)
     if recorded is None:
         return scrubbed
-    return state_from_json(recorded.value["state"]).but(consolidated=CONSOLIDATED in recorded.value)
+    record = RunRecord.read(recorded.value)
+    return state_from_json(record.state).but(consolidated=record.consolidated)
 
 
 def _from_record(entry: RunEntry) -> RunState:
     """The run's state as its record holds it (scrubbed), and whether it was completed."""
-    state = state_from_json(entry.value["state"])
-    return state.but(extracted_by="ledger", consolidated=CONSOLIDATED in entry.value)
+    record = RunRecord.read(entry.value)
+    return state_from_json(record.state).but(
+        extracted_by="ledger", consolidated=record.consolidated
+    )
 
 
 def _calls_a_model(done: Step) -> Callable[[Step], Step]:
@@ -558,7 +558,7 @@ AFTER_SCRUB = AFTER_EXTRACT[1:]
 UNROUTABLE = "_unroutable"
 
 
-def failed_runs(runs: RunLedger, tenant_id: str | None = None) -> list[State]:
+def failed_runs(runs: RunLedger, tenant_id: str | None = None) -> list[FailureRecord]:
     """Every recorded failed run still to replay, of the tenant (its failures alone are read)
     or of every tenant (an operator's view, a pass over the whole ledger).
     """
@@ -566,19 +566,22 @@ def failed_runs(runs: RunLedger, tenant_id: str | None = None) -> list[State]:
         failures = runs.failures(tenant_id)
     else:
         failures = (e for e in runs.entries() if e.kind is RunEntryKind.FAILURE)
-    return [entry.value for entry in failures if not entry.value.get("resolved")]
+    records = (FailureRecord.read(entry.value) for entry in failures)
+    return [record for record in records if not record.resolved]
 
 
 @dataclass(frozen=True, slots=True)
 class RunsToReplay:
     """Runs awaiting replay: ``failed`` ones (a step raised; their failure records) and
-    ``incomplete`` ones (scrubbed, then not consolidated within the bound: a crash, a
-    timed-out or aborted execution), each ``{key, tenant_id, agent_id, run_id, scrubbed_at,
-    incomplete: True}``.
+    ``incomplete`` ones (scrubbed, then not consolidated within the bound).
     """
 
-    failed: list[State]
-    incomplete: list[State]
+    failed: list[FailureRecord]
+    incomplete: list[IncompleteRun]
+
+    def listed(self) -> list[dict[str, Any]]:
+        """Both, as a listing shows them (failed first; no event)."""
+        return [*(r.listed() for r in self.failed), *(r.listed() for r in self.incomplete)]
 
 
 def runs_to_replay(
@@ -586,60 +589,64 @@ def runs_to_replay(
 ) -> RunsToReplay:
     """Every run of every tenant awaiting replay, found in one pass over the ledger.
 
-    A run with a failure record is listed as failed only. A run's record written before
-    records noted their start is never listed as incomplete.
+    A run with a failure record is listed as failed only.
     """
-    failed: list[State] = []
+    failed: list[FailureRecord] = []
     named: set[tuple[str, str | None, str]] = set()
-    started: list[State] = []
+    started: list[IncompleteRun] = []
     for entry in runs.entries():
-        value = entry.value
-        if entry.kind is RunEntryKind.FAILURE and not value.get("resolved"):
-            failed.append(value)
-            named.add((entry.tenant_id, entry.agent_id, entry.run_id))
-        elif entry.kind is RunEntryKind.RUN and CONSOLIDATED not in value:
-            scrubbed_at = value.get(SCRUBBED)
-            if isinstance(scrubbed_at, int | float) and now - scrubbed_at >= incomplete_after:
-                started.append(_incomplete(entry))
+        if entry.kind is RunEntryKind.FAILURE:
+            failure = FailureRecord.read(entry.value)
+            if not failure.resolved:
+                failed.append(failure)
+                named.add((entry.tenant_id, entry.agent_id, entry.run_id))
+        elif entry.kind is RunEntryKind.RUN:
+            record = RunRecord.read(entry.value)
+            if not record.consolidated and now - record.scrubbed_at >= incomplete_after:
+                started.append(_incomplete(entry.key, record))
     incomplete = [
-        entry
-        for entry in started
-        if (entry["tenant_id"], entry["agent_id"], entry["run_id"]) not in named
-        and (entry["tenant_id"], None, entry["run_id"]) not in named
+        run
+        for run in started
+        if (run.tenant_id, run.agent_id, run.run_id) not in named
+        and (run.tenant_id, None, run.run_id) not in named
     ]
     return RunsToReplay(failed, incomplete)
 
 
-def _incomplete(entry: RunEntry) -> State:
-    record = entry.value
-    run = record["state"]["run"]
-    return {
-        "key": entry.key,
-        "tenant_id": run["tenant_id"],
-        "agent_id": run["agent_id"],
-        "run_id": run["run_id"],
-        "scrubbed_at": record[SCRUBBED],
-        "incomplete": True,
-    }
+def _incomplete(key: str, record: RunRecord) -> IncompleteRun:
+    run = record.run_json()
+    return IncompleteRun(
+        key, str(run["tenant_id"]), str(run["agent_id"]), str(run["run_id"]), record.scrubbed_at
+    )
 
 
-def redelivery_event(record: State) -> State:
+def redelivery_event(record: RunRecord) -> State:
     """A RunFinished detail that completes an incomplete run's record: its identity and
     (scrubbed) task. Delivered, extract answers it from the run's record, never from this.
     """
-    run = record["state"]["run"]
+    run = record.run_json()
     return {key: run[key] for key in ("tenant_id", "agent_id", "run_id", "task")}
 
 
-def record_failure(payload: State, ports: MemoryPorts) -> State:
+@dataclass(frozen=True, slots=True)
+class FailureKept:
+    """A failed run's record as kept, and whether this report repeated an earlier one (the
+    same execution reported twice: nothing changed).
+    """
+
+    record: FailureRecord
+    repeated: bool = False
+
+
+def record_failure(payload: State, ports: MemoryPorts) -> FailureKept:
     """Keep a failed run where it can be replayed from; the dead-letter message.
 
     ``payload`` holds the original ``event``, the ``error`` and optionally the ``execution``.
     The record is kept until the run is replayed or its tenant forgotten. An event too broken
     to name its tenant, agent and run is still kept, under a digest of its content. One
     execution reported twice (its Catch, then its status-change event) counts one failure:
-    the second report returns the record ``repeated`` and changes nothing. If another
-    delivery has completed the run, the record is returned ``resolved`` and left to expire.
+    the second report is ``repeated`` and changes nothing. If another delivery has completed
+    the run, the record is returned ``resolved`` and left to expire.
     """
     event = payload.get("event")
     detail = unwrap_event(event) if isinstance(event, dict) else event
@@ -654,50 +661,52 @@ def record_failure(payload: State, ports: MemoryPorts) -> State:
     key = ports.run_ledger.failure_key(tenant_id, agent_id, run_id)
     now = ports.clock()
     found = ports.run_ledger.entry(key, now=now)
-    previous = None if found is None else found.value
+    previous = None if found is None else FailureRecord.read(found.value)
     execution = payload.get("execution")
-    repeated = (
-        previous is not None and execution is not None and previous.get("execution") == execution
-    )
+    repeated = previous is not None and execution is not None and previous.execution == execution
     if previous is not None and repeated:
         record = previous
     else:
-        record = {
-            "key": key,
-            "event": event,
-            "error": payload.get("error"),
-            "execution": execution,
-            "failed_at": now,
-            "failures": (previous or {}).get("failures", 0) + 1,
-        }
-        ports.run_ledger.put_failure(tenant_id, agent_id, run_id, record, now=now, expires_at=None)
+        record = FailureRecord(
+            key=key,
+            event=event,
+            error=payload.get("error"),
+            execution=execution,
+            failed_at=now,
+            failures=(previous.failures if previous else 0) + 1,
+        )
+        ledger = ports.run_ledger
+        ledger.put_failure(tenant_id, agent_id, run_id, record.json(), now=now, expires_at=None)
     # A repeated report checks too: the first may have written its record and failed before
     # this check, and a replay whose steps answer from their idempotency records never reaches
     # the last step's cleanup.
     if (
-        not record.get("resolved")
+        not record.resolved
         and identity is not None
         and _is_consolidated(ports.run_ledger, *identity, now=now)
     ):
         # Nothing is left to replay. Resolved rather than deleted: the failure path may only
         # read and write the ledger.
-        record = {**record, "resolved": True}
-        ports.run_ledger.put_failure(tenant_id, agent_id, run_id, record, now=now, expires_at=now)
-    return {**record, "repeated": True} if repeated else record
+        record = record.resolved_now()
+        ports.run_ledger.put_failure(
+            tenant_id, agent_id, run_id, record.json(), now=now, expires_at=now
+        )
+    return FailureKept(record, repeated)
 
 
 def _mark_consolidated(entry: RunEntry, ports: MemoryPorts, now: float) -> None:
-    if CONSOLIDATED not in entry.value:
+    record = RunRecord.read(entry.value)
+    if not record.consolidated:
         expires_at = math.ceil(now + RUN_RECORD_DAYS * DAY)
-        value = {**entry.value, CONSOLIDATED: now}
-        ports.run_ledger.rewrite(entry, value, now=now, expires_at=expires_at)
+        done = replace(record, consolidated_at=now).json()
+        ports.run_ledger.rewrite(entry, done, now=now, expires_at=expires_at)
 
 
 def _is_consolidated(
     runs: RunLedger, tenant_id: str, agent_id: str, run_id: str, *, now: float
 ) -> bool:
     found = run_record(runs, tenant_id, agent_id, run_id, now=now)
-    return found is not None and CONSOLIDATED in found.value
+    return found is not None and RunRecord.read(found.value).consolidated
 
 
 def _identity(detail: object) -> tuple[str, str, str] | None:
@@ -732,7 +741,7 @@ def consolidate_or_record(
             },
             ports,
         )
-        raise replace(failure, failure_key=record["key"]) from failure.error
+        raise replace(failure, failure_key=record.record.key) from failure.error
 
 
 def replay(key: str, ports: MemoryPorts) -> RunState:
@@ -747,7 +756,7 @@ def replay(key: str, ports: MemoryPorts) -> RunState:
         raise NotFound(f"no failed or incomplete run {key!r}")
     if entry.kind is RunEntryKind.RUN:
         return _run_steps(_from_record(entry), ports, AFTER_SCRUB)
-    state = consolidate_or_record(entry.value["event"], ports)
+    state = consolidate_or_record(FailureRecord.read(entry.value).event, ports)
     ports.run_ledger.delete(key)
     return state
 

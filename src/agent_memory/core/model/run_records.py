@@ -1,0 +1,126 @@
+"""What the run ledger records of a run, typed: its consolidation record and its failure.
+
+The ledger keeps JSON (``RunEntry.value``); the core reads and writes it only through these,
+so a field is named once and its absence is decided once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+SCRUBBED = "scrubbed_at"
+CONSOLIDATED = "consolidated_at"
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    """A run's consolidation record: its scrubbed state (the JSON the steps carry), written by
+    scrub (the run has started writing), and when its last step completed it (None: not yet).
+    """
+
+    state: Mapping[str, Any]
+    scrubbed_at: float
+    consolidated_at: float | None = None
+
+    @classmethod
+    def read(cls, value: Mapping[str, Any]) -> RunRecord:
+        """The record of a ledger value."""
+        consolidated = value.get(CONSOLIDATED)
+        return cls(
+            state=value["state"],
+            scrubbed_at=float(value[SCRUBBED]),
+            consolidated_at=None if consolidated is None else float(consolidated),
+        )
+
+    @property
+    def consolidated(self) -> bool:
+        """Whether the run was completed."""
+        return self.consolidated_at is not None
+
+    def run_json(self) -> Mapping[str, Any]:
+        """The run as the state holds it (identity, task; scrubbed)."""
+        run: Mapping[str, Any] = self.state["run"]
+        return run
+
+    def json(self) -> dict[str, Any]:
+        """The ledger value."""
+        value: dict[str, Any] = {"state": dict(self.state), SCRUBBED: self.scrubbed_at}
+        if self.consolidated_at is not None:
+            value[CONSOLIDATED] = self.consolidated_at
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class FailureRecord:
+    """A run whose consolidation failed, kept until it is replayed or its tenant forgotten:
+    the event as sent (None: the execution's input holds it), the step's ``error``
+    (``Error``, ``Cause``, ``Step``), the ``execution`` that failed, how many times it failed,
+    and whether another delivery completed it since (``resolved``: nothing to replay).
+    """
+
+    key: str
+    event: Any
+    error: Any
+    execution: Any
+    failed_at: float
+    failures: int
+    resolved: bool = False
+
+    @classmethod
+    def read(cls, value: Mapping[str, Any]) -> FailureRecord:
+        """The record of a ledger value."""
+        return cls(
+            key=str(value["key"]),
+            event=value.get("event"),
+            error=value.get("error"),
+            execution=value.get("execution"),
+            failed_at=float(value["failed_at"]),
+            failures=int(value["failures"]),
+            resolved=bool(value.get("resolved", False)),
+        )
+
+    def json(self) -> dict[str, Any]:
+        """The ledger value."""
+        value = {
+            "key": self.key,
+            "event": self.event,
+            "error": self.error,
+            "execution": self.execution,
+            "failed_at": self.failed_at,
+            "failures": self.failures,
+        }
+        return {**value, "resolved": True} if self.resolved else value
+
+    def listed(self) -> dict[str, Any]:
+        """As a listing shows it: every field but the event."""
+        return {k: v for k, v in self.json().items() if k != "event"}
+
+    def resolved_now(self) -> FailureRecord:
+        """The record once another delivery completed the run."""
+        return replace(self, resolved=True)
+
+
+@dataclass(frozen=True, slots=True)
+class IncompleteRun:
+    """A run scrubbed, then not completed within the bound (a crash, a timed-out or aborted
+    execution): replay completes it from its record.
+    """
+
+    key: str
+    tenant_id: str
+    agent_id: str
+    run_id: str
+    scrubbed_at: float
+
+    def listed(self) -> dict[str, Any]:
+        """As a listing shows it."""
+        return {
+            "key": self.key,
+            "tenant_id": self.tenant_id,
+            "agent_id": self.agent_id,
+            "run_id": self.run_id,
+            "scrubbed_at": self.scrubbed_at,
+            "incomplete": True,
+        }
