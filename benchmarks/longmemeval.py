@@ -412,8 +412,9 @@ def open_memory(
     # A fixed key per question: names are embedded as pseudonyms, so a random key would move
     # the vectors of named units between runs.
     store.mkdir(parents=True, exist_ok=True)
-    (store / PSEUDONYM_KEY_FILE).write_bytes(
-        hashlib.sha256(f"longmemeval-benchmark:{question.question_id}".encode()).digest()
+    # The key file's form (hexadecimal) of the same 32 bytes as ever.
+    (store / PSEUDONYM_KEY_FILE).write_text(
+        hashlib.sha256(f"longmemeval-benchmark:{question.question_id}".encode()).hexdigest()
     )
     ports = local_ports(
         LocalSettings(store=store), embedder=embedder, pii=pii, policies=question_policies(question)

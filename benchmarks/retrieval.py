@@ -19,10 +19,9 @@ is reported on its own, and pooled per split and over all. For each conversation
    its English stop words, the question as the query), the embedding model alone (cosine) and
    plain RRF (k=60) of the two; a session scores its best turn (BM25 over whole-session text is
    reported too);
-4. the product runs twice: vectors stored as int8 (the default) and as float32, selected by
-   patching the default ``encoding`` of ``agent_memory.core.retrieval.vectors.encode`` during
-   the second load (the write path calls it through the module, so the patch reaches it; the
-   stored format tag is checked afterwards);
+4. the product runs twice: episodes' vectors stored and indexed as int8 (the default) and as
+   float32, selected by the episodic policy's ``vector_encoding`` (the stored format tag is
+   checked afterwards);
 5. served context: on the int8 memory, once every search is done (so they see the memory as
    before), each question is also the task of a ``bootstrap`` call (the request through
    ``parse_bootstrap_request``); ``benchmarks/served.py`` reads which message units and
@@ -50,7 +49,6 @@ Run from the repository root (minutes: every turn is embedded three times)::
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
 import hashlib
 import json
@@ -62,13 +60,12 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from importlib import metadata
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import numpy as np
 import numpy.typing as npt
@@ -77,7 +74,6 @@ from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.app import Application
 from agent_memory.app.messages import SearchEpisodes
 from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
-from agent_memory.core.model.models import StoredVector
 from agent_memory.core.model.policies import DAY, EpisodicPolicy, Policies
 from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.ports import MemoryPorts
@@ -339,8 +335,12 @@ def benchmark_clock(conversation: Conversation) -> float:
     return (max(s.finished_at for s in conversation.sessions) + timedelta(days=1)).timestamp()
 
 
-def benchmark_policies(conversation: Conversation, now: float) -> Policies:
-    """Default policies with a retention long enough that no session has expired at ``now``."""
+def benchmark_policies(
+    conversation: Conversation, now: float, encoding: vectors.Encoding = "int8"
+) -> Policies:
+    """Default policies with a retention long enough that no session has expired at ``now``,
+    episodes' vectors stored and indexed as ``encoding``.
+    """
     default = EpisodicPolicy()
     first = min(s.finished_at for s in conversation.sessions).timestamp()
     retention = default.retention_days + math.ceil((now - first) / DAY)
@@ -348,52 +348,32 @@ def benchmark_policies(conversation: Conversation, now: float) -> Policies:
         default,
         retention_days=retention,
         candidates=max(default.candidates, len(conversation.sessions)),
+        vector_encoding=encoding,
     )
     return Policies(episodic=episodic)
 
 
-def open_memory(store: Path, conversation: Conversation, embedder: LocalEmbedder) -> MemoryPorts:
-    """A fresh local memory in ``store`` with the benchmark's clock and retention."""
+def open_memory(
+    store: Path,
+    conversation: Conversation,
+    embedder: LocalEmbedder,
+    encoding: vectors.Encoding = "int8",
+) -> MemoryPorts:
+    """A fresh local memory in ``store`` with the benchmark's clock and retention, its
+    episodes' vectors stored as ``encoding``.
+    """
     now = benchmark_clock(conversation)
     # One pseudonym key per conversation, the same in every pass and run: names are embedded
     # as pseudonyms, so a random key would move every vector of a named unit between runs.
     store.mkdir(parents=True, exist_ok=True)
-    (store / PSEUDONYM_KEY_FILE).write_bytes(
-        hashlib.sha256(f"locomo-benchmark:{conversation.name}".encode()).digest()
+    # The key file's form (hexadecimal) of the same 32 bytes as ever.
+    (store / PSEUDONYM_KEY_FILE).write_text(
+        hashlib.sha256(f"locomo-benchmark:{conversation.name}".encode()).hexdigest()
     )
     settings = LocalSettings(store=store)
-    ports = local_ports(settings, embedder=embedder, policies=benchmark_policies(conversation, now))
+    policies = benchmark_policies(conversation, now, encoding)
+    ports = local_ports(settings, embedder=embedder, policies=policies)
     return dataclasses.replace(ports, clock=lambda: now)
-
-
-@contextlib.contextmanager
-def vector_encoding(chosen: vectors.Encoding) -> Iterator[None]:
-    """Store and rank vectors as ``chosen`` while the block runs (int8 needs no patch: it is
-    the default). float32 patches the default of ``agent_memory.core.retrieval.vectors.encode``
-    (storage) and ``stack_quantized`` (the search index keeps units int8 in memory) to keep
-    float32 rows with unit scales, so the comparison covers the whole int8 path.
-    """
-    if chosen == "int8":
-        yield
-        return
-    original = vectors.encode
-
-    def encode(
-        vector: npt.NDArray[np.float32], model_id: str, *, encoding: vectors.Encoding = chosen
-    ) -> Any:
-        return original(vector, model_id, encoding=encoding)
-
-    def stack_float32(
-        stored: Sequence[StoredVector | None], model_id: str, dimension: int
-    ) -> tuple[Any, Any, Any]:
-        matrix, usable = vectors.stack(stored, model_id, dimension)
-        return matrix, np.ones(len(stored), dtype=np.float32), usable
-
-    with (
-        mock.patch.object(vectors, "encode", encode),
-        mock.patch.object(vectors, "stack_quantized", stack_float32),
-    ):
-        yield
 
 
 def stored_encoding(ports: MemoryPorts, conversation: Conversation) -> str:
@@ -550,8 +530,8 @@ def run_product(
     with ``serve``, bootstrap every question too, once the searches are done.
     """
     events, units = events_from_sessions(conversation)
-    with tempfile.TemporaryDirectory(prefix="locomo-") as tmp, vector_encoding(encoding):
-        ports = open_memory(Path(tmp), conversation, embedder)
+    with tempfile.TemporaryDirectory(prefix="locomo-") as tmp:
+        ports = open_memory(Path(tmp), conversation, embedder, encoding)
         start = time.perf_counter()
         pii = load_into_memory(ports, events)
         load_s = time.perf_counter() - start
@@ -978,9 +958,9 @@ def setup_notes(embedder: LocalEmbedder, bm25_used: str) -> dict[str, Any]:
             "session score = best turn score; also BM25 over whole-session text"
         ),
         "encoding": (
-            "second product pass with agent_memory.core.retrieval.vectors.encode patched to "
-            "default encoding='float32' (the stored format tag is verified) and the search index "
-            "keeping float32 rows instead of int8 (vectors.stack_quantized patched)"
+            "second product pass with EpisodicPolicy(vector_encoding='float32'): episodes' "
+            "vectors stored as float32 (the stored format tag is verified) and the search index "
+            "keeping float32 rows instead of int8"
         ),
         "metrics": (
             "recall_any@k: some relevant item in the top k; recall_all@k: every relevant item; "

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from agent_memory.core.model.models import Episode
 from agent_memory.core.retrieval import episode_index, vectors
-from agent_memory.core.retrieval.episode_index import EpisodeIndex, _top_positions
+from agent_memory.core.retrieval.episode_index import EpisodeIndex
+from agent_memory.core.retrieval.selection import top_positions
 
 DIM = 64
 MODEL = "test-model"
@@ -32,7 +33,7 @@ def test_the_top_positions_are_those_of_a_full_sort(
         scores = np.round(scores * levels).astype(np.float32)
     count = min(count, n)
     # When the top positions are chosen
-    top = _top_positions(scores, count)
+    top = top_positions(scores, count)
     # Then there are exactly ``count`` distinct ones, holding the ``count`` highest scores
     assert len(set(top.tolist())) == count
     assert np.array_equal(np.sort(scores[top]), np.sort(scores)[n - count :])
@@ -60,7 +61,7 @@ def test_the_projected_prefilter_keeps_the_exact_nearest_of_data_in_its_subspace
 ) -> None:
     # Given more episodes than the projection threshold, whose vectors span fewer dimensions
     # than the projection keeps (so nothing is lost by projecting), every 7th expired
-    monkeypatch.setattr(episode_index, "_PROJECT_ABOVE", 100)
+    monkeypatch.setattr(episode_index, "PROJECT_ABOVE", 100)
     rng = np.random.default_rng(3)
     basis = np.linalg.qr(rng.standard_normal((DIM, DIM // 4)))[0]
     matrix = (rng.standard_normal((1_000, DIM // 4)) @ basis.T).astype(np.float32)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 
 from agent_memory.core.model.models import AGENTS_KEPT
 
@@ -25,6 +26,10 @@ class EpisodicPolicy:
     """How episodes are kept and found again."""
 
     retention_days: float = 90.0
+    # How episodes' vectors are stored and held in the search index: int8 with a scale per
+    # vector (a quarter of the bytes, the default), or float32 (the full vectors: what int8 is
+    # measured against, benchmarks/retrieval.py).
+    vector_encoding: Literal["int8", "float32"] = "int8"
     candidates: int = 500
     page_size: int = 100
     top_k: int = 3
@@ -49,7 +54,7 @@ class EpisodicPolicy:
     # on 128-token inputs (about 500 characters of English): a longer text costs model time in
     # proportion and blurs its mean-pooled vector, while the words of a long message, the
     # assistant's answers and pasted output mostly, are what lexical search matches anyway
-    # (benchmarks/research/longmemeval_ablation.py).
+    # (benchmarks/research/LONGMEMEVAL.md).
     embedded_chars: int = 512
     # A message shorter than that is embedded with this many messages on each side of it in
     # what room is left ("Yes, loved it!" means what the turns around it say). 1, not the
@@ -64,7 +69,7 @@ class EpisodicPolicy:
     # many characters; an episode past the top_k joins the block (its task, date and moments
     # only) when it holds one of them, up to served_episodes in all. Evidence spread over
     # several runs ("how many times...") reaches the block, in about 1,000 tokens of moments
-    # (benchmarks/research/longmemeval_ablation.py).
+    # (benchmarks/research/LONGMEMEVAL.md).
     served_moment_chars: int = 4_000
     served_episodes: int = 8
     # Episodes whose units are ranked in full when more are live: half nearest by centroid,

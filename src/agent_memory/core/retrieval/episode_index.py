@@ -47,6 +47,7 @@ from agent_memory.core.retrieval.periods import (
     question_period,
     without_durations,
 )
+from agent_memory.core.retrieval.selection import top_positions
 
 # A question about time ("When did I...?", "How many days ago...?", "What did I do last
 # Friday?") is answered by a message that dates its event ("I ran a 5K today"): such units
@@ -77,20 +78,24 @@ class EpisodeIndex:
         dimension: int,
         *,
         reuse: EpisodeIndex | None = None,
+        quantized: bool = True,
     ) -> None:
         """Index ``episodes``; rows ``reuse`` (the agent's previous index) already prepared
-        for an episode are laid out again rather than recomputed.
+        for an episode are laid out again rather than recomputed. ``quantized``: vectors held
+        as int8 rows (a quarter of float32's memory), else as float32.
         """
         self.episodes = list(episodes)
         self.model_id, self.dimension = model_id, dimension
+        self.quantized = quantized
         earlier: dict[EpisodeKey, PreparedEpisode] = {}
         self.vocabulary = Vocabulary()
-        if reuse is not None and reuse.reusable_for(model_id, dimension):
+        if reuse is not None and reuse.reusable_for(model_id, dimension, quantized):
             earlier = reuse.prepared
             self.vocabulary = Vocabulary(reuse.vocabulary.ids)
         keys = [episode_key(e) for e in self.episodes]
         fresh = [
-            earlier.get(key) or prepare(episode, self.vocabulary, model_id, dimension)
+            earlier.get(key)
+            or prepare(episode, self.vocabulary, model_id, dimension, quantized=quantized)
             for key, episode in zip(keys, self.episodes, strict=True)
         ]
         lengths = np.array([p.rows for p in fresh], dtype=np.int64)
@@ -99,7 +104,8 @@ class EpisodeIndex:
         self.unit_episode = np.repeat(np.arange(len(fresh), dtype=np.int32), lengths)
         self.unit_kind = _concat([p.kinds for p in fresh], np.int8)
         self.units = list(chain.from_iterable(p.units for p in fresh))
-        # Units stay int8 (a quarter of float32's memory); only candidates are expanded.
+        # Units stay int8 (a quarter of float32's memory) unless the policy keeps float32;
+        # only candidates are expanded.
         self.unit_matrix = (
             np.concatenate([p.matrix for p in fresh])
             if fresh
@@ -126,14 +132,13 @@ class EpisodeIndex:
         self.dated = _concat([p.dated for p in fresh], np.bool_)
         self.nbytes = self._footprint()
 
-    def reusable_for(self, model_id: str, dimension: int) -> bool:
+    def reusable_for(self, model_id: str, dimension: int, quantized: bool = True) -> bool:
         """Whether the next index of ``model_id`` may build on this one's prepared rows: same
         vector space, and a vocabulary not mostly made of terms no episode uses any more.
         """
         live = int(np.count_nonzero(np.diff(self.lexical.postings_start)))
-        return (model_id, dimension) == (self.model_id, self.dimension) and len(
-            self.vocabulary.ids
-        ) <= 2 * live + _SPARE_TERMS
+        same = (model_id, dimension, quantized) == (self.model_id, self.dimension, self.quantized)
+        return same and len(self.vocabulary.ids) <= 2 * live + _SPARE_TERMS
 
     def _footprint(self) -> int:
         """Bytes this index keeps alive, estimated: its arrays, plus the episodes it holds."""
@@ -265,7 +270,7 @@ class EpisodeIndex:
         words = self.episode_lexical.group_scores(terms)
         if alive is not None:
             words[~alive] = 0.0
-        matched = _top_positions(words, candidates)
+        matched = top_positions(words, candidates)
         matched = matched[words[matched] > 0]
         add(matched[np.argsort(-words[matched], kind="stable")])
         if len(chosen) < candidates:  # few episodes share a word with the query
@@ -288,7 +293,7 @@ class EpisodeIndex:
             rough = projected @ (q @ basis)
             if alive is not None:
                 rough[~alive] = -np.inf
-            pool = _top_positions(rough, wide)
+            pool = top_positions(rough, wide)
             exact = self.episode_matrix[pool] @ q
             if alive is not None:
                 exact[~alive[pool]] = -np.inf
@@ -297,7 +302,7 @@ class EpisodeIndex:
             exact = self.episode_matrix @ q
             if alive is not None:
                 exact[~alive] = -np.inf
-        best = _top_positions(exact, min(count, len(pool)))
+        best = top_positions(exact, min(count, len(pool)))
         return pool[best[np.argsort(-exact[best], kind="stable")]]
 
     def _cosines(self, rows: npt.NDArray[np.int64], q: FloatArray) -> FloatArray:
@@ -368,7 +373,7 @@ class EpisodeIndex:
         else:
             positions = np.flatnonzero(mask)
             if len(positions) > count:
-                positions = positions[_top_positions(score[positions], count)]
+                positions = positions[top_positions(score[positions], count)]
                 positions.sort()
             picked = positions[np.argsort(-score[positions], kind="stable")].tolist()
         return tuple(self._hit(int(rows[p]), float(score[p]), float(cosine[p])) for p in picked)
@@ -384,14 +389,10 @@ class EpisodeIndex:
 _SPARE_TERMS = 10_000
 # Indexes of more episodes than this also keep their centroids projected on their principal
 # subspace of a quarter of the dimensions (85-90% of the variance of MiniLM sentence vectors).
-_PROJECT_ABOVE = 2_048
+PROJECT_ABOVE = 2_048
 _OVERSAMPLE = 4
 # Below this many candidate units, the best few are sorted in plain Python.
 _FEW = 64
-# Scores per group when the top few of many are chosen by group maxima first, and how many
-# scores make that pay.
-_RUN = 16
-_GROUPED_ABOVE = 4_096
 # Candidate unit vectors expanded from int8 per block: 512 x 1,024 float32 fits in L2.
 _BLOCK = 512
 
@@ -400,7 +401,7 @@ def _projection(matrix: FloatArray) -> tuple[FloatArray, FloatArray] | None:
     """The top principal directions of ``matrix``'s rows (uncentred: dot products are what is
     kept) as a d x d/4 basis, and the rows projected on it; ``None`` for small matrices.
     """
-    if len(matrix) <= _PROJECT_ABOVE:
+    if len(matrix) <= PROJECT_ABOVE:
         return None
     _, directions = np.linalg.eigh((matrix.T @ matrix).astype(np.float64))
     basis = np.ascontiguousarray(directions[:, ::-1][:, : matrix.shape[1] // 4], np.float32)
@@ -415,27 +416,6 @@ def _centroids(sums: list[FloatArray], dimension: int) -> FloatArray:
     norms = np.linalg.norm(centroids, axis=1, keepdims=True)
     np.divide(centroids, norms, out=centroids, where=norms > 0)
     return centroids
-
-
-def _top_positions(scores: npt.NDArray[np.floating[Any]], count: int) -> npt.NDArray[np.int64]:
-    """Positions of the ``count`` highest ``scores`` (any order; ties broken arbitrarily).
-
-    Over many scores, the scores are dealt into ``n / _RUN`` groups (position modulo the
-    group count) and only the ``count`` groups with the highest maximum are searched: a top
-    score's group has a maximum at least as high, so it is among them. A maximum over rows is
-    one vectorised pass, far cheaper than a selection over every score.
-    """
-    n = len(scores)
-    groups = n // _RUN
-    if n < _GROUPED_ABOVE or groups < 4 * count:
-        return np.argpartition(scores, n - count)[n - count :]
-    maxima = scores[: groups * _RUN].reshape(_RUN, groups).max(axis=0)
-    best = np.argpartition(maxima, groups - count)[groups - count :]
-    members = (best + np.arange(0, groups * _RUN, groups)[:, None]).ravel()
-    if groups * _RUN < n:
-        members = np.concatenate((members, np.arange(groups * _RUN, n)))
-    chosen = np.argpartition(scores[members], len(members) - count)[len(members) - count :]
-    return members[chosen]
 
 
 def _concat(arrays: list[npt.NDArray[Any]], dtype: type) -> npt.NDArray[Any]:
@@ -638,6 +618,7 @@ class EpisodeIndexCache:
             embedder.model_id,
             embedder.dimension,
             reuse=previous.index if previous is not None else None,
+            quantized=policy.vector_encoding == "int8",
         )
         with self._lock:
             self._entries[key] = _Entry(versions, time.monotonic(), built, policy.candidates)

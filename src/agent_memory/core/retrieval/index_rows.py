@@ -66,7 +66,8 @@ class PreparedEpisode:
     speaker_rows: Ids
     dated: npt.NDArray[np.bool_]
     messages: int
-    matrix: npt.NDArray[np.int8]
+    # int8 rows with a scale each (quantized), or float32 rows with a scale of one.
+    matrix: npt.NDArray[np.int8] | FloatArray
     scale: FloatArray
     usable: npt.NDArray[np.bool_]
     vector_sum: FloatArray
@@ -79,7 +80,10 @@ class PreparedEpisode:
         return len(self.units)
 
     def with_vectors(
-        self, matrix: npt.NDArray[np.int8], scale: FloatArray, usable: npt.NDArray[np.bool_]
+        self,
+        matrix: npt.NDArray[np.int8] | FloatArray,
+        scale: FloatArray,
+        usable: npt.NDArray[np.bool_],
     ) -> PreparedEpisode:
         """The same rows with these vectors (``dataclasses.replace``, without its per-call
         introspection: an index lays out thousands of episodes).
@@ -130,9 +134,16 @@ class Vocabulary:
 
 
 def prepare(
-    episode: Episode, vocabulary: Vocabulary, model_id: str, dimension: int
+    episode: Episode,
+    vocabulary: Vocabulary,
+    model_id: str,
+    dimension: int,
+    *,
+    quantized: bool = True,
 ) -> PreparedEpisode:
-    """Lay out one episode's rows and compute what each is matched by."""
+    """Lay out one episode's rows and compute what each is matched by; with ``quantized``,
+    its vectors held as int8 rows with a scale each, else as float32 rows.
+    """
     # A row is matched as "(day) speaker: text" (unit_text): its day's, speaker's and text's
     # terms, tokenised apart (the separators keep words from joining).
     day = vocabulary.of(f"({calendar_day(episode.created_at)})")
@@ -170,9 +181,13 @@ def prepare(
     position = {name: i for i, name in enumerate(speakers)}
     speaker_rows = [position[u.speaker] if u is not None and u.speaker else -1 for u in units]
     stored: list[StoredVector | None] = [u.embedding for u in (*messages, *others)]
-    matrix, scale, usable = vectors.stack_quantized(
-        [*stored, episode.embedding], model_id, dimension
-    )
+    rows = [*stored, episode.embedding]
+    matrix: npt.NDArray[np.int8] | FloatArray
+    if quantized:
+        matrix, scale, usable = vectors.stack_quantized(rows, model_id, dimension)
+    else:
+        matrix, usable = vectors.stack(rows, model_id, dimension)
+        scale = np.ones(len(rows), dtype=np.float32)
     rows_speaker = np.array(speaker_rows, dtype=np.int32)
     dated = np.array([u is not None and tells_when(u.text) for u in units], dtype=np.bool_)
     vector_sum = np.add.reduceat(matrix.astype(np.float32) * scale[:, None], [0], axis=0)[0]
@@ -277,7 +292,7 @@ def speaker_codes(
 def as_views(
     prepared: Sequence[PreparedEpisode],
     starts: npt.NDArray[np.int64],
-    matrix: npt.NDArray[np.int8],
+    matrix: npt.NDArray[np.int8] | FloatArray,
     scale: FloatArray,
     usable: npt.NDArray[np.bool_],
 ) -> list[PreparedEpisode]:

@@ -67,11 +67,14 @@ def episode_units(messages: Sequence[EpisodeUnit], artifacts: RunArtifacts) -> l
 
 
 def embed_units(
-    units: list[EpisodeUnit], embeddings: FloatArray, model_id: str
+    units: list[EpisodeUnit],
+    embeddings: FloatArray,
+    model_id: str,
+    policy: EpisodicPolicy = EpisodicPolicy(),
 ) -> tuple[EpisodeUnit, ...]:
-    """The units with their compact vectors attached."""
+    """The units with their vectors attached, encoded as the policy says."""
     return tuple(
-        replace(unit, embedding=vectors.encode(vector, model_id))
+        replace(unit, embedding=vectors.encode(vector, model_id, encoding=policy.vector_encoding))
         for unit, vector in zip(units, embeddings, strict=True)
     )
 
@@ -102,7 +105,7 @@ def build_episode(
         approach_used=artifacts.approach_used,
         tools_used=artifacts.tools_used,
         reusable_patterns=artifacts.reusable_patterns,
-        embedding=vectors.encode(embedding, model_id),
+        embedding=vectors.encode(embedding, model_id, encoding=policy.vector_encoding),
         created_at=created,
         # Whole seconds: DynamoDB's TTL reads epoch seconds.
         expires_at=float(math.ceil(created + policy.retention_days * DAY)),

@@ -361,7 +361,9 @@ def write_episode(state: RunState, ports: MemoryPorts) -> RunState:
         ports.embedder.model_id,
         now=ports.clock(),
         policy=ports.policies.episodic,
-        units=episodic.embed_units(units, embeddings[1:], ports.embedder.model_id),
+        units=episodic.embed_units(
+            units, embeddings[1:], ports.embedder.model_id, ports.policies.episodic
+        ),
     )
     return state.but(
         episode_written=ports.episodes.add(episode), not_kept=(*state.not_kept, *lines)
