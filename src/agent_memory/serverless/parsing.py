@@ -12,12 +12,11 @@ from agent_memory.core.api.contracts import (
     RunFinishedEvent,
     check_detail_type,
     check_event,
-    field_path,
+    invalid_input,
     run_from_model,
     unwrap_event,
 )
 from agent_memory.core.api.json_input import check_document, read_json
-from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import RunFinished
 
 M = TypeVar("M", bound=BaseModel)
@@ -34,7 +33,7 @@ def parse_model(event: Any, model: type[M]) -> M:
     try:
         return parse(event=event, model=model)
     except ValidationError as error:
-        raise _invalid(error) from None
+        raise invalid_input(error) from None
 
 
 def parse_run_finished_event(event: Any) -> RunFinished:
@@ -59,11 +58,5 @@ def parse_run_finished_event(event: Any) -> RunFinished:
         detail: Any = unwrap_event(event)
         model = parse(event=detail, model=RunFinishedEvent)
     except ValidationError as error:
-        raise _invalid(error) from None
+        raise invalid_input(error) from None
     return run_from_model(model)
-
-
-def _invalid(error: ValidationError) -> InvalidInput:
-    first = error.errors(include_url=False)[0]
-    message = "unknown field" if first["type"] == "extra_forbidden" else first["msg"]
-    return InvalidInput(field_path(tuple(first["loc"])), message)

@@ -7,7 +7,8 @@ from agent_memory.core.api.bootstrap_reply import BootstrapReply
 from agent_memory.core.model.models import SearchResult
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
-from agent_memory.core.retrieval.reranking import pool_size, rerank
+from agent_memory.core.retrieval.reranking import rerank
+from agent_memory.core.tiers import episodic
 from agent_memory.core.workflows import bootstrap as bootstrap_workflow
 from agent_memory.core.workflows.stats import MemoryStats, memory_stats
 
@@ -27,26 +28,17 @@ def search_episodes(message: SearchEpisodes, ports: MemoryPorts) -> SearchResult
     moment = ports.clock() if m.as_of is None else m.as_of
     text = query_form(m.text, ports.pii, pseudonyms_for(ports.pseudonym_key, m.tenant_id))
     vector = ports.embedder.embed_query(text) if m.query_vector is None else m.query_vector
-    policy = ports.policies.episodic
-    index = ports.episode_indexes.index(
-        ports.episodes,
-        ports.embedder,
+    found = episodic.search(
+        ports,
         m.tenant_id,
         m.agent_id,
-        now=moment,
-        policy=policy,
-        scope=m.scope,
-    )
-    found = index.search(
         text,
         vector,
         now=moment,
-        top_episodes=pool_size(m.top_episodes, policy, ports.reranker),
+        scope=m.scope,
+        top_episodes=m.top_episodes,
         top_units=m.top_units,
-        units_per_episode=policy.units_per_episode,
         min_similarity=m.min_similarity,
-        candidates=policy.rerank_candidates,
-        min_word_share=policy.min_word_share,
     )
     return rerank(found, text, ports.reranker, top_episodes=m.top_episodes)
 

@@ -642,9 +642,14 @@ def validate(model: type[M], data: dict[str, Any]) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        first = error.errors(include_url=False)[0]
-        message = "unknown field" if first["type"] == "extra_forbidden" else first["msg"]
-        raise InvalidInput(field_path(tuple(first["loc"])), message) from None
+        raise invalid_input(error) from None
+
+
+def invalid_input(error: ValidationError) -> InvalidInput:
+    """The first problem pydantic found, as :class:`InvalidInput` naming its field."""
+    first = error.errors(include_url=False)[0]
+    message = "unknown field" if first["type"] == "extra_forbidden" else first["msg"]
+    return InvalidInput(field_path(tuple(first["loc"])), message)
 
 
 def run_from_model(event: RunFinishedEvent) -> RunFinished:

@@ -18,11 +18,13 @@ from agent_memory.core.model.models import (
     unit_text,
 )
 from agent_memory.core.model.policies import DAY, EpisodicPolicy
-from agent_memory.core.ports import FloatArray
+from agent_memory.core.model.scope import Scope
+from agent_memory.core.ports import FloatArray, MemoryPorts
 from agent_memory.core.privacy.aliases import shortened, without_pseudonyms
 from agent_memory.core.retrieval import vectors
 from agent_memory.core.retrieval.lexical import term_spans, tokenize
 from agent_memory.core.retrieval.periods import calendar_day
+from agent_memory.core.retrieval.reranking import pool_size
 
 # What the block shows of one moment, at most (benchmarks/served.py reads it this way).
 MOMENT_CHARS = 300
@@ -57,6 +59,46 @@ def embedding_inputs(
             )
         texts.append(text[:chars])
     return texts
+
+
+def search(
+    ports: MemoryPorts,
+    tenant_id: str,
+    agent_id: str,
+    text: str,
+    query: FloatArray,
+    *,
+    now: float,
+    scope: Scope,
+    top_episodes: int,
+    top_units: int,
+    min_similarity: float | None,
+) -> SearchResult:
+    """The scope's episodes and units best matching ``text`` (its query form) and ``query``
+    (its vector), from the scope's kept index: enough episodes for the reranker to choose
+    ``top_episodes`` from, when one is configured (it orders them after).
+    """
+    policy = ports.policies.episodic
+    index = ports.episode_indexes.index(
+        ports.episodes,
+        ports.embedder,
+        tenant_id,
+        agent_id,
+        now=now,
+        policy=policy,
+        scope=scope,
+    )
+    return index.search(
+        text,
+        query,
+        now=now,
+        top_episodes=pool_size(top_episodes, policy, ports.reranker),
+        top_units=top_units,
+        units_per_episode=policy.units_per_episode,
+        min_similarity=min_similarity,
+        candidates=policy.rerank_candidates,
+        min_word_share=policy.min_word_share,
+    )
 
 
 def episode_units(messages: Sequence[EpisodeUnit], artifacts: RunArtifacts) -> list[EpisodeUnit]:

@@ -382,29 +382,20 @@ def _episodes(
     request: BootstrapRequest, ports: MemoryPorts, text: str, query: FloatArray, now: float
 ) -> SearchResult:
     policy = ports.policies.episodic
-    index = ports.episode_indexes.index(
-        ports.episodes,
-        ports.embedder,
+    return episodic.search(
+        ports,
         request.tenant_id,
         request.agent_id,
-        now=now,
-        policy=policy,
-        scope=request.scope,
-    )
-    served = max(policy.top_k, policy.served_episodes)
-    return index.search(
         text,
         query,
         now=now,
-        top_episodes=reranking.pool_size(served, policy, ports.reranker),
+        scope=request.scope,
+        top_episodes=max(policy.top_k, policy.served_episodes),
         # Enough units to fill the moments' budget: a moment is rarely under 100 characters.
         top_units=max(10, policy.served_moment_chars // 100),
-        units_per_episode=policy.units_per_episode,
         min_similarity=episode_threshold(
             ports.policies, ports.embedder.model_id, ports.calibrations
         ),
-        candidates=policy.rerank_candidates,
-        min_word_share=policy.min_word_share,
     )
 
 
