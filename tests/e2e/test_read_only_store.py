@@ -127,6 +127,11 @@ def test_read_only_commands_work_on_a_read_only_store(store: Path) -> None:
     procedure_id = json.loads(read_only(store, "procedures", "list", "--json").stdout)[0][
         "procedure_id"
     ]
+    booted = read_only(
+        store, "bootstrap", "--tenant", TENANT, "--agent", AGENT, "--task", NEW_TASK,
+        "--domain", "contract_law", "--json",
+    )  # fmt: skip
+    fact_hash = json.loads(booted.stdout)["facts"][0]["fact_hash"]
     commands = [
         ("export", "--tenant", TENANT),
         ("bootstrap", "--tenant", TENANT, "--agent", AGENT, "--task", NEW_TASK),
@@ -134,12 +139,14 @@ def test_read_only_commands_work_on_a_read_only_store(store: Path) -> None:
         ("procedures", "show", procedure_id),
         ("procedures", "diff", procedure_id),
         ("facts", "contested", "--tenant", TENANT),
+        ("facts", "show", fact_hash, "--tenant", TENANT, "--domain", "contract_law"),
         ("failed", "list"),
         ("stats",),
         ("decay", "--dry-run"),
     ]
     # When each command that only reads runs on the store this process cannot write
     results = {" ".join(args[:2]): read_only(store, *args) for args in commands}
+    assert len(results) == len(commands)
     # Then each one works, and the store is as it was, file for file
     for name, done in results.items():
         assert done.returncode == 0, f"{name}: {done.stderr}"

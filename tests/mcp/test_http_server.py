@@ -17,6 +17,7 @@ import pytest
 from mcp.client import Client
 from mcp.shared.exceptions import MCPError
 
+from agent_memory.core.tiers.semantic import fact_hash
 from tests.mcp.servers import (
     HttpServer,
     consolidated,
@@ -36,6 +37,7 @@ TOOLS = {
     "record_run",
     "report_procedure_result",
     "list_pending_procedures",
+    "get_fact",
 }
 TASK = "Review the Tailspin MSA liability cap"
 FINDING = "Clause 7.3 caps liability at 0.5x annual fees"
@@ -98,7 +100,7 @@ def test_the_tools_are_listed_with_schemas_a_model_can_read(acme: HttpServer) ->
         return (await client.list_tools()).tools
 
     tools = {tool.name: tool for tool in session(acme.url, listing)}
-    # Then the five memory tools are there, and none that approves or rejects a procedure
+    # Then the memory tools are there, and none that approves or rejects a procedure
     assert set(tools) == TOOLS
     for tool in tools.values():
         assert tool.description
@@ -401,3 +403,35 @@ def test_the_prompt_without_a_task_is_refused_naming_it(
 
     # Then the host is told which argument to give
     assert session(acme.url, scenario).startswith("invalid argument task:")
+
+
+def test_a_fact_a_run_reported_is_read_with_its_confirmations(acme: HttpServer) -> None:
+    # Given a run reporting a domain fact, recorded through the server and consolidated
+    fact = "Liability caps below 1x annual fees are a red flag"
+    run = {
+        **NORTHWIND,
+        "run_id": "run-fact",
+        "artifacts": {**NORTHWIND["artifacts"], "facts": [{"content": fact, "confidence": 0.9}]},
+    }
+
+    # When the fact is asked for by its hash, and a hash the domain does not hold
+    async def scenario(client: Client) -> tuple[Any, Any]:
+        await client.call_tool("record_run", run)
+        await consolidated(client, "run-fact")
+        arguments = {"fact_hash": fact_hash(fact), "domain": "contract_law"}
+        found = await client.call_tool("get_fact", arguments)
+        missing = await client.call_tool("get_fact", {**arguments, "fact_hash": "f" * 32})
+        return found, missing
+
+    found, missing = session(acme.url, scenario)
+    # Then the first is the pending fact one run saw, served from nowhere yet; the second none
+    assert found.structured_content == {
+        "found": True,
+        "content": fact,
+        "status": "PENDING",
+        "confirmations": 1,
+        "sightings": 1,
+        "confirmed_by_agents": ["reviewer"],
+        "served_from": None,
+    }
+    assert missing.structured_content["found"] is False

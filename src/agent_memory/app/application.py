@@ -77,6 +77,7 @@ HANDLERS: Mapping[type[m.Message[Any]], Callable[[Any, MemoryPorts], Any]] = {
     m.DecideProcedure: review.decide_procedure,
     m.ReviewQueue: dossier.review_queue,
     m.CompareProcedure: dossier.compare_procedure,
+    m.GetFact: review.get_fact,
     m.FastPathFacts: review.fast_path_facts,
     m.ListContestedFacts: review.contested_facts,
     m.ResolveFact: review.resolve_fact,

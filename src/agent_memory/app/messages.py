@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # replies, named in the messages' bases (strings ruff cannot 
         ProcedureView,
     )
     from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord  # noqa: F401
+    from agent_memory.core.api.fact_record import FactRecord  # noqa: F401
     from agent_memory.core.model.requests import BootstrapRequest
     from agent_memory.core.workflows.consolidation import RunsToReplay  # noqa: F401
     from agent_memory.core.workflows.decay import DecayPreview, DecayReport  # noqa: F401
@@ -166,6 +167,17 @@ class ListEpisodes(Message["EpisodePage"]):
     agent_id: str
     limit: int = 100
     cursor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GetFact(Message["FactRecord | None"]):
+    """One fact of the tenant's domain with its confirmations (None: the tenant has none by
+    that hash in the domain).
+    """
+
+    tenant_id: str
+    domain: str
+    fact_hash: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from agent_memory.app.messages import (
     DecideProcedure,
     ForgetRun,
     GetEpisode,
+    GetFact,
     ListAgents,
     ListEpisodes,
     ListProcedures,
@@ -26,11 +27,14 @@ from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import checked_id
 
 ReviewMessage = ListProcedures | ShowProcedure | DecideProcedure
-EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents
+# What the episodes function serves: single records of a tenant's memory.
+EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact
 RemoteMessage = ReviewMessage | EpisodeMessage
 
-EPISODE_ACTIONS = ("get", "list", "forget", "agents")
-EPISODE_FIELDS = frozenset({"action", "tenant_id", "agent_id", "run_id", "limit", "cursor"})
+EPISODE_ACTIONS = ("get", "list", "forget", "agents", "fact")
+EPISODE_FIELDS = frozenset(
+    {"action", "tenant_id", "agent_id", "run_id", "limit", "cursor", "domain", "fact_hash"}
+)
 # The most episodes one page of a listing holds.
 MAX_PAGE = 100
 
@@ -81,9 +85,9 @@ def review_message(data: Any) -> ReviewMessage:
 
 
 def episode_message(data: object) -> EpisodeMessage:
-    """An episodes request (``{"action": "get"|"list"|"forget"|"agents", "tenant_id",
-    "agent_id", "run_id", "limit", "cursor"}``) as its message; ``InvalidInput`` names a bad
-    field.
+    """An episodes request (``{"action": "get"|"list"|"forget"|"agents"|"fact", "tenant_id",
+    "agent_id", "run_id", "limit", "cursor", "domain", "fact_hash"}``) as its message;
+    ``InvalidInput`` names a bad field.
     """
     if not isinstance(data, dict):
         raise InvalidInput("request", "must be a JSON object")
@@ -96,6 +100,9 @@ def episode_message(data: object) -> EpisodeMessage:
     tenant_id = checked_id(_text(data, "tenant_id"), "tenant_id", "tenant id")
     if action == "agents":
         return ListAgents(tenant_id)
+    if action == "fact":
+        domain = checked_id(_text(data, "domain"), "domain", "domain")
+        return GetFact(tenant_id, domain, checked_id(_text(data, "fact_hash"), "fact_hash", "hash"))
     agent_id = checked_id(_text(data, "agent_id"), "agent_id", "agent id")
     if action == "list":
         limit = _limit(data.get("limit", MAX_PAGE))
@@ -136,6 +143,13 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
             return {**decided, "reviewer": who, **({"reason": note} if note is not None else {})}
         case ListAgents(tenant_id=tenant_id):
             return {"action": "agents", "tenant_id": tenant_id}
+        case GetFact(tenant_id=tenant_id, domain=domain, fact_hash=fact_hash):
+            return {
+                "action": "fact",
+                "tenant_id": tenant_id,
+                "domain": domain,
+                "fact_hash": fact_hash,
+            }
         case ListEpisodes(tenant_id=tenant_id, agent_id=agent_id, limit=limit, cursor=cursor):
             page = {"action": "list", "tenant_id": tenant_id, "limit": limit}
             return {**page, **({} if cursor is None else {"cursor": cursor}), "agent_id": agent_id}
@@ -154,6 +168,7 @@ REPLY_KEYS: dict[type, str | None] = {
     ListEpisodes: None,  # the page itself: {"episodes", "cursor"}
     ForgetRun: "forgotten",
     ListAgents: "agents",
+    GetFact: "fact",
 }
 
 

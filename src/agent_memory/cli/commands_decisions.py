@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TextIO
 
 from agent_memory.cli.shared import (
@@ -49,10 +50,18 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     reject.set_defaults(handler=_procedures_reject)
     groups["procedures"] = actions
 
-    facts = commands.add_parser("facts", help="review facts held back as contradictions")
+    facts = commands.add_parser(
+        "facts", help="read a fact; review those held back as contradictions"
+    )
     fact_actions = facts.add_subparsers(
         dest="action", required=True, metavar="ACTION", help="what to do with facts"
     )
+    show_fact = fact_actions.add_parser("show", help="one fact with its confirmations")
+    show_fact.add_argument("fact_hash", help="the fact's hash, as a reply or a listing names it")
+    show_fact.add_argument("--tenant", required=True, help=TENANT_HELP)
+    show_fact.add_argument("--domain", required=True, help="the fact's domain")
+    show_fact.add_argument("--json", action="store_true", help=JSON_HELP)
+    show_fact.set_defaults(handler=_facts_show, read_only=True)
     contested = fact_actions.add_parser("contested", help="facts held back for review")
     contested.add_argument("--tenant", required=True, help=TENANT_HELP)
     contested.add_argument("--json", action="store_true", help=JSON_HELP)
@@ -162,6 +171,31 @@ def _facts_contested(args: argparse.Namespace, app: Application, out: TextIO) ->
         out.write("no contested facts\n")
     for fact in found:
         out.write(f"{fact.fact_hash}  {fact.domain}  {fact.content!r}\n    {fact.review_note}\n")
+    return 0
+
+
+def _facts_show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import GetFact
+    from agent_memory.core.model.visible import one_line
+
+    found = app.handle(GetFact(checked_tenant(args.tenant), args.domain, args.fact_hash))
+    if found is None:
+        raise InvalidInput("fact_hash", f"no fact {args.fact_hash!r} in domain {args.domain!r}")
+    if args.json:
+        print_json(found, out)
+        return 0
+    where = f"served from the {found['served_from']}" if found["served_from"] else "not served"
+    out.write(f"{found['fact_hash']}  {found['status']}  {found['domain']}  ({where})\n")
+    out.write(f"  {one_line(found['content'])}\n")
+    out.write(
+        f"  confirmed by {found['confirmations']} independent run(s) of "
+        f"{found['sightings']} that saw it: {', '.join(found['run_ids'])}\n"
+    )
+    for agent, at in sorted(found["counted_by"].items()):
+        day = datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
+        out.write(f"  {agent} counted last at {day}\n")
+    if found["review_note"]:
+        out.write(f"  note: {one_line(found['review_note'])}\n")
     return 0
 
 

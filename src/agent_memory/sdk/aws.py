@@ -17,6 +17,7 @@ from agent_memory.app.messages import (
     DecideProcedure,
     ForgetRun,
     GetEpisode,
+    GetFact,
     ListAgents,
     ListEpisodes,
     ListProcedures,
@@ -253,7 +254,7 @@ class AwsBackend:
             return cast(R, self._bootstrap(message.request))
         if isinstance(message, ListProcedures | ShowProcedure | DecideProcedure):
             return cast(R, self._review(message))
-        if isinstance(message, GetEpisode | ListEpisodes | ForgetRun | ListAgents):
+        if isinstance(message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact):
             return cast(R, self._episodes(message))
         raise ConfigurationError(
             f"{type(message).__name__} is not served by the stack's functions (operators run it "

@@ -31,6 +31,7 @@ from agent_memory.app.messages import (
     DecideProcedure,
     ForgetRun,
     GetEpisode,
+    GetFact,
     ListAgents,
     ListEpisodes,
     ListProcedures,
@@ -40,6 +41,7 @@ from agent_memory.app.messages import (
 from agent_memory.app.wire import bootstrap_message, episode_message, review_message
 from agent_memory.core.api.bootstrap_reply import found_in
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
+from agent_memory.core.api.fact_record import FactRecord
 from agent_memory.core.model.errors import Conflict, InvalidInput, StoreUnavailable
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import Policies
@@ -406,6 +408,15 @@ class MemoryClient:
         ids = {"tenant_id": tenant_id, "agent_id": agent_id, "run_id": run_id}
         request = {"action": "forget", **ids}
         return self._backend.handle(_parsed(ForgetRun, episode_message, request))
+
+    def get_fact(self, tenant_id: str, domain: str, fact_hash: str) -> FactRecord | None:
+        """One fact of the tenant's domain by its hash (as a reply names it), with its
+        confirmations: which agents' runs counted, and whether the knowledge base serves it yet;
+        None if there is none.
+        """
+        request = {"action": "fact", "tenant_id": tenant_id, "domain": domain}
+        request["fact_hash"] = fact_hash
+        return self._backend.handle(_parsed(GetFact, episode_message, request))
 
     def list_agents(self, tenant_id: str) -> list[str]:
         """The tenant's agents that have unexpired episodes, sorted (reads every episode of the

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from agent_memory.core.model.errors import Forbidden, InvalidInput
+from agent_memory.core.tiers.semantic import fact_hash
 from agent_memory.core.workflows import consolidation
 from tests.integration.aws import test_handlers, test_principal_tag_tenancy
 from tests.integration.aws.test_handlers import Aws, Context, handler
@@ -165,3 +166,19 @@ def test_under_principal_tag_a_request_without_a_proof_is_refused(
 ) -> None:
     with pytest.raises(Forbidden, match="caller_identity"):
         episodes(action="agents", tenant_id="acme")
+
+
+def test_fact_reads_one_fact_of_the_tenant_with_its_confirmations(aws: Aws) -> None:
+    # Given a run of acme's reviewer that reported a domain fact
+    tenant = "acme"
+    ports = aws.ports(tenant)
+    consolidation.consolidate(run_event("r1"), ports)
+    hash_ = fact_hash("Liability caps below 1x fees are a red flag")
+    # When the function is asked for it, by acme and by another tenant
+    found = episodes(action="fact", tenant_id=tenant, domain="contracts", fact_hash=hash_)
+    other = episodes(action="fact", tenant_id="globex", domain="contracts", fact_hash=hash_)
+    # Then acme's is the pending fact its one run saw; globex has none
+    fact = found["fact"]
+    assert (fact["status"], fact["sightings"], fact["confirmations"]) == ("PENDING", 1, 1)
+    assert fact["served_from"] is None and list(fact["counted_by"]) == ["reviewer"]
+    assert other == {"fact": None}

@@ -10,6 +10,7 @@ from agent_memory.app.handlers.maintenance import ingest
 from agent_memory.app.messages import (
     DecideProcedure,
     FastPathFacts,
+    GetFact,
     Ingest,
     ListContestedFacts,
     ListProcedures,
@@ -18,6 +19,7 @@ from agent_memory.app.messages import (
 )
 from agent_memory.app.ports import StorePorts
 from agent_memory.core.api.bootstrap_reply import ProcedureView
+from agent_memory.core.api.fact_record import FactRecord, fact_record
 from agent_memory.core.model.errors import NotFound
 from agent_memory.core.model.models import Fact
 from agent_memory.core.paging import every
@@ -53,6 +55,13 @@ def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureV
         tenant_id=m.tenant_id,
     )
     return procedural.procedure_view(updated, ports.policies.procedural)
+
+
+def get_fact(message: GetFact, ports: StorePorts) -> FactRecord | None:
+    """The fact, as stored, with its confirmation log."""
+    m = message
+    found = ports.facts.get(m.tenant_id, m.domain, m.fact_hash)
+    return None if found is None else fact_record(found)
 
 
 def fast_path_facts(message: FastPathFacts, ports: StorePorts) -> list[Fact]:

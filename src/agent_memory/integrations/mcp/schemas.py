@@ -80,6 +80,13 @@ TaskType = Annotated[
         f"procedure to follow. Identifier: {ID_RULE}.",
     ),
 ]
+FactHash = Annotated[
+    str,
+    Field(pattern=ID_PATTERN, description="The fact's hash (fact_hash in memory_context's facts)."),
+]
+FactDomain = Annotated[
+    str, Field(pattern=ID_PATTERN, description="The fact's knowledge domain (e.g. 'contract_law').")
+]
 Domain = Annotated[
     str | None,
     Field(
@@ -170,6 +177,7 @@ class FactOut(BaseModel):
     content: str
     source: str
     score: float
+    fact_hash: str = Field(description="Its id: get_fact shows who confirmed it.")
 
 
 class ProcedureOut(BaseModel):
@@ -218,6 +226,37 @@ class RecordedRunOut(BaseModel):
     )
 
 
+class FactRecordOut(BaseModel):
+    """One fact of this tenant with its confirmations."""
+
+    found: bool = Field(description="False: the tenant has no fact by that hash in the domain.")
+    content: str | None = None
+    status: str | None = None
+    confirmations: int = Field(default=0, description="Independent runs that confirmed it.")
+    sightings: int = Field(default=0, description="Runs that saw it.")
+    confirmed_by_agents: list[str] = Field(default_factory=list)
+    served_from: str | None = Field(
+        default=None, description="'knowledge base', 'fast path' or None."
+    )
+
+
+def fact_record_out(record: Any) -> FactRecordOut:
+    """A fact record as the get_fact tool returns it (stored text shown, hidden characters
+    named).
+    """
+    if record is None:
+        return FactRecordOut(found=False)
+    return FactRecordOut(
+        found=True,
+        content=shown(record["content"]),
+        status=record["status"],
+        confirmations=record["confirmations"],
+        sightings=record["sightings"],
+        confirmed_by_agents=sorted(record["counted_by"]),
+        served_from=record["served_from"],
+    )
+
+
 class PendingProceduresOut(BaseModel):
     """Procedures proposed from past runs, waiting for a person to review them."""
 
@@ -241,7 +280,12 @@ def episode_out(view: Any) -> EpisodeOut:
 
 def fact_out(view: Any) -> FactOut:
     """A fact of a reply, as the tools return it."""
-    return FactOut(content=shown(view["content"]), source=view["source"], score=view["score"])
+    return FactOut(
+        content=shown(view["content"]),
+        source=view["source"],
+        score=view["score"],
+        fact_hash=view["fact_hash"],
+    )
 
 
 def procedure_out(view: Any) -> ProcedureOut:

@@ -17,6 +17,9 @@ from agent_memory.integrations.mcp.errors import invalid_argument, tool_error
 from agent_memory.integrations.mcp.schemas import (
     Artifacts,
     Domain,
+    FactDomain,
+    FactHash,
+    FactRecordOut,
     Limit,
     MemoryContextOut,
     Messages,
@@ -34,6 +37,7 @@ from agent_memory.integrations.mcp.schemas import (
     TaskType,
     episode_out,
     fact_out,
+    fact_record_out,
     procedure_out,
 )
 from agent_memory.integrations.mcp.state import ServerState
@@ -188,6 +192,17 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         except MemoryError_ as error:
             raise tool_error(error) from None
         return _recorded(state, handle)
+
+    @server.tool(annotations=reads, title="A fact and who confirmed it")
+    def get_fact(fact_hash: FactHash, domain: FactDomain) -> FactRecordOut:
+        """One fact of this tenant, by the hash memory_context or search_memory gave it: its
+        status, how many independent runs confirmed it and whose, and where it is served from.
+        """
+        try:
+            found = state.memory.get_fact(identity.tenant_id, domain, fact_hash)
+        except MemoryError_ as error:
+            raise tool_error(error) from None
+        return fact_record_out(found)
 
     @server.tool(annotations=reads, title="Procedures awaiting review")
     def list_pending_procedures() -> PendingProceduresOut:
