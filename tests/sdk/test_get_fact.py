@@ -5,9 +5,6 @@ local mode, its AWS mode (the episodes function), the CLI and the MCP server.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +12,7 @@ import pytest
 
 from agent_memory.core.tiers.semantic import fact_hash
 from agent_memory.sdk import InvalidInputError
+from tests.e2e.test_cli_options import cli
 from tests.sdk.conftest import LocalMemory, StubbedAws
 from tests.sdk.test_aws_episodes import expect
 from tests.support.memory import run_event
@@ -59,19 +57,6 @@ def test_on_aws_the_episodes_function_answers(aws: StubbedAws) -> None:
     expect(aws, request, {"fact": record})
     # Then the client sends that request once and answers with the function's record
     assert aws.client.get_fact("acme", "contracts", HASH) == record
-
-
-def cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "AGENT_MEMORY_HOME": str(home)}
-    env.pop("AGENT_MEMORY_LLM", None)
-    return subprocess.run(
-        [sys.executable, "-m", "agent_memory.cli", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=False,
-    )
 
 
 @pytest.mark.slow
