@@ -17,7 +17,10 @@ from agent_memory.core.api.contracts import (
     unwrap_event,
 )
 from agent_memory.core.api.json_input import check_document, read_json
+from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.identifiers import checked_id
 from agent_memory.core.model.models import RunFinished
+from agent_memory.core.workflows.run_state import RunState, state_from_json
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -60,3 +63,29 @@ def parse_run_finished_event(event: Any) -> RunFinished:
     except ValidationError as error:
         raise invalid_input(error) from None
     return run_from_model(model)
+
+
+def parse_step_state(event: Any) -> RunState:
+    """A consolidation step's input, read once into the run's state: the state machine's JSON
+    between steps. The run's identity is held to the identifier rule first (every key the step
+    writes is built from it); anything else missing or of the wrong shape is refused whole.
+    """
+    check_document(event, max_bytes=None)
+    if not isinstance(event, dict):
+        raise InvalidInput("state", "must be a JSON object")
+    run = event.get("run")
+    if not isinstance(run, dict):
+        raise InvalidInput("run", "is required (an object)")
+    for field, kind in (("tenant_id", "tenant id"), ("agent_id", "agent id"), ("run_id", "run id")):
+        value = run.get(field)
+        if not isinstance(value, str):
+            raise InvalidInput(f"run.{field}", "is required (a string)")
+        checked_id(value, f"run.{field}", kind)
+    if not isinstance(run.get("task"), str):
+        raise InvalidInput("run.task", "is required (a string)")
+    if not isinstance(event.get("artifacts"), dict):
+        raise InvalidInput("artifacts", "is required (an object)")
+    try:
+        return state_from_json(event)
+    except (KeyError, TypeError, ValueError) as error:
+        raise InvalidInput("state", f"is not a consolidation step's state: {error!r}") from None

@@ -14,19 +14,17 @@ import json
 from typing import Any, Literal
 
 from agent_memory.app.messages import ContinueRun, ExtractRun, RecordFailure
-from agent_memory.core.api.contracts import StepStateModel
 from agent_memory.core.model.run_records import FailureRecord
 from agent_memory.core.workflows.consolidation import summary
 from agent_memory.core.workflows.run_state import (
     FactResults,
     RunState,
-    state_from_json,
     state_to_json,
 )
 from agent_memory.serverless import caller_tenancy
 from agent_memory.serverless.metrics import count
 from agent_memory.serverless.observability import logger
-from agent_memory.serverless.parsing import parse_model, parse_run_finished_event
+from agent_memory.serverless.parsing import parse_run_finished_event, parse_step_state
 from agent_memory.wiring.aws import runtime
 
 State = dict[str, Any]
@@ -34,10 +32,9 @@ Step = Literal["scrub", "write_episode", "confirm_facts", "stage_kb_docs", "prop
 
 
 def _continue(step: Step, event: Any) -> RunState:
-    """The step's input, validated as the state machine's state, and the step run on it."""
-    model = parse_model(event, StepStateModel)
-    logger.append_keys(tenant_id=model.run.tenant_id, run_id=model.run.run_id)
-    state = state_from_json(event)
+    """The step's input, read once into the run's state, and the step run on it."""
+    state = parse_step_state(event)
+    logger.append_keys(tenant_id=state.run.tenant_id, run_id=state.run.run_id)
     return runtime().application(state.run.tenant_id).handle(ContinueRun(step, state))
 
 

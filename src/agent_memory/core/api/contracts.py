@@ -555,26 +555,6 @@ class RunFinishedEvent(StrictModel):
     finished_at: FinishedAt | None = None
 
 
-class RunRefModel(BaseModel):
-    """The run's identity as carried between consolidation steps (other fields pass through)."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-
-    tenant_id: Identifier
-    agent_id: Identifier
-    run_id: Identifier
-    task: str
-
-
-class StepStateModel(BaseModel):
-    """The input contract of every consolidation step after ``extract``."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-
-    run: RunRefModel
-    artifacts: dict[str, Any]
-
-
 def json_schema() -> dict[str, Any]:
     """The published JSON Schema of the RunFinished detail."""
     schema = RunFinishedEvent.model_json_schema(mode="validation")
