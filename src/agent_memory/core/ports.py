@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, Calibration
+from agent_memory.core.model.episode_versions import EpisodeChanges
 from agent_memory.core.model.models import (
     DocumentState,
     Episode,
@@ -43,17 +44,6 @@ class Page(Generic[T]):
 
     items: tuple[T, ...]
     cursor: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class EpisodeChanges:
-    """What an agent's episodes became since a version token, read at one moment."""
-
-    # The token now, as ``EpisodeStore.version`` would return it at that moment.
-    version: str
-    # The unexpired episodes added after the old token up to ``version``, newest first; None
-    # when anything but additions changed them, too many were added, or the store cannot tell.
-    added: list[Episode] | None
 
 
 @runtime_checkable
@@ -100,7 +90,8 @@ class EpisodeStore(Protocol):
         ...
 
     def version(self, tenant_id: str, agent_id: str) -> str:
-        """A token that changes whenever the agent's set of stored episodes changes.
+        """A token that changes whenever the agent's set of stored episodes changes: an
+        :class:`~agent_memory.core.model.episode_versions.EpisodeVersion`'s.
 
         Caches of an agent's episodes (search indexes) are valid while it stays the same; a
         token is never reused, not even after the tenant is forgotten.

@@ -7,9 +7,10 @@ from dataclasses import replace
 
 from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_cursor, page_of
 from agent_memory.adapters.unit_codec import pack_spare_units, pack_units
+from agent_memory.core.model.episode_versions import EpisodeChanges, EpisodeVersion, changes_since
 from agent_memory.core.model.keys import check_tenant, partition_key
 from agent_memory.core.model.models import Episode, EpisodeUnit
-from agent_memory.core.ports import EpisodeChanges, Page
+from agent_memory.core.ports import Page
 from tests.support.in_memory.database import (
     AgentVersion,
     EpisodeRow,
@@ -61,46 +62,31 @@ class MemoryEpisodeStore:
         """A token that changes whenever the agent's set of episodes changes."""
         pk = partition_key(tenant_id, agent_id)
         with self._db.lock:
-            return self._token(pk)
+            return self._version(pk).token
 
     def versions(self, tenant_id: str, agent_ids: Sequence[str]) -> dict[str, str]:
         """Each agent's version token, under one hold of the lock."""
         keys = {agent: partition_key(tenant_id, agent) for agent in agent_ids}
         with self._db.lock:
-            return {agent: self._token(pk) for agent, pk in keys.items()}
+            return {agent: self._version(pk).token for agent, pk in keys.items()}
 
     def changes_since(
         self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
     ) -> EpisodeChanges:
-        """The agent's version now, and its unexpired episodes added after ``version``'s
-        generation, newest first; ``added`` is None if its episodes were deleted or rewritten
-        since, the store forgot a tenant, or the token is not one this store handed out.
+        """The agent's version now, and its episodes added after ``version``'s generation
+        (the rule is ``episode_versions.changes_since``'s), under one hold of the lock.
         """
         check_limit(limit)
         pk = partition_key(tenant_id, agent_id)
+
+        def added_after(generation: int, at_most: int) -> list[Episode]:
+            rows = self._table.rows.get(pk, {}).values()
+            return [self._as_episode(row.episode) for row in rows if row.added > generation]
+
         with self._db.lock:
-            current = self._token(pk)
-            if current == version:
-                return EpisodeChanges(current, [])
-            try:
-                generation, forgets = (int(part) for part in version.split("."))
-            except ValueError:
-                return EpisodeChanges(current, None)
-            agent = self._table.versions.get(pk, AgentVersion())
-            if (
-                forgets != self._table.forgets
-                or agent.rewritten > generation
-                or generation > self._table.generation
-            ):
-                return EpisodeChanges(current, None)
-            added = [
-                row.episode
-                for row in self._table.rows.get(pk, {}).values()
-                if row.added > generation and row.episode.expires_at > now
-            ]
-        if len(added) > limit:
-            return EpisodeChanges(current, None)
-        return EpisodeChanges(current, [self._as_episode(e) for e in _newest_first(added)])
+            return changes_since(
+                self._version(pk), version, now=now, limit=limit, added_after=added_after
+            )
 
     def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
         """The episode, or None if absent or expired (``expires_at <= now``)."""
@@ -248,10 +234,12 @@ class MemoryEpisodeStore:
             for run_id, row in agent.items():
                 yield (pk, run_id), row.episode
 
-    def _token(self, pk: str) -> str:
-        """The agent's version token (the lock is held)."""
+    def _version(self, pk: str) -> EpisodeVersion:
+        """The agent's version (the lock is held): a new epoch at each forget of the store and
+        each change of the agent that was not an addition; the generation of its last change.
+        """
         agent = self._table.versions.get(pk, AgentVersion())
-        return f"{agent.generation}.{self._table.forgets}"
+        return EpisodeVersion(f"{self._table.forgets}-{agent.rewritten}", agent.generation)
 
     def _bump(self, pks: Iterable[str], *, rewrite: bool = True) -> int:
         """Move the agents' versions to a new store generation (never reused), and return it;

@@ -66,10 +66,11 @@ from agent_memory.adapters.unit_codec import (
     pack_units,
     unpack_units,
 )
+from agent_memory.core.model.episode_versions import EpisodeChanges, EpisodeVersion, changes_since
 from agent_memory.core.model.errors import TransientError
 from agent_memory.core.model.keys import KEY_SEPARATOR, partition_key, tenant_prefix
 from agent_memory.core.model.models import Episode, Outcome
-from agent_memory.core.ports import EpisodeChanges, Page
+from agent_memory.core.ports import Page
 
 _FAILED = "FAILED"
 _SPARE = "spare_embedding"
@@ -323,10 +324,10 @@ class DynamoDbEpisodeStore:
             )
 
     def version(self, tenant_id: str, agent_id: str) -> str:
-        """``{nonce}.{count}``: the agent's version item's random nonce, new whenever an
-        episode is deleted or rewritten (or the item is forgotten), and its count of additions.
+        """The agent's version item's random nonce (the epoch: new whenever an episode is
+        deleted or rewritten, or the item is forgotten) and its count of additions.
         """
-        return _token(self._version_item(tenant_id, agent_id))
+        return _version(self._version_item(tenant_id, agent_id)).token
 
     def versions(self, tenant_id: str, agent_ids: Sequence[str]) -> dict[str, str]:
         """Each agent's version token, from its version item: one consistent BatchGetItem
@@ -335,28 +336,28 @@ class DynamoDbEpisodeStore:
         agents = list(dict.fromkeys(agent_ids))
         keys = [_key(tenant_id, agent, _VERSION) for agent in agents]
         found = batch_get(self._client, self._table, ("pk", "run_id"), keys) if keys else []
-        return {agent: _token(item) for agent, item in zip(agents, found, strict=True)}
+        return {agent: _version(item).token for agent, item in zip(agents, found, strict=True)}
 
     def changes_since(
         self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
     ) -> EpisodeChanges:
         """The agent's version now, and the episodes its version item's log of the last
-        additions names after ``version``, read by key: one read of the version item, then
-        only the new episodes. ``added`` is None if the nonce changed or the log no longer
-        reaches back that far.
+        additions names after ``version`` (the rule is ``episode_versions.changes_since``'s):
+        one read of the version item, then only the new episodes, by key.
         """
         check_limit(limit)
         item = self._version_item(tenant_id, agent_id)
-        current = _token(item)
-        run_ids = _logged_since(item, version, limit)
-        if run_ids is None:
-            return EpisodeChanges(current, None)
-        keys = [_key(tenant_id, agent_id, r) for r in dict.fromkeys(run_ids)]
-        found = batch_get(self._client, self._table, ("pk", "run_id"), keys)
-        live = [i for i in found if i is not None and get_float(i, "expires_at") > now]
-        episodes = [self._as_episode(i) for i in self._whole(live)]
-        episodes.sort(key=lambda e: (e.created_at, e.run_id), reverse=True)
-        return EpisodeChanges(current, episodes)
+
+        def added_after(count: int, at_most: int) -> list[Episode] | None:
+            run_ids = _logged_after(item, count, at_most)
+            if run_ids is None:
+                return None
+            keys = [_key(tenant_id, agent_id, r) for r in dict.fromkeys(run_ids)]
+            found = batch_get(self._client, self._table, ("pk", "run_id"), keys)
+            live = [i for i in found if i is not None and get_float(i, "expires_at") > now]
+            return [self._as_episode(i) for i in self._whole(live)]
+
+        return changes_since(_version(item), version, now=now, limit=limit, added_after=added_after)
 
     def _version_item(self, tenant_id: str, agent_id: str) -> Item | None:
         with translated():
@@ -807,30 +808,23 @@ def _unit_vectors(item: Item, prefix: str) -> PackedVectors:
     )
 
 
-def _token(item: Item | None) -> str:
-    """An agent's version token from its version item (``"0"`` before its first change)."""
+def _version(item: Item | None) -> EpisodeVersion:
+    """An agent's version from its version item (an empty epoch before its first change)."""
     if item is None:
-        return "0"
-    return f"{get_s(item, 'nonce')}.{get_int(item, 'added')}"
+        return EpisodeVersion("", 0)
+    return EpisodeVersion(get_s(item, "nonce"), get_int(item, "added"))
 
 
-def _logged_since(item: Item | None, version: str, limit: int) -> list[str] | None:
-    """Run ids the version item logs as added after ``version``, oldest first; None unless
-    its nonce is still ``version``'s and its log holds every one of them (at most ``limit``).
+def _logged_after(item: Item | None, count: int, at_most: int) -> list[str] | None:
+    """Run ids the version item logs as added after its ``count``-th addition, oldest first;
+    None unless its log still holds every one of them and there are at most ``at_most``.
     """
-    nonce, _, count = version.partition(".")
-    if item is None or "nonce" not in item or get_s(item, "nonce") != nonce:
+    latest = 0 if item is None else get_int(item, "added")
+    if latest - count > min(at_most, LOGGED_ADDITIONS):
         return None
-    try:
-        since = int(count)
-    except ValueError:
-        return None
-    latest = get_int(item, "added")
-    if not 0 <= latest - since <= min(limit, LOGGED_ADDITIONS):
-        return None
-    log = item.get("log", {}).get("M", {})
+    log = {} if item is None else item.get("log", {}).get("M", {})
     run_ids = []
-    for number in range(since + 1, latest + 1):
+    for number in range(count + 1, latest + 1):
         entry = log.get(str(number % LOGGED_ADDITIONS), {}).get("M")
         if entry is None or get_int(entry, "n") != number:
             return None  # overwritten, or its write was lost

@@ -16,9 +16,10 @@ from agent_memory.adapters.local.sqlite_codec import (
 from agent_memory.adapters.local.sqlite_db import SqliteDatabase
 from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_cursor, page_of
 from agent_memory.adapters.unit_codec import pack_spare_units, pack_units, unpack_units
+from agent_memory.core.model.episode_versions import EpisodeChanges, EpisodeVersion, changes_since
 from agent_memory.core.model.keys import partition_key
 from agent_memory.core.model.models import Episode, Outcome
-from agent_memory.core.ports import EpisodeChanges, Page
+from agent_memory.core.ports import Page
 
 _VECTOR_COLUMNS = (
     "embedding_model",
@@ -123,14 +124,14 @@ class SqliteEpisodeStore:
         """A token that changes whenever the agent's set of episodes changes."""
         row = self._db.fetchone(_VERSION_ROW, (partition_key(tenant_id, agent_id),))
         assert row is not None  # the schema inserts the one row
-        return _token(row)
+        return _version(row["forgets"], row).token
 
     def versions(self, tenant_id: str, agent_ids: Sequence[str]) -> dict[str, str]:
         """Each agent's version token, from one read of the version rows."""
         keys = {partition_key(tenant_id, agent): agent for agent in agent_ids}
         if not keys:
             return {}
-        found: dict[str, str] = {}
+        found: dict[str, sqlite3.Row] = {}
         with self._db.read() as conn:
             (forgets,) = conn.execute(
                 "SELECT forgets FROM store_generation WHERE id = 1"
@@ -138,41 +139,34 @@ class SqliteEpisodeStore:
             for start in range(0, len(keys), _MAX_PARAMETERS):
                 chunk = list(keys)[start : start + _MAX_PARAMETERS]
                 rows = conn.execute(
-                    "SELECT pk, generation FROM episode_versions "
+                    "SELECT pk, generation, rewritten FROM episode_versions "
                     f"WHERE pk IN ({', '.join('?' for _ in chunk)})",
                     chunk,
                 ).fetchall()
-                found.update((row["pk"], str(row["generation"] or 0)) for row in rows)
-        return {agent: f"{found.get(pk, '0')}.{forgets}" for pk, agent in keys.items()}
+                found.update((row["pk"], row) for row in rows)
+        return {agent: _version(forgets, found.get(pk)).token for pk, agent in keys.items()}
 
     def changes_since(
         self, tenant_id: str, agent_id: str, version: str, *, now: float, limit: int
     ) -> EpisodeChanges:
         """The agent's version now, and its unexpired episodes added after ``version``'s
-        generation, newest first; ``added`` is None if its episodes were deleted or rewritten
-        since, or the store forgot a tenant. Both from one read transaction.
+        generation (the rule is ``episode_versions.changes_since``'s). One read transaction.
         """
         check_limit(limit)
         pk = partition_key(tenant_id, agent_id)
         with self._db.read() as conn:
+
+            def added_after(generation: int, at_most: int) -> list[Episode]:
+                rows = conn.execute(
+                    f"SELECT {_COLUMNS} FROM episodes "
+                    "WHERE pk = ? AND added > ? AND expires_at > ? LIMIT ?",
+                    (pk, generation, now, at_most + 1),
+                ).fetchall()
+                return [self._as_episode(row) for row in rows]
+
             row = conn.execute(_VERSION_ROW, (pk,)).fetchone()
-            current = _token(row)
-            if current == version:
-                return EpisodeChanges(current, [])
-            try:
-                generation, forgets = (int(part) for part in version.split("."))
-            except ValueError:
-                return EpisodeChanges(current, None)
-            if row["forgets"] != forgets or (row["rewritten"] or 0) > generation:
-                return EpisodeChanges(current, None)
-            rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM episodes WHERE pk = ? AND added > ? AND expires_at > ? "
-                "ORDER BY created_at DESC, run_id DESC LIMIT ?",
-                (pk, generation, now, limit + 1),
-            ).fetchall()
-        if len(rows) > limit:
-            return EpisodeChanges(current, None)
-        return EpisodeChanges(current, [self._as_episode(r) for r in rows])
+            current = _version(row["forgets"], row)
+            return changes_since(current, version, now=now, limit=limit, added_after=added_after)
 
     def get(self, tenant_id: str, agent_id: str, run_id: str, *, now: float) -> Episode | None:
         """Return the episode, or None if absent or expired (``expires_at <= now``)."""
@@ -353,8 +347,12 @@ def _episode(row: sqlite3.Row) -> Episode:
     )
 
 
-def _token(row: sqlite3.Row) -> str:
-    return f"{row['generation'] or 0}.{row['forgets']}"
+def _version(forgets: int, row: sqlite3.Row | None) -> EpisodeVersion:
+    """An agent's version from its row: a new epoch at each forget of the store and each
+    change of the agent that was not an addition; the store generation of its last change.
+    """
+    generation, rewritten = (row["generation"], row["rewritten"]) if row is not None else (0, 0)
+    return EpisodeVersion(f"{forgets}-{rewritten or 0}", generation or 0)
 
 
 def _blob(value: bytes | None) -> bytes | None:
