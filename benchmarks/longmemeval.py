@@ -551,8 +551,9 @@ def run_question(
             SearchEpisodes(TENANT, question.agent_id, "warm-up", top_episodes=len(events) + TOP)
         )
         cold_ms = (time.perf_counter() - start) * 1000
-        if len(warm.episodes) != len(events):
-            raise RuntimeError(f"{len(warm.episodes)} live episodes, expected {len(events)}")
+        live = len(warm["episodes"]) + warm["left_out"]["episodes"]
+        if live != len(events):
+            raise RuntimeError(f"{live} live episodes, expected {len(events)}")
 
         asked = time.perf_counter()
         form = query_form(question.text, ports.pii, pseudonyms_for(ports.pseudonym_key, TENANT))
@@ -570,13 +571,15 @@ def run_question(
             )
         )
         searched = time.perf_counter()
+        if result["left_out"] != {"episodes": 0, "units": 0}:
+            raise RuntimeError(f"a search left out {result['left_out']}: raise max_reply_bytes")
         session_of = {s.run_id: s.session_id for s in question.sessions}
         run.rankings[PRODUCT] = {
-            "session": unique(session_of[hit.episode.run_id] for hit in result.episodes),
+            "session": unique(session_of[hit["run_id"]] for hit in result["episodes"]),
             "turn": unique(
-                unit_map[(hit.run_id, hit.unit.seq)]
-                for hit in result.units
-                if hit.unit.kind == "message"
+                unit_map[(hit["run_id"], hit["seq"])]
+                for hit in result["units"]
+                if hit["kind"] == "message"
             ),
         }
 

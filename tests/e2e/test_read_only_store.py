@@ -135,6 +135,7 @@ def test_read_only_commands_work_on_a_read_only_store(store: Path) -> None:
     commands = [
         ("export", "--tenant", TENANT),
         ("bootstrap", "--tenant", TENANT, "--agent", AGENT, "--task", NEW_TASK),
+        ("search", "liability cap", "--tenant", TENANT, "--agent", AGENT),
         ("procedures", "list"),
         ("procedures", "show", procedure_id),
         ("procedures", "diff", procedure_id),
@@ -152,6 +153,7 @@ def test_read_only_commands_work_on_a_read_only_store(store: Path) -> None:
         assert done.returncode == 0, f"{name}: {done.stderr}"
     assert "[END MEMORY CONTEXT" in results["bootstrap --tenant"].stdout
     assert procedure_id in results["procedures list"].stdout
+    assert "run-0001" in results["search liability cap"].stdout
     exported = [json.loads(line)["kind"] for line in results["export --tenant"].stdout.splitlines()]
     assert "episode" in exported and "procedure" in exported
     assert snapshot(store) == before

@@ -82,9 +82,18 @@ def _outputs(_: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+SEARCH_REPLY = {
+    "episodes": [],
+    "units": [],
+    "ranked_by": None,
+    "left_out": {"episodes": 0, "units": 0},
+}
+
+
 def _invoked(params: dict[str, Any]) -> dict[str, Any]:
     request = json.loads(params["Payload"])
-    reply = {"agents": ["reviewer"]} if request.get("action") == "agents" else REPLY
+    replies = {"agents": {"agents": ["reviewer"]}, "search": SEARCH_REPLY}
+    reply = replies.get(request.get("action"), REPLY)
     body = json.dumps(reply).encode()
     return {"StatusCode": 200, "Payload": StreamingBody(io.BytesIO(body), len(body))}
 
@@ -133,7 +142,7 @@ def agent_requests(session: RecordingSession) -> list[Request]:
 @pytest.fixture
 def session() -> RecordingSession:
     # Given an agent using the SDK's AWS backend as the README shows: from the stack's name,
-    # then a run reported, memory asked for, and its tenant's agents named
+    # then a run reported, memory asked for and searched, and its tenant's agents named
     session = RecordingSession()
     client = MemoryClient.aws_from_stack(STACK, region=REGION, session=session)
     client.finish_run(
@@ -146,6 +155,7 @@ def session() -> RecordingSession:
         }
     ).wait()
     client.bootstrap("acme", "reviewer", "Review the Northwind MSA")
+    client.search_episodes("acme", "reviewer", "liability cap")
     client.list_agents("acme")
     client.close()
     return session

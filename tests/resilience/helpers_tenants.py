@@ -21,7 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agent_memory.core.model.models import FactStatus, SearchResult
+from agent_memory.core.api.episode_search import EpisodeSearch
+from agent_memory.core.model.models import FactStatus
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.tiers import procedural
 from agent_memory.core.workflows.consolidation import consolidate
@@ -184,17 +185,22 @@ def reply_leaks(
 
 
 def search_leaks(
-    result: SearchResult, tenant_id: str, agent_id: str, owned: dict[str, Owned]
+    result: EpisodeSearch, tenant_id: str, agent_id: str, owned: dict[str, Owned]
 ) -> tuple[int, list[str]]:
-    """(records checked, episodes or units of a search result not the tenant's agent's)."""
+    """(records checked, episodes or units of a search result not the tenant's agent's).
+
+    A search names no tenant in its reply: a record is the tenant's agent's when its agent is
+    and the tenant stored its run (the auditor sees every record the ports read, with its
+    tenant).
+    """
     runs = {run for (run, _), agent in owned[tenant_id].episodes.items() if agent == agent_id}
+    found = [*result["episodes"], *result["units"]]
     leaks = [
-        f"episode {hit.episode.tenant_id}/{hit.episode.agent_id}/{hit.episode.run_id}"
-        for hit in result.episodes
-        if (hit.episode.tenant_id, hit.episode.agent_id) != (tenant_id, agent_id)
+        f"{'episode' if 'task' in hit else 'unit'} {hit['agent_id']}/{hit['run_id']}"
+        for hit in found
+        if hit["agent_id"] != agent_id or hit["run_id"] not in runs
     ]
-    leaks += [f"unit of run {u.run_id}" for u in result.units if u.run_id not in runs]
-    return len(result.episodes) + len(result.units), leaks
+    return len(found), leaks
 
 
 class Auditor:

@@ -69,8 +69,9 @@ class LocalMemory:
 
 def make_local(store: Path, **options: Any) -> LocalMemory:
     pii = options.pop("pii", FakePiiDetector())
+    policies = options.pop("policies", TEST_POLICIES)
     client = MemoryClient.local(
-        store, embedder=HashingEmbedder(), pii=pii, policies=TEST_POLICIES, **options
+        store, embedder=HashingEmbedder(), pii=pii, policies=policies, **options
     )
     return LocalMemory(client, store, pii)
 

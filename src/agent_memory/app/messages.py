@@ -13,12 +13,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from agent_memory.core.model.models import (  # noqa: F401 (Fact, SearchResult: replies)
+from agent_memory.core.model.models import (
     Fact,
     ProcedureStatus,
     Retention,
     RunFinished,
-    SearchResult,
 )
 from agent_memory.core.model.scope import AGENT_SCOPE, Scope
 from agent_memory.core.ports import Embedder, FloatArray
@@ -35,6 +34,7 @@ if TYPE_CHECKING:  # replies, named in the messages' bases (strings ruff cannot 
         ProcedureView,
     )
     from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord  # noqa: F401
+    from agent_memory.core.api.episode_search import EpisodeSearch  # noqa: F401
     from agent_memory.core.api.fact_record import FactRecord  # noqa: F401
     from agent_memory.core.model.requests import BootstrapRequest
     from agent_memory.core.workflows.consolidation import RunsToReplay  # noqa: F401
@@ -131,12 +131,13 @@ class Bootstrap(Message["BootstrapReply"]):
 
 
 @dataclass(frozen=True, slots=True)
-class SearchEpisodes(Message["SearchResult"]):
+class SearchEpisodes(Message["EpisodeSearch"]):
     """The episodes of the scope's agents (``agent_id``'s own by default) and their units best
     matching ``text``, best first, ranked as bootstrap ranks them: the full ranking, with no
-    similarity threshold unless ``min_similarity`` is given. ``as_of`` searches as of that
-    moment (None: now); ``query_vector`` is the embedding of ``text``'s query form when the
-    caller has it already.
+    similarity threshold unless ``min_similarity`` is given. ``as_of`` reckons recency and
+    dates from that moment instead of now (a benchmark's question asked on its own date; it
+    hides no episode stored later) and ``query_vector`` is the embedding of ``text``'s query
+    form when the caller has it already: neither is sent to a function.
     """
 
     tenant_id: str

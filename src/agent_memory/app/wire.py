@@ -21,6 +21,7 @@ from agent_memory.app.messages import (
     ListAgents,
     ListEpisodes,
     ListProcedures,
+    SearchEpisodes,
     ShowProcedure,
 )
 from agent_memory.core.model.errors import InvalidInput
@@ -29,7 +30,7 @@ from agent_memory.core.model.identifiers import checked_id
 ReviewMessage = ListProcedures | ShowProcedure | DecideProcedure
 # What the episodes function serves: single records of a tenant's memory.
 EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact
-RemoteMessage = ReviewMessage | EpisodeMessage
+RemoteMessage = ReviewMessage | EpisodeMessage | SearchEpisodes
 
 EPISODE_ACTIONS = ("get", "list", "forget", "agents", "fact")
 EPISODE_FIELDS = frozenset(
@@ -57,6 +58,30 @@ def bootstrap_message(data: object) -> Bootstrap:
     from agent_memory.core.api.bootstrap_request import parse_bootstrap_request
 
     return Bootstrap(parse_bootstrap_request(data))
+
+
+def search_message(data: object) -> SearchEpisodes:
+    """A search request (``{"action": "search", "tenant_id", "agent_id", "query", "scope",
+    "team", "limit", "units", "min_similarity"}``, which the bootstrap function
+    takes beside its own) as its message; ``InvalidInput`` names a bad field.
+    """
+    from agent_memory.core.api.episode_search import parse_search_request
+
+    r = parse_search_request(data)
+    return SearchEpisodes(
+        r.tenant_id,
+        r.agent_id,
+        r.query,
+        top_episodes=r.limit,
+        top_units=r.units,
+        scope=r.read_scope(),
+        min_similarity=r.min_similarity,
+    )
+
+
+def is_search(data: object) -> bool:
+    """Whether a request the bootstrap function took asks for a search."""
+    return isinstance(data, dict) and data.get("action") == "search"
 
 
 def review_message(data: Any) -> ReviewMessage:
@@ -157,15 +182,40 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
             action = "get" if isinstance(message, GetEpisode) else "forget"
             ids = {"tenant_id": message.tenant_id, "agent_id": message.agent_id}
             return {"action": action, **ids, "run_id": message.run_id}
+        case SearchEpisodes():
+            return _search_json(message)
 
 
-# What each reply holds its answer under.
+def _search_json(m: SearchEpisodes) -> dict[str, Any]:
+    for name in ("as_of", "query_vector"):
+        if getattr(m, name) is not None:
+            raise InvalidInput(name, "is not sent: the function searches now, and embeds the query")
+    data: dict[str, Any] = {
+        "action": "search",
+        "tenant_id": m.tenant_id,
+        "agent_id": m.agent_id,
+        "query": m.text,
+        **m.scope.as_json(),
+        "limit": m.top_episodes,
+        "units": m.top_units,
+    }
+    if m.min_similarity is not None:
+        data["min_similarity"] = m.min_similarity
+    return data
+
+
+# What each reply holds its answer under (None: the reply is the answer, with these keys).
+WHOLE_REPLIES: dict[type, tuple[str, ...]] = {
+    ListEpisodes: ("episodes", "cursor"),
+    SearchEpisodes: ("episodes", "units", "ranked_by", "left_out"),
+}
 REPLY_KEYS: dict[type, str | None] = {
     ListProcedures: "procedures",
     ShowProcedure: "procedure",
     DecideProcedure: "procedure",
     GetEpisode: "episode",
-    ListEpisodes: None,  # the page itself: {"episodes", "cursor"}
+    ListEpisodes: None,
+    SearchEpisodes: None,
     ForgetRun: "forgotten",
     ListAgents: "agents",
     GetFact: "fact",
@@ -182,7 +232,7 @@ def reply_of(message: RemoteMessage, reply: dict[str, Any]) -> Any:
     """The answer in a function's reply to ``message``; ``KeyError`` names what is missing."""
     key = REPLY_KEYS[type(message)]
     if key is None:
-        missing = [k for k in ("episodes", "cursor") if k not in reply]
+        missing = [k for k in WHOLE_REPLIES[type(message)] if k not in reply]
         if missing:
             raise KeyError(missing[0])
         return reply

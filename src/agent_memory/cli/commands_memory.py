@@ -1,9 +1,12 @@
-"""``agent-memory bootstrap``, ``export`` and ``forget``: what memory serves and holds."""
+"""``agent-memory bootstrap``, ``search``, ``export`` and ``forget``: what memory serves and
+holds.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TextIO
 
 from agent_memory.cli.shared import (
@@ -17,6 +20,7 @@ from agent_memory.cli.shared import (
 
 if TYPE_CHECKING:
     from agent_memory.app import Application
+    from agent_memory.core.api.episode_search import EpisodeSearch
     from agent_memory.core.model.models import Retention
 
     # Not subscriptable at run time; only the annotations (strings here) name it.
@@ -24,24 +28,36 @@ if TYPE_CHECKING:
 
 
 def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
-    """Add ``bootstrap``, ``export`` and ``forget``."""
+    """Add ``bootstrap``, ``search``, ``export`` and ``forget``."""
     boot = commands.add_parser("bootstrap", help="memory context for a task about to start")
     boot.add_argument("--tenant", required=True, help=TENANT_HELP)
     boot.add_argument("--agent", required=True, help="the agent id")
     boot.add_argument("--task", required=True, help="the task, in words (what is searched for)")
     boot.add_argument("--task-type", help="the task type, to serve its validated procedure")
     boot.add_argument("--domain", help="the domain, to serve its facts")
-    boot.add_argument(
-        "--scope",
-        choices=("agent", "team", "tenant"),
-        default="agent",
-        help="whose past runs are read: this agent's (default), a team's, or the tenant's",
-    )
-    boot.add_argument(
-        "--team", help="with --scope team: the other agents of the team, comma-separated"
-    )
+    _reader_arguments(boot)
     boot.add_argument("--json", action="store_true", help="print the whole reply as JSON")
     boot.set_defaults(handler=_bootstrap, read_only=True)
+
+    search = commands.add_parser(
+        "search",
+        help="past runs ranked against a query, best first",
+        description="Past runs (episodes) and their messages and findings ranked against "
+        "QUERY as bootstrap ranks them, in full: no threshold unless --min-similarity.",
+    )
+    search.add_argument("query", help="what to look for, in words")
+    search.add_argument("--tenant", required=True, help=TENANT_HELP)
+    search.add_argument("--agent", required=True, help="the agent id")
+    _reader_arguments(search)
+    search.add_argument("--limit", type=int, default=10, help="episodes at most (default 10)")
+    search.add_argument(
+        "--units", type=int, default=10, help="messages and findings at most (default 10)"
+    )
+    search.add_argument(
+        "--min-similarity", type=float, help="leave out what is less similar (-1 to 1)"
+    )
+    search.add_argument("--json", action="store_true", help="print the whole reply as JSON")
+    search.set_defaults(handler=_search, read_only=True)
 
     export = commands.add_parser(
         "export", help="every record of a tenant as JSON lines (its receipt on stderr)"
@@ -62,18 +78,37 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     forget.set_defaults(handler=_forget)
 
 
+def _reader_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scope",
+        choices=("agent", "team", "tenant"),
+        default="agent",
+        help="whose past runs are read: this agent's (default), a team's, or the tenant's",
+    )
+    parser.add_argument(
+        "--team", help="with --scope team: the other agents of the team, comma-separated"
+    )
+
+
+def _reader(args: argparse.Namespace) -> dict[str, object]:
+    """The request's reader fields from the command line."""
+    return {
+        "tenant_id": args.tenant,
+        "agent_id": args.agent,
+        **({"scope": args.scope} if args.scope != "agent" else {}),
+        **({"team": names(args.team)} if args.team is not None else {}),
+    }
+
+
 def _bootstrap(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     from agent_memory.app.wire import bootstrap_message
 
     message = bootstrap_message(
         {
-            "tenant_id": args.tenant,
-            "agent_id": args.agent,
+            **_reader(args),
             "task": args.task,
             **({"task_type": args.task_type} if args.task_type else {}),
             **({"domain": args.domain} if args.domain else {}),
-            **({"scope": args.scope} if args.scope != "agent" else {}),
-            **({"team": names(args.team)} if args.team is not None else {}),
         }
     )
     reply = app.handle(message)
@@ -90,6 +125,48 @@ def _bootstrap(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     else:
         out.write((reply["context"] or "(no relevant memory yet)") + "\n")
     return 0
+
+
+def _search(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.wire import search_message
+
+    request = {"action": "search", **_reader(args), "query": args.query}
+    request |= {"limit": args.limit, "units": args.units}
+    if args.min_similarity is not None:
+        request["min_similarity"] = args.min_similarity
+    found = app.handle(search_message(request))
+    if args.json:
+        print_json(found, out)
+        return 0
+    write_search(found, out)
+    return 0
+
+
+def write_search(found: EpisodeSearch, out: TextIO) -> None:
+    """A search's episodes as a person reads them: each with its best units, then what was
+    left out.
+    """
+    from agent_memory.core.model.visible import one_line
+
+    if not found["episodes"]:
+        out.write("no episodes\n")
+    for episode in found["episodes"]:
+        day = datetime.fromtimestamp(episode["created_at"], UTC).date().isoformat()
+        out.write(
+            f"{episode['similarity']:.2f}  {episode['run_id']}  {episode['agent_id']}  {day}  "
+            f"{episode['outcome']}\n  {one_line(episode['task_summary'])}\n"
+        )
+        for unit in episode["units"]:
+            said = f"{unit['speaker']}: " if unit["speaker"] else f"{unit['kind']}: "
+            out.write(f"    {unit['similarity']:.2f}  {one_line(said + unit['text'])}\n")
+    left_out = found["left_out"]
+    if left_out["episodes"] or left_out["units"]:
+        out.write(
+            f"({left_out['episodes']} episode(s) and {left_out['units']} unit(s) left out: the "
+            "reply's size limit)\n"
+        )
+    if found["ranked_by"]:
+        out.write(f"(ranked by {found['ranked_by']})\n")
 
 
 def _export(args: argparse.Namespace, app: Application, out: TextIO) -> int:

@@ -164,6 +164,7 @@ def explore_commands(store: Path) -> list[list[str]]:
             "--task",
             story.NEW_TASK,
         ],
+        [*where, "search", story.SEARCH, "--tenant", story.TENANT, "--agent", story.AGENT],
         [*where, "stats"],
         [*where, "export", "--tenant", story.TENANT],
     ]

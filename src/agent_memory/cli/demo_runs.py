@@ -148,3 +148,5 @@ PAST_RUNS: list[dict[str, Any]] = [
 ]
 
 NEW_TASK = "Review the Tailspin Toys vendor MSA and flag liability risks before signature."
+# What the demo suggests searching its past runs for.
+SEARCH = "data breach liability cap"

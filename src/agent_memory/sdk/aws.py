@@ -22,6 +22,7 @@ from agent_memory.app.messages import (
     ListEpisodes,
     ListProcedures,
     Message,
+    SearchEpisodes,
     ShowProcedure,
 )
 from agent_memory.app.wire import (
@@ -256,6 +257,8 @@ class AwsBackend:
             return cast(R, self._review(message))
         if isinstance(message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact):
             return cast(R, self._episodes(message))
+        if isinstance(message, SearchEpisodes):
+            return cast(R, self._search(message))
         raise ConfigurationError(
             f"{type(message).__name__} is not served by the stack's functions (operators run it "
             "with the agent-memory command and --aws-stack)"
@@ -273,6 +276,13 @@ class AwsBackend:
                 self.bootstrap_function_name, "UnexpectedReply", f"no {', '.join(missing)}"
             )
         return cast(BootstrapReply, reply)
+
+    def _search(self, message: SearchEpisodes) -> Any:
+        """A search, by the bootstrap function (it reads and ranks as bootstrap does)."""
+        payload = request_json(message)
+        if self.proofs is not None:
+            payload["caller_identity"] = self.proofs.current()
+        return self._reply(message, self.bootstrap_function_name, payload)
 
     def submit(self, run: ValidatedRun) -> RunHandle:
         """Put the event on the bus (retrying what is transient); a handle with the receipt."""

@@ -36,11 +36,18 @@ from agent_memory.app.messages import (
     ListEpisodes,
     ListProcedures,
     Message,
+    SearchEpisodes,
     ShowProcedure,
 )
-from agent_memory.app.wire import bootstrap_message, episode_message, review_message
+from agent_memory.app.wire import (
+    bootstrap_message,
+    episode_message,
+    review_message,
+    search_message,
+)
 from agent_memory.core.api.bootstrap_reply import found_in
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
+from agent_memory.core.api.episode_search import EpisodeSearch
 from agent_memory.core.api.fact_record import FactRecord
 from agent_memory.core.model.errors import Conflict, InvalidInput, StoreUnavailable
 from agent_memory.core.model.models import ProcedureStatus
@@ -290,6 +297,32 @@ class MemoryClient:
             raise invalid(InvalidInput("limit", "must be at least 1"))
         request = _request(tenant_id, agent_id, query, None, domain, scope, team, field="query")
         return found_in(self._backend.handle(Bootstrap(request)), limit)
+
+    def search_episodes(
+        self,
+        tenant_id: str,
+        agent_id: str,
+        query: str,
+        *,
+        scope: ScopeKind = "agent",
+        team: Sequence[str] | None = None,
+        limit: int = 10,
+        units: int = 10,
+        min_similarity: float | None = None,
+    ) -> EpisodeSearch:
+        """The scope's past runs ranked against ``query``, best first: at most ``limit``
+        episodes (each with its best units) and ``units`` units across them, ranked as
+        :meth:`bootstrap` ranks them but in full (no threshold unless ``min_similarity``).
+        ``reply["left_out"]`` counts what a reply too large to send left out.
+        """
+        request: dict[str, Any] = {"action": "search", "tenant_id": tenant_id}
+        request |= {"agent_id": agent_id, "query": query, "scope": scope}
+        request |= {"limit": limit, "units": units}
+        if team is not None:
+            request["team"] = _team(team)
+        if min_similarity is not None:
+            request["min_similarity"] = min_similarity
+        return self._backend.handle(_parsed(SearchEpisodes, search_message, request))
 
     def finish_run(self, event: Mapping[str, Any] | None = None, /, **fields: Any) -> RunHandle:
         """Report a finished run (a RunFinished event) for consolidation.

@@ -1,5 +1,7 @@
-"""The functions agents call: bootstrap, single episodes and procedure review. Each parses
-its request once, checks the caller's tenant, hands the application one message and replies.
+"""The functions agents call: bootstrap (and search), single episodes and procedure review.
+
+Each parses its request once, checks the caller's tenant, hands the application one message
+and replies.
 """
 
 from __future__ import annotations
@@ -9,9 +11,16 @@ from typing import Any
 from aws_lambda_powertools.metrics import MetricUnit
 
 from agent_memory.app.messages import Bootstrap, ForgetRun
-from agent_memory.app.wire import episode_message, reply_json, review_message
+from agent_memory.app.wire import (
+    episode_message,
+    is_search,
+    reply_json,
+    review_message,
+    search_message,
+)
 from agent_memory.core.api.bootstrap_reply import BootstrapReply
 from agent_memory.core.api.bootstrap_request import BootstrapRequestModel
+from agent_memory.core.api.episode_search import EpisodeSearch
 from agent_memory.core.api.json_input import check_document
 from agent_memory.serverless import caller_tenancy
 from agent_memory.serverless.metrics import count, milliseconds
@@ -20,15 +29,30 @@ from agent_memory.serverless.parsing import parse_model
 from agent_memory.wiring.aws import runtime
 
 
-def bootstrap_reply(event: Any) -> BootstrapReply:
-    """The memory context for a run about to start, with per-tier hits and timings."""
+def bootstrap_reply(event: Any) -> BootstrapReply | EpisodeSearch:
+    """The memory context for a run about to start, with per-tier hits and timings; or, asked
+    with ``"action": "search"``, the ranked episodes of a search (the same reads, the same
+    grants, the same kept index).
+    """
     event, proof = caller_tenancy.split_proof(event)
+    if is_search(event):
+        return _search(event, proof)
     model = parse_model(event, BootstrapRequestModel)
     logger.append_keys(tenant_id=model.tenant_id, agent_id=model.agent_id)
     caller_tenancy.check_caller(runtime(), proof, model.tenant_id)
     reply = runtime().application(model.tenant_id).handle(Bootstrap(model.request()))
     _retrieval_metrics(reply)
     return reply
+
+
+def _search(event: dict[str, Any], proof: object) -> EpisodeSearch:
+    check_document(event, max_bytes=None)
+    message = search_message(event)
+    logger.append_keys(tenant_id=message.tenant_id, agent_id=message.agent_id)
+    caller_tenancy.check_caller(runtime(), proof, message.tenant_id)
+    found = runtime().application(message.tenant_id).handle(message)
+    count("EpisodeSearches", 1)
+    return found
 
 
 def _retrieval_metrics(reply: BootstrapReply) -> None:

@@ -230,9 +230,9 @@ def test_a_query_naming_a_person_finds_their_turn_through_the_pseudonym(memory: 
         )
     )
     # Then her turn ranks first, matched through the same pseudonym
-    best = found.units[0].unit
-    assert "invoices" in best.text
-    assert best.speaker is not None and best.speaker.startswith("[NAME-")
+    best = found["units"][0]
+    assert "invoices" in best["text"]
+    assert best["speaker"] is not None and best["speaker"].startswith("[NAME-")
 
 
 def test_the_block_names_people_by_short_forms_its_first_line_declares(memory: Memory) -> None:
@@ -335,8 +335,8 @@ def test_search_with_a_local_reranker_serves_its_order_and_its_units(tmp_path: P
     )
 
     # Then the reranker ordered it: its best unit comes first, where the index's was the other
-    assert plain.ranked_by is None
-    assert plain.units[0].unit.text == "Review the MSA liability cap"
-    assert found.ranked_by == "fake-reranker"
-    assert found.units[0].unit.text == "Invoices go out quarterly"
-    assert found.episodes[0].units[0].score == 1.0
+    assert plain["ranked_by"] is None
+    assert plain["units"][0]["text"] == "Review the MSA liability cap"
+    assert found["ranked_by"] == "fake-reranker"
+    assert found["units"][0]["text"] == "Invoices go out quarterly"
+    assert found["episodes"][0]["units"][0]["score"] == 1.0

@@ -115,7 +115,7 @@ def test_search_takes_the_scope_too(memory: Memory) -> None:
         found = Application(memory.ports).handle(
             SearchEpisodes("acme", "reviewer", "data breaches", top_episodes=5, scope=scope)
         )
-        return sorted(hit.episode.run_id for hit in found.episodes)
+        return sorted(hit["run_id"] for hit in found["episodes"])
 
     # Then the team search finds the mate's run, the default one only the agent's own
     assert searched(team_scope(["security-reviewer"])) == ["mate-1", "own-1"]

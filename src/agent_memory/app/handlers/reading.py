@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from agent_memory.app.messages import Bootstrap, SearchEpisodes, Stats
 from agent_memory.core.api.bootstrap_reply import BootstrapReply
-from agent_memory.core.model.models import SearchResult
+from agent_memory.core.api.episode_search import EpisodeSearch, episode_search
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval.reranking import rerank
@@ -18,11 +20,12 @@ def bootstrap(message: Bootstrap, ports: MemoryPorts) -> BootstrapReply:
     return bootstrap_workflow.bootstrap(message.request, ports)
 
 
-def search_episodes(message: SearchEpisodes, ports: MemoryPorts) -> SearchResult:
+def search_episodes(message: SearchEpisodes, ports: MemoryPorts) -> EpisodeSearch:
     """The scope's episodes and units best matching the text, best first.
 
     Names in the text are matched through the same pseudonyms as stored memory; with a
     reranker configured, it orders the result (``SearchResult.ranked_by``), as in bootstrap.
+    With ``min_similarity``, units come from the episodes returned.
     """
     m = message
     moment = ports.clock() if m.as_of is None else m.as_of
@@ -40,7 +43,14 @@ def search_episodes(message: SearchEpisodes, ports: MemoryPorts) -> SearchResult
         top_units=m.top_units,
         min_similarity=m.min_similarity,
     )
-    return rerank(found, text, ports.reranker, top_episodes=m.top_episodes)
+    ranked = rerank(found, text, ports.reranker, top_episodes=m.top_episodes)
+    if m.min_similarity is not None:
+        # The index ranks units over every candidate; under a threshold, only the returned
+        # episodes' units are among what passed it.
+        kept = {(hit.episode.agent_id, hit.episode.run_id) for hit in ranked.episodes}
+        units = tuple(u for u in ranked.units if (u.agent_id, u.run_id) in kept)
+        ranked = replace(ranked, units=units)
+    return episode_search(ranked, max_bytes=ports.policies.max_reply_bytes)
 
 
 def stats(message: Stats, ports: MemoryPorts) -> MemoryStats:

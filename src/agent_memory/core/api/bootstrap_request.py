@@ -18,14 +18,13 @@ from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS, Scope, team_scope
 
 
-class BootstrapRequestModel(StrictModel):
-    """The bootstrap request: who is starting which task."""
+class ReaderModel(StrictModel):
+    """Who reads memory, and whose episodes: the agent's own (``scope`` "agent"), a team's
+    (``team`` names its agents) or the tenant's.
+    """
 
     tenant_id: Identifier
     agent_id: Identifier
-    task: Annotated[str, StringConstraints(pattern=NOT_BLANK)]
-    task_type: Identifier | None = None
-    domain: Identifier | None = None
     # Whose episodes are read besides the agent's own (core/model/scope.py).
     scope: Literal["agent", "team", "tenant"] = "agent"
     team: Annotated[
@@ -43,16 +42,27 @@ class BootstrapRequestModel(StrictModel):
             raise ValueError(f"given with scope '{scope}' (only scope 'team' takes one)")
         return team
 
+    def read_scope(self) -> Scope:
+        """The scope as the core reads it."""
+        return team_scope(self.team or []) if self.scope == "team" else Scope(self.scope)
+
+
+class BootstrapRequestModel(ReaderModel):
+    """The bootstrap request: who is starting which task."""
+
+    task: Annotated[str, StringConstraints(pattern=NOT_BLANK)]
+    task_type: Identifier | None = None
+    domain: Identifier | None = None
+
     def request(self) -> BootstrapRequest:
         """The validated request (a long task is cut, not refused: the query needs its gist)."""
-        scope = team_scope(self.team or []) if self.scope == "team" else Scope(self.scope)
         return BootstrapRequest(
             self.tenant_id,
             self.agent_id,
             self.task[:MAX_TASK_CHARS],
             self.task_type,
             self.domain,
-            scope,
+            self.read_scope(),
         )
 
 

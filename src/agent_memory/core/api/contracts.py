@@ -628,7 +628,11 @@ def validate(model: type[M], data: dict[str, Any]) -> M:
 def invalid_input(error: ValidationError) -> InvalidInput:
     """The first problem pydantic found, as :class:`InvalidInput` naming its field."""
     first = error.errors(include_url=False)[0]
-    message = "unknown field" if first["type"] == "extra_forbidden" else first["msg"]
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "unknown field"
+    elif first["type"] == "string_pattern_mismatch" and first["ctx"]["pattern"] == NOT_BLANK:
+        message = "must hold something besides whitespace"
     return InvalidInput(field_path(tuple(first["loc"])), message)
 
 

@@ -29,8 +29,4 @@ class BootstrapRequest:
             data["task_type"] = self.task_type
         if self.domain:
             data["domain"] = self.domain
-        if self.scope != AGENT_SCOPE:
-            data["scope"] = self.scope.kind
-            if self.scope.kind == "team":
-                data["team"] = list(self.scope.team)
-        return data
+        return {**data, **self.scope.as_json()}

@@ -35,6 +35,14 @@ class Scope:
             return tuple(sorted({agent_id, *self.team}))
         return (agent_id,)
 
+    def as_json(self) -> dict[str, object]:
+        """The scope as a request's ``scope`` and ``team`` fields (none for the default)."""
+        if self.kind == "agent":
+            return {}
+        if self.kind == "team":
+            return {"scope": self.kind, "team": list(self.team)}
+        return {"scope": self.kind}
+
     def describe(self) -> str:
         """The scope as a person would name it: ``agent``, ``team a, b`` or ``tenant``."""
         return f"team {', '.join(self.team)}" if self.kind == "team" else self.kind
