@@ -22,9 +22,7 @@ callers = test_principal_tag_tenancy.callers
 
 def search(tenant: str = "acme", **fields: Any) -> dict[str, Any]:
     request = {"action": "search", "tenant_id": tenant, "agent_id": "reviewer", **fields}
-    reply: dict[str, Any] = handler("bootstrap")(
-        {"query": "liability cap", **request}, Context()
-    )
+    reply: dict[str, Any] = handler("bootstrap")({"query": "liability cap", **request}, Context())
     return reply
 
 
