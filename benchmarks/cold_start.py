@@ -57,6 +57,8 @@ def environment(tree: Path) -> dict[str, str]:
         "AWS_SECRET_ACCESS_KEY": "testing",
         "AWS_DEFAULT_REGION": REGION,
         **tables,
+        # The retired idempotency table's name: a --baseline tree from before the run ledger
+        # alone decided a run's consolidation requires it; this tree ignores it.
         "IDEMPOTENCY_TABLE": f"{PREFIX}idempotency",
         "KB_BUCKET": "kb-docs",
         "KNOWLEDGE_BASE_ID": "KB12345678",

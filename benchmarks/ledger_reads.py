@@ -47,7 +47,8 @@ from benchmarks.results_file import write_results
 EVENTS = Path(__file__).resolve().parents[1] / "examples" / "events"
 READS = ("run", "entry", "failures", "entries")
 WRITES = ("start_run", "put_failure", "rewrite", "delete")
-# The targets the application holds to (issue: one idempotency authority).
+# The targets the application holds to: the run ledger is the one authority on a run, read
+# this often.
 MAX_READS_FIRST_TIME = 3
 MAX_READS_REDELIVERY = 2
 

@@ -119,7 +119,7 @@ from tests.support.memory import HASHING_CALIBRATION, T0, make_memory, run_event
 FAULT_RATE = 0.2
 DUPLICATE_SHARE = 0.3
 CONCURRENT_SHARE = 0.5
-# Retry waits and the steps' timeout, scaled down together (see tests/resilience/helpers_aws).
+# The state machine's retry waits, scaled down (see tests/resilience/helpers_aws).
 TIME_SCALE = 0.02
 
 
@@ -220,11 +220,10 @@ def aws_handlers(args: argparse.Namespace) -> dict[str, Any]:
         first_pass = len(letters)
         # Replays while the faults go on, then once they stop (the incident is over).
         replays, letters = harness.replay_dead_letters(
-            machine.run, letters, rounds=args.rounds_under_faults, pause=harness.in_progress_expiry
+            machine.run, letters, rounds=args.rounds_under_faults
         )
         left_under_faults = len(letters)
         harness.faults.enabled = False
-        time.sleep(harness.in_progress_expiry)
         more, remaining = harness.replay_dead_letters(machine.run, letters)
         left = len(remaining)
         expected = expected_state([*seeds, *events])
@@ -261,7 +260,6 @@ def aws_state_machine(args: argparse.Namespace) -> dict[str, Any]:
         outcomes = _delivered(plan, execute, workers=4)
         letters = harness.drain_dead_letters()
         harness.faults.enabled = False
-        time.sleep(harness.in_progress_expiry)
         replays, remaining = harness.replay_dead_letters(execute, list(letters))
         left = len(remaining)
         expected = expected_state([*seeds, *events])

@@ -44,14 +44,6 @@ def metrics_namespace(stack: Stack) -> str:
     return f"{METRICS_NAMESPACE_PREFIX}/{stack.stack_name}"
 
 
-_IDEMPOTENCY_ACTIONS = (
-    "dynamodb:GetItem",
-    "dynamodb:PutItem",
-    "dynamodb:UpdateItem",
-    "dynamodb:DeleteItem",
-)
-
-
 @dataclass(frozen=True, slots=True)
 class AsyncInvocation:
     """How Lambda treats a function EventBridge or EventBridge Scheduler invokes (both invoke
@@ -113,7 +105,6 @@ class FunctionSpec:
     timeout_seconds: int = 30
     memory_mb: int = 512
     embeds: bool = False
-    idempotent: bool = False
     scrubs_pii: bool = False
     checks_receipts: bool = False
     table_actions: Mapping[str, tuple[str, ...]] | None = None
@@ -150,23 +141,18 @@ SPECS = (
         "Consolidation: store the episode",
         tenant_scoped=True,
         embeds=True,
-        idempotent=True,
     ),
     FunctionSpec(
         "confirm_facts",
         "Consolidation: log and promote facts",
         tenant_scoped=True,
         embeds=True,
-        idempotent=True,
     ),
-    FunctionSpec(
-        "stage_kb_docs", "Consolidation: write KB documents", tenant_scoped=True, idempotent=True
-    ),
+    FunctionSpec("stage_kb_docs", "Consolidation: write KB documents", tenant_scoped=True),
     FunctionSpec(
         "propose_procedure",
         "Consolidation: propose a procedure",
         tenant_scoped=True,
-        idempotent=True,
         checks_receipts=True,
     ),
     FunctionSpec(
@@ -426,7 +412,6 @@ class Functions(Construct):
             "FACTS_TABLE": tables["facts"].table_name,
             "PROCEDURES_TABLE": tables["procedures"].table_name,
             "LEDGER_TABLE": tables["ledger"].table_name,
-            "IDEMPOTENCY_TABLE": self._storage.idempotency.table_name,
             "KB_BUCKET": self._storage.documents.bucket_name,
             "KNOWLEDGE_BASE_ID": self._kb.knowledge_base_id,
             "KB_DATA_SOURCE_ID": self._kb.data_source_id,
@@ -464,13 +449,6 @@ class Functions(Construct):
                 iam.PolicyStatement(
                     actions=["bedrock:InvokeModel"],
                     resources=[foundation_model_arn(self, EMBEDDING_MODEL_ID)],
-                )
-            )
-        if spec.idempotent:
-            role.add_to_policy(
-                iam.PolicyStatement(
-                    actions=list(_IDEMPOTENCY_ACTIONS),
-                    resources=[self._storage.idempotency.table_arn],
                 )
             )
         for table_name, actions in (spec.table_actions or {}).items():

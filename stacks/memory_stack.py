@@ -95,7 +95,6 @@ class MemoryStack(Stack):
             "BootstrapFunctionName": self.functions["bootstrap"].function_name,
             "ProcedureReviewFunctionName": self.functions["procedure_review"].function_name,
             "EpisodesFunctionName": self.functions["episodes"].function_name,
-            "IdempotencyTableName": self.storage.idempotency.table_name,
             "KnowledgeBaseId": self.knowledge_base.knowledge_base_id,
             "DataSourceId": self.knowledge_base.data_source_id,
             "DocumentsBucketName": self.storage.documents.bucket_name,

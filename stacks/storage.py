@@ -12,9 +12,6 @@ from agent_memory.adapters.aws import dynamodb_schema as schema
 from agent_memory.core.model import keys
 from stacks.nag import acknowledge
 
-# Powertools Idempotency's DynamoDBPersistenceLayer defaults.
-IDEMPOTENCY_KEY = "id"
-IDEMPOTENCY_TTL = "expiration"
 KB_PREFIX = keys.TENANTS_FOLDER
 DLQ_RETENTION = Duration.days(14)
 
@@ -31,8 +28,8 @@ _PROJECTIONS = {
 
 
 class Storage(Construct):
-    """Tables from ``dynamodb_schema`` (plus Powertools' idempotency table), the documents bucket
-    with its access-log bucket, and the two dead-letter queues.
+    """Tables from ``dynamodb_schema``, the documents bucket with its access-log bucket, and the
+    two dead-letter queues.
 
     Everything that holds memory is retained when the stack is deleted.
     """
@@ -41,7 +38,6 @@ class Storage(Construct):
         super().__init__(scope, construct_id)
         self.designs = {design.logical_name: design for design in schema.TABLES}
         self.tables = {name: self._build_table(design) for name, design in self.designs.items()}
-        self.idempotency = self._build_idempotency_table()
         self.documents = self._build_documents_bucket(self._build_access_log_bucket())
         self.failed_runs = self._build_queue(
             "FailedRunsQueue", "consolidations that failed after their retries (replayable)"
@@ -66,10 +62,6 @@ class Storage(Construct):
                 non_key_attributes=list(index.non_key_attributes) or None,
             )
         return table
-
-    def _build_idempotency_table(self) -> dynamodb.Table:
-        key = dynamodb.Attribute(name=IDEMPOTENCY_KEY, type=dynamodb.AttributeType.STRING)
-        return self._new_table("IdempotencyTable", key, None, IDEMPOTENCY_TTL)
 
     def _new_table(
         self,

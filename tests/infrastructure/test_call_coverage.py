@@ -45,7 +45,6 @@ SETTINGS = AwsSettings(
     facts_table=TABLES["facts"],
     procedures_table=TABLES["procedures"],
     ledger_table=TABLES["ledger"],
-    idempotency_table="am-idempotency",
     kb_bucket="am-kb-docs",
     knowledge_base_id=KB_ID,
     kb_data_source_id="DS12345678",

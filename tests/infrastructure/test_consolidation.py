@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import json
-import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,10 +13,8 @@ from aws_cdk import aws_sqs as sqs
 from aws_cdk.assertions import Template
 
 from stacks.consolidation import DEFINITION, STEP_FUNCTIONS, Consolidation, placeholders
-from stacks.functions import SPECS
 from stacks.memory_stack import MemoryStack
 from tests.infrastructure.helpers import Resources, actions, logical_id, references, statements_of
-from tests.resilience.helpers_delivery import Retrier
 
 
 def _state_machine(stack: MemoryStack, resources: Resources) -> dict:
@@ -51,31 +48,6 @@ def test_every_task_retries(stack: MemoryStack, resources: Resources):
     assert len(tasks) == len(STEP_FUNCTIONS) + 1  # + SendToDeadLetterQueue
     for name, task in tasks.items():
         assert task.get("Retry"), name
-
-
-def test_a_delivery_meeting_its_twin_in_progress_outwaits_the_steps_timeout(
-    stack: MemoryStack, resources: Resources
-):
-    # Given the steps that hold a Powertools in-progress record while they run, which lapses
-    # at the latest when the function times out
-    idempotent = {s.name: s.timeout_seconds for s in SPECS if s.idempotent}
-    states = json.loads(_state_machine(stack, resources)["DefinitionString"])["States"]
-    by_step = {
-        state["Comment"].removeprefix("core step: "): state
-        for state in states.values()
-        if "Comment" in state
-    }
-    assert set(idempotent) <= set(by_step)
-    for step, timeout in idempotent.items():
-        # Then StepInProgress has its own retrier: no jitter (so its wait is guaranteed, not
-        # drawn), and longer in all than the timeout, so the last attempt finds the twin done,
-        # failed (record deleted) or timed out (record lapsed), never still holding the step
-        [entry] = [r for r in by_step[step]["Retry"] if "StepInProgress" in r["ErrorEquals"]]
-        assert entry["ErrorEquals"] == ["StepInProgress"], step
-        assert entry["JitterStrategy"] == "NONE", step
-        retrier = Retrier.from_asl(entry)
-        waits = [retrier.delay(n, random.Random()) for n in range(retrier.max_attempts)]
-        assert sum(waits) > timeout, step
 
 
 def test_executions_are_logged_and_traced_without_their_data(

@@ -12,7 +12,6 @@ OUTPUTS = {
     "FactsTableName",
     "ProceduresTableName",
     "LedgerTableName",
-    "IdempotencyTableName",
     "KnowledgeBaseId",
     "DataSourceId",
     "DocumentsBucketName",

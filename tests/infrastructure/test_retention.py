@@ -10,7 +10,6 @@ from __future__ import annotations
 from aws_cdk.assertions import Template
 
 from agent_memory.adapters.aws import retention
-from agent_memory.serverless.idempotency import RUN_IDEMPOTENCY_SECONDS
 from stacks.memory_stack import MemoryStack
 from tests.infrastructure.helpers import Resources, logical_id
 
@@ -36,10 +35,6 @@ def test_deleted_documents_versions_expire_after_the_stated_days(
         if "NoncurrentVersionExpiration" in rule
     ]
     assert days == [retention.NONCURRENT_VERSION_DAYS]
-
-
-def test_idempotency_records_expire_after_the_stated_days() -> None:
-    assert RUN_IDEMPOTENCY_SECONDS == retention.IDEMPOTENCY_DAYS * DAY
 
 
 def test_the_event_archive_keeps_the_stated_days(template: Template) -> None:

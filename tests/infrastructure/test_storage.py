@@ -9,7 +9,7 @@ from tests.infrastructure.helpers import Resources, logical_id
 
 def test_every_table_is_on_demand_with_recovery_encrypted_and_retained(template: Template):
     tables = template.find_resources("AWS::DynamoDB::Table")
-    assert len(tables) == len(schema.TABLES) + 1  # + Powertools idempotency
+    assert len(tables) == len(schema.TABLES)
     for table in tables.values():
         props = table["Properties"]
         assert props["BillingMode"] == "PAY_PER_REQUEST"
@@ -44,12 +44,6 @@ def test_episodes_are_read_newest_first_per_agent(stack: MemoryStack, resources:
         {"AttributeName": "pk", "KeyType": "HASH"},
         {"AttributeName": "created_at", "KeyType": "RANGE"},
     ]
-
-
-def test_idempotency_table_uses_powertools_defaults(stack: MemoryStack, resources: Resources):
-    props = resources[logical_id(stack.storage.idempotency)]["Properties"]
-    assert props["KeySchema"] == [{"AttributeName": "id", "KeyType": "HASH"}]
-    assert props["TimeToLiveSpecification"] == {"AttributeName": "expiration", "Enabled": True}
 
 
 def test_documents_bucket_is_encrypted_private_versioned_and_logged(

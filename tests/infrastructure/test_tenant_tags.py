@@ -50,7 +50,6 @@ SETTINGS = AwsSettings(
     facts_table=TABLES["facts"],
     procedures_table=TABLES["procedures"],
     ledger_table=TABLES["ledger"],
-    idempotency_table="am-idempotency",
     kb_bucket=BUCKET,
     knowledge_base_id="KB12345678",
     kb_data_source_id="DS12345678",

@@ -197,7 +197,6 @@ def test_the_pseudonym_key_is_read_whole_up_to_the_secrets_manager_maximum() -> 
             facts_table="f",
             procedures_table="p",
             ledger_table="l",
-            idempotency_table="i",
             kb_bucket="kb-docs",
             knowledge_base_id="KB12345678",
             kb_data_source_id="DS12345678",

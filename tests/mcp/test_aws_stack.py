@@ -27,7 +27,6 @@ from agent_memory.wiring import aws as wiring
 from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     REGION,
-    create_idempotency_table,
     create_tables,
     tenant_access,
 )
@@ -71,7 +70,6 @@ def stack() -> Iterator[Stack]:
             facts_table=tables["facts"],
             procedures_table=tables["procedures"],
             ledger_table=tables["ledger"],
-            idempotency_table=create_idempotency_table(dynamodb, "agent-memory-idempotency"),
             kb_bucket=BUCKET,
             knowledge_base_id=KB_ID,
             kb_data_source_id=DS_ID,

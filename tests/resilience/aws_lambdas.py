@@ -27,7 +27,6 @@ from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     FAKE_CREDENTIALS,
     REGION,
-    create_idempotency_table,
     create_tables,
     tenant_access,
 )
@@ -35,10 +34,8 @@ from tests.support.embedder import HashingEmbedder
 from tests.support.fake_bedrock_kb import FakeBedrockKnowledgeBase
 from tests.support.lambda_context import LambdaContext
 from tests.support.memory import HASHING_CALIBRATION
-from tests.support.moto_workflow import fresh_handlers
 
 BUCKET = "agent-memory-kb-docs"
-IDEMPOTENCY_TABLE = "agent-memory-idempotency"
 KB_ID, DS_ID = "KB12345678", "DS12345678"
 STEPS = ("extract", "scrub", "write_episode", "confirm_facts", "stage_kb_docs", "propose_procedure")
 
@@ -95,7 +92,7 @@ class AwsMemory:
         return state
 
     def items(self) -> list[dict[str, Any]]:
-        """Every item of every table, the idempotency table included, as DynamoDB holds it."""
+        """Every item of every table, as DynamoDB holds it."""
         found: list[dict[str, Any]] = []
         for table in self.tables:
             for page in self.dynamodb.get_paginator("scan").paginate(TableName=table):
@@ -123,7 +120,6 @@ def aws_memory(pii: PiiDetector) -> Iterator[AwsMemory]:
     with mock.patch.dict(os.environ, env), mock_aws():
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         tables = create_tables(dynamodb)
-        create_idempotency_table(dynamodb, IDEMPOTENCY_TABLE)
         s3 = boto3.client("s3", region_name=REGION)
         s3.create_bucket(Bucket=BUCKET)
         settings = AwsSettings(
@@ -131,7 +127,6 @@ def aws_memory(pii: PiiDetector) -> Iterator[AwsMemory]:
             facts_table=tables["facts"],
             procedures_table=tables["procedures"],
             ledger_table=tables["ledger"],
-            idempotency_table=IDEMPOTENCY_TABLE,
             kb_bucket=BUCKET,
             knowledge_base_id=KB_ID,
             kb_data_source_id=DS_ID,
@@ -153,10 +148,8 @@ def aws_memory(pii: PiiDetector) -> Iterator[AwsMemory]:
             embedder=HashingEmbedder(),
             instant=True,
         )
-        # Step handlers bind their idempotency table at import: import them afresh, and forget
-        # them after, so no other test gets handlers bound to this account.
-        with fresh_handlers(), mock.patch.object(wiring, "_current", runtime):
-            yield AwsMemory(runtime, dynamodb, s3, [*tables.values(), IDEMPOTENCY_TABLE])
+        with mock.patch.object(wiring, "_current", runtime):
+            yield AwsMemory(runtime, dynamodb, s3, list(tables.values()))
 
 
 @dataclass

@@ -43,7 +43,6 @@ from agent_memory.wiring import aws as wiring
 from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     REGION,
-    create_idempotency_table,
     create_tables,
     tenant_access,
 )
@@ -59,7 +58,6 @@ from tests.support.guarded_runtime import GuardedRuntime
 from tests.support.lambda_context import LambdaContext
 from tests.support.moto_workflow import (
     deploy_consolidation,
-    fresh_handlers,
     moto_with_handlers,
     start_execution,
     wait_for_execution,
@@ -67,11 +65,8 @@ from tests.support.moto_workflow import (
 )
 
 DIMENSION = 256
-# Retry waits of the state machine and the handlers' timeout (the idempotent steps' 30 s in
-# stacks/functions.py, which bounds how long a step's idempotency record stays in progress),
-# scaled down together.
+# Retry waits of the state machine, scaled down.
 TIME_SCALE = 0.05
-HANDLER_TIMEOUT_MS = 30_000
 KB_ID, DS_ID = "KB12345678", "DS12345678"
 # The word-hashing vectors need a lower bar than Titan's calibrated one.
 HASHING_TITAN = Calibration(
@@ -165,9 +160,7 @@ class AwsHarness:
         module = importlib.import_module(f"functions.{name}.handler")
 
         def call(event: Event) -> Event:
-            result: Event = module.handler(
-                event, LambdaContext(name, int(HANDLER_TIMEOUT_MS * self.time_scale))
-            )
+            result: Event = module.handler(event, LambdaContext(name))
             return result
 
         return call
@@ -232,21 +225,16 @@ class AwsHarness:
         letters: list[Event],
         *,
         rounds: int = 30,
-        pause: float = 0.0,
         workers: int = 4,
     ) -> tuple[int, list[Event]]:
         """Consolidate each dead letter's event again with ``run``, then whatever was
         dead-lettered meanwhile, until the queue stays empty or ``rounds`` have passed:
-        (replays, the letters still waiting). ``pause`` waits before each round, as an
-        operator replays later: a step cut short holds its idempotency record in progress for
-        the handler's timeout.
+        (replays, the letters still waiting).
         """
         replays = 0
         for _ in range(rounds):
             if not letters:
                 break
-            if pause:
-                time.sleep(pause)
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 list(pool.map(run, [self._letter_event(letter) for letter in letters]))
             replays += len(letters)
@@ -261,11 +249,6 @@ class AwsHarness:
         described = self.sfn.describe_execution(executionArn=letter["execution"])
         return dict(json.loads(described["input"]))
 
-    @property
-    def in_progress_expiry(self) -> float:
-        """Seconds an interrupted step's idempotency record stays in progress."""
-        return HANDLER_TIMEOUT_MS / 1000 * self.time_scale
-
 
 def _uid() -> str:
     return uuid.uuid4().hex[:16]
@@ -277,20 +260,17 @@ def aws_harness(
 ) -> Iterator[AwsHarness]:
     """Tables, bucket, queue, the consolidation state machine and the runtime, in moto.
 
-    Every resource name carries a fresh prefix, so harnesses may nest. The handler modules are
-    imported afresh inside (their idempotency layer binds to the runtime at import) and
-    forgotten on the way out.
+    Every resource name carries a fresh prefix, so harnesses may nest.
     """
     prefix = f"am{_uid()[:8]}-"
     faults = FaultInjector(rate=fault_rate, seed=seed, enabled=False)
     with (
-        moto_with_handlers(timeout_ms=int(HANDLER_TIMEOUT_MS * time_scale)),
+        moto_with_handlers(),
         mock.patch.object(retrier_decl, "time", _ScaledTime(time_scale)),
         _one_container_at_a_time_for_metrics(),
     ):
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         tables = create_tables(dynamodb, prefix)
-        idempotency = create_idempotency_table(dynamodb, f"{prefix}idempotency")
         s3 = boto3.client("s3", region_name=REGION)
         s3.create_bucket(Bucket=f"{prefix}kb-docs")
         sqs = boto3.client("sqs", region_name=REGION)
@@ -303,7 +283,6 @@ def aws_harness(
             facts_table=tables["facts"],
             procedures_table=tables["procedures"],
             ledger_table=tables["ledger"],
-            idempotency_table=idempotency,
             kb_bucket=f"{prefix}kb-docs",
             knowledge_base_id=KB_ID,
             kb_data_source_id=DS_ID,
@@ -321,7 +300,7 @@ def aws_harness(
         )
         titan = runtime.prepare(session.client("bedrock-runtime"))
         runtime.embedder = BedrockEmbedder(titan, TITAN_EMBED_V2, dimensions=DIMENSION)
-        with fresh_handlers(), mock.patch.object(wiring, "_current", runtime):
+        with mock.patch.object(wiring, "_current", runtime):
             yield AwsHarness(runtime, faults, served, sqs, sfn, s3, queue_url, machine, time_scale)
             faults.enabled = False
             wait_until_none_running(sfn, machine)

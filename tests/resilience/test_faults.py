@@ -1,16 +1,15 @@
 """Faults: throttling and transient errors on every AWS call, locked SQLite writes locally.
 
-At 20% of calls (DynamoDB, S3, Comprehend, Titan embeddings, the KB's retrieve and ingestion,
-and the idempotency table), some after the call took effect, and on 20% of SQLite write
-transactions: every run is consolidated by the state machine's retries or dead-lettered with
-its error; once the faults stop, replaying the dead letters (failed-run records locally)
-completes every run; and no run is left half-written, checked against the expectation computed
-from the events (``helpers_corpus``).
+At 20% of calls (DynamoDB, S3, Comprehend, Titan embeddings, the KB's retrieve and ingestion),
+some after the call took effect, and on 20% of SQLite write transactions: every run is
+consolidated by the state machine's retries or dead-lettered with its error; once the faults
+stop, replaying the dead letters (failed-run records locally) completes every run; and no run
+is left half-written, checked against the expectation computed from the events
+(``helpers_corpus``).
 """
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -48,12 +47,10 @@ from tests.resilience.helpers_local import (
 from tests.support.ledger import ledger_contents
 
 FAULT_RATE = 0.2
-# Retry waits and the steps' timeout, scaled down together (see helpers_aws).
+# The state machine's retry waits, scaled down (see helpers_aws).
 TIME_SCALE = 0.02
 # The errors the faults may surface as: anything else would be a fault left unmapped.
-# StepInProgress: a faulted step whose in-progress record could not be deleted holds it until
-# the step's timeout, and a fault on the step taken over again can hold it once more.
-RETRYABLE = {"TransientError", "StepInProgress"}
+RETRYABLE = {"TransientError"}
 
 
 @dataclass
@@ -121,9 +118,8 @@ def aws_faults() -> Iterator[FaultRun]:
         run = FaultRun(harness.ports(None), expected_state([*seeds, *events]), outcomes)
         _record_first_pass(run, harness, calls_before)
         run.retries = sum(machine.retries.values())
-        # Then, the incident over, the dead letters are replayed; steps cut short keep their
-        # idempotency record in progress until the handler's timeout, so wait that out first.
-        time.sleep(harness.in_progress_expiry)
+        # Then, the incident over, the dead letters are replayed at once: a step cut short holds
+        # nothing a replay must wait for (the run ledger and the stores' conditions decide)
         run.replays, left = harness.replay_dead_letters(machine.run, list(run.dead_letters))
         run.left = len(left)
         run.seen = set(harness.faults.seen - seen_before)
@@ -198,10 +194,16 @@ def test_a_redelivery_failing_after_its_run_completed_leaves_no_failure_record()
             harness.faults.force("GetItem", "ThrottlingException", 400)
         assert not machine.run(event).consolidated
         [letter] = harness.drain_dead_letters()
-        # When the dead letter is replayed (every later step answers from its idempotency record)
+        # When the dead letter is replayed (extract finds the run consolidated in the ledger)
+        seen = Counter(harness.faults.seen)
         assert machine.run(letter["event"]).consolidated
         # Then no failed-run record claims the run still needs replaying
         assert failed_runs(harness.ports(None).run_ledger) == []
+        # And the replay read DynamoDB but called no model: no PII detector, no embedder, no
+        # KB retrieve
+        called = set(harness.faults.seen - seen)
+        assert "dynamodb" in called
+        assert not called & {"comprehend", "bedrock-runtime", "bedrock-agent-runtime"}
 
 
 def test_kb_ingestion_meeting_a_running_job_waits_for_the_next_window() -> None:
@@ -286,7 +288,6 @@ def asl_faults() -> Iterator[tuple[FaultRun, list[bool]]]:
         harness.faults.enabled = False
         run = FaultRun(harness.ports(None), expected_state([*seeds, *events]), outcomes)
         _record_first_pass(run, harness, calls_before)
-        time.sleep(harness.in_progress_expiry)
         run.replays, left = harness.replay_dead_letters(
             lambda e: harness.wait(harness.execute(e, wait=False)), list(run.dead_letters)
         )

@@ -29,7 +29,6 @@ from agent_memory.wiring import aws as wiring
 from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     REGION,
-    create_idempotency_table,
     create_tables,
     tenant_access,
 )
@@ -42,7 +41,6 @@ from tests.support.memory import HASHING_CALIBRATION
 from tests.support.moto_workflow import (
     _placeholder_zip,
     deploy_consolidation,
-    fresh_handlers,
     moto_with_handlers,
     start_execution,
     wait_until_none_running,
@@ -106,7 +104,6 @@ def deployed() -> Iterator[Deployed]:
             facts_table=tables["facts"],
             procedures_table=tables["procedures"],
             ledger_table=tables["ledger"],
-            idempotency_table=create_idempotency_table(dynamodb, "agent-memory-idempotency"),
             kb_bucket=BUCKET,
             knowledge_base_id=KB_ID,
             kb_data_source_id=DS_ID,
@@ -130,7 +127,7 @@ def deployed() -> Iterator[Deployed]:
         bus_events = sqs.create_queue(QueueName="bus-events")["QueueUrl"]
         _deploy(sqs, bus_events)
         forwarder = Forwarder(sqs, bus_events, sfn, machine)
-        with fresh_handlers(), mock.patch.object(wiring, "_current", runtime):
+        with mock.patch.object(wiring, "_current", runtime):
             forwarder.thread.start()
             memory = MemoryClient.aws_from_stack(STACK, region=REGION)
             yield Deployed(memory, forwarder)

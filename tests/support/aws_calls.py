@@ -16,7 +16,6 @@ observed and which granted actions no test exercised.
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import sys
@@ -25,7 +24,6 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +48,6 @@ FUNCTIONS_DIR = ROOT / "functions"
 REPORT = ROOT / "build" / "aws-calls.json"
 _HANDLER_PREFIX = f"{FUNCTIONS_DIR}{os.sep}"
 _HANDLER_SUFFIX = f"{os.sep}handler.py"
-# Where the decorators around a handler live.
-_WRAPPERS = (
-    str(Path(str(find_spec("aws_lambda_powertools").origin)).parent),  # type: ignore[union-attr]
-    str(ROOT / "src" / "agent_memory" / "serverless"),
-)
 
 _local = threading.local()
 # Code of the recording wrapper: a frame of it is an API call in progress.
@@ -73,7 +66,7 @@ def function_on_stack() -> str | None:
     while frame is not None:
         if frame.f_code in _IN_CALL:
             return None
-        name = _handler_of(frame)
+        name = _handler_name(frame.f_code.co_filename)
         if name is not None:
             return name
         frame = frame.f_back  # type: ignore[assignment]
@@ -82,27 +75,9 @@ def function_on_stack() -> str | None:
 
 
 def _handler_name(path: str) -> str | None:
+    """The function whose handler file ``path`` is, or None."""
     if path.startswith(_HANDLER_PREFIX) and path.endswith(_HANDLER_SUFFIX):
         return path[len(_HANDLER_PREFIX) : -len(_HANDLER_SUFFIX)]
-    return None
-
-
-def _handler_of(frame: Any) -> str | None:
-    """The function ``frame`` runs: its handler's body, or a decorator wrapping it.
-
-    The decorators (Powertools', ``once_per_run``) call AWS before the handler's body runs
-    (the idempotency record); their frames hold the handler they wrap in a closure.
-    """
-    code = frame.f_code
-    name = _handler_name(code.co_filename)
-    if name is not None or not code.co_freevars or not code.co_filename.startswith(_WRAPPERS):
-        return name
-    for variable in code.co_freevars:
-        wrapped = frame.f_locals.get(variable)
-        if callable(wrapped):
-            inner = getattr(inspect.unwrap(wrapped), "__code__", None)
-            if inner is not None and (name := _handler_name(inner.co_filename)) is not None:
-                return name
     return None
 
 
@@ -328,7 +303,6 @@ def _labelled_statements(template: Template, role_id: str) -> list[Any]:
         facts_table="unbound-facts",
         procedures_table="unbound-procedures",
         ledger_table="unbound-ledger",
-        idempotency_table="unbound-idempotency",
         kb_bucket="unbound-bucket",
         knowledge_base_id="unbound-kb",
         kb_data_source_id="unbound-ds",
@@ -379,7 +353,6 @@ def template_of(stack: Any, resources: dict[str, Any]) -> Template:
     functions, storage = stack.functions, stack.storage
     ids = LogicalIds(
         tables={name: logical_id(table) for name, table in storage.tables.items()},
-        idempotency=logical_id(storage.idempotency),
         documents=logical_id(storage.documents),
         knowledge_base=logical_id(stack.knowledge_base.knowledge_base),
         pseudonym_key=logical_id(functions.pseudonym_key),

@@ -27,8 +27,6 @@ from agent_memory.wiring.aws_settings import AwsSettings
 from tests.support.iam_strings import Pattern, parse
 
 ACCOUNT = "123456789012"  # moto's default account
-# Powertools' idempotency table is keyed by "id" (DynamoDBPersistenceLayer's default key_attr).
-IDEMPOTENCY_KEY = "id"
 
 Context = Mapping[str, tuple[str, ...]]
 # A request's context as it is kept: sorted (key, values) pairs, so requests can be set members.
@@ -75,7 +73,6 @@ class Tables:
             name = getattr(settings, f"{design.logical_name}_table")
             keys[name] = {None: design.partition_key.name}
             keys[name].update({i.name: i.partition_key.name for i in design.indexes})
-        keys[settings.idempotency_table] = {None: IDEMPOTENCY_KEY}
         return cls(keys)
 
     def partition_key(self, table: str, index: str | None = None) -> str:
@@ -597,7 +594,6 @@ class LogicalIds:
     """The template's logical ids of what the functions touch (from the synthesized stack)."""
 
     tables: Mapping[str, str]
-    idempotency: str
     documents: str
     knowledge_base: str
     pseudonym_key: str
@@ -628,7 +624,6 @@ class Deployment:
             }
 
         bound = {ids.tables[n]: table(getattr(s, f"{n}_table")) for n in ids.tables}
-        bound[ids.idempotency] = table(s.idempotency_table)
         bound[ids.documents] = {"Ref": s.kb_bucket, "Arn": f"arn:aws:s3:::{s.kb_bucket}"}
         kb_arn = (
             f"arn:aws:bedrock:{self.region}:{self.account}:knowledge-base/{s.knowledge_base_id}"

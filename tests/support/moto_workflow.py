@@ -12,7 +12,6 @@ import importlib
 import io
 import json
 import os
-import sys
 import time
 import traceback
 import uuid
@@ -85,12 +84,10 @@ def deploy_consolidation(queue_url: str, *, prefix: str = "") -> tuple[Any, str]
 
 
 @contextmanager
-def moto_with_handlers(
-    invocations: list[str] | None = None, *, timeout_ms: int | None = None
-) -> Iterator[None]:
+def moto_with_handlers(invocations: list[str] | None = None) -> Iterator[None]:
     """A moto account whose Step Functions run state machines and whose Lambda invocations
-    run the in-process handlers (each told it has ``timeout_ms`` left, if given); the name of
-    each function invoked is appended to ``invocations``.
+    run the in-process handlers; the name of each function invoked is appended to
+    ``invocations``.
     """
     with (
         mock.patch.dict(os.environ, LAMBDA_ENVIRONMENT),
@@ -100,16 +97,12 @@ def moto_with_handlers(
                 "lambda": {"use_docker": False},
             }
         ),
-        mock.patch.object(
-            LambdaSimpleBackend, "invoke", _route_to_handlers(invocations, timeout_ms)
-        ),
+        mock.patch.object(LambdaSimpleBackend, "invoke", _route_to_handlers(invocations)),
     ):
         yield
 
 
-def _route_to_handlers(
-    invocations: list[str] | None, timeout_ms: int | None
-) -> Callable[..., bytes]:
+def _route_to_handlers(invocations: list[str] | None) -> Callable[..., bytes]:
     """moto's Lambda invoke, calling the in-process handler as the Lambda service would."""
 
     def invoke(
@@ -124,29 +117,9 @@ def _route_to_handlers(
         name = function_name.rsplit(":", 1)[-1].split("-", 1)[-1]
         if invocations is not None:
             invocations.append(name)
-        context = LambdaContext(name) if timeout_ms is None else LambdaContext(name, timeout_ms)
-        return handler_reply(name, body, response_headers, context)
+        return handler_reply(name, body, response_headers, LambdaContext(name))
 
     return invoke
-
-
-@contextmanager
-def fresh_handlers() -> Iterator[None]:
-    """Import the step handlers of ``functions/`` afresh inside, and forget them after.
-
-    Each binds its idempotency table's client to the runtime current at its import, so a
-    harness's handlers must not be another harness's.
-    """
-    _forget_handlers()
-    try:
-        yield
-    finally:
-        _forget_handlers()
-
-
-def _forget_handlers() -> None:
-    for name in [n for n in sys.modules if n.startswith("functions.") and n.endswith(".handler")]:
-        del sys.modules[name]
 
 
 def start_execution(sfn: Any, machine: str, event: Any) -> str:

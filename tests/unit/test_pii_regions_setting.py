@@ -17,7 +17,7 @@ from agent_memory.wiring.local_settings import LocalSettings
 REQUIRED = {
     name: "x"
     for name in (
-        "EPISODES_TABLE FACTS_TABLE PROCEDURES_TABLE LEDGER_TABLE IDEMPOTENCY_TABLE KB_BUCKET "
+        "EPISODES_TABLE FACTS_TABLE PROCEDURES_TABLE LEDGER_TABLE KB_BUCKET "
         "KNOWLEDGE_BASE_ID KB_DATA_SOURCE_ID"
     ).split()
 }

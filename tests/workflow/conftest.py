@@ -23,7 +23,6 @@ from agent_memory.wiring import aws as wiring
 from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import (
     REGION,
-    create_idempotency_table,
     create_tables,
     tenant_access,
 )
@@ -34,7 +33,6 @@ from tests.support.guarded_runtime import GuardedRuntime
 from tests.support.memory import HASHING_CALIBRATION
 from tests.support.moto_workflow import (
     deploy_consolidation,
-    fresh_handlers,
     moto_with_handlers,
     start_execution,
     wait_for_execution,
@@ -87,7 +85,6 @@ def workflow() -> Iterator[Workflow]:
     with moto_with_handlers(invocations):
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         tables = create_tables(dynamodb)
-        idempotency = create_idempotency_table(dynamodb, "agent-memory-idempotency")
         s3 = boto3.client("s3", region_name=REGION)
         s3.create_bucket(Bucket=BUCKET)
         sqs = boto3.client("sqs", region_name=REGION)
@@ -99,7 +96,6 @@ def workflow() -> Iterator[Workflow]:
             facts_table=tables["facts"],
             procedures_table=tables["procedures"],
             ledger_table=tables["ledger"],
-            idempotency_table=idempotency,
             kb_bucket=BUCKET,
             knowledge_base_id=KB_ID,
             kb_data_source_id=DS_ID,
@@ -124,7 +120,7 @@ def workflow() -> Iterator[Workflow]:
             prepare_client=kb.serve_on,
             dynamodb_lock=threading.Lock(),
         )
-        with fresh_handlers(), mock.patch.object(wiring, "_current", runtime):
+        with mock.patch.object(wiring, "_current", runtime):
             yield Workflow(sfn, sqs, s3, dynamodb, machine, queue_url, runtime, pii, invocations)
         wait_until_none_running(sfn, machine, poll=0.05)
 

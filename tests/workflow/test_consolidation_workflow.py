@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -105,32 +104,42 @@ def _failed_with(workflow: Workflow, arn: str) -> list[str]:
     ]
 
 
-def test_a_twin_delivery_waits_for_the_step_its_twin_holds(workflow: Workflow) -> None:
-    # Given a run delivered twice at once, the first delivery held inside WriteEpisode
+def test_twin_deliveries_inside_one_step_both_succeed_and_write_the_run_once(
+    workflow: Workflow,
+) -> None:
+    # Given a run delivered twice at once, the first delivery held inside WriteEpisode (its
+    # episode not yet written)
     embedder = GatedEmbedder(workflow.runtime.embedder)
     workflow.runtime.embedder = embedder
     event = eventbridge_event(run_event("wf-twin-1", tenant_id="wf-twin"))
     try:
-        arns = [workflow.start(event)]
+        first = workflow.start(event)
         assert embedder.holding.wait(timeout=30), "the first delivery never reached WriteEpisode"
-        # When its twin is delivered and reaches the held step (started only now: started
-        # together, both could pass the step's idempotency check before either recorded it)
-        arns.append(workflow.start(event))
-        deadline = time.monotonic() + 30
-        while not any("StepInProgress" in _failed_with(workflow, a) for a in arns):
-            assert time.monotonic() < deadline, "no delivery met the step in progress"
-            time.sleep(0.05)
+        # When its twin runs every step meanwhile, WriteEpisode included, and then the first
+        # delivery goes on
+        twin = workflow.start(event)
+        twin_ended = workflow.wait(twin)
         embedder.gate.set()
-        executions = [workflow.wait(a) for a in arns]
+        first_ended = workflow.wait(first)
     finally:
         embedder.gate.set()
         workflow.runtime.embedder = embedder.inner
-    # Then it was told StepInProgress (its own retrier, not the jittered TransientError one),
-    # waited, and took the first delivery's result: both succeeded, one episode
-    assert [e["status"] for e in executions] == ["SUCCEEDED", "SUCCEEDED"]
-    failures = [error for a in arns for error in _failed_with(workflow, a)]
-    assert failures and set(failures) == {"StepInProgress"}
-    assert len(list(workflow.runtime.ports("wf-twin").episodes.export("wf-twin"))) == 1
+    # Then both succeeded without a task failing: neither waited for the other
+    assert [twin_ended["status"], first_ended["status"]] == ["SUCCEEDED", "SUCCEEDED"]
+    assert _failed_with(workflow, first) == _failed_with(workflow, twin) == []
+    # And the twin continued from the run's recorded scrub and wrote the episode; the first
+    # delivery's conditional put found it present
+    assert output(twin_ended)["extracted_by"] == "ledger"
+    assert output(twin_ended)["episode"] == {"written": True}
+    assert output(first_ended)["episode"] == {"written": False}
+    # And the stores hold the run once: one episode, the fact sighted and confirmed by it
+    # once, the procedure proposed by it once
+    ports = workflow.runtime.ports("wf-twin")
+    assert len(list(ports.episodes.export("wf-twin"))) == 1
+    [fact] = list(ports.facts.export("wf-twin"))
+    assert (fact.run_ids, fact.sightings, fact.confirmations) == ({"reviewer/wf-twin-1"}, 1, 1)
+    [procedure] = list(ports.procedures.export("wf-twin"))
+    assert (procedure.source_run_ids, procedure.proposals) == ({"reviewer/wf-twin-1"}, 1)
 
 
 class FlakyDetector:

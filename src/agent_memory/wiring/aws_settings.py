@@ -44,7 +44,6 @@ class AwsSettings:
     facts_table: str
     procedures_table: str
     ledger_table: str
-    idempotency_table: str
     kb_bucket: str
     knowledge_base_id: str
     kb_data_source_id: str
@@ -99,7 +98,6 @@ _REQUIRED = {
     "facts_table": ("FACTS_TABLE", "FactsTableName"),
     "procedures_table": ("PROCEDURES_TABLE", "ProceduresTableName"),
     "ledger_table": ("LEDGER_TABLE", "LedgerTableName"),
-    "idempotency_table": ("IDEMPOTENCY_TABLE", "IdempotencyTableName"),
     "kb_bucket": ("KB_BUCKET", "DocumentsBucketName"),
     "knowledge_base_id": ("KNOWLEDGE_BASE_ID", "KnowledgeBaseId"),
     "kb_data_source_id": ("KB_DATA_SOURCE_ID", "DataSourceId"),

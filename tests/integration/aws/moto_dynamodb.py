@@ -83,17 +83,6 @@ def create_tables(client: Any, prefix: str = "agent-memory-") -> dict[str, str]:
     return names
 
 
-def create_idempotency_table(client: Any, name: str) -> str:
-    """Create the handlers' idempotency table (Powertools' layout: key ``id``); its name."""
-    client.create_table(
-        TableName=name,
-        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-        BillingMode="PAY_PER_REQUEST",
-    )
-    return name
-
-
 @contextmanager
 def mocked_tables() -> Iterator[Tables]:
     """Fresh tables in a fresh moto account, with fake credentials and no network."""
@@ -103,13 +92,12 @@ def mocked_tables() -> Iterator[Tables]:
 
 
 def settings_for(tables: dict[str, str], **overrides: Any) -> AwsSettings:
-    """Lambda settings over moto ``tables`` (no idempotency table, a stubbed KB by default)."""
+    """Lambda settings over moto ``tables`` (a stubbed KB by default)."""
     fields: dict[str, Any] = {
         "episodes_table": tables["episodes"],
         "facts_table": tables["facts"],
         "procedures_table": tables["procedures"],
         "ledger_table": tables["ledger"],
-        "idempotency_table": "unused",
         "kb_bucket": "kb-docs",
         "knowledge_base_id": "KB12345678",
         "kb_data_source_id": "DS12345678",

@@ -76,7 +76,6 @@ def moto_stack(
             "StateMachineArn": _state_machine(region),
             "DeadLetterQueueUrl": queue_url,
             **{f"{name.title()}TableName": table for name, table in tables.items()},
-            "IdempotencyTableName": "idempotency",
             "DocumentsBucketName": BUCKET,
             "KnowledgeBaseId": "KB12345678",
             "DataSourceId": "DS12345678",

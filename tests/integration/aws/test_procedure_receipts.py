@@ -35,7 +35,6 @@ from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
 from tests.support.lambda_context import LambdaContext
 from tests.support.memory import HASHING_CALIBRATION, proposed_procedure, run_event
-from tests.support.moto_workflow import fresh_handlers
 
 SECRET = "p" * 64
 KB_ID = "KB12345678"
@@ -77,24 +76,17 @@ def deployment() -> Iterator[Deployment]:
     with mock.patch.dict(os.environ, env), mock_aws():
         dynamodb = boto3.client("dynamodb", region_name=REGION)
         tables = create_tables(dynamodb)
-        dynamodb.create_table(
-            TableName="agent-memory-idempotency",
-            KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-            AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-            BillingMode="PAY_PER_REQUEST",
-        )
         secret = boto3.client("secretsmanager", region_name=REGION).create_secret(
             Name="pseudonym-key", SecretString=SECRET
         )
         settings = settings_for(
             tables,
-            idempotency_table="agent-memory-idempotency",
             knowledge_base_id=KB_ID,
             pseudonym_secret_arn=secret["ARN"],
             **tenant_access(tables.values()),
         )
         kb = boto3.client("bedrock-agent-runtime", region_name=REGION)
-        with Stubber(kb) as stub, fresh_handlers():
+        with Stubber(kb) as stub:
             yield Deployment(settings, kb, stub)
 
 

@@ -27,7 +27,6 @@ REQUIRED = {
     "FACTS_TABLE": "f",
     "PROCEDURES_TABLE": "p",
     "LEDGER_TABLE": "l",
-    "IDEMPOTENCY_TABLE": "i",
     "KB_BUCKET": "b",
     "KNOWLEDGE_BASE_ID": "KB12345678",
     "KB_DATA_SOURCE_ID": "DS12345678",

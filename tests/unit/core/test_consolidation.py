@@ -7,10 +7,13 @@ import pytest
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import FactStatus, ProcedureStatus
 from agent_memory.core.model.policies import HOUR
+from agent_memory.core.ports import FeedbackCount
 from agent_memory.core.tiers.procedural import review
 from agent_memory.core.tiers.semantic import fact_hash
 from agent_memory.core.workflows.consolidation import (
+    AFTER_EXTRACT,
     STEP_NAMES,
+    STEPS,
     StepFailed,
     consolidate,
     consolidate_or_record,
@@ -161,6 +164,46 @@ def test_procedure_feedback_counts_once_per_run(memory: Memory) -> None:
     procedure = memory.ports.procedures.get(proposed)
     assert procedure is not None
     assert (procedure.times_applied, procedure.times_succeeded) == (1, 1)
+
+
+def test_a_step_retried_with_its_input_after_its_first_try_wrote_writes_nothing_more(
+    memory: Memory,
+) -> None:
+    # Given a validated procedure served to a run, whose event reports on it
+    proposed = summary(consolidate(run_event("r1"), memory.ports))["procedure_proposed"]
+    review(memory.ports.procedures, proposed, approve=True, reviewer="ana", now=memory.clock())
+    state = extract(
+        run_event("r2", procedure_feedback=feedback(serve(memory.ports), True)), memory.ports
+    )
+    for name in AFTER_EXTRACT:
+        first = STEPS[name](state, memory.ports)
+        stored = (list(export_tenant(memory.ports, "acme")), ledger_contents(memory.ports))
+        embedded = memory.embedder.calls
+        # When the step is tried again on the same input (a Lambda retry after a lost reply)
+        again = STEPS[name](state, memory.ports)
+        # Then the retry changed nothing the first try stored
+        assert (list(export_tenant(memory.ports, "acme")), ledger_contents(memory.ports)) == (
+            stored
+        ), name
+        if name == "write_episode":
+            # And it found the run's episode present before embedding anything
+            assert again.episode_written is False and memory.embedder.calls == embedded
+        if name == "propose_procedure":
+            # And it says the run's report was counted already (by the first try)
+            assert again.procedure is not None and again.procedure.feedback is not None
+            assert again.procedure.feedback.reason == FeedbackCount.RUN_COUNTED
+        state = first
+    # And the run counted once: its episode, its fact's second run (r1 the first), one
+    # application of the procedure
+    assert memory.ports.episodes.get("acme", "reviewer", "r2", now=memory.clock()) is not None
+    assert fact_runs(memory) == 2
+    procedure = memory.ports.procedures.get(proposed)
+    assert procedure is not None
+    assert (procedure.times_applied, procedure.times_succeeded) == (1, 1)
+    # And the run is recorded as consolidated: a redelivery calls no model
+    embedded = memory.embedder.calls
+    assert summary(consolidate(run_event("r2"), memory.ports))["extracted_by"] == "ledger"
+    assert memory.embedder.calls == embedded
 
 
 def test_feedback_on_a_procedure_never_served_is_not_counted(memory: Memory) -> None:

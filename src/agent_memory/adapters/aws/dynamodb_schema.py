@@ -236,7 +236,7 @@ LEDGER = TableDesign(
         Index(PREFIX_INDEX, KeyAttribute(KEY_HEAD, _S), KeyAttribute("key", _S)),
     ),
     ttl_attribute="expires_at",
-    purpose="idempotency results, run records and job state",
+    purpose="run records (what decides a run's consolidation), failed runs and job state",
 )
 
 TABLES: tuple[TableDesign, ...] = (EPISODES, FACTS, PROCEDURES, LEDGER)

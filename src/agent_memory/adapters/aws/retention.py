@@ -18,11 +18,6 @@ PITR_DAYS = 35
 # creation and rounds up to the next midnight UTC, then removes the version asynchronously
 # (https://docs.aws.amazon.com/AmazonS3/latest/userguide/intro-lifecycle-rules.html).
 NONCURRENT_VERSION_DAYS = 7
-# Powertools idempotency records of the write steps (serverless.idempotency); DynamoDB TTL then
-# deletes an expired item, typically within two days
-# (https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/howitworks-ttl.html).
-IDEMPOTENCY_DAYS = 7
-TTL_DELETION_DAYS = 2
 ARCHIVE_DAYS = 14  # the bus's archive of RunFinished events
 DEAD_LETTER_DAYS = 14  # both dead-letter queues' message retention
 LOG_DAYS = 30  # the functions' and the state machine's log groups (RetentionDays.ONE_MONTH)
@@ -42,13 +37,6 @@ AWS_RETENTION: tuple[Retention, ...] = (
         "the deleted documents' old versions (fact text, metadata) under tenants/<tenant>/, "
         "removed by the lifecycle rule after S3 rounds to the next midnight UTC",
         NONCURRENT_VERSION_DAYS + 1,
-    ),
-    Retention(
-        "idempotency table",
-        "the write steps' results for the tenant's runs (scrubbed episode, facts, procedure), "
-        "keyed by a hash forget cannot name; expired at the latest then, deleted by TTL "
-        "within about two days more",
-        IDEMPOTENCY_DAYS + TTL_DELETION_DAYS,
     ),
     Retention(
         "EventBridge archive",

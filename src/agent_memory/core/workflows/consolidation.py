@@ -5,9 +5,14 @@ Each step is a function of (run state, ports) returning the run state with its r
 tasks of
 ``statemachines/consolidation.asl.json`` (their handlers read and write the state's JSON form)
 and in-process locally (:func:`consolidate`, in the ASL's order, with no JSON in between).
-Every step is idempotent per run, and a run is (tenant, agent, run id): a redelivered event or
-a replayed execution changes nothing that was already written, and two agents' runs of the same
-id are two runs.
+Every step is idempotent per run, and a run is (tenant, agent, run id): a redelivered event, a
+replayed execution or a step retried on the same input changes nothing that was already
+written, and two agents' runs of the same id are two runs. The run ledger is the one authority
+on a run: extract reads its record (a run recorded once is continued from it), scrub's
+conditional start lets the first delivery's scrub stand, a run recorded consolidated calls no
+model, and the last step marks it so. Beneath it, each store's conditional writes make a step's
+own writes idempotent when deliveries of one run overlap: the episode is put if absent, a fact
+counts each run once, a procedure counts each source run and each run's feedback once.
 """
 
 from __future__ import annotations
@@ -470,8 +475,8 @@ def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     )
     # The last step closes the run: it is marked complete, then a failure recorded by an
     # earlier attempt is resolved. record_failure looks for the mark after writing, so a
-    # failure recorded meanwhile (a redelivery, whose later steps may answer from their
-    # idempotency records and never reach this line) is resolved there instead.
+    # failure recorded after this deletion (by an overlapping delivery of the run that
+    # failed) is resolved there instead.
     if not state.consolidated:
         recorded = run_record(ports.run_ledger, *_ids(run), now=now)
         if recorded is not None:
@@ -680,8 +685,8 @@ def record_failure(payload: State, ports: MemoryPorts) -> FailureKept:
         ledger = ports.run_ledger
         ledger.put_failure(tenant_id, agent_id, run_id, record.json(), now=now, expires_at=None)
     # A repeated report checks too: the first may have written its record and failed before
-    # this check, and a replay whose steps answer from their idempotency records never reaches
-    # the last step's cleanup.
+    # this check, after the delivery that completed the run had cleaned up, and no replay may
+    # ever come to remove it.
     if (
         not record.resolved
         and identity is not None
