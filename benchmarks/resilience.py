@@ -50,6 +50,7 @@ from agent_memory.cli.demo_runs import TASK_TYPE, TENANT
 from agent_memory.core.model import markers
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.requests import BootstrapRequest
+from agent_memory.core.model.run_records import IncompleteRun
 from agent_memory.core.model.visible import is_hidden
 from agent_memory.core.tiers import procedural
 from agent_memory.core.workflows import consolidation
@@ -391,7 +392,11 @@ def kill_aws(args: argparse.Namespace) -> dict[str, Any]:
         for execution in stopped[::2]:
             report({"execution": execution["executionArn"], "error": {"Error": "ABORTED"}})
         failures = StackFailures(
-            ports, harness.sfn, harness.sqs, harness.state_machine_arn, harness.queue_url
+            Application(ports),
+            harness.sfn,
+            harness.sqs,
+            harness.state_machine_arn,
+            harness.queue_url,
         )
         awaiting = failures.records(incomplete_after=0)
         replays = [failures.replay(record) for record in awaiting]
@@ -403,8 +408,8 @@ def kill_aws(args: argparse.Namespace) -> dict[str, Any]:
             "recorded_by_their_catch": recorded_by_catch,
             "records_missing_before_replay": before["lost"],
             "reported_by_the_status_change_rule": len(stopped[::2]),
-            "listed_failed": sum(1 for r in awaiting if not r.get("incomplete")),
-            "listed_incomplete": sum(1 for r in awaiting if r.get("incomplete")),
+            "listed_failed": sum(not isinstance(r, IncompleteRun) for r in awaiting),
+            "listed_incomplete": sum(isinstance(r, IncompleteRun) for r in awaiting),
             "replay_executions": len(replays),
             **_after_kill_replay(ports, expected),
         }
