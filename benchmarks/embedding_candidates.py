@@ -36,12 +36,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import numpy as np
 
-try:
-    from benchmarks.bench_data import dataset
-except ModuleNotFoundError:  # run as a script: benchmarks/ itself is on sys.path
-    from bench_data import dataset  # type: ignore[import-not-found, no-redef]
+from benchmarks.bench_data import dataset
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
