@@ -303,7 +303,8 @@ def sqlite_rows_of(database: Path, tenant_id: str) -> dict[str, int]:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         for table in tables:
             columns = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
-            conditions, params = [], []
+            conditions: list[str] = []
+            params: list[str | int] = []
             if "tenant_id" in columns:
                 conditions.append("tenant_id = ?")
                 params.append(tenant_id)
