@@ -378,7 +378,7 @@ def kill_aws(args: argparse.Namespace) -> dict[str, Any]:
             stopped_mid_step(
                 harness.runtime,
                 harness.sfn,
-                lambda e=event: harness.execute(e, wait=False),  # type: ignore[misc]
+                functools.partial(harness.execute, event, wait=False),
                 harness.wait,
                 1 + n % 2,
             )
