@@ -548,7 +548,7 @@ def bm25_scores(documents: Sequence[str], queries: Sequence[str]) -> tuple[np.nd
     """BM25 of every (query, document) by bm25s with its English stop words (the dev extra pins
     it); the matrix and the version that ran.
     """
-    import bm25s  # type: ignore[import-untyped]
+    import bm25s
 
     retriever = bm25s.BM25()
     corpus = bm25s.tokenize(list(documents), stopwords="en", show_progress=False)
