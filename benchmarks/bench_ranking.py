@@ -130,12 +130,21 @@ def rank_benchmark(
                 min_similarity=min_similarity,
             )
 
-        timed = {
+        def matvec_all_vectors(q: FloatArray = q) -> object:
+            return every @ q
+
+        def matvec(q: FloatArray = q) -> object:
+            return matrix @ q
+
+        def naive_join(q: FloatArray = q) -> object:
+            return baselines.naive_join_scores(blobs, q)
+
+        timed: dict[str, Callable[[], object]] = {
             "product": product,
             "product_summaries_only": product_bare,
-            "matvec_all_vectors": lambda q=q: every @ q,
-            "matvec": lambda q=q: matrix @ q,
-            "naive_join": lambda q=q: baselines.naive_join_scores(blobs, q),
+            "matvec_all_vectors": matvec_all_vectors,
+            "matvec": matvec,
+            "naive_join": naive_join,
         }
         last.clear()
         if store is not None:
@@ -262,7 +271,7 @@ def line_profile(
     finally:
         sys.settrace(previous)
     total = sum(spent.values()) or 1.0
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "line": f"{Path(code.co_filename).name}:{line}",
             "source": linecache.getline(code.co_filename, line).strip()[:100],

@@ -65,8 +65,7 @@ RETRIEVAL_RESULT = REPO / "benchmarks" / "results" / "retrieval.json"
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
     if args.rerender:
-        results = json.loads(Path(args.out).read_text())
-        _write(Path(args.out), results)
+        _write(Path(args.out), json.loads(Path(args.out).read_text()))
         return 0
     started = time.perf_counter()
     now = time.time()

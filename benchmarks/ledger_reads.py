@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -38,7 +38,6 @@ from agent_memory.app import Application
 from agent_memory.app.messages import ContinueRun, ExtractRun
 from agent_memory.app.wire import run_message
 from agent_memory.core.ports import MemoryPorts, RunLedger
-from agent_memory.core.workflows.consolidation import AFTER_EXTRACT
 from agent_memory.core.workflows.run_state import state_from_json, state_to_json
 from agent_memory.wiring.local import local_ports
 from agent_memory.wiring.local_settings import LocalSettings
@@ -91,10 +90,17 @@ def embedded(app: Application, event: dict[str, Any]) -> None:
     app.handle(run_message(event))
 
 
+# The steps after extract as ``ContinueRun`` names them, in the state machine's order (the
+# core's ``AFTER_EXTRACT``, which holds plain strings).
+STEPS: tuple[
+    Literal["scrub", "write_episode", "confirm_facts", "stage_kb_docs", "propose_procedure"], ...
+] = ("scrub", "write_episode", "confirm_facts", "stage_kb_docs", "propose_procedure")
+
+
 def step_by_step(app: Application, event: dict[str, Any]) -> None:
     """The run consolidated as the state machine does: a message per step, JSON between."""
     state = state_to_json(app.handle(ExtractRun(run_message(event).run)))
-    for step in AFTER_EXTRACT:
+    for step in STEPS:
         state = state_to_json(app.handle(ContinueRun(step, state_from_json(state))))
 
 

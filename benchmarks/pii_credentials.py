@@ -41,15 +41,15 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "src"), str(ROOT / "benchmarks")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from agent_memory.adapters.credentials import CredentialDetector, library  # noqa: E402
 from agent_memory.adapters.credentials import rules as rule_set  # noqa: E402
 from agent_memory.core.ports import PiiDetector, PiiEntity  # noqa: E402
 from agent_memory.core.privacy.scrubbing import masked_spans  # noqa: E402
-from credential_corpora import Sample, commit_of, gitleaks, trufflehog  # noqa: E402
-from pii_quality import licence_texts, metadata_descriptions, python_sources  # noqa: E402
-from results_file import write_results  # noqa: E402
+from benchmarks.credential_corpora import Sample, commit_of, gitleaks, trufflehog  # noqa: E402
+from benchmarks.pii_quality import licence_texts, metadata_descriptions, python_sources  # noqa: E402
+from benchmarks.results_file import write_results  # noqa: E402
 
 CHUNK = 20_000
 MAX_CORPUS_CHARS = 3_000_000

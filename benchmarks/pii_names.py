@@ -41,10 +41,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "src"), str(ROOT / "benchmarks")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 from agent_memory.adapters.local.pii import LocalPiiDetector  # noqa: E402
-from results_file import write_results  # noqa: E402
+from benchmarks.results_file import write_results  # noqa: E402
 
 WIKINEURAL_LANGS = ("de", "en", "es", "fr", "it", "nl", "pl", "pt", "ru")
 SPLITS = ("dev", "held_out")

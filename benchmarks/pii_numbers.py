@@ -45,14 +45,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "src"), str(ROOT / "benchmarks")]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
 import phonenumbers  # noqa: E402
 
 from agent_memory.adapters.local.pii import LocalPiiDetector  # noqa: E402
 from agent_memory.adapters.local.pii.national_ids import Scheme, schemes  # noqa: E402
 from agent_memory.core.ports import PiiEntity  # noqa: E402
-from results_file import write_results  # noqa: E402
+from benchmarks.results_file import write_results  # noqa: E402
 
 LANGUAGE = {
     **dict.fromkeys("de at ch li".split(), "de"),

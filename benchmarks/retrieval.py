@@ -66,6 +66,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+if __package__ in {None, ""}:  # run as a script: make ``benchmarks`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import numpy as np
 import numpy.typing as npt
 
@@ -82,29 +85,16 @@ from agent_memory.core.workflows.bootstrap import bootstrap
 from agent_memory.core.workflows.consolidation import consolidate
 from agent_memory.wiring.local import PSEUDONYM_KEY_FILE, local_ports
 from agent_memory.wiring.local_settings import LocalSettings
-
-try:
-    from benchmarks.bench_data import dataset
-    from benchmarks.metrics import (
-        METRIC_NAMES,
-        first_relevant_rank,
-        latency_summary,
-        mean_metrics,
-        percentile,
-        question_metrics,
-    )
-    from benchmarks.served import Served, served
-except ModuleNotFoundError:  # run as a script: benchmarks/ itself is on sys.path
-    from bench_data import dataset  # type: ignore[import-not-found, no-redef]
-    from metrics import (  # type: ignore[import-not-found, no-redef]
-        METRIC_NAMES,
-        first_relevant_rank,
-        latency_summary,
-        mean_metrics,
-        percentile,
-        question_metrics,
-    )
-    from served import Served, served  # type: ignore[import-not-found, no-redef]
+from benchmarks.bench_data import dataset
+from benchmarks.metrics import (
+    METRIC_NAMES,
+    first_relevant_rank,
+    latency_summary,
+    mean_metrics,
+    percentile,
+    question_metrics,
+)
+from benchmarks.served import Served, served
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -558,7 +548,7 @@ def bm25_scores(documents: Sequence[str], queries: Sequence[str]) -> tuple[np.nd
     """BM25 of every (query, document) by bm25s with its English stop words (the dev extra pins
     it); the matrix and the version that ran.
     """
-    import bm25s  # type: ignore[import-untyped]
+    import bm25s
 
     retriever = bm25s.BM25()
     corpus = bm25s.tokenize(list(documents), stopwords="en", show_progress=False)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from agent_memory.core.model.models import Episode, EpisodeUnit
+from agent_memory.core.model.models import Episode, EpisodeUnit, Outcome
 from agent_memory.core.model.policies import DAY
 from agent_memory.core.ports import Embedder
 from agent_memory.core.retrieval import vectors
@@ -37,7 +37,11 @@ FloatArray = npt.NDArray[np.float32]
 TENANT = "acme"
 AGENT = "analyst"
 TOPIC_WEIGHTS = (0.35, 0.20, 0.15, 0.12, 0.10, 0.08)
-OUTCOMES = (("COMPLETED", 0.75), ("PARTIAL", 0.15), ("FAILED", 0.10))
+OUTCOMES: tuple[tuple[Outcome, float], ...] = (
+    ("COMPLETED", 0.75),
+    ("PARTIAL", 0.15),
+    ("FAILED", 0.10),
+)
 MESSAGES_PER_RUN = (10, 30)
 FINDINGS_PER_RUN = (1, 3)
 SENTENCES_PER_AI_MESSAGE = (1, 3)
@@ -662,7 +666,8 @@ class EpisodeFactory:
         return int(ids[self._rng.randrange(len(ids))])
 
     def _compose(self, ids: Sequence[int]) -> FloatArray:
-        return self._compose_many([ids])[0]
+        vector: FloatArray = self._compose_many([ids])[0]
+        return vector
 
     def _compose_many(self, groups: Sequence[Sequence[int]]) -> FloatArray:
         """Normalised mean of each group's pool vectors, plus noise of norm ``NOISE_NORM``."""

@@ -29,7 +29,7 @@ import numpy as np
 from agent_memory.adapters.local.embeddings import LocalEmbedder
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
-from agent_memory.core.retrieval.episode_index import EpisodeIndex
+from agent_memory.core.retrieval.episode_index import EpisodeIndex, EpisodeIndexCache
 from benchmarks.bench_data import dataset
 from benchmarks.retrieval import (
     DEV_CONVERSATIONS,
@@ -58,7 +58,9 @@ class Memory:
         events, _ = events_from_sessions(conversation)
         load_into_memory(self.ports, events)
         self.now = benchmark_clock(conversation)
-        self.index: EpisodeIndex = self.ports.episode_indexes.index(
+        # The index the local wiring's cache builds, as the core's class: the gate's word
+        # shares and the indexed runs are not part of the EpisodeIndexes port.
+        self.index: EpisodeIndex = EpisodeIndexCache().index(
             self.ports.episodes,
             self.ports.embedder,
             TENANT,

@@ -3,6 +3,7 @@
 import json
 from pathlib import Path
 
+from agent_memory.core.workflows.consolidation import AFTER_EXTRACT
 from benchmarks import ledger_reads
 
 
@@ -19,3 +20,7 @@ def test_a_consolidation_reads_the_ledger_twice_and_a_redelivery_once(tmp_path: 
     # And a redelivery writes nothing but the (idempotent) removal of a failure record
     assert {r["redelivery"]["calls"].get("delete") for r in rows} == {1}
     assert {r["redelivery"]["ledger_writes"] for r in rows} == {1}
+
+
+def test_the_step_by_step_path_runs_the_state_machines_steps_in_order() -> None:
+    assert ledger_reads.STEPS == AFTER_EXTRACT

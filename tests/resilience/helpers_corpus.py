@@ -197,7 +197,7 @@ def run_events(
         domain = rng.choice(sorted(TASK_TYPES))
         task_type = TASK_TYPES[domain]
         outcome = rng.choices(("COMPLETED", "PARTIAL", "FAILED"), weights=(70, 15, 15))[0]
-        facts = [
+        facts: list[Event] = [
             {"content": text, "confidence": rng.choice((0.5, 0.75, 0.9))}
             for text in rng.sample(FACTS[domain][:fact_pool], rng.randint(0, min(3, fact_pool)))
         ]

@@ -13,14 +13,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent_memory.core.model.models import Episode, Procedure, ProcedureStatus
+from agent_memory.core.model.models import Episode, Outcome, Procedure, ProcedureStatus
 from agent_memory.core.model.policies import DAY, DecayPolicy
 from agent_memory.core.ports import EpisodeStore, MemoryPorts, Page, ProcedureStore
 
 Key = tuple[str, str, str]
 TENANTS = ("acme", "acme-eu", "globex", "initech")
 AGENTS = ("reviewer", "drafter", "triage")
-OUTCOMES = ("COMPLETED", "PARTIAL", "FAILED", "UNKNOWN")
+OUTCOMES: tuple[Outcome, ...] = ("COMPLETED", "PARTIAL", "FAILED", "UNKNOWN")
 
 
 @dataclass

@@ -9,6 +9,7 @@ dead-lettered. The policy is read from the ASL file itself, so the model cannot 
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import threading
@@ -207,7 +208,7 @@ class StateMachineModel:
             if task.step is None:
                 continue
             try:
-                state = self._attempt(task, lambda t=task, s=state: self.call_step(t.step, s))
+                state = self._attempt(task, functools.partial(self.call_step, task.step, state))
             except Exception as error:
                 outcome.error = {
                     "Error": type(error).__name__,
@@ -216,7 +217,9 @@ class StateMachineModel:
                 }
                 payload = {"event": event, "error": outcome.error}
                 try:
-                    self._attempt(self.tasks["RecordFailedRun"], lambda p=payload: self.record(p))
+                    self._attempt(
+                        self.tasks["RecordFailedRun"], functools.partial(self.record, payload)
+                    )
                     outcome.recorded = True
                 except Exception:
                     outcome.recorded = False  # the ASL still dead-letters the event

@@ -178,8 +178,8 @@ DATABASE_DAMAGE: dict[str, Callable[[Path, random.Random], None]] = {
 
 def index_file(store: Path, name: str) -> Path:
     """The served KB index generation's file ``name`` (``vectors.npy``, ``table.json``)."""
-    pointer = json.loads((store / INDEX / "CURRENT").read_text())
-    return store / INDEX / pointer["directory"] / name
+    directory: str = json.loads((store / INDEX / "CURRENT").read_text())["directory"]
+    return store / INDEX / directory / name
 
 
 def cut_file(path: Path, rng: random.Random) -> None:

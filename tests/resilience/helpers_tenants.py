@@ -15,7 +15,7 @@ import re
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -158,9 +158,11 @@ def owned_by(ports: MemoryPorts, tenants: Iterable[str]) -> dict[str, Owned]:
 
 
 def reply_leaks(
-    reply: dict[str, Any], tenant_id: str, agent_id: str, owned: dict[str, Owned]
+    reply: Mapping[str, Any], tenant_id: str, agent_id: str, owned: dict[str, Owned]
 ) -> tuple[int, list[str]]:
-    """(records checked, what in a bootstrap reply is not the tenant's, or not the agent's)."""
+    """(records checked, what in a bootstrap reply is not the tenant's, or not the agent's):
+    the core's reply, or the Lambda's as JSON.
+    """
     mine, leaks, checked = owned[tenant_id], [], 0
     for episode in reply["episodes"]:
         checked += 1
@@ -303,7 +305,8 @@ def sqlite_rows_of(database: Path, tenant_id: str) -> dict[str, int]:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
         for table in tables:
             columns = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
-            conditions, params = [], []
+            conditions: list[str] = []
+            params: list[str | int] = []
             if "tenant_id" in columns:
                 conditions.append("tenant_id = ?")
                 params.append(tenant_id)

@@ -41,8 +41,9 @@ from agent_memory.core.workflows.consolidation import (
     summary,
 )
 from agent_memory.wiring.local import DATABASE_FILE
-from tests.resilience.aws_lambdas import AwsMemory, LambdaContext, aws_memory, eventbridge_event
+from tests.resilience.aws_lambdas import AwsMemory, aws_memory, eventbridge_event
 from tests.support.fakes import FakePiiDetector
+from tests.support.lambda_context import LambdaContext
 from tests.support.ledger import ledger_contents
 from tests.support.memory import DAY, T0, Memory, make_memory
 
