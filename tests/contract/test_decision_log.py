@@ -13,7 +13,6 @@ from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.ports import DecisionLog, RunLedger
 from tests.contract.builders import NOW, all_pages
 
-
 _TENANTS = itertools.count()
 
 
