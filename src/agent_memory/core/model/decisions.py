@@ -56,15 +56,7 @@ class Decision:
     decision_id: str = ""
 
     def __post_init__(self) -> None:
-        for field, value, bound in (
-            ("actor", self.actor, MAX_ACTOR),
-            ("record_id", self.record_id, MAX_RECORD_ID),
-            ("reason", self.reason or "", MAX_REASON),
-        ):
-            if len(value) > bound:
-                raise InvalidInput(field, f"holds more than {bound:,} characters")
-        if not self.actor.strip():
-            raise InvalidInput("actor", "is required: who decided")
+        check_texts(self.actor, self.record_id, self.reason)
         if not self.decision_id:
             object.__setattr__(self, "decision_id", uuid.uuid4().hex)
 
@@ -95,6 +87,19 @@ class Decision:
             value.get("digest"),
             str(value["decision_id"]),
         )
+
+
+def check_texts(actor: str, record_id: str, reason: str | None) -> None:
+    """Refuse a decision's text past its bound, or without an actor, naming the field."""
+    for field, value, bound in (
+        ("actor", actor, MAX_ACTOR),
+        ("record_id", record_id, MAX_RECORD_ID),
+        ("reason", reason or "", MAX_REASON),
+    ):
+        if len(value) > bound:
+            raise InvalidInput(field, f"holds more than {bound:,} characters")
+    if not actor.strip():
+        raise InvalidInput("actor", "is required: who decided")
 
 
 def digest(content: str) -> str:
