@@ -25,6 +25,7 @@ from agent_memory.adapters.local.sqlite_facts import SqliteFactStore
 from agent_memory.adapters.local.sqlite_ledger import SqliteLedger
 from agent_memory.adapters.local.sqlite_procedures import SqliteProcedureStore
 from agent_memory.core.ports import (
+    DecisionLog,
     EpisodeStore,
     FactStore,
     JobCheckpoints,
@@ -59,6 +60,7 @@ class Stores:
     run_ledger: RunLedger
     checkpoints: JobCheckpoints
     model_registry: ModelRegistry
+    decisions: DecisionLog
     purges_expired: bool
 
 
@@ -79,6 +81,7 @@ def sqlite_stores(tmp_path: Path) -> Iterator[Stores]:
             run_ledger=ledgers.run_ledger,
             checkpoints=ledgers.checkpoints,
             model_registry=ledgers.model_registry,
+            decisions=ledgers.decisions,
             purges_expired=True,
         )
     finally:
@@ -100,6 +103,7 @@ def dynamodb_stores(tmp_path: Path) -> Iterator[Stores]:
             run_ledger=ledgers.run_ledger,
             checkpoints=ledgers.checkpoints,
             model_registry=ledgers.model_registry,
+            decisions=ledgers.decisions,
             purges_expired=False,
         )
 
@@ -118,6 +122,7 @@ def memory_stores(tmp_path: Path) -> Iterator[Stores]:
         run_ledger=ledgers.run_ledger,
         checkpoints=ledgers.checkpoints,
         model_registry=ledgers.model_registry,
+        decisions=ledgers.decisions,
         purges_expired=True,
     )
 
@@ -163,3 +168,8 @@ def checkpoints(stores: Stores) -> JobCheckpoints:
 @pytest.fixture
 def model_registry(stores: Stores) -> ModelRegistry:
     return stores.model_registry
+
+
+@pytest.fixture
+def decisions(stores: Stores) -> DecisionLog:
+    return stores.decisions

@@ -140,6 +140,7 @@ def locked_memory(
         run_ledger=ledgers.run_ledger,
         checkpoints=ledgers.checkpoints,
         model_registry=ledgers.model_registry,
+        decisions=ledgers.decisions,
     )
     return LockedMemory(memory, database)
 

@@ -109,6 +109,7 @@ def in_memory_stores(ports: MemoryPorts) -> MemoryPorts:
         run_ledger=ledgers.run_ledger,
         checkpoints=ledgers.checkpoints,
         model_registry=ledgers.model_registry,
+        decisions=ledgers.decisions,
     )
 
 

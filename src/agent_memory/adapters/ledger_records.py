@@ -1,6 +1,7 @@
-"""The run ledger, the job checkpoints and the model registry over one table of keyed records.
+"""The run ledger, the job checkpoints, the model registry and the tenants' histories over one
+table of keyed records.
 
-Both backends keep the three ports in one table of small JSON records by string key (SQLite's
+Both backends keep the four ports in one table of small JSON records by string key (SQLite's
 ``ledger`` table, DynamoDB's ledger table), read and written through a :class:`LedgerTable`.
 The ledger's key formats live here, built on the tenant key scheme (``core/model/keys.py``):
 tenant-owned keys start with ``{tenant_id}#`` (``dynamodb:LeadingKeys`` needs that, and a
@@ -13,11 +14,15 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol
 
+from agent_memory.adapters.store_keys import check_limit
+from agent_memory.core.model.decisions import Decision
+from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.keys import KEY_SEPARATOR, run_name, tenant_prefix
 from agent_memory.core.ports import (
     ActiveModel,
     Checkpoint,
     Lease,
+    Page,
     RunEntry,
     RunEntryKind,
 )
@@ -54,6 +59,14 @@ class LedgerTable(Protocol):
 
     def scan(self, prefix: str) -> Iterator[tuple[str, dict[str, Any]]]:
         """Every record whose key starts with ``prefix``, expired included."""
+        ...
+
+    def latest(
+        self, prefix: str, *, limit: int, before: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """At most ``limit`` records whose key starts with ``prefix``, in descending key order,
+        only keys below ``before`` when given (the last key of the previous page).
+        """
         ...
 
     def purge_expired(self, now: float, *, limit: int) -> int:
@@ -247,15 +260,66 @@ class KeyedModelRegistry:
         self._table.put(ACTIVE_MODEL_KEY, asdict(model), now=now, expires_at=None)
 
 
+def decision_prefix(tenant_id: str) -> str:
+    """The prefix of the tenant's decisions (``{tenant}#decision#``)."""
+    return f"{tenant_prefix(tenant_id)}decision{KEY_SEPARATOR}"
+
+
+def decision_key(decision: Decision) -> str:
+    """``{tenant}#decision#{at}#{id}``: the time fixed-width, so key order is time order."""
+    moment = f"{decision.at:020.6f}"
+    return f"{decision_prefix(decision.tenant_id)}{moment}{KEY_SEPARATOR}{decision.decision_id}"
+
+
+class KeyedDecisionLog:
+    """``DecisionLog`` over a :class:`LedgerTable`: each decision one record, never expiring,
+    at :func:`decision_key`; a page's cursor is its last key, held to the tenant's prefix.
+    """
+
+    def __init__(self, table: LedgerTable) -> None:
+        self._table = table
+
+    def record(self, decision: Decision) -> None:
+        """Write the decision unless its key holds one already."""
+        value = decision.as_json()
+        self._table.add(decision_key(decision), value, now=decision.at, expires_at=None)
+
+    def history(self, tenant_id: str, *, limit: int, cursor: str | None = None) -> Page[Decision]:
+        """The tenant's decisions, newest first, one page."""
+        check_limit(limit)
+        prefix = decision_prefix(tenant_id)
+        if cursor is not None and not cursor.startswith(prefix):
+            raise InvalidInput("cursor", "not a cursor of this tenant's history")
+        found = self._table.latest(prefix, limit=limit + 1, before=cursor)
+        page = found[:limit]
+        decisions = tuple(Decision.from_json(tenant_id, value) for _, value in page)
+        return Page(decisions, page[-1][0] if len(found) > limit else None)
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every decision of the tenant."""
+        keys = [key for key, _ in self._table.scan(decision_prefix(tenant_id))]
+        for key in keys:
+            self._table.delete(key)
+        return len(keys)
+
+
 @dataclass(frozen=True, slots=True)
 class LedgerPorts:
-    """The three ports one ledger table holds."""
+    """The four ports one ledger table holds."""
 
     run_ledger: KeyedRunLedger
     checkpoints: KeyedJobCheckpoints
     model_registry: KeyedModelRegistry
+    decisions: KeyedDecisionLog
 
 
 def ledger_ports(table: LedgerTable) -> LedgerPorts:
-    """The run ledger, the job checkpoints and the model registry kept in ``table``."""
-    return LedgerPorts(KeyedRunLedger(table), KeyedJobCheckpoints(table), KeyedModelRegistry(table))
+    """The run ledger, the job checkpoints, the model registry and the tenants' histories kept
+    in ``table``.
+    """
+    return LedgerPorts(
+        KeyedRunLedger(table),
+        KeyedJobCheckpoints(table),
+        KeyedModelRegistry(table),
+        KeyedDecisionLog(table),
+    )

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # replies, named in the messages' bases (strings ruff cannot 
     from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord  # noqa: F401
     from agent_memory.core.api.episode_search import EpisodeSearch  # noqa: F401
     from agent_memory.core.api.fact_record import FactRecord  # noqa: F401
+    from agent_memory.core.api.history_page import HistoryPage  # noqa: F401
     from agent_memory.core.model.requests import BootstrapRequest
     from agent_memory.core.workflows.consolidation import RunsToReplay  # noqa: F401
     from agent_memory.core.workflows.decay import DecayPreview, DecayReport  # noqa: F401
@@ -171,6 +172,17 @@ class ListEpisodes(Message["EpisodePage"]):
 
 
 @dataclass(frozen=True, slots=True)
+class History(Message["HistoryPage"]):
+    """One page of the tenant's history (every decision people made about its memory), newest
+    first; ``cursor`` continues a listing.
+    """
+
+    tenant_id: str
+    limit: int = 50
+    cursor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class GetFact(Message["FactRecord | None"]):
     """One fact of the tenant's domain with its confirmations (None: the tenant has none by
     that hash in the domain).
@@ -271,12 +283,15 @@ class ListContestedFacts(Message[list["Fact"]]):
 
 @dataclass(frozen=True, slots=True)
 class ResolveFact(Message[tuple[str, ...]]):
-    """A person's decision on a contested fact; the reply names the facts removed."""
+    """A person's (``reviewer``'s) decision on a contested fact, recorded in the tenant's
+    history; the reply names the facts removed.
+    """
 
     tenant_id: str
     domain: str
     fact_hash: str
     keep: Literal["new", "old", "both"]
+    reviewer: str
 
 
 # --- maintenance ------------------------------------------------------------------------------

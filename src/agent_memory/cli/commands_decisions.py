@@ -10,6 +10,7 @@ from agent_memory.cli.shared import (
     JSON_HELP,
     TENANT_HELP,
     checked_tenant,
+    login_name,
     print_json,
 )
 from agent_memory.core.model.errors import InvalidInput
@@ -76,8 +77,23 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
         choices=["new", "old", "both"],
         help="which side of the contradiction to keep",
     )
+    resolve.add_argument(
+        "--reviewer", help="who decides (recorded in the history; default: your login name)"
+    )
     resolve.set_defaults(handler=_facts_resolve)
     groups["facts"] = fact_actions
+
+    history = commands.add_parser(
+        "history",
+        help="every decision people made about a tenant's memory, newest first",
+        description="The tenant's history: who decided what about which record, when and why "
+        "(for removed content its digest, never the content).",
+    )
+    history.add_argument("--tenant", required=True, help=TENANT_HELP)
+    history.add_argument("--limit", type=int, default=50, help="decisions per page (1-100)")
+    history.add_argument("--cursor", help="continue from a page's cursor (as --json prints it)")
+    history.add_argument("--json", action="store_true", help=JSON_HELP)
+    history.set_defaults(handler=_history, read_only=True)
 
 
 def _procedures_list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
@@ -199,10 +215,32 @@ def _facts_show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     return 0
 
 
+def _history(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import History
+    from agent_memory.core.model.visible import one_line
+
+    page = app.handle(History(checked_tenant(args.tenant), args.limit, args.cursor))
+    if args.json:
+        print_json(page, out)
+        return 0
+    if not page["decisions"]:
+        out.write("no decisions\n")
+    for d in page["decisions"]:
+        when = datetime.fromtimestamp(d["at"], UTC).isoformat(timespec="seconds")
+        line = f"{when}  {d['action']} {d['kind']} {d['record_id']}  by {d['actor']}"
+        out.write(one_line(line) + "\n")
+        if d["reason"]:
+            out.write(f"    {one_line(d['reason'])}\n")
+    if page["cursor"]:
+        out.write(f"(more: --cursor {page['cursor']})\n")
+    return 0
+
+
 def _facts_resolve(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     from agent_memory.app.messages import ResolveFact
 
     tenant = checked_tenant(args.tenant)
-    removed = app.handle(ResolveFact(tenant, args.domain, args.fact_hash, args.keep))
+    reviewer = args.reviewer if args.reviewer is not None else login_name()
+    removed = app.handle(ResolveFact(tenant, args.domain, args.fact_hash, args.keep, reviewer))
     out.write(f"kept {args.keep}; removed {', '.join(removed) or 'nothing'}\n")
     return 0

@@ -196,6 +196,6 @@ def _forget(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     receipt = app.handle(ForgetTenant(tenant, retained))
     print_json(receipt.as_json(), out)
     counts = (receipt.episodes, receipt.facts, receipt.procedures, receipt.kb_documents)
-    if not any((*counts, receipt.ledger_records)):
+    if not any((*counts, receipt.ledger_records, receipt.decisions)):
         print(f"{PROG}: tenant {tenant!r} had nothing to forget", file=sys.stderr)
     return 0

@@ -97,3 +97,13 @@ def confirmed(question: str) -> bool:
     except KeyboardInterrupt:
         answer = ""
     return answer.strip().lower() in ("y", "yes")
+
+
+def login_name() -> str:
+    """Who runs the command, as the system names them: the default decider of a decision."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (a container's)
+        return "operator"

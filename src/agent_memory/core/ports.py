@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, Calibration
+from agent_memory.core.model.decisions import Decision
 from agent_memory.core.model.episode_versions import EpisodeChanges
 from agent_memory.core.model.models import (
     DocumentState,
@@ -420,6 +421,25 @@ class RunLedger(Protocol):
         ...
 
 
+@runtime_checkable
+class DecisionLog(Protocol):
+    """Each tenant's history: every decision people made about its memory, append-only."""
+
+    def record(self, decision: Decision) -> None:
+        """Append the decision (one already recorded under its ``decision_id`` stays as it is)."""
+        ...
+
+    def history(self, tenant_id: str, *, limit: int, cursor: str | None = None) -> Page[Decision]:
+        """One page of the tenant's decisions, newest first; ``cursor`` continues a listing
+        (one of another tenant's listings is refused).
+        """
+        ...
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete the tenant's history (the tenant is being forgotten); how many were deleted."""
+        ...
+
+
 class Checkpoint(StrEnum):
     """The jobs' saved states, one record each (the values are what the adapters key them by)."""
 
@@ -749,6 +769,7 @@ class MemoryPorts:
     run_ledger: RunLedger
     checkpoints: JobCheckpoints
     model_registry: ModelRegistry
+    decisions: DecisionLog
     knowledge_base: KnowledgeBase
     embedder: Embedder
     pii: PiiDetector

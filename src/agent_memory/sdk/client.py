@@ -32,6 +32,7 @@ from agent_memory.app.messages import (
     ForgetRun,
     GetEpisode,
     GetFact,
+    History,
     ListAgents,
     ListEpisodes,
     ListProcedures,
@@ -49,7 +50,9 @@ from agent_memory.core.api.bootstrap_reply import found_in
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
 from agent_memory.core.api.episode_search import EpisodeSearch
 from agent_memory.core.api.fact_record import FactRecord
+from agent_memory.core.api.history_page import HistoryPage
 from agent_memory.core.model.errors import Conflict, InvalidInput, StoreUnavailable
+from agent_memory.core.model.identifiers import checked_id
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import Policies
 from agent_memory.core.model.requests import BootstrapRequest
@@ -451,6 +454,16 @@ class MemoryClient:
         request["fact_hash"] = fact_hash
         return self._backend.handle(_parsed(GetFact, episode_message, request))
 
+    def history(
+        self, tenant_id: str, *, limit: int = 50, cursor: str | None = None
+    ) -> HistoryPage:
+        """One page of the tenant's history, newest first: every decision people made about
+        its memory (who, when, what, about which record, why). Locally; on AWS an operator
+        reads it with ``agent-memory history --aws-stack``.
+        """
+        tenant = _parsed_tenant(tenant_id)
+        return self._backend.handle(History(tenant, limit, cursor))
+
     def list_agents(self, tenant_id: str) -> list[str]:
         """The tenant's agents that have unexpired episodes, sorted (reads every episode of the
         tenant: for listings, not for every run).
@@ -530,6 +543,16 @@ def _request(
             error.field == "task" or error.field.startswith(("task.", "task["))
         ):
             error = InvalidInput(field + error.field.removeprefix("task"), error.message)
+        raise invalid(error) from None
+
+
+def _parsed_tenant(tenant_id: object) -> str:
+    """The tenant id, held to the identifier rule (``InvalidInputError`` naming it)."""
+    try:
+        if not isinstance(tenant_id, str):
+            raise InvalidInput("tenant_id", "must be a string")
+        return checked_id(tenant_id, "tenant_id", "tenant id")
+    except InvalidInput as error:
         raise invalid(error) from None
 
 

@@ -138,6 +138,7 @@ class AwsRuntime:
             run_ledger=ledgers.run_ledger,
             checkpoints=ledgers.checkpoints,
             model_registry=ledgers.model_registry,
+            decisions=ledgers.decisions,
             # Clients most steps never call are made on first use: each costs a few ms at a
             # cold start, and a tenant's S3 client a quarter MiB for as long as it is cached.
             knowledge_base=BedrockKnowledgeBase(

@@ -110,6 +110,7 @@ def local_ports(
         run_ledger=ledgers.run_ledger,
         checkpoints=ledgers.checkpoints,
         model_registry=ledgers.model_registry,
+        decisions=ledgers.decisions,
         knowledge_base=LocalKnowledgeBase(settings.store / KB_FOLDER, embedder),
         embedder=embedder,
         pii=DetectorsOnFirstUse(lambda: every_detector(pii, settings.pii_regions)),

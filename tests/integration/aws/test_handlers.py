@@ -397,6 +397,13 @@ def test_the_review_function_stores_a_reviewers_name_scrubbed(aws: Aws) -> None:
     assert reviewer.startswith("[NAME") and "Jane" not in json.dumps(approved)
     stored = aws.ports().procedures.get(procedure_id)
     assert stored is not None and stored.reviewer == reviewer
+    # And the tenant's history records the decision, under the same scrubbed name
+    [decision] = aws.ports("acme").decisions.history("acme", limit=10).items
+    assert (decision.action, decision.record_id, decision.actor) == (
+        "approve",
+        procedure_id,
+        reviewer,
+    )
 
 
 def test_the_bootstrap_function_serves_a_runs_forged_labels_and_hidden_text_as_its_own(

@@ -64,6 +64,22 @@ class MemoryLedgerTable:
             )
         yield from found
 
+    def latest(
+        self, prefix: str, *, limit: int, before: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Copies of the last ``limit`` records under ``prefix`` (below ``before``), last first."""
+        check_limit(limit)
+        with self._db.lock:
+            found = sorted(
+                (
+                    (key, copy.deepcopy(value))
+                    for key, (value, _) in self._db.ledger.items()
+                    if key.startswith(prefix) and (before is None or key < before)
+                ),
+                reverse=True,
+            )
+        return found[:limit]
+
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Up to ``limit`` records expired at ``now`` deleted, soonest expired first."""
         check_limit(limit)

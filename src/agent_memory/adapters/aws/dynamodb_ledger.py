@@ -95,6 +95,38 @@ class DynamoDbLedger:
         for item in items:
             yield get_s(item, "key"), _value(item)
 
+    def latest(
+        self, prefix: str, *, limit: int, before: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """The last ``limit`` records under ``prefix`` (below ``before``), last key first: a
+        backward Query of ``prefix-index`` (eventually consistent, as a global index is).
+        """
+        check_limit(limit)
+        if KEY_SEPARATOR not in prefix:
+            raise InvalidInput("prefix", "must hold a separator (one key head)")
+        # One condition on the sort key: BETWEEN is inclusive, so ``before`` itself is dropped.
+        condition = "#rk BETWEEN :prefix AND :before" if before else "begins_with(#rk, :prefix)"
+        values = {":prefix": s(prefix), **({":before": s(before)} if before else {})}
+        listing = Listing(
+            design=LEDGER,
+            table_name=self._table,
+            kind="ledger.latest",
+            partitions=(_head(prefix),),
+            index=LEDGER.index(PREFIX_INDEX),
+            range_condition=condition,
+            values=values,
+            forward=False,
+        )
+        found: list[tuple[str, dict[str, Any]]] = []
+        for item in read_all(self._client, listing):
+            key = get_s(item, "key")
+            if key == before:
+                continue
+            found.append((key, _value(item)))
+            if len(found) == limit:
+                break
+        return found
+
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Return 0: DynamoDB's TTL deletes expired records (reads already hide them)."""
         del now

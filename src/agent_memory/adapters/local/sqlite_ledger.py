@@ -85,6 +85,26 @@ class SqliteLedger:
                 return
             bound, operator = rows[-1]["key"], ">"
 
+    def latest(
+        self, prefix: str, *, limit: int, before: str | None = None
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """The last ``limit`` records under ``prefix`` (below ``before``), last key first: one
+        range of the key index read backwards.
+        """
+        check_limit(limit)
+        if not prefix:
+            raise InvalidInput("prefix", "is required")
+        # Every key starting with the prefix sorts below the prefix with its last character
+        # moved one up.
+        end = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+        if before is not None:
+            end = min(end, before)
+        rows = self._db.fetchall(
+            "SELECT key, value FROM ledger WHERE key >= ? AND key < ? ORDER BY key DESC LIMIT ?",
+            (prefix, end, limit),
+        )
+        return [(r["key"], self._db.decoded("ledger record", _decode, r["value"])) for r in rows]
+
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Delete up to ``limit`` records expired at ``now``; how many were deleted."""
         check_limit(limit)

@@ -20,11 +20,13 @@ from agent_memory.app.messages import (
 from agent_memory.app.ports import StorePorts
 from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.api.fact_record import FactRecord, fact_record
+from agent_memory.core.model.decisions import Action, RecordKind
 from agent_memory.core.model.errors import NotFound
 from agent_memory.core.model.models import Fact
 from agent_memory.core.paging import every
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.tiers import procedural, semantic
+from agent_memory.core.workflows.history import record_decision, scrubbed
 from agent_memory.core.workflows.ingestion import request_ingestion
 
 
@@ -54,6 +56,16 @@ def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureV
         note=m.note,
         tenant_id=m.tenant_id,
     )
+    # The review as the procedure keeps it: its reviewer and reason scrubbed already.
+    record_decision(
+        ports,
+        updated.tenant_id,
+        Action.APPROVE if m.approve else Action.REJECT,
+        RecordKind.PROCEDURE,
+        updated.procedure_id,
+        updated.reviewer or m.reviewer,
+        reason=updated.review_note,
+    )
     return procedural.procedure_view(updated, ports.policies.procedural)
 
 
@@ -74,11 +86,12 @@ def contested_facts(message: ListContestedFacts, ports: StorePorts) -> list[Fact
     return ports.facts.contested(message.tenant_id)
 
 
-def resolve_fact(message: ResolveFact, ports: StorePorts) -> tuple[str, ...]:
-    """A person's decision on a contested fact (``semantic.resolve_contested``), then the KB
-    brought up to date; the hashes of the facts removed.
+def resolve_fact(message: ResolveFact, ports: MemoryPorts) -> tuple[str, ...]:
+    """A person's decision on a contested fact (``semantic.resolve_contested``), recorded in
+    the tenant's history, then the KB brought up to date; the hashes of the facts removed.
     """
     m = message
+    reviewer, _ = scrubbed(ports, m.tenant_id, m.reviewer, None)
     removed = semantic.resolve_contested(
         ports.facts,
         ports.knowledge_base,
@@ -87,6 +100,15 @@ def resolve_fact(message: ResolveFact, ports: StorePorts) -> tuple[str, ...]:
         fact_hash=m.fact_hash,
         keep=m.keep,
         now=ports.clock(),
+    )
+    record_decision(
+        ports,
+        m.tenant_id,
+        Action.RESOLVE,
+        RecordKind.FACT,
+        f"{m.domain}/{m.fact_hash}",
+        reviewer,
+        reason=f"kept {m.keep}; removed {', '.join(removed) or 'nothing'}",
     )
     if removed:
         # The KB index must drop what was removed, now rather than at the next window.

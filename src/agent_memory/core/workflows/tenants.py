@@ -9,16 +9,20 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from agent_memory.core.model.errors import IngestionBusy
 from agent_memory.core.model.models import Retention
 from agent_memory.core.model.records import to_json
 from agent_memory.core.model.visible import json_text
+from agent_memory.core.paging import every
 from agent_memory.core.ports import ErasingKnowledgeBase, KbErasure, MemoryPorts
 from agent_memory.core.workflows.ingestion import forget_retries, request_ingestion, run_ingestion
 
 DAY = 86_400.0
+# Decisions read per page of the history when exporting it.
+HISTORY_PAGE = 100
 
 
 def export_tenant(ports: MemoryPorts, tenant_id: str) -> Iterator[dict[str, Any]]:
@@ -33,6 +37,9 @@ def export_tenant(ports: MemoryPorts, tenant_id: str) -> Iterator[dict[str, Any]
         yield {"kind": "kb_document", "record": {"key": key}}
     for entry in ports.run_ledger.entries(tenant_id):
         yield {"kind": "ledger", "record": {"key": entry.key, "value": entry.value}}
+    history = partial(ports.decisions.history, tenant_id, limit=HISTORY_PAGE)
+    for decision in every(history):
+        yield {"kind": "decision", "record": decision.as_json()}
 
 
 def json_lines(records: Iterator[dict[str, Any]]) -> Iterator[str]:
@@ -64,6 +71,7 @@ class ExportReceipt:
     procedures: int
     kb_documents: int
     ledger_records: int
+    decisions: int
     sha256: str
 
     def as_json(self) -> dict[str, Any]:
@@ -104,6 +112,7 @@ class TenantExport:
             procedures=kinds["procedure"],
             kb_documents=kinds["kb_document"],
             ledger_records=kinds["ledger"],
+            decisions=kinds["decision"],
             sha256=digest.hexdigest(),
         )
 
@@ -152,6 +161,7 @@ class ForgetReceipt:
     kb_documents: int
     ledger_records: int
     kb_index: str
+    decisions: int = 0
     index_generations_rewritten: int = 0
     index_generations_removed: int = 0
     files_removed: int = 0
@@ -203,6 +213,7 @@ def forget_tenant(
     episodes = ports.episodes.forget(tenant_id)
     facts = ports.facts.forget(tenant_id)
     procedures = ports.procedures.forget(tenant_id)
+    decisions = ports.decisions.forget(tenant_id)
     ports.episode_indexes.clear(tenant_id)
     remains = [Remains(r.where, r.what, at + r.days * DAY) for r in retained]
     job: str | None = None
@@ -233,6 +244,7 @@ def forget_tenant(
         kb_documents=len(keys) if erased is None else erased.documents,
         ledger_records=len(ledger_keys),
         kb_index=index,
+        decisions=decisions,
         index_generations_rewritten=0 if erased is None else erased.index_generations_rewritten,
         index_generations_removed=0 if erased is None else erased.index_generations_removed,
         files_removed=0 if erased is None else erased.files_removed,
