@@ -454,9 +454,7 @@ class MemoryClient:
         request["fact_hash"] = fact_hash
         return self._backend.handle(_parsed(GetFact, episode_message, request))
 
-    def history(
-        self, tenant_id: str, *, limit: int = 50, cursor: str | None = None
-    ) -> HistoryPage:
+    def history(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> HistoryPage:
         """One page of the tenant's history, newest first: every decision people made about
         its memory (who, when, what, about which record, why). Locally; on AWS an operator
         reads it with ``agent-memory history --aws-stack``.
