@@ -136,6 +136,9 @@ def test_read_only_commands_work_on_a_read_only_store(store: Path) -> None:
         ("export", "--tenant", TENANT),
         ("bootstrap", "--tenant", TENANT, "--agent", AGENT, "--task", NEW_TASK),
         ("search", "liability cap", "--tenant", TENANT, "--agent", AGENT),
+        ("episodes", "list", "--tenant", TENANT, "--agent", AGENT),
+        ("episodes", "show", "run-0001", "--tenant", TENANT, "--agent", AGENT),
+        ("history", "--tenant", TENANT),
         ("procedures", "list"),
         ("procedures", "show", procedure_id),
         ("procedures", "diff", procedure_id),
@@ -154,6 +157,8 @@ def test_read_only_commands_work_on_a_read_only_store(store: Path) -> None:
     assert "[END MEMORY CONTEXT" in results["bootstrap --tenant"].stdout
     assert procedure_id in results["procedures list"].stdout
     assert "run-0001" in results["search liability cap"].stdout
+    assert "run-0001" in results["episodes list"].stdout
+    assert "run-0001 by" in results["episodes show"].stdout
     exported = [json.loads(line)["kind"] for line in results["export --tenant"].stdout.splitlines()]
     assert "episode" in exported and "procedure" in exported
     assert snapshot(store) == before

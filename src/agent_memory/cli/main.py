@@ -41,6 +41,7 @@ COMMAND_MODULES = (
     "commands_demo",
     "commands_runs",
     "commands_memory",
+    "commands_episodes",
     "commands_stats",
     "commands_decisions",
     "commands_review",
