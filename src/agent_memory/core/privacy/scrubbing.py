@@ -198,3 +198,21 @@ def query_form(text: str, detector: PiiDetector, pseudonyms: Pseudonyms | None) 
         return scrub_texts([text], detector, pseudonyms).texts[0]
     except (PiiDetectionFailed, TransientError):
         return text
+
+
+def scrub_signed(
+    who: str,
+    why: str | None,
+    detector: PiiDetector,
+    pseudonyms: Pseudonyms | None,
+    *,
+    max_who: int,
+    max_why: int,
+) -> tuple[str, str | None]:
+    """A person's name and reason for a decision, as stored text is kept: scrubbed together
+    (a name becomes its keyed pseudonym), each cut at its bound (a label can be longer than
+    what it replaced).
+    """
+    texts = [who, *([why] if why is not None else [])]
+    clean = scrub_texts(texts, detector, pseudonyms).texts
+    return clean[0][:max_who], clean[1][:max_why] if why is not None else None

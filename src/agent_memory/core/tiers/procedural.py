@@ -21,7 +21,7 @@ from agent_memory.core.model.models import (
 )
 from agent_memory.core.model.policies import DAY, ProceduralPolicy
 from agent_memory.core.ports import FeedbackCount, MemoryPorts, ProcedureStore
-from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_texts
+from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_signed
 
 # A list marker opening a step: only a marker followed by whitespace is one ("1. Read",
 # "2) Sign", "Step 3: Compare", "a) Check", "- Read", "• Read"). Anything else is the step's
@@ -174,13 +174,16 @@ def decide(
     current = ports.procedures.get(procedure_id_, tenant_id=tenant_id)
     if current is None:
         raise NotFound(f"no procedure {procedure_id_!r}")
-    texts = [reviewer.strip(), *([note] if note is not None else [])]
-    if texts[0] and len(texts[0]) <= _MAX_REVIEWER and len(note or "") <= MAX_REVIEW_NOTE:
-        scrubbed = scrub_texts(
-            texts, ports.pii, pseudonyms_for(ports.pseudonym_key, current.tenant_id)
-        ).texts
-        reviewer = scrubbed[0][:_MAX_REVIEWER]
-        note = scrubbed[1][:MAX_REVIEW_NOTE] if note is not None else None
+    reviewer = reviewer.strip()
+    if reviewer and len(reviewer) <= _MAX_REVIEWER and len(note or "") <= MAX_REVIEW_NOTE:
+        reviewer, note = scrub_signed(
+            reviewer,
+            note,
+            ports.pii,
+            pseudonyms_for(ports.pseudonym_key, current.tenant_id),
+            max_who=_MAX_REVIEWER,
+            max_why=MAX_REVIEW_NOTE,
+        )
     return review(
         ports.procedures,
         procedure_id_,

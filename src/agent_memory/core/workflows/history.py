@@ -17,7 +17,7 @@ from agent_memory.core.model.decisions import (
     check_texts,
 )
 from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_texts
+from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_signed
 
 
 def scrubbed(
@@ -29,9 +29,8 @@ def scrubbed(
     """
     actor = actor.strip()
     check_texts(actor, "", reason)
-    texts = [actor, *([reason] if reason is not None else [])]
-    clean = scrub_texts(texts, ports.pii, pseudonyms_for(ports.pseudonym_key, tenant_id)).texts
-    return clean[0][:MAX_ACTOR], clean[1][:MAX_REASON] if reason is not None else None
+    pseudonyms = pseudonyms_for(ports.pseudonym_key, tenant_id)
+    return scrub_signed(actor, reason, ports.pii, pseudonyms, max_who=MAX_ACTOR, max_why=MAX_REASON)
 
 
 def record_decision(
