@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.sdk import InvalidInputError
+from agent_memory.sdk import ConflictError, InvalidInputError
 from tests.e2e.test_cli_options import cli
 from tests.sdk.conftest import LocalMemory, make_local, run_event
 from tests.support.fakes import FakePiiDetector
@@ -111,3 +111,51 @@ def test_the_cli_lists_exports_and_forgets_the_history(tmp_path: Path) -> None:
     forgot = cli(store, "forget", "--tenant", "acme-legal", "--yes")
     assert json.loads(forgot.stdout)["decisions"] == len(page["decisions"])
     assert "no decisions" in cli(store, "history", "--tenant", "acme-legal").stdout
+
+
+def test_approving_a_rejected_procedure_needs_an_explicit_overrule(local: LocalMemory) -> None:
+    # Given a procedure a person rejected
+    procedure = proposed(local, "run-1", "contract_review")
+    local.client.reject_procedure("acme", procedure, reviewer="counsel", reason="Skips clause 9")
+    # When another person approves it without saying it overrules the rejection
+    with pytest.raises(ConflictError, match="rejected by counsel"):
+        local.client.approve_procedure("acme", procedure, reviewer="legal-lead")
+    # Then it stays rejected, the rejection intact and nothing added to the history
+    kept = local.client.get_procedure("acme", procedure)
+    assert (kept["status"], kept["reviewer"]) == ("REJECTED", "counsel")
+    assert len(local.client.history("acme")["decisions"]) == 1
+    # When they approve it saying so
+    approved = local.client.approve_procedure(
+        "acme", procedure, reviewer="legal-lead", overrule_rejection=True
+    )
+    # Then it is validated, and the history holds both decisions, the approval naming the other
+    assert approved["status"] == "VALIDATED"
+    latest, first = local.client.history("acme")["decisions"]
+    assert (first["action"], first["actor"], first["reason"]) == (
+        "reject",
+        "counsel",
+        "Skips clause 9",
+    )
+    assert (latest["action"], latest["actor"]) == ("approve", "legal-lead")
+    assert latest["reason"] == "overrules the rejection by counsel: Skips clause 9"
+
+
+@pytest.mark.slow
+def test_the_cli_approves_a_rejected_procedure_only_when_told_to_overrule(tmp_path: Path) -> None:
+    # Given the demo's store, its procedure rejected from the command line
+    store = tmp_path / "store"
+    assert cli(store, "--store", str(store), "demo").returncode == 0
+    procedure = json.loads(cli(store, "procedures", "list", "--json").stdout)[0]["procedure_id"]
+    decide = ("procedures", "reject", procedure, "--reviewer", "counsel", "--reason", "Stale")
+    assert cli(store, *decide).returncode == 0
+    # When it is approved without, then with, --overrule-rejection
+    approve = ("procedures", "approve", procedure, "--reviewer", "legal-lead")
+    refused = cli(store, *approve)
+    overruled = cli(store, *approve, "--overrule-rejection")
+    # Then the first is refused in one line naming the rejection and the flag's field
+    assert refused.returncode != 0
+    assert "rejected by counsel" in refused.stderr and "overrule_rejection" in refused.stderr
+    assert "Traceback" not in refused.stderr
+    # And the second validates it
+    assert overruled.returncode == 0, overruled.stderr
+    assert f"{procedure} is VALIDATED" in overruled.stdout

@@ -237,7 +237,7 @@ class ShowProcedure(Message["ProcedureView"]):
 @dataclass(frozen=True, slots=True)
 class DecideProcedure(Message["ProcedureView"]):
     """A person approves (validates) or rejects a procedure; the reviewer and the reason are
-    recorded.
+    recorded. Approving a rejected one overrules that rejection: ``overrule_rejection`` says so.
     """
 
     procedure_id: str
@@ -245,6 +245,7 @@ class DecideProcedure(Message["ProcedureView"]):
     reviewer: str
     note: str | None = None
     tenant_id: str | None = None
+    overrule_rejection: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,6 +106,7 @@ def review_message(data: Any) -> ReviewMessage:
         reviewer=r.reviewer or "",
         note=r.reason,
         tenant_id=r.tenant_id,
+        overrule_rejection=r.overrule_rejection,
     )
 
 
@@ -165,7 +166,8 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
         case DecideProcedure(procedure_id=p, approve=approve, reviewer=who, note=note):
             action = "approve" if approve else "reject"
             decided = {"action": action, "tenant_id": message.tenant_id, "procedure_id": p}
-            return {**decided, "reviewer": who, **({"reason": note} if note is not None else {})}
+            decided |= {"reviewer": who, **({"reason": note} if note is not None else {})}
+            return decided | ({"overrule_rejection": True} if message.overrule_rejection else {})
         case ListAgents(tenant_id=tenant_id):
             return {"action": "agents", "tenant_id": tenant_id}
         case GetFact(tenant_id=tenant_id, domain=domain, fact_hash=fact_hash):

@@ -43,6 +43,11 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     approve = actions.add_parser("approve", help="validate a procedure")
     approve.add_argument("procedure_id", help="the procedure's id, as listed")
     approve.add_argument("--reviewer", required=True, help="who approves (recorded)")
+    approve.add_argument(
+        "--overrule-rejection",
+        action="store_true",
+        help="approve a procedure a person rejected (both decisions stay in the history)",
+    )
     approve.set_defaults(handler=_procedures_approve)
     reject = actions.add_parser("reject", help="reject a procedure")
     reject.add_argument("procedure_id", help="the procedure's id, as listed")
@@ -156,7 +161,10 @@ def _decide(args: argparse.Namespace, app: Application, out: TextIO, *, approve:
     from agent_memory.app.messages import DecideProcedure
 
     note = None if approve else args.reason
-    decided = app.handle(DecideProcedure(args.procedure_id, approve, args.reviewer, note))
+    overrule = approve and args.overrule_rejection
+    decided = app.handle(
+        DecideProcedure(args.procedure_id, approve, args.reviewer, note, None, overrule)
+    )
     out.write(
         f"{decided['procedure_id']} is {decided['status']} (reviewer {decided['reviewer']})\n"
     )

@@ -405,10 +405,21 @@ class MemoryClient:
         return self._review("show", tenant_id, procedure_id)
 
     def approve_procedure(
-        self, tenant_id: str, procedure_id: str, *, reviewer: str
+        self,
+        tenant_id: str,
+        procedure_id: str,
+        *,
+        reviewer: str,
+        overrule_rejection: bool = False,
     ) -> ProcedureView:
-        """Validate a procedure: from now on it is served (as a trial for its first uses)."""
-        return self._review("approve", tenant_id, procedure_id, reviewer=reviewer)
+        """Validate a procedure: from now on it is served (as a trial for its first uses).
+        A procedure a person rejected is approved only with ``overrule_rejection=True``
+        (else ``ConflictError`` names the rejection); the history keeps both decisions.
+        """
+        fields: dict[str, Any] = {"reviewer": reviewer}
+        if overrule_rejection:
+            fields["overrule_rejection"] = overrule_rejection
+        return self._review("approve", tenant_id, procedure_id, **fields)
 
     def reject_procedure(
         self, tenant_id: str, procedure_id: str, *, reviewer: str, reason: str
@@ -470,7 +481,7 @@ class MemoryClient:
         return self._backend.handle(_parsed(ListAgents, episode_message, request))
 
     def _review(
-        self, action: str, tenant_id: str, procedure_id: str, **fields: str
+        self, action: str, tenant_id: str, procedure_id: str, **fields: Any
     ) -> ProcedureView:
         request = {"action": action, "tenant_id": tenant_id, "procedure_id": procedure_id}
         kind: type[ShowProcedure | DecideProcedure] = (

@@ -22,7 +22,7 @@ from botocore.stub import ANY, Stubber
 from moto import mock_aws
 
 from agent_memory.core.model import markers
-from agent_memory.core.model.errors import InvalidInput, NotFound
+from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound
 from agent_memory.core.model.policies import HOUR
 from agent_memory.core.model.visible import has_hidden
 from agent_memory.core.workflows import consolidation
@@ -431,3 +431,24 @@ def test_the_bootstrap_function_serves_a_runs_forged_labels_and_hidden_text_as_i
     labels = labels_read(lines)
     assert labels["when"] == labels["task"] == len(reply["episodes"]) == 1
     assert not has_hidden(reply["context"]) and "⟨U+E0073⟩" in reply["context"]
+
+
+def test_the_review_function_approves_a_rejected_procedure_only_when_told_to_overrule(
+    aws: Aws,
+) -> None:
+    # Given a procedure rejected through the review function
+    procedure_id = proposed_procedure(consolidate_runs(aws, "r1"))
+    review = handler("procedure_review")
+    decided = {"tenant_id": "acme", "procedure_id": procedure_id}
+    review({"action": "reject", **decided, "reviewer": "counsel", "reason": "Stale"}, Context())
+    # When it is approved without the overrule, then with it
+    with pytest.raises(Conflict, match="rejected by counsel"):
+        review({"action": "approve", **decided, "reviewer": "lead"}, Context())
+    approved = review(
+        {"action": "approve", **decided, "reviewer": "lead", "overrule_rejection": True},
+        Context(),
+    )
+    # Then only the second validates it, and the history holds both decisions
+    assert approved["procedure"]["status"] == "VALIDATED"
+    history = aws.ports("acme").decisions.history("acme", limit=10).items
+    assert [d.action for d in history] == ["approve", "reject"]

@@ -20,9 +20,9 @@ from agent_memory.app.messages import (
 from agent_memory.app.ports import StorePorts
 from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.api.fact_record import FactRecord, fact_record
-from agent_memory.core.model.decisions import Action, RecordKind
+from agent_memory.core.model.decisions import MAX_REASON, Action, RecordKind
 from agent_memory.core.model.errors import NotFound
-from agent_memory.core.model.models import Fact
+from agent_memory.core.model.models import Fact, ProcedureStatus
 from agent_memory.core.paging import every
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.tiers import procedural, semantic
@@ -48,6 +48,7 @@ def show_procedure(message: ShowProcedure, ports: StorePorts) -> ProcedureView:
 def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureView:
     """Record a person's decision (the reviewer's name and reason scrubbed as stored text)."""
     m = message
+    before = ports.procedures.get(m.procedure_id, tenant_id=m.tenant_id)
     updated = procedural.decide(
         ports,
         m.procedure_id,
@@ -55,7 +56,13 @@ def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureV
         reviewer=m.reviewer,
         note=m.note,
         tenant_id=m.tenant_id,
+        overrule_rejection=m.overrule_rejection,
     )
+    reason = updated.review_note
+    if before is not None and m.approve and before.status is ProcedureStatus.REJECTED:
+        # Both decisions stay in the history: the rejection as recorded, and this one naming it.
+        overruled = f"overrules the rejection by {before.reviewer}: {before.review_note}"
+        reason = overruled if reason is None else f"{reason} ({overruled})"
     # The review as the procedure keeps it: its reviewer and reason scrubbed already.
     record_decision(
         ports,
@@ -64,7 +71,7 @@ def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureV
         RecordKind.PROCEDURE,
         updated.procedure_id,
         updated.reviewer or m.reviewer,
-        reason=updated.review_note,
+        reason=reason[:MAX_REASON] if reason is not None else None,
     )
     return procedural.procedure_view(updated, ports.policies.procedural)
 

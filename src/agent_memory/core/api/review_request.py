@@ -21,3 +21,5 @@ class ReviewRequest(BaseModel):
     reviewer: str | None = None
     reason: str | None = None
     status: ProcedureStatus | None = None
+    # Approving a REJECTED procedure overrules that rejection: it must be asked for.
+    overrule_rejection: bool = False

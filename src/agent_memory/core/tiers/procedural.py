@@ -127,11 +127,15 @@ def review(
     now: float,
     note: str | None = None,
     tenant_id: str | None = None,
+    overrule_rejection: bool = False,
 ) -> Procedure:
     """A human's decision on a procedure: approve (VALIDATED) or reject (REJECTED, with reason).
 
-    Raises :class:`NotFound` for an unknown id and :class:`Conflict` when the procedure is not
-    in a state the decision applies to (approving a validated one, say).
+    Approving a REJECTED procedure overrules a person's rejection: it takes
+    ``overrule_rejection``, checked in the same conditional write, so a rejection made
+    meanwhile is never overruled unasked. Raises :class:`NotFound` for an unknown id and
+    :class:`Conflict` when the procedure is not in a state the decision applies to (approving
+    a validated one, say, or a rejected one without ``overrule_rejection``).
     """
     reviewer = reviewer.strip()
     if not reviewer or len(reviewer) > _MAX_REVIEWER:
@@ -144,7 +148,9 @@ def review(
     if current is None:
         raise NotFound(f"no procedure {procedure_id_!r}")
     target = ProcedureStatus.VALIDATED if approve else ProcedureStatus.REJECTED
-    allowed = APPROVABLE_FROM if approve else REJECTABLE_FROM
+    allowed: tuple[ProcedureStatus, ...] = APPROVABLE_FROM if approve else REJECTABLE_FROM
+    if approve and not overrule_rejection:
+        allowed = tuple(s for s in allowed if s is not ProcedureStatus.REJECTED)
     updated = store.set_status(
         procedure_id_,
         tenant_id=current.tenant_id,
@@ -154,7 +160,14 @@ def review(
         review=Review(reviewer, note.strip() if note else None),
     )
     if updated is None:
-        raise Conflict(f"procedure {procedure_id_} is {current.status}; cannot set {target}")
+        found = store.get(procedure_id_, tenant_id=current.tenant_id) or current
+        if approve and found.status is ProcedureStatus.REJECTED:
+            raise Conflict(
+                f"procedure {procedure_id_} was rejected by {found.reviewer} "
+                f"({found.review_note!r}); approving it overrules that rejection, which must "
+                "be asked for explicitly (overrule_rejection)"
+            )
+        raise Conflict(f"procedure {procedure_id_} is {found.status}; cannot set {target}")
     return updated
 
 
@@ -166,6 +179,7 @@ def decide(
     reviewer: str,
     note: str | None = None,
     tenant_id: str | None = None,
+    overrule_rejection: bool = False,
 ) -> Procedure:
     """:func:`review` as every surface records a human's decision: the reviewer's name and
     the reason are scrubbed like every other stored text (a name becomes the tenant's keyed
@@ -192,6 +206,7 @@ def decide(
         note=note,
         now=ports.clock(),
         tenant_id=current.tenant_id,
+        overrule_rejection=overrule_rejection,
     )
 
 
