@@ -48,7 +48,9 @@ def show_procedure(message: ShowProcedure, ports: StorePorts) -> ProcedureView:
 def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureView:
     """Record a person's decision (the reviewer's name and reason scrubbed as stored text)."""
     m = message
-    before = ports.procedures.get(m.procedure_id, tenant_id=m.tenant_id)
+    # Only an approval that may overrule a rejection names the review it replaces.
+    overruling = m.approve and m.overrule_rejection
+    before = ports.procedures.get(m.procedure_id, tenant_id=m.tenant_id) if overruling else None
     updated = procedural.decide(
         ports,
         m.procedure_id,
@@ -59,7 +61,7 @@ def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureV
         overrule_rejection=m.overrule_rejection,
     )
     reason = updated.review_note
-    if before is not None and m.approve and before.status is ProcedureStatus.REJECTED:
+    if before is not None and before.status is ProcedureStatus.REJECTED:
         # Both decisions stay in the history: the rejection as recorded, and this one naming it.
         overruled = f"overrules the rejection by {before.reviewer}: {before.review_note}"
         reason = overruled if reason is None else f"{reason} ({overruled})"
