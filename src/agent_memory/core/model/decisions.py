@@ -29,6 +29,14 @@ class Action(StrEnum):
     REJECT = "reject"
     RESOLVE = "resolve"
     FORGET = "forget"
+    EDIT = "edit"
+    RETIRE = "retire"
+    RETRACT = "retract"
+    CORRECT = "correct"
+    ASSERT = "assert"
+    REDACT = "redact"
+    FLAG = "flag"
+    DISMISS = "dismiss"
 
 
 class RecordKind(StrEnum):
@@ -37,6 +45,9 @@ class RecordKind(StrEnum):
     PROCEDURE = "procedure"
     FACT = "fact"
     RUN = "run"
+    AGENT = "agent"
+    EPISODE = "episode"
+    TENANT = "tenant"
 
 
 @dataclass(frozen=True, slots=True)
