@@ -144,6 +144,15 @@ class EpisodeStore(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Sighting:
+    """One run's logged sighting of a fact (the run as facts log it: its run marker)."""
+
+    domain: str
+    fact_hash: str
+    run_id: str
+
+
 @runtime_checkable
 class FactStore(Protocol):
     """Semantic facts and their confirmation log, keyed by (tenant, domain, fact_hash)."""
@@ -188,6 +197,12 @@ class FactStore(Protocol):
         """The tenant's facts held back for review."""
         ...
 
+    def withdraw(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
+        """Move a CONFIRMED fact back to PENDING, no longer staged or ingested (its KB
+        document is the caller's to remove); True only for the call that did.
+        """
+        ...
+
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was written and awaits ingestion."""
         ...
@@ -212,6 +227,20 @@ class FactStore(Protocol):
 
     def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
         """Delete one fact; True if it existed."""
+        ...
+
+    def sightings(self, tenant_id: str) -> Iterator[Sighting]:
+        """Every logged sighting of the tenant's facts, whatever their status (reads every
+        fact's log: for forgetting runs, never on a request path).
+        """
+        ...
+
+    def unsee(self, tenant_id: str, domain: str, fact_hash: str, run_id: str) -> Fact | None:
+        """Take one run's sighting back, atomically: the run leaves the log, ``sightings``
+        drops by one, and ``confirmations`` too if its sighting counted (one logged before the
+        store kept that is taken as counted). The fact after; None if it is absent or its log
+        does not hold the run. Nothing else changes: its status is the caller's to decide.
+        """
         ...
 
     def list_all(self, *, limit: int, cursor: str | None = None) -> Page[Fact]:
@@ -239,6 +268,18 @@ class FactStore(Protocol):
     def forget(self, tenant_id: str) -> int:
         """Delete every fact of the tenant; the number deleted."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class RunTrace:
+    """What one run left on a procedure: it proposed it (``source``), its feedback counted
+    (``feedback``), or both.
+    """
+
+    procedure_id: str
+    run_id: str
+    source: bool
+    feedback: bool
 
 
 class FeedbackCount(StrEnum):
@@ -310,6 +351,25 @@ class ProcedureStore(Protocol):
         the run already counted, the receipt already used by another run, or no such procedure
         of the tenant (nothing changes but in the first case).
         """
+        ...
+
+    def run_traces(self, tenant_id: str) -> Iterator[RunTrace]:
+        """Every run the tenant's procedures logged, as sources or by counted feedback
+        (reads every procedure's logs: for forgetting runs, never on a request path).
+        """
+        ...
+
+    def untrace(self, procedure_id: str, *, tenant_id: str, run_id: str) -> Procedure | None:
+        """Take one run back from the procedure, atomically: out of its sources
+        (``proposals`` one fewer) and its counted feedback undone (``times_applied`` one fewer,
+        ``times_succeeded`` too if it succeeded; the receipt it used is released). The
+        procedure after; None if the tenant has no such procedure. A run it never logged
+        changes nothing.
+        """
+        ...
+
+    def delete(self, procedure_id: str, *, tenant_id: str) -> bool:
+        """Delete one procedure of the tenant with its logs; True if it existed."""
         ...
 
     def export(self, tenant_id: str) -> Iterator[Procedure]:

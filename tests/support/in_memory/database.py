@@ -52,12 +52,13 @@ class FactRow:
     """A stored fact and its confirmation log.
 
     ``fact`` holds every field but those the log makes (``run_ids``, ``sightings``,
-    ``counted_by``): ``runs`` is every distinct run in the order it was recorded, and
-    ``counted_by`` each agent's last counted confirmation.
+    ``counted_by``): ``runs`` is every distinct run in the order it was recorded (with whether
+    its sighting counted as a confirmation), and ``counted_by`` each agent's last counted
+    confirmation.
     """
 
     fact: Fact
-    runs: dict[str, None]
+    runs: dict[str, bool]
     counted_by: dict[str, float]
 
 
@@ -77,8 +78,10 @@ class ProcedureTable:
     """
 
     rows: dict[str, ProcedureRow] = field(default_factory=dict)
-    feedback: set[tuple[str, str]] = field(default_factory=set)
-    receipts: set[tuple[str, str]] = field(default_factory=set)
+    # (procedure_id, run_id) -> whether the run succeeded.
+    feedback: dict[tuple[str, str], bool] = field(default_factory=dict)
+    # (procedure_id, receipt_id) -> the run that used the receipt.
+    receipts: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 class MemoryDatabase:

@@ -9,7 +9,7 @@ from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_
 from agent_memory.core.model.keys import check_tenant, partition_key
 from agent_memory.core.model.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
 from agent_memory.core.model.policies import Independence
-from agent_memory.core.ports import Page
+from agent_memory.core.ports import Page, Sighting
 from tests.support.in_memory.database import FactRow, MemoryDatabase
 
 _Key = tuple[str, str]
@@ -52,7 +52,7 @@ class MemoryFactStore:
             if row is None:
                 # The first sighting counts: nothing was counted before it.
                 row = self._rows[key] = FactRow(
-                    _created(o), {o.run_id: None}, {o.agent_id: o.seen_at}
+                    _created(o), {o.run_id: True}, {o.agent_id: o.seen_at}
                 )
                 return self._as_fact(row)
             stored = row.fact
@@ -61,8 +61,8 @@ class MemoryFactStore:
                 # A known run changes nothing but last_seen (see the port).
                 row.fact = replace(stored, last_seen=last_seen)
                 return self._as_fact(row)
-            row.runs[o.run_id] = None
             counted = independence.counted(row.counted_by, o.agent_id, o.seen_at)
+            row.runs[o.run_id] = counted is not None
             if counted is not None:
                 row.counted_by = counted
             row.fact = replace(
@@ -107,6 +107,16 @@ class MemoryFactStore:
             (partition_key(tenant_id, domain), fact_hash),
             FactStatus.PENDING,
             lambda f: replace(f, status=FactStatus.CONTESTED, review_note=reason),
+        )
+
+    def withdraw(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
+        """Move a CONFIRMED fact back to PENDING, no longer staged or ingested."""
+        return self._move(
+            (partition_key(tenant_id, domain), fact_hash),
+            FactStatus.CONFIRMED,
+            lambda f: replace(
+                f, status=FactStatus.PENDING, confirmed_at=None, staged_at=None, ingested_at=None
+            ),
         )
 
     def _move(self, key: _Key, from_status: FactStatus, change: Callable[[Fact], Fact]) -> bool:
@@ -232,6 +242,30 @@ class MemoryFactStore:
         key = (partition_key(tenant_id, domain), fact_hash)
         with self._db.lock:
             return self._rows.pop(key, None) is not None
+
+    def sightings(self, tenant_id: str) -> Iterator[Sighting]:
+        """Every logged sighting of the tenant's facts, in key order."""
+        check_tenant(tenant_id)
+        with self._db.lock:
+            found = [
+                Sighting(row.fact.domain, row.fact.fact_hash, run)
+                for _, row in sorted(self._rows.items())
+                if row.fact.tenant_id == tenant_id
+                for run in row.runs
+            ]
+        return iter(found)
+
+    def unsee(self, tenant_id: str, domain: str, fact_hash: str, run_id: str) -> Fact | None:
+        """Take the run's sighting back under the lock; the fact after."""
+        key = (partition_key(tenant_id, domain), fact_hash)
+        with self._db.lock:
+            row = self._rows.get(key)
+            if row is None or run_id not in row.runs:
+                return None
+            counted = row.runs.pop(run_id)
+            if counted:
+                row.fact = replace(row.fact, confirmations=max(row.fact.confirmations - 1, 0))
+            return self._as_fact(row)
 
     def count_by_status(self, *, tenant_id: str | None = None) -> dict[str, int]:
         """Facts by status, of the tenant or of every tenant."""

@@ -10,8 +10,8 @@ from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.keys import check_tenant, partition_key
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus, Review
-from agent_memory.core.ports import FeedbackCount, Page
-from tests.support.in_memory.database import MemoryDatabase, ProcedureRow
+from agent_memory.core.ports import FeedbackCount, Page, RunTrace
+from tests.support.in_memory.database import MemoryDatabase, ProcedureRow, ProcedureTable
 
 
 class MemoryProcedureStore:
@@ -144,8 +144,8 @@ class MemoryProcedureStore:
                 return FeedbackCount.RUN_COUNTED
             if (procedure_id, receipt_id) in self._table.receipts:
                 return FeedbackCount.RECEIPT_USED
-            self._table.feedback.add((procedure_id, run_id))
-            self._table.receipts.add((procedure_id, receipt_id))
+            self._table.feedback[procedure_id, run_id] = succeeded
+            self._table.receipts[procedure_id, receipt_id] = run_id
             p = row.procedure
             row.procedure = replace(
                 p,
@@ -176,9 +176,57 @@ class MemoryProcedureStore:
             }
             for procedure_id in owned:
                 del self._table.rows[procedure_id]
-            for records in (self._table.feedback, self._table.receipts):
-                records.difference_update({r for r in records if r[0] in owned})
+            _drop_records(self._table, owned)
         return len(owned)
+
+    def run_traces(self, tenant_id: str) -> Iterator[RunTrace]:
+        """Every run the tenant's procedures logged, by procedure and run."""
+        check_tenant(tenant_id)
+        with self._db.lock:
+            owned = {
+                pid for pid, row in self._table.rows.items() if row.procedure.tenant_id == tenant_id
+            }
+            sources = {(pid, run) for pid in owned for run in self._table.rows[pid].sources}
+            feedback = {key for key in self._table.feedback if key[0] in owned}
+        return iter(
+            [
+                RunTrace(pid, run, (pid, run) in sources, (pid, run) in feedback)
+                for pid, run in sorted(sources | feedback)
+            ]
+        )
+
+    def untrace(self, procedure_id: str, *, tenant_id: str, run_id: str) -> Procedure | None:
+        """Take the run back from the procedure under the lock; the procedure after."""
+        check_tenant(tenant_id)
+        with self._db.lock:
+            row = self._owned(procedure_id, tenant_id)
+            if row is None:
+                return None
+            row.sources.pop(run_id, None)
+            succeeded = self._table.feedback.pop((procedure_id, run_id), None)
+            if succeeded is not None:
+                receipts = self._table.receipts
+                for key in [
+                    k for k, run in receipts.items() if k[0] == procedure_id and run == run_id
+                ]:
+                    del receipts[key]
+                p = row.procedure
+                row.procedure = replace(
+                    p,
+                    times_applied=max(p.times_applied - 1, 0),
+                    times_succeeded=max(p.times_succeeded - int(succeeded), 0),
+                )
+            return _procedure(row)
+
+    def delete(self, procedure_id: str, *, tenant_id: str) -> bool:
+        """Delete the tenant's procedure with its logs; True if it existed."""
+        check_tenant(tenant_id)
+        with self._db.lock:
+            if self._owned(procedure_id, tenant_id) is None:
+                return False
+            del self._table.rows[procedure_id]
+            _drop_records(self._table, {procedure_id})
+        return True
 
     def _owned(self, procedure_id: str, tenant_id: str) -> ProcedureRow | None:
         """The procedure's record if it is the tenant's (the lock is held)."""
@@ -192,6 +240,13 @@ class MemoryProcedureStore:
                 (row for row in self._table.rows.values() if keep(row)), key=_procedure_id
             )
             return [_procedure(row) for row in rows]
+
+
+def _drop_records(table: ProcedureTable, owned: set[str]) -> None:
+    """Drop the feedback and receipt records of the ``owned`` procedures (the lock is held)."""
+    for records in (table.feedback, table.receipts):
+        for key in [k for k in records if k[0] in owned]:
+            del records[key]
 
 
 def _procedure_id(row: ProcedureRow) -> str:

@@ -65,7 +65,7 @@ from agent_memory.core.model.errors import TransientError
 from agent_memory.core.model.keys import KEY_SEPARATOR, partition_key, tenant_prefix
 from agent_memory.core.model.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
 from agent_memory.core.model.policies import Independence
-from agent_memory.core.ports import Page
+from agent_memory.core.ports import Page, Sighting
 
 _PENDING = FactStatus.PENDING.value
 _CONFIRMED = FactStatus.CONFIRMED.value
@@ -78,6 +78,8 @@ _VECTOR_ATTRIBUTES = tuple(
 )
 # Markers of the runs counted past the log: their partition and tenant index key end so.
 _RUNS = "runs"
+_COUNTED = "counted"
+_UNSEE_ATTEMPTS = 20
 
 
 class DynamoDbFactStore:
@@ -123,7 +125,8 @@ class DynamoDbFactStore:
                 if update is None:
                     return self._as_fact(current)
                 if new_run and len(logged) >= RUN_IDS_KEPT:
-                    self._count_once(_marker(o), {"TableName": self._table, "Key": key, **update})
+                    marker = _marker(o, counted=_counts(update))
+                    self._count_once(marker, {"TableName": self._table, "Key": key, **update})
                     after = self._read(key)
                     if after is None:
                         continue  # deleted meanwhile: this run starts a fresh fact
@@ -201,6 +204,24 @@ class DynamoDbFactStore:
                 ":contested": s(FactStatus.CONTESTED.value),
                 ":pending": s(_PENDING),
                 ":reason": s(reason),
+            },
+        )
+
+    def withdraw(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
+        """Move a CONFIRMED fact back to PENDING: it leaves the fast-path and awaiting indexes
+        and enters the decay index again.
+        """
+        pk = partition_key(tenant_id, domain)
+        return self._update(
+            _key(tenant_id, domain, fact_hash),
+            f"SET #status = :pending, {PENDING_SHARD} = :shard "
+            f"REMOVE confirmed_at, staged_at, ingested_at, {AWAITING_SHARD}, {FAST_PATH_KEY}",
+            condition="#status = :confirmed",
+            names=_STATUS,
+            values={
+                ":pending": s(_PENDING),
+                ":confirmed": s(_CONFIRMED),
+                ":shard": s(shard_key(_PENDING, shard_of(pk, fact_hash))),
             },
         )
 
@@ -370,6 +391,85 @@ class DynamoDbFactStore:
                 return existed
             request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
 
+    def sightings(self, tenant_id: str) -> Iterator[Sighting]:
+        """Every logged sighting of the tenant's facts: each fact's log, then the markers of
+        the runs counted past it.
+        """
+        for item in read_all(self._client, self._tenant_listing(tenant_id, hydrate=True)):
+            domain, fact_hash = get_s(item, "domain"), get_s(item, "fact_hash")
+            for run_id in sorted(get_set(item, "run_ids")):
+                yield Sighting(domain, fact_hash, run_id)
+        prefix = tenant_prefix(tenant_id)
+        markers = self._tenant_listing(tenant_id, hydrate=False, suffix=_RUNS)
+        for marker in read_all(self._client, markers):
+            partition = get_s(marker, "pk")
+            domain = partition[len(prefix) : -len(f"{KEY_SEPARATOR}{_RUNS}")]
+            fact_hash, run_id = get_s(marker, "fact_hash").split(KEY_SEPARATOR, 1)
+            yield Sighting(domain, fact_hash, run_id)
+
+    def unsee(self, tenant_id: str, domain: str, fact_hash: str, run_id: str) -> Fact | None:
+        """Take the run's sighting back: out of the log, conditioned on the version read, or
+        its marker deleted in one transaction with the counts; the fact after.
+        """
+        key = _key(tenant_id, domain, fact_hash)
+        marker_key = _marker_key(tenant_id, domain, fact_hash, run_id)
+        for attempt in range(_UNSEE_ATTEMPTS):
+            current = self._read(key)
+            if current is None:
+                return None
+            logged = run_id in get_set(current, "run_ids")
+            marker = None if logged else self._read(marker_key)
+            if not logged and marker is None:
+                return None
+            counted = (
+                run_id not in get_set(current, "uncounted_runs")
+                if logged
+                else (marker or {}).get(_COUNTED, {"BOOL": True})["BOOL"]
+            )
+            values: Item = {
+                ":one": n(1),
+                ":confirmations": n(max(_confirmations(current) - int(counted), 0)),
+                ":next": s(uuid.uuid4().hex),
+                ":read": current["version"],
+            }
+            expression = (
+                "SET sightings = sightings - :one, confirmations = :confirmations, version = :next"
+            )
+            if logged:
+                expression += " DELETE run_ids :run, uncounted_runs :run"
+                values[":run"] = ss([run_id])
+            update: Item = {
+                "TableName": self._table,
+                "Key": key,
+                "UpdateExpression": expression,
+                "ConditionExpression": "version = :read",
+                "ExpressionAttributeValues": values,
+            }
+            try:
+                with translated():
+                    if logged:
+                        self._client.update_item(**update)
+                    else:
+                        self._client.transact_write_items(
+                            TransactItems=[
+                                {
+                                    "Delete": {
+                                        "TableName": self._table,
+                                        "Key": marker_key,
+                                        "ConditionExpression": "attribute_exists(pk)",
+                                    }
+                                },
+                                {"Update": update},
+                            ]
+                        )
+            except ConditionFailed:
+                # The fact changed (or the marker went) since it was read: read both again.
+                time.sleep(random.uniform(0, min(0.001 * 2**attempt, 0.05)))
+                continue
+            after = self._read(key)
+            return None if after is None else self._as_fact(after)
+        raise TransientError("fact changed under every attempt to take a sighting back")
+
     def count_by_status(self, *, tenant_id: str | None = None) -> dict[str, int]:
         """Facts by status: the tenant's through ``tenant-index`` (read by key), every tenant's
         by a parallel Scan that projects the status.
@@ -447,12 +547,27 @@ def _key(tenant_id: str, domain: str, fact_hash: str) -> Item:
     return {"pk": s(partition_key(tenant_id, domain)), "fact_hash": s(fact_hash)}
 
 
-def _marker(o: FactObservation) -> Item:
+def _marker(o: FactObservation, *, counted: bool) -> Item:
+    """The marker of a run counted past the log; one whose sighting was no confirmation says so
+    (a marker without ``counted`` counted).
+    """
+    item = _marker_key(o.tenant_id, o.domain, o.fact_hash, o.run_id)
+    item[TENANT_KEY] = s(f"{tenant_prefix(o.tenant_id)}{_RUNS}")
+    if not counted:
+        item[_COUNTED] = {"BOOL": False}
+    return item
+
+
+def _marker_key(tenant_id: str, domain: str, fact_hash: str, run_id: str) -> Item:
     return {
-        "pk": s(_runs_partition(o.tenant_id, o.domain)),
-        "fact_hash": s(f"{o.fact_hash}{KEY_SEPARATOR}{o.run_id}"),
-        TENANT_KEY: s(f"{tenant_prefix(o.tenant_id)}{_RUNS}"),
+        "pk": s(_runs_partition(tenant_id, domain)),
+        "fact_hash": s(f"{fact_hash}{KEY_SEPARATOR}{run_id}"),
     }
+
+
+def _counts(update: Item) -> bool:
+    """Whether the update :func:`_sighting` made counts the run as a confirmation."""
+    return ":counted_by" in update["ExpressionAttributeValues"]
 
 
 def _new_item(o: FactObservation) -> Item:
@@ -521,7 +636,10 @@ def _sighting(
     values |= {":next": s(uuid.uuid4().hex), ":read": current["version"]}
     expression = "SET " + ", ".join(sets)
     if new_run and len(run_ids) < RUN_IDS_KEPT:
-        expression += " ADD run_ids :run"
+        # The log names the runs whose sighting was no confirmation too, so a forgotten run
+        # takes back exactly what it added (a run not named there counted).
+        counted = ":counted_by" in values
+        expression += " ADD run_ids :run" if counted else " ADD run_ids :run, uncounted_runs :run"
         values[":run"] = ss([o.run_id])
     return {
         "UpdateExpression": expression,

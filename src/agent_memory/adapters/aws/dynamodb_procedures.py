@@ -54,7 +54,7 @@ from agent_memory.core.model.keys import (
     tenant_prefix,
 )
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus, Review
-from agent_memory.core.ports import FeedbackCount, Page
+from agent_memory.core.ports import FeedbackCount, Page, RunTrace
 
 _FEEDBACK = "feedback"
 # Markers of the serving receipts counted, beside the runs': a receipt counts once.
@@ -130,9 +130,10 @@ class DynamoDbProcedureStore:
                     TableName=self._table,
                     Key=key,
                     UpdateExpression=f"{counter} ADD source_run_ids :run",
+                    # A log emptied by forgetting its runs is no attribute at all.
                     ConditionExpression=(
-                        "attribute_exists(pk) AND NOT contains(source_run_ids, :id) "
-                        "AND size(source_run_ids) < :kept"
+                        "attribute_exists(pk) AND (attribute_not_exists(source_run_ids) OR "
+                        "(NOT contains(source_run_ids, :id) AND size(source_run_ids) < :kept))"
                     ),
                     ExpressionAttributeValues=values
                     | {":run": ss([run_id]), ":id": s(run_id), ":kept": n(SOURCE_RUN_IDS_KEPT)},
@@ -335,6 +336,121 @@ class DynamoDbProcedureStore:
                 ]
             )
 
+    def run_traces(self, tenant_id: str) -> Iterator[RunTrace]:
+        """Every run the tenant's procedures logged: each one's source log, then the markers of
+        sources past it and of counted feedback.
+        """
+        prefix = tenant_prefix(tenant_id)
+        traces: dict[tuple[str, str], tuple[bool, bool]] = {}
+        for item in read_all(self._client, self._tenant_listing(prefix)):
+            for run_id in get_set(item, "source_run_ids"):
+                traces[get_s(item, "sk"), run_id] = (True, False)
+        for kind in (_RUNS, _FEEDBACK):
+            for marker in read_all(self._client, self._tenant_listing(f"{prefix}{kind}")):
+                procedure_id = get_s(marker, "pk").rsplit(KEY_SEPARATOR, 1)[1]
+                key = (procedure_id, get_s(marker, "sk"))
+                source, feedback = traces.get(key, (False, False))
+                traces[key] = (source or kind == _RUNS, feedback or kind == _FEEDBACK)
+        for (procedure_id, run_id), (source, feedback) in sorted(traces.items()):
+            yield RunTrace(procedure_id, run_id, source, feedback)
+
+    def untrace(self, procedure_id: str, *, tenant_id: str, run_id: str) -> Procedure | None:
+        """Take the run back: out of the source log (or its marker deleted with the count),
+        then its feedback marker deleted with the counters and its receipt markers released.
+        """
+        pk = self._owned(procedure_id, tenant_id)
+        if pk is None:
+            return None
+        key = _key(pk, procedure_id)
+        try:
+            with translated():
+                self._client.update_item(
+                    TableName=self._table,
+                    Key=key,
+                    UpdateExpression="SET proposals = proposals - :one DELETE source_run_ids :run",
+                    ConditionExpression="contains(source_run_ids, :id)",
+                    ExpressionAttributeValues={
+                        ":one": n(1),
+                        ":run": ss([run_id]),
+                        ":id": s(run_id),
+                    },
+                )
+        except ConditionFailed:
+            self._uncount(_run_marker_key(pk, _RUNS, procedure_id, run_id), key, None)
+        marker_key = _run_marker_key(pk, _FEEDBACK, procedure_id, run_id)
+        with translated():
+            feedback = self._client.get_item(
+                TableName=self._table, Key=marker_key, ConsistentRead=True
+            ).get("Item")
+        if feedback is not None:
+            self._uncount(marker_key, key, bool(feedback["succeeded"]["BOOL"]))
+            receipts = Listing(
+                design=PROCEDURES,
+                table_name=self._table,
+                kind="procedures.receipts",
+                partitions=(f"{pk}{KEY_SEPARATOR}{_RECEIPTS}{KEY_SEPARATOR}{procedure_id}",),
+                filter="run_id = :run",
+                values={":run": s(run_id)},
+            )
+            for receipt in read_all(self._client, receipts):
+                with translated():
+                    self._client.delete_item(
+                        TableName=self._table, Key={"pk": receipt["pk"], "sk": receipt["sk"]}
+                    )
+        after = self._read(pk, procedure_id)
+        return None if after is None else _procedure(after)
+
+    def _uncount(self, marker_key: Item, key: Item, succeeded: bool | None) -> None:
+        """Delete a marker and, in the same transaction, the count it stood for: a source
+        (``succeeded`` None) or an application; nothing if the marker is gone.
+        """
+        if succeeded is None:
+            update, values = "SET proposals = proposals - :one", {":one": n(1)}
+        else:
+            update = "ADD times_applied :less, times_succeeded :lost"
+            values = {":less": n(-1), ":lost": n(-int(succeeded))}
+        try:
+            with translated():
+                self._client.transact_write_items(
+                    TransactItems=[
+                        {
+                            "Delete": {
+                                "TableName": self._table,
+                                "Key": marker_key,
+                                "ConditionExpression": "attribute_exists(pk)",
+                            }
+                        },
+                        {
+                            "Update": {
+                                "TableName": self._table,
+                                "Key": key,
+                                "UpdateExpression": update,
+                                "ConditionExpression": "attribute_exists(pk)",
+                                "ExpressionAttributeValues": values,
+                            }
+                        },
+                    ]
+                )
+        except ConditionFailed:
+            return
+
+    def delete(self, procedure_id: str, *, tenant_id: str) -> bool:
+        """Delete the tenant's procedure, then its run, feedback and receipt markers."""
+        pk = self._owned(procedure_id, tenant_id)
+        if pk is None:
+            return False
+        with translated():
+            self._client.delete_item(TableName=self._table, Key=_key(pk, procedure_id))
+        for kind in (_RUNS, _FEEDBACK, _RECEIPTS):
+            markers = Listing(
+                design=PROCEDURES,
+                table_name=self._table,
+                kind=f"procedures.{kind}",
+                partitions=(f"{pk}{KEY_SEPARATOR}{kind}{KEY_SEPARATOR}{procedure_id}",),
+            )
+            delete_all(self._client, markers)
+        return True
+
     def export(self, tenant_id: str) -> Iterator[Procedure]:
         """Every procedure of the tenant (its ``tenant-index`` partition)."""
         listing = self._tenant_listing(tenant_prefix(tenant_id))
@@ -401,6 +517,10 @@ class DynamoDbProcedureStore:
 
 def _key(pk: str, procedure_id: str) -> Item:
     return {"pk": s(pk), "sk": s(procedure_id)}
+
+
+def _run_marker_key(pk: str, kind: str, procedure_id: str, run_id: str) -> Item:
+    return {"pk": s(f"{pk}{KEY_SEPARATOR}{kind}{KEY_SEPARATOR}{procedure_id}"), "sk": s(run_id)}
 
 
 def _check_sources(p: Procedure, run_id: str) -> None:

@@ -12,7 +12,7 @@ from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_
 from agent_memory.core.model.keys import partition_key
 from agent_memory.core.model.models import RUN_IDS_KEPT, Fact, FactObservation, FactStatus
 from agent_memory.core.model.policies import Independence
-from agent_memory.core.ports import Page
+from agent_memory.core.ports import Page, Sighting
 
 # A fact names its first RUN_IDS_KEPT runs (in the order they were recorded) and counts them
 # all, as the DynamoDB adapter does; the child table itself keeps every run, so a redelivered
@@ -54,7 +54,7 @@ class SqliteFactStore:
         model, dimension, data = vector_columns(o.embedding)
         with self._db.write() as conn:
             created = _insert_if_absent(conn, pk, o)
-            new_run = _add_run(conn, pk, o)
+            new_run = _add_run(conn, pk, o, counted=created)
             if not created:
                 conn.execute(
                     "UPDATE facts SET last_seen = MAX(last_seen, ?) WHERE pk = ? AND fact_hash = ?",
@@ -70,7 +70,12 @@ class SqliteFactStore:
                     "WHERE pk = ? AND fact_hash = ?",
                     (o.confidence, model, dimension, data, pk, o.fact_hash),
                 )
-                _count_if_independent(conn, pk, o, independence)
+                if _count_if_independent(conn, pk, o, independence):
+                    conn.execute(
+                        "UPDATE fact_runs SET counted = 1 "
+                        "WHERE pk = ? AND fact_hash = ? AND run_id = ?",
+                        (pk, o.fact_hash, o.run_id),
+                    )
             row = conn.execute(
                 f"{_SELECT} WHERE f.pk = ? AND f.fact_hash = ?", (pk, o.fact_hash)
             ).fetchone()
@@ -122,6 +127,20 @@ class SqliteFactStore:
                 partition_key(tenant_id, domain),
                 fact_hash,
                 FactStatus.PENDING,
+            ),
+        )
+        return changed == 1
+
+    def withdraw(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
+        """Move a CONFIRMED fact back to PENDING, no longer staged or ingested."""
+        changed = self._db.execute(
+            "UPDATE facts SET status = ?, confirmed_at = NULL, staged_at = NULL, "
+            "ingested_at = NULL WHERE pk = ? AND fact_hash = ? AND status = ?",
+            (
+                FactStatus.PENDING,
+                partition_key(tenant_id, domain),
+                fact_hash,
+                FactStatus.CONFIRMED,
             ),
         )
         return changed == 1
@@ -250,6 +269,42 @@ class SqliteFactStore:
             ).rowcount
         return changed == 1
 
+    def sightings(self, tenant_id: str) -> Iterator[Sighting]:
+        """Every logged sighting of the tenant's facts, in key order."""
+        low, high = tenant_key_range(tenant_id)
+        rows = self._db.fetchall(
+            "SELECT f.domain, r.fact_hash, r.run_id FROM fact_runs r JOIN facts f "
+            "ON f.pk = r.pk AND f.fact_hash = r.fact_hash "
+            "WHERE r.pk >= ? AND r.pk < ? AND r.tenant_id = ? ORDER BY r.pk, r.fact_hash, r.rowid",
+            (low, high, tenant_id),
+        )
+        return iter([Sighting(r["domain"], r["fact_hash"], r["run_id"]) for r in rows])
+
+    def unsee(self, tenant_id: str, domain: str, fact_hash: str, run_id: str) -> Fact | None:
+        """Take the run's sighting back in one write transaction; the fact after."""
+        pk = partition_key(tenant_id, domain)
+        with self._db.write() as conn:
+            logged = conn.execute(
+                "SELECT counted FROM fact_runs WHERE pk = ? AND fact_hash = ? AND run_id = ?",
+                (pk, fact_hash, run_id),
+            ).fetchone()
+            if logged is None:
+                return None
+            conn.execute(
+                "DELETE FROM fact_runs WHERE pk = ? AND fact_hash = ? AND run_id = ?",
+                (pk, fact_hash, run_id),
+            )
+            if logged["counted"] is None or logged["counted"]:
+                conn.execute(
+                    "UPDATE facts SET confirmations = MAX(confirmations - 1, 0) "
+                    "WHERE pk = ? AND fact_hash = ?",
+                    (pk, fact_hash),
+                )
+            row = conn.execute(
+                f"{_SELECT} WHERE f.pk = ? AND f.fact_hash = ?", (pk, fact_hash)
+            ).fetchone()
+        return None if row is None else self._as_fact(row)
+
     def count_by_status(self, *, tenant_id: str | None = None) -> dict[str, int]:
         """Facts by status, of the tenant or of every tenant (one GROUP BY)."""
         sql = "SELECT status, COUNT(*) AS n FROM facts"
@@ -304,8 +359,10 @@ def _insert_if_absent(conn: sqlite3.Connection, pk: str, o: FactObservation) -> 
 
 def _count_if_independent(
     conn: sqlite3.Connection, pk: str, o: FactObservation, independence: Independence
-) -> None:
-    """Count a new run's sighting as a confirmation if ``independence`` says it is one."""
+) -> bool:
+    """Count a new run's sighting as a confirmation if ``independence`` says it is one;
+    whether it did.
+    """
     (counted_by,) = conn.execute(
         "SELECT counted_by FROM facts WHERE pk = ? AND fact_hash = ?", (pk, o.fact_hash)
     ).fetchone()
@@ -316,13 +373,14 @@ def _count_if_independent(
             "WHERE pk = ? AND fact_hash = ?",
             (json.dumps(after), pk, o.fact_hash),
         )
+    return after is not None
 
 
-def _add_run(conn: sqlite3.Connection, pk: str, o: FactObservation) -> bool:
+def _add_run(conn: sqlite3.Connection, pk: str, o: FactObservation, *, counted: bool) -> bool:
     cursor = conn.execute(
-        "INSERT INTO fact_runs (pk, fact_hash, run_id, tenant_id) VALUES (?, ?, ?, ?) "
+        "INSERT INTO fact_runs (pk, fact_hash, run_id, tenant_id, counted) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT DO NOTHING",
-        (pk, o.fact_hash, o.run_id, o.tenant_id),
+        (pk, o.fact_hash, o.run_id, o.tenant_id, int(counted)),
     )
     return cursor.rowcount == 1
 

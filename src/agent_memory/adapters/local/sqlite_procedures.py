@@ -16,7 +16,7 @@ from agent_memory.adapters.store_keys import check_limit, decode_cursor, encode_
 from agent_memory.core.model.errors import Conflict, InvalidInput
 from agent_memory.core.model.keys import partition_key
 from agent_memory.core.model.models import SOURCE_RUN_IDS_KEPT, Procedure, ProcedureStatus, Review
-from agent_memory.core.ports import FeedbackCount, Page
+from agent_memory.core.ports import FeedbackCount, Page, RunTrace
 
 # A procedure names its first SOURCE_RUN_IDS_KEPT proposing runs (in the order they were recorded)
 # and counts them all, as the DynamoDB adapter does; the child table itself keeps every run, so
@@ -231,6 +231,76 @@ class SqliteProcedureStore:
                 (int(succeeded), now, procedure_id),
             )
         return FeedbackCount.COUNTED
+
+    def run_traces(self, tenant_id: str) -> Iterator[RunTrace]:
+        """Every run the tenant's procedures logged, by procedure and run."""
+        low, high = tenant_key_range(tenant_id)
+        owned = "SELECT procedure_id FROM procedures WHERE pk >= ? AND pk < ? AND tenant_id = ?"
+        rows = self._db.fetchall(
+            "SELECT procedure_id, run_id, MAX(source) AS source, MAX(feedback) AS feedback FROM ("
+            "SELECT procedure_id, run_id, 1 AS source, 0 AS feedback FROM procedure_sources "
+            f"WHERE procedure_id IN ({owned}) UNION ALL "
+            "SELECT procedure_id, run_id, 0, 1 FROM procedure_feedback "
+            f"WHERE procedure_id IN ({owned})) GROUP BY procedure_id, run_id "
+            "ORDER BY procedure_id, run_id",
+            (low, high, tenant_id, low, high, tenant_id),
+        )
+        return iter(
+            [
+                RunTrace(r["procedure_id"], r["run_id"], bool(r["source"]), bool(r["feedback"]))
+                for r in rows
+            ]
+        )
+
+    def untrace(self, procedure_id: str, *, tenant_id: str, run_id: str) -> Procedure | None:
+        """Take the run back from the procedure in one write transaction."""
+        low, high = tenant_key_range(tenant_id)
+        where = "WHERE p.procedure_id = ? AND p.pk >= ? AND p.pk < ? AND p.tenant_id = ?"
+        with self._db.write() as conn:
+            if (
+                conn.execute(
+                    f"SELECT 1 FROM procedures p {where}", (procedure_id, low, high, tenant_id)
+                ).fetchone()
+                is None
+            ):
+                return None
+            conn.execute(
+                "DELETE FROM procedure_sources WHERE procedure_id = ? AND run_id = ?",
+                (procedure_id, run_id),
+            )
+            feedback = conn.execute(
+                "DELETE FROM procedure_feedback WHERE procedure_id = ? AND run_id = ? "
+                "RETURNING succeeded",
+                (procedure_id, run_id),
+            ).fetchone()
+            if feedback is not None:
+                conn.execute(
+                    "DELETE FROM procedure_receipts WHERE procedure_id = ? AND run_id = ?",
+                    (procedure_id, run_id),
+                )
+                conn.execute(
+                    "UPDATE procedures SET times_applied = MAX(times_applied - 1, 0), "
+                    "times_succeeded = MAX(times_succeeded - ?, 0) WHERE procedure_id = ?",
+                    (int(feedback["succeeded"]), procedure_id),
+                )
+            row = conn.execute(
+                f"{_SELECT} {where}", (procedure_id, low, high, tenant_id)
+            ).fetchone()
+        return self._as_procedure(row)
+
+    def delete(self, procedure_id: str, *, tenant_id: str) -> bool:
+        """Delete the tenant's procedure with its sources, feedback and receipt records."""
+        low, high = tenant_key_range(tenant_id)
+        with self._db.write() as conn:
+            changed = conn.execute(
+                "DELETE FROM procedures WHERE procedure_id = ? AND pk >= ? AND pk < ? "
+                "AND tenant_id = ?",
+                (procedure_id, low, high, tenant_id),
+            ).rowcount
+            if changed:
+                for table in ("procedure_sources", "procedure_feedback", "procedure_receipts"):
+                    conn.execute(f"DELETE FROM {table} WHERE procedure_id = ?", (procedure_id,))
+        return changed == 1
 
     def export(self, tenant_id: str) -> Iterator[Procedure]:
         """Yield every procedure of the tenant in key order."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # Every key starts with the tenant, as in DynamoDB (adapters/aws/dynamodb_schema.py); tenant_id
 # is kept beside it so tenant-wide operations can also match the column exactly.
@@ -186,6 +186,10 @@ _SCHEMA_V6 = (
     """,
 )
 
+# Whether each run's sighting counted as a confirmation (NULL: logged before this was kept, taken
+# as counted), so forgetting a run takes back exactly what it added.
+_SCHEMA_V7 = ("ALTER TABLE fact_runs ADD COLUMN counted INTEGER",)
+
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: _SCHEMA_V1,
     2: _SCHEMA_V2,
@@ -193,4 +197,5 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     4: _SCHEMA_V4,
     5: _SCHEMA_V5,
     6: _SCHEMA_V6,
+    7: _SCHEMA_V7,
 }
