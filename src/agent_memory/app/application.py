@@ -90,6 +90,7 @@ HANDLERS: Mapping[type[m.Message[Any]], Callable[[Any, MemoryPorts], Any]] = {
     m.Reembed: models.advance_migration,
     m.ExportTenant: tenants.export_tenant,
     m.ForgetTenant: tenants.forget,
+    m.ForgetRuns: tenants.forget_runs,
 }
 
 

@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # replies, named in the messages' bases (strings ruff cannot 
     from agent_memory.core.model.requests import BootstrapRequest
     from agent_memory.core.workflows.consolidation import RunsToReplay  # noqa: F401
     from agent_memory.core.workflows.decay import DecayPreview, DecayReport  # noqa: F401
+    from agent_memory.core.workflows.forgetting import RunsForgotten  # noqa: F401
     from agent_memory.core.workflows.ingestion import IngestionReport  # noqa: F401
     from agent_memory.core.workflows.reembed import ReembedReport, ReembedStatus  # noqa: F401
     from agent_memory.core.workflows.stats import MemoryStats  # noqa: F401
@@ -356,6 +357,20 @@ class ForgetRun(Message[bool]):
     tenant_id: str
     agent_id: str
     run_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetRuns(Message["RunsForgotten"]):
+    """A person's decision to forget one run of an agent (``run_id``), or every run of the
+    agent (``run_id`` None), everywhere it counted: its episode, its sightings of facts, its
+    proposals and feedback on procedures, its ledger records; recorded in the history.
+    """
+
+    tenant_id: str
+    agent_id: str
+    run_id: str | None
+    actor: str
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

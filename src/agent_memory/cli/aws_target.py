@@ -33,17 +33,10 @@ class AwsCommandFailed(Exception):
 
 def stack_application(stack_name: str, region: str | None) -> Application:
     """The application over the stack ``stack_name``, on the caller's credentials."""
-    from agent_memory.sdk.aws import stack_outputs
-    from agent_memory.wiring.aws import AwsRuntime
-    from agent_memory.wiring.aws_settings import AwsSettings
+    from agent_memory.sdk.aws import operator_application
 
     with aws_errors():
-        import boto3
-
-        session = boto3.Session(region_name=region)
-        outputs = stack_outputs(stack_name, region=region, session=session)
-        runtime = AwsRuntime(AwsSettings.from_stack_outputs(outputs), session=session)
-        return runtime.application(None)
+        return operator_application(stack_name, region=region, session=None)
 
 
 @dataclass

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, TextIO
 from agent_memory.cli.shared import (
     PROG,
     TENANT_HELP,
+    UsageError,
     checked_tenant,
     confirmed,
+    login_name,
     names,
     print_json,
 )
@@ -67,11 +69,21 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
 
     forget = commands.add_parser(
         "forget",
-        help="delete every record of a tenant; prints a JSON receipt",
-        description="Delete every record of a tenant. Asks first on a terminal; elsewhere "
-        "(a script, a pipe) it needs --yes.",
+        help="delete a tenant, one agent's runs or one run everywhere it counted; prints a "
+        "JSON receipt",
+        description="Delete every record of a tenant; or, with --agent, every run of that "
+        "agent everywhere it counted (episodes, sightings of facts, proposals and feedback "
+        "on procedures), or with --run too, one run. A fact no longer confirmed stops being "
+        "served. Recorded in the history (who, why; never the content). Asks first on a "
+        "terminal; elsewhere (a script, a pipe) it needs --yes.",
     )
     forget.add_argument("--tenant", required=True, help=TENANT_HELP)
+    forget.add_argument("--agent", help="forget this agent's runs only (all, or --run)")
+    forget.add_argument("--run", help="with --agent: forget this one run")
+    forget.add_argument(
+        "--reviewer", help="who decides, as the history records it (default: your login name)"
+    )
+    forget.add_argument("--reason", help="why, as the history records it")
     forget.add_argument(
         "--yes", "-y", action="store_true", help="do not ask: delete (needed without a terminal)"
     )
@@ -185,6 +197,8 @@ def _forget(args: argparse.Namespace, app: Application, out: TextIO) -> int:
 
     tenant = checked_tenant(args.tenant)
     where = f"stack {args.aws_stack}" if args.aws_stack else f"store {args.store_path}"
+    if args.agent is not None or args.run is not None:
+        return _forget_runs(args, app, out, where)
     if not args.yes and not confirmed(f"delete every record of tenant {tenant!r} in the {where}?"):
         print(f"{PROG}: nothing deleted", file=sys.stderr)
         return 1
@@ -198,4 +212,26 @@ def _forget(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     counts = (receipt.episodes, receipt.facts, receipt.procedures, receipt.kb_documents)
     if not any((*counts, receipt.ledger_records, receipt.decisions)):
         print(f"{PROG}: tenant {tenant!r} had nothing to forget", file=sys.stderr)
+    return 0
+
+
+def _forget_runs(args: argparse.Namespace, app: Application, out: TextIO, where: str) -> int:
+    from agent_memory.app.messages import ForgetRuns
+    from agent_memory.core.model.identifiers import checked_id
+
+    if args.agent is None:
+        raise UsageError("--run names a run of an agent: give --agent too")
+    tenant = checked_tenant(args.tenant)
+    agent = checked_id(args.agent, "--agent", "agent id")
+    run = None if args.run is None else checked_id(args.run, "--run", "run id")
+    what = f"run {run!r} of agent {agent!r}" if run else f"every run of agent {agent!r}"
+    question = f"forget {what} of tenant {tenant!r} everywhere it counted, in the {where}?"
+    if not args.yes and not confirmed(question):
+        print(f"{PROG}: nothing forgotten", file=sys.stderr)
+        return 1
+    actor = args.reviewer if args.reviewer is not None else login_name()
+    receipt = app.handle(ForgetRuns(tenant, agent, run, actor, args.reason))
+    print_json(receipt.as_json(), out)
+    if not receipt.found:
+        print(f"{PROG}: {what} had nothing to forget", file=sys.stderr)
     return 0

@@ -12,12 +12,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
+from agent_memory.app import Application
 from agent_memory.app.messages import (
     Bootstrap,
     DecideProcedure,
     ForgetRun,
+    ForgetRuns,
     GetEpisode,
     GetFact,
+    History,
     ListAgents,
     ListEpisodes,
     ListProcedures,
@@ -43,6 +46,7 @@ from agent_memory.sdk.errors import (
     NotFoundError,
     PublishError,
     RemoteFunctionError,
+    answered,
 )
 from agent_memory.sdk.events import ValidatedRun, put_events_entry
 from agent_memory.sdk.handles import RunHandle
@@ -134,6 +138,23 @@ class IdentityProofs:
             self._proof = identity_proof(credentials, audience=self._audience, region=self._region)
             self._made_at = now
         return self._proof
+
+
+# What the operator path answers (never a function an agent may invoke).
+OPERATOR_MESSAGES = (History, ForgetRuns)
+
+
+def operator_application(
+    stack_name: str, *, region: str | None, session: Any | None
+) -> Application:
+    """The application over the stack's stores on the caller's credentials (an operator's)."""
+    from agent_memory.wiring.aws import AwsRuntime
+    from agent_memory.wiring.aws_settings import AwsSettings
+
+    session = session or aws_session(region)
+    outputs = stack_outputs(stack_name, region=region, session=session)
+    runtime = AwsRuntime(AwsSettings.from_stack_outputs(outputs), session=session)
+    return runtime.application(None)
 
 
 def function_name_of(name_or_arn: str) -> str:
@@ -235,6 +256,7 @@ class AwsBackend:
         proofs: IdentityProofs | None = None,
         episodes_function_name: str | None = None,
         episode_proofs: IdentityProofs | None = None,
+        operator: Application | None = None,
     ) -> None:
         self.events = events
         self.lambda_ = lambda_
@@ -248,6 +270,10 @@ class AwsBackend:
         # A proof names the function it is for, so the episodes function has its own.
         self.proofs = proofs
         self.episode_proofs = episode_proofs
+        # An operator's decisions about tenant memory run over the stack's stores on the
+        # caller's own credentials (the operator policy); no function serves them, so no
+        # agent's role can reach them.
+        self.operator = operator
 
     def handle(self, message: Message[R]) -> R:
         """The answer of the function that serves ``message``."""
@@ -259,6 +285,14 @@ class AwsBackend:
             return cast(R, self._episodes(message))
         if isinstance(message, SearchEpisodes):
             return cast(R, self._search(message))
+        if isinstance(message, OPERATOR_MESSAGES):
+            if self.operator is None:
+                raise ConfigurationError(
+                    f"{type(message).__name__} is a person's decision about tenant memory: "
+                    "build the client with MemoryClient.aws_from_stack(..., operator=True), on "
+                    "credentials the operator policy grants"
+                )
+            return cast(R, answered(self.operator, message))
         raise ConfigurationError(
             f"{type(message).__name__} is not served by the stack's functions (operators run it "
             "with the agent-memory command and --aws-stack)"

@@ -30,6 +30,7 @@ from agent_memory.app.messages import (
     Bootstrap,
     DecideProcedure,
     ForgetRun,
+    ForgetRuns,
     GetEpisode,
     GetFact,
     History,
@@ -59,6 +60,7 @@ from agent_memory.core.model.requests import BootstrapRequest
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS, ScopeKind
 from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.core.ports import ChatModel, Embedder, PiiDetector
+from agent_memory.core.workflows.forgetting import RunsForgotten
 from agent_memory.sdk.aws import (
     AwsBackend,
     IdentityProofs,
@@ -66,6 +68,7 @@ from agent_memory.sdk.aws import (
     aws_clients,
     aws_session,
     function_name_of,
+    operator_application,
     settings_from_environment,
     settings_from_outputs,
     stack_outputs,
@@ -228,14 +231,23 @@ class MemoryClient:
         *,
         region: str | None = None,
         session: Any | None = None,
+        operator: bool = False,
         **options: Any,
     ) -> MemoryClient:
         """:meth:`aws` configured from the stack's outputs (``EventBusName``,
         ``BootstrapFunctionName``, ``ProcedureReviewFunctionName``, ``EpisodesFunctionName``).
+
+        With ``operator``, a person's decisions about tenant memory (``history``,
+        ``forget_runs``) run over the stack's stores on the session's credentials, which the
+        stack's operator policy must grant; no agent-facing function serves them.
         """
         outputs = stack_outputs(stack_name, region=region, session=session)
         settings = settings_from_outputs(outputs, stack_name)
-        return cls.aws(**cast(Any, settings), region=region, session=session, **options)
+        client = cls.aws(**cast(Any, settings), region=region, session=session, **options)
+        if operator:
+            backend = cast(AwsBackend, client._backend)
+            backend.operator = operator_application(stack_name, region=region, session=session)
+        return client
 
     @classmethod
     def aws_from_env(cls, environ: Mapping[str, str] | None = None, **options: Any) -> MemoryClient:
@@ -473,6 +485,27 @@ class MemoryClient:
         tenant = _parsed_tenant(tenant_id)
         return self._backend.handle(History(tenant, limit, cursor))
 
+    def forget_runs(
+        self,
+        tenant_id: str,
+        agent_id: str,
+        run_id: str | None = None,
+        *,
+        reviewer: str,
+        reason: str | None = None,
+    ) -> RunsForgotten:
+        """Forget one run of the agent (every run of it when ``run_id`` is None) everywhere it
+        counted: its episode, its sightings of facts (a fact no longer confirmed stops being
+        served), its proposals and feedback on procedures, its ledger records. A person's
+        decision, recorded in the history as ``reviewer``'s with ``reason``; idempotent (the
+        receipt of a second call finds nothing). Locally, or on AWS as an operator.
+        """
+        tenant = _parsed_tenant(tenant_id)
+        agent = _parsed_id(agent_id, "agent_id", "agent id")
+        run = None if run_id is None else _parsed_id(run_id, "run_id", "run id")
+        texts = _checked({"reviewer": _text(reviewer, "reviewer"), "reason": reason})
+        return self._backend.handle(ForgetRuns(tenant, agent, run, **_as_actor(texts)))
+
     def list_agents(self, tenant_id: str) -> list[str]:
         """The tenant's agents that have unexpired episodes, sorted (reads every episode of the
         tenant: for listings, not for every run).
@@ -557,12 +590,30 @@ def _request(
 
 def _parsed_tenant(tenant_id: object) -> str:
     """The tenant id, held to the identifier rule (``InvalidInputError`` naming it)."""
+    return _parsed_id(tenant_id, "tenant_id", "tenant id")
+
+
+def _parsed_id(value: object, field: str, kind: str) -> str:
+    """An identifier argument, held to the identifier rule (``InvalidInputError`` naming it)."""
     try:
-        if not isinstance(tenant_id, str):
-            raise InvalidInput("tenant_id", "must be a string")
-        return checked_id(tenant_id, "tenant_id", "tenant id")
+        return checked_id(_text(value, field), field, kind)
     except InvalidInput as error:
         raise invalid(error) from None
+
+
+def _text(value: object, field: str) -> str:
+    """A text argument (``InvalidInputError`` naming it when it is not one)."""
+    if not isinstance(value, str):
+        raise invalid(InvalidInput(field, "must be a string"))
+    return value
+
+
+def _as_actor(texts: dict[str, Any]) -> dict[str, Any]:
+    """Who decided and why, as a decision's message names them."""
+    reason = texts["reason"]
+    if reason is not None and not isinstance(reason, str):
+        raise invalid(InvalidInput("reason", "must be a string"))
+    return {"actor": texts["reviewer"], "reason": reason}
 
 
 def _team(team: object) -> object:

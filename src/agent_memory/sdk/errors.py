@@ -7,6 +7,8 @@ the core keeps working.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeVar
+
 from agent_memory.core.api.json_input import EventTooLarge
 from agent_memory.core.model.errors import (
     Conflict,
@@ -16,6 +18,12 @@ from agent_memory.core.model.errors import (
     NotFound,
     StoreUnavailable,
 )
+
+if TYPE_CHECKING:
+    from agent_memory.app import Application
+    from agent_memory.app.messages import Message
+
+R = TypeVar("R")
 
 
 class MemoryClientError(MemoryError_):
@@ -125,3 +133,15 @@ def invalid(error: InvalidInput) -> InvalidInputError:
     if isinstance(error, EventTooLarge):
         return EventTooLargeError(None, error.limit)
     return InvalidInputError(error.field, error.message)
+
+
+def answered(app: Application, message: Message[R]) -> R:
+    """``app``'s answer to ``message``, the core's refusals raised as the SDK's errors."""
+    try:
+        return app.handle(message)
+    except InvalidInput as error:
+        raise invalid(error) from None
+    except NotFound as error:
+        raise NotFoundError(str(error)) from None
+    except Conflict as error:
+        raise ConflictError(str(error)) from None

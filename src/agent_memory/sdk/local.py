@@ -9,15 +9,9 @@ from typing import TypeVar, cast
 
 from agent_memory.app import Application
 from agent_memory.app.messages import ConsolidateRun, Message, RecordFailure
-from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, TransientError
+from agent_memory.core.model.errors import TransientError
 from agent_memory.core.workflows.consolidation import StepFailed, summary
-from agent_memory.sdk.errors import (
-    ClientClosedError,
-    ConflictError,
-    ConsolidationError,
-    NotFoundError,
-    invalid,
-)
+from agent_memory.sdk.errors import ClientClosedError, ConsolidationError, answered
 from agent_memory.sdk.events import ValidatedRun
 from agent_memory.sdk.handles import RunHandle
 from agent_memory.sdk.types import RunResult
@@ -51,14 +45,7 @@ class LocalBackend:
 
     def handle(self, message: Message[R]) -> R:
         """The application's answer, its errors as the SDK's."""
-        try:
-            return self.app.handle(message)
-        except InvalidInput as error:
-            raise invalid(error) from None
-        except NotFound as error:
-            raise NotFoundError(str(error)) from None
-        except Conflict as error:
-            raise ConflictError(str(error)) from None
+        return answered(self.app, message)
 
     def submit(self, run: ValidatedRun) -> RunHandle:
         """Queue a validated event for consolidation."""

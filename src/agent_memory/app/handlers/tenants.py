@@ -1,9 +1,13 @@
-"""Whole-tenant operations: hand out everything a tenant holds, or delete it."""
+"""Tenant-wide operations: hand out everything a tenant holds, delete it, or forget one run
+(or one agent's runs) everywhere it counted.
+"""
 
 from __future__ import annotations
 
-from agent_memory.app.messages import ExportTenant, ForgetTenant
+from agent_memory.app.messages import ExportTenant, ForgetRuns, ForgetTenant
 from agent_memory.core.ports import MemoryPorts
+from agent_memory.core.workflows import forgetting
+from agent_memory.core.workflows.forgetting import RunsForgotten
 from agent_memory.core.workflows.tenants import ForgetReceipt, TenantExport, forget_tenant
 
 
@@ -15,3 +19,11 @@ def export_tenant(message: ExportTenant, ports: MemoryPorts) -> TenantExport:
 def forget(message: ForgetTenant, ports: MemoryPorts) -> ForgetReceipt:
     """Delete every record of the tenant in every store; the receipt of what was done."""
     return forget_tenant(ports, message.tenant_id, retained=message.retained)
+
+
+def forget_runs(message: ForgetRuns, ports: MemoryPorts) -> RunsForgotten:
+    """Forget one run of an agent, or all its runs, everywhere it counted; the receipt."""
+    m = message
+    return forgetting.forget_runs(
+        ports, m.tenant_id, m.agent_id, m.run_id, actor=m.actor, reason=m.reason
+    )

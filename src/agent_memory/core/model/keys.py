@@ -28,6 +28,7 @@ TENANTS_FOLDER = "tenants/"
 DOCUMENT_SUFFIX = ".txt"
 # The longest run id (``identifiers.ID_PATTERN``): a run marker is never longer.
 MAX_MARKER_CHARS = 128
+_MARKER_AGENT_CHARS = 40
 
 
 def check_component(field: str, value: str) -> None:
@@ -85,7 +86,18 @@ def run_marker(agent_id: str, run_id: str) -> str:
     if len(name) <= MAX_MARKER_CHARS:
         return name
     digest = hashlib.sha256(name.encode()).hexdigest()[:32]
-    return f"{agent_id[:40]}/{run_id[:40]}~{digest}"
+    return f"{agent_id[:_MARKER_AGENT_CHARS]}/{run_id[:40]}~{digest}"
+
+
+def marks_agent(marker: str, agent_id: str) -> bool:
+    """Whether a run marker certainly names one of ``agent_id``'s runs. A digest marker keeps
+    its agent's first 40 characters only: it is the agent's when the agent's id is shorter
+    than that (a longer id's digest markers are found by the runs they name instead).
+    """
+    agent, slash, _ = marker.partition("/")
+    if "~" not in marker:
+        return bool(slash) and agent == agent_id
+    return agent == agent_id and len(agent_id) < _MARKER_AGENT_CHARS
 
 
 def parse_run_marker(marker: str) -> tuple[str | None, str]:
