@@ -1,7 +1,9 @@
 """What an operator needs to run ``agent-memory --aws-stack NAME ...``, as one managed policy.
 
 ``export`` and ``forget`` of a tenant read (and ``forget`` deletes) its items in the four tables
-and their indexes, and its documents under ``tenants/<tenant>/``; ``forget`` asks the next
+and their indexes, and its documents under ``tenants/<tenant>/``; ``forget`` of one agent or
+run updates the counts of the facts and procedures it counted in, and scrubs who decided and
+why with Comprehend (as ``history`` records them); ``forget`` asks the next
 ingestion window to run (a ledger record) or starts an ingestion itself; ``failed list`` reads
 the ledger; ``failed replay`` starts the state machine, reads a failed execution's input, and
 receives, returns and deletes the dead-letter queue's messages. Every command first reads the
@@ -24,13 +26,15 @@ from constructs import Construct
 from stacks.nag import acknowledge, resource_findings
 
 # What export, forget and failed list/replay call on the tables (the CLI's stores: items by
-# key and in batches, pages of an index, the ledger scanned for failed runs).
+# key and in batches, pages of an index, the ledger scanned for failed runs); forgetting one
+# run updates the facts and procedures it counted in (their counts, in place).
 TABLE_ACTIONS = (
     "dynamodb:GetItem",
     "dynamodb:BatchGetItem",
     "dynamodb:Query",
     "dynamodb:Scan",
     "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
     "dynamodb:DeleteItem",
     "dynamodb:BatchWriteItem",
 )
@@ -69,7 +73,8 @@ class OperatorAccess(Construct):
             self,
             "Policy",
             description=(
-                "agent-memory operators: export or forget a tenant, list and replay failed runs"
+                "agent-memory operators: export or forget a tenant, forget an agent or a "
+                "run, read the history, list and replay failed runs"
             ),
             statements=[
                 iam.PolicyStatement(
@@ -93,6 +98,13 @@ class OperatorAccess(Construct):
                     sid="TenantDocuments",
                     actions=["s3:GetObject", "s3:DeleteObject"],
                     resources=[tenant_objects],
+                ),
+                iam.PolicyStatement(
+                    # Who decided and why are scrubbed before the history keeps them; the
+                    # API has no resource to name.
+                    sid="ScrubDecisions",
+                    actions=["comprehend:DetectPiiEntities"],
+                    resources=["*"],
                 ),
                 iam.PolicyStatement(
                     sid="IngestAfterForget",
@@ -125,8 +137,10 @@ class OperatorAccess(Construct):
             "IAM5",
             "An operator exports, forgets and replays any tenant's records: every index of the "
             "four tables, every document under the tenants' prefix, this stack (whose ARN ends "
-            "in an id), and this state machine's executions (named at start).",
-            findings=resource_findings(
-                self.policy, stack_arn, executions, tenant_objects, *indexes
-            ),
+            "in an id), and this state machine's executions (named at start). Comprehend "
+            "DetectPiiEntities has no resource (an API, not a resource).",
+            findings=[
+                *resource_findings(self.policy, stack_arn, executions, tenant_objects, *indexes),
+                "Resource::*",
+            ],
         )

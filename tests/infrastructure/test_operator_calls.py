@@ -1,8 +1,8 @@
 """Every AWS call the operator commands docs/aws.md prints make (``agent-memory --aws-stack``
-export, forget, failed list and replay) is granted by the operator policy the stack outputs
-(``OperatorPolicyArn``): the commands run as typed against the moto-backed stack of
-``tests/integration/aws/test_cli_on_stack.py``, each call they make is turned into the IAM
-requests AWS authorizes, and each is evaluated against that policy.
+export, forget a tenant, an agent or a run, history, failed list and replay) is granted by the
+operator policy the stack outputs (``OperatorPolicyArn``): the commands run as typed against the
+moto-backed stack of ``tests/integration/aws/test_cli_on_stack.py``, each call they make is
+turned into the IAM requests AWS authorizes, and each is evaluated against that policy.
 
 IAM's evaluation logic:
 https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_policies_evaluation-logic.html.
@@ -31,6 +31,9 @@ COMMANDS = (
     ("failed", "list"),
     ("failed", "list", "--incomplete-after", "0"),
     ("failed", "replay"),
+    ("history", "--tenant", "acme"),
+    ("forget", "--tenant", "acme", "--agent", "reviewer", "--run", "run-1", "--yes"),
+    ("forget", "--tenant", "acme", "--agent", "reviewer", "--yes"),
     ("forget", "--tenant", "acme", "--yes"),
 )
 
@@ -99,7 +102,7 @@ def test_every_call_of_the_operator_commands_is_granted_by_the_operator_policy(
     } <= actions
     policy = operator_policy(stack, resources, cli)
     refused = sorted({(r.action, r.resource) for r in requests if not policy.decide(r, {})[0]})
-    assert refused == []
+    assert refused == [], refused
 
 
 def test_the_operator_policy_reaches_no_other_stack_or_bucket(

@@ -7,6 +7,7 @@ search of every byte of the store afterwards.
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from agent_memory.core.tiers.semantic import fact_hash
 from agent_memory.sdk import InvalidInputError
 from tests.e2e.test_cli_options import cli
-from tests.sdk.conftest import LocalMemory
+from tests.sdk.conftest import LocalMemory, make_local
 from tests.support.memory import run_event
 
 FACT = "Liability caps below 1x fees are a red flag"
@@ -222,3 +223,22 @@ def test_the_cli_refuses_a_run_without_its_agent(tmp_path: Path) -> None:
     store = tmp_path / "store"
     refused = cli(tmp_path, "--store", str(store), "forget", "--tenant", "acme", "--run", "r-1")
     assert refused.returncode == 2 and "--agent" in refused.stderr
+
+
+def test_the_readmes_forget_line_runs_as_typed(tmp_path: Path) -> None:
+    # Given a store holding the run the README's line names
+    from tests.infrastructure.test_documented_deploys import documented_shell_lines
+
+    [line] = [
+        typed
+        for _, typed in documented_shell_lines()
+        if typed.startswith("agent-memory forget") and "--agent" in typed
+    ]
+    local = make_local(tmp_path / "store")
+    local.client.finish_run(run_event("run-7")).wait(timeout=30)
+    local.client.close()
+    # When it runs as typed, on that store
+    done = cli(tmp_path, "--store", str(local.store), *shlex.split(line)[1:])
+    # Then the run is forgotten
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["runs"] == ["reviewer/run-7"]

@@ -257,8 +257,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--aws-stack",
         metavar="NAME",
-        help="run export, forget, failed or mcp on this deployed stack instead, with your AWS "
-        "credentials",
+        help="run export, forget, history, failed or mcp on this deployed stack instead, with "
+        "your AWS credentials",
     )
     parser.add_argument("--region", help="the stack's AWS region (default: your AWS config)")
     commands = parser.add_subparsers(

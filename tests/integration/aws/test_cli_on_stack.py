@@ -194,7 +194,10 @@ def test_a_stack_that_does_not_exist_is_one_clear_error(cli: Cli):
 def test_commands_of_the_local_store_are_refused_on_a_stack(cli: Cli):
     code, _, err = cli("decay")
     assert code == 2
-    assert "--aws-stack works with export, failed, forget; decay runs on the local store" in err
+    assert (
+        "--aws-stack works with export, failed, forget, history; decay runs on the local store"
+        in err
+    )
 
 
 def test_a_stack_without_a_table_output_is_named(cli: Cli):
