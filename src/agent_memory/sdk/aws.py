@@ -15,6 +15,7 @@ from typing import Any, TypeVar, cast
 from agent_memory.app.messages import (
     Bootstrap,
     DecideProcedure,
+    EditProcedure,
     ForgetRun,
     GetEpisode,
     GetFact,
@@ -22,6 +23,7 @@ from agent_memory.app.messages import (
     ListEpisodes,
     ListProcedures,
     Message,
+    RetireProcedure,
     SearchEpisodes,
     ShowProcedure,
 )
@@ -253,7 +255,10 @@ class AwsBackend:
         """The answer of the function that serves ``message``."""
         if isinstance(message, Bootstrap):
             return cast(R, self._bootstrap(message.request))
-        if isinstance(message, ListProcedures | ShowProcedure | DecideProcedure):
+        if isinstance(
+            message,
+            ListProcedures | ShowProcedure | DecideProcedure | EditProcedure | RetireProcedure,
+        ):
             return cast(R, self._review(message))
         if isinstance(message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact):
             return cast(R, self._episodes(message))
