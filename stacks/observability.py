@@ -54,6 +54,7 @@ PROCEDURE_GAUGES = (
     "StoredProceduresOnTrial",
     "StoredProceduresRejected",
     "StoredProceduresNeedsReview",
+    "StoredProceduresRetired",
 )
 
 

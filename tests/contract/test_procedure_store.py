@@ -17,6 +17,8 @@ PENDING = ProcedureStatus.PENDING
 VALIDATED = ProcedureStatus.VALIDATED
 REJECTED = ProcedureStatus.REJECTED
 NEEDS_REVIEW = ProcedureStatus.NEEDS_REVIEW
+RETIRED = ProcedureStatus.RETIRED
+UNSERVED = (PENDING, NEEDS_REVIEW, REJECTED, RETIRED)
 
 
 def _stored(procedures: ProcedureStore, procedure_id: str = "proc-1") -> Procedure:
@@ -43,6 +45,9 @@ def test_every_field_round_trips_exactly(procedures: ProcedureStore) -> None:
         reviewer="reviewer@example.com",
         reviewed_at=AWKWARD_TIME + 3,
         review_note="Looks right; ünïcode note",
+        revision=2,
+        edited_by="editør",
+        edited_at=AWKWARD_TIME + 4,
     )
 
     procedures.propose(given, "run-1")
@@ -604,3 +609,166 @@ def test_a_proposal_naming_more_runs_than_a_log_keeps_is_refused(
     with pytest.raises(InvalidInput):
         procedures.propose(crowded, "run-new")
     assert procedures.get("proc-1") is None
+
+
+def _replace(
+    procedures: ProcedureStore,
+    steps: tuple[str, ...] = ("Gather", "Draft carefully", "Sign"),
+    *,
+    revision: int = 0,
+    allowed_from: tuple[ProcedureStatus, ...] = UNSERVED,
+    tenant_id: str = "acme",
+    now: float = NOW + DAY,
+) -> Procedure | None:
+    return procedures.replace_steps(
+        "proc-1",
+        tenant_id=tenant_id,
+        title="Write it well",
+        steps=steps,
+        edited_by="dana",
+        revision=revision,
+        allowed_from=allowed_from,
+        now=now,
+    )
+
+
+def test_replace_steps_replaces_title_and_steps_and_counts_the_revision(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a pending proposal with a track record and a review
+    procedures.propose(procedure(times_applied=2, reviewer="lee", review_note="n"), "run-1")
+    before = _stored(procedures)
+
+    after = _replace(procedures, ('Gather "figures"', "", "Draft\nthen review"), now=AWKWARD_TIME)
+
+    # Then title and steps are the edit's exactly, the editor and time recorded, the rest kept
+    expected = replace(
+        before,
+        title="Write it well",
+        steps=('Gather "figures"', "", "Draft\nthen review"),
+        revision=1,
+        edited_by="dana",
+        edited_at=AWKWARD_TIME,
+        updated_at=AWKWARD_TIME,
+    )
+    assert after == expected
+    assert _stored(procedures) == expected
+
+
+def test_replace_steps_from_a_status_not_allowed_returns_none_and_changes_nothing(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(status=VALIDATED), "run-1")
+    before = _stored(procedures)
+
+    assert _replace(procedures) is None
+    assert _stored(procedures) == before
+
+
+def test_replace_steps_past_the_revision_read_returns_none_and_changes_nothing(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a procedure edited once (revision 1)
+    procedures.propose(procedure(), "run-1")
+    assert _replace(procedures, ("first edit",)) is not None
+    edited = _stored(procedures)
+
+    # When another edit, made from revision 0, is written, or one from a revision never reached
+    stale = _replace(procedures, ("second edit",), revision=0)
+    ahead = _replace(procedures, ("second edit",), revision=2)
+
+    # Then neither is, and the first edit stands
+    assert (stale, ahead) == (None, None)
+    assert _stored(procedures) == edited
+    assert _replace(procedures, ("second edit",), revision=1) is not None
+    assert _stored(procedures).revision == 2
+
+
+def test_replace_steps_for_another_tenant_or_a_missing_id_returns_none(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(tenant_id="acme"), "run-1")
+    before = _stored(procedures)
+
+    assert _replace(procedures, tenant_id="acme2") is None
+    assert (
+        procedures.replace_steps(
+            "proc-9",
+            tenant_id="acme",
+            title="t",
+            steps=("s",),
+            edited_by="dana",
+            revision=0,
+            allowed_from=UNSERVED,
+            now=NOW,
+        )
+        is None
+    )
+    assert _stored(procedures) == before
+
+
+def test_concurrent_edits_from_one_revision_succeed_once(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    results = in_threads(lambda i: _replace(procedures, (f"edit {i}",)), range(12))
+
+    won = [r for r in results if r is not None]
+    assert len(won) == 1
+    assert _stored(procedures).steps == won[0].steps
+
+
+def test_an_edit_racing_an_approval_is_refused_once_the_approval_is_written(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a pending proposal approved after an editor read it
+    procedures.propose(procedure(), "run-1")
+    procedures.set_status(
+        "proc-1", tenant_id="acme", status=VALIDATED, allowed_from=[PENDING], now=NOW
+    )
+    # When the edit is written: it is refused, and the steps approved are the ones served
+    assert _replace(procedures) is None
+    assert _stored(procedures).steps == procedure().steps
+
+
+def test_the_original_steps_proposed_again_only_add_a_source_to_the_edited_procedure(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a proposal a person edited
+    procedures.propose(procedure(), "run-1")
+    edited = _replace(procedures, ("Edited step",))
+    assert edited is not None
+
+    # When a run proposes the original steps again (the same id)
+    created = procedures.propose(procedure(), "run-2")
+
+    # Then no second copy appears: the edited procedure only counts the run
+    assert created is False
+    assert _stored(procedures) == replace(
+        edited, source_run_ids=frozenset({"run-1", "run-2"}), proposals=2
+    )
+
+
+def test_a_retired_procedure_proposed_again_stays_retired(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(status=VALIDATED), "run-1")
+    procedures.set_status(
+        "proc-1",
+        tenant_id="acme",
+        status=RETIRED,
+        allowed_from=[VALIDATED],
+        now=NOW,
+        review=Review("lee", "superseded"),
+    )
+
+    procedures.propose(procedure(), "run-2")
+
+    assert _stored(procedures).status is RETIRED
+    assert _stored(procedures).proposed_by == 2
+
+
+def test_list_finds_retired_procedures_by_status(procedures: ProcedureStore) -> None:
+    procedures.propose(procedure(procedure_id="proc-1", status=RETIRED), "run-1")
+    procedures.propose(procedure(procedure_id="proc-2", status=VALIDATED), "run-2")
+
+    for tenant in ("acme", None):
+        listed = procedures.list(tenant_id=tenant, status=RETIRED).items
+        assert [p.procedure_id for p in listed] == ["proc-1"]

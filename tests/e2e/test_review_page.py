@@ -16,7 +16,14 @@ import pytest
 from agent_memory.app import Application
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.review.server import ReviewServer
-from tests.review.scenario import Scenario, consolidate_run, seed, status_of
+from tests.review.scenario import (
+    PROPOSED_STEPS,
+    SERVED_STEPS,
+    Scenario,
+    consolidate_run,
+    seed,
+    status_of,
+)
 from tests.support.browser import CHROMIUM, chromium
 from tests.support.memory import Memory, make_memory
 
@@ -143,3 +150,60 @@ def test_stored_markup_shows_as_text_and_never_runs(
             "<script>alert(2)</script> then sign"
         )
         assert card.locator("img, section.steps script").count() == 0
+
+
+def test_a_reviewer_edits_the_steps_of_a_pending_procedure_then_approves_them(
+    page: Page, memory: Memory, scenario: Scenario
+) -> None:
+    # Given the pending proposal's edit form, opened, holding its steps one per line
+    card = page.locator(f'article[data-procedure-id="{scenario.proposed_id}"]')
+    edit = page.locator(f'details.edit[data-edit-id="{scenario.proposed_id}"]')
+    edit.locator("summary").click()
+    steps = edit.locator("form.edit textarea.steps")
+    sync_api.expect(steps).to_have_value("\n".join(PROPOSED_STEPS))
+    # When the reviewer replaces step 2, gives a reason, confirms and saves
+    page.fill("#reviewer", "Dana Lee")
+    edited = [PROPOSED_STEPS[0], "Compare the cap with 1.5x the annual fees", *PROPOSED_STEPS[2:]]
+    steps.fill("\n".join(edited))
+    edit.locator('textarea[name="reason"]').fill("Twice the fees is too generous")
+    edit.locator('input[name="confirm"]').check()
+    edit.locator("button.save").click()
+    # Then the page says it was edited and still awaits approval, the store holds the new steps
+    sync_api.expect(page.locator(".banner.ok")).to_contain_text("edited by Dana Lee (revision 1)")
+    stored = memory.ports.procedures.get(scenario.proposed_id)
+    assert stored is not None
+    assert (stored.status, stored.steps) == (ProcedureStatus.PENDING, tuple(edited))
+    # When it is approved from the same page
+    card.locator("button.approve").click()
+    # Then the approved procedure is the edited one
+    sync_api.expect(page.locator(".banner.ok")).to_contain_text("is now VALIDATED")
+    approved = memory.ports.procedures.get(scenario.proposed_id)
+    assert approved is not None
+    assert (approved.status, approved.steps) == (ProcedureStatus.VALIDATED, tuple(edited))
+
+
+def test_a_reviewer_retires_a_served_procedure_once_they_confirm(
+    page: Page, memory: Memory, scenario: Scenario
+) -> None:
+    # Given the procedure served now, listed with a retire form
+    card = page.locator(f'article.served[data-served-id="{scenario.served_id}"]')
+    sync_api.expect(card.locator("section.steps li")).to_have_count(len(SERVED_STEPS))
+    page.fill("#reviewer", "Dana Lee")
+    card.locator('textarea[name="reason"]').fill("Clause 7.3 was renumbered")
+    # When Retire is clicked without confirming, the page asks and nothing changes
+    card.locator("button.retire").click()
+    sync_api.expect(card.locator(".problem")).to_contain_text("Tick the box to confirm")
+    assert status_of(memory, scenario.served_id) is ProcedureStatus.VALIDATED
+    # When the box is ticked and Retire clicked again
+    card.locator('input[name="confirm"]').check()
+    card.locator("button.retire").click()
+    # Then it is retired, with the reason, and no longer listed as served
+    sync_api.expect(page.locator(".banner.ok")).to_contain_text("is now RETIRED")
+    sync_api.expect(card).to_have_count(0)
+    retired = memory.ports.procedures.get(scenario.served_id)
+    assert retired is not None
+    assert (retired.status, retired.reviewer, retired.review_note) == (
+        ProcedureStatus.RETIRED,
+        "Dana Lee",
+        "Clause 7.3 was renumbered",
+    )

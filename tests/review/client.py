@@ -73,3 +73,13 @@ class Client:
             body=urlencode(form),
             headers={"Content-Type": "application/x-www-form-urlencoded", **(headers or {})},
         )
+
+    def repair(self, path: str, **fields: str) -> Reply:
+        """POST an edit (``/edit``) or a retirement (``/retire``) form with this page's token."""
+        form = {"tenant_id": "acme", "reviewer": "legal-lead", "csrf_token": self.csrf_token}
+        return self.request(
+            "POST",
+            path,
+            body=urlencode({**form, **fields}),
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )

@@ -6,7 +6,7 @@ import pytest
 
 from agent_memory.app import Application
 from agent_memory.core.model.models import ProcedureStatus
-from agent_memory.review.server import ReviewServer, allowed_hosts
+from agent_memory.review.server import MAX_FORM_BYTES, ReviewServer, allowed_hosts
 from tests.review.client import Client
 from tests.review.scenario import Scenario, consolidate_run, status_of
 from tests.support.memory import Memory
@@ -203,11 +203,16 @@ def test_a_form_that_is_not_urlencoded_is_refused(client: Client, scenario: Scen
 
 
 def test_an_oversized_form_is_refused(client: Client) -> None:
+    # Past the largest edit's form (50 steps of 2,000 characters, form-encoded): refused on
+    # its declared length, before a byte of it is read
     reply = client.request(
         "POST",
         "/decide",
-        body=b"reason=" + b"x" * 70_000,
-        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        body=b"reason=x",
+        headers={
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Content-Length": str(MAX_FORM_BYTES + 1),
+        },
     )
     assert reply.status == 413
 
@@ -228,3 +233,41 @@ def test_a_server_on_every_interface_accepts_any_host_name() -> None:
 def _article(page: str, procedure_id: str) -> str:
     start = page.index(f'<article class="procedure" id="{procedure_id}"')
     return page[start : page.index("</article>", start)]
+
+
+def test_a_retirement_not_confirmed_on_the_page_changes_nothing(
+    client: Client, memory: Memory, scenario: Scenario
+) -> None:
+    reply = client.repair("/retire", procedure_id=scenario.served_id, reason="renumbered")
+
+    assert reply.status == 400
+    assert "tick the box to confirm" in reply.banner()
+    assert status_of(memory, scenario.served_id) is ProcedureStatus.VALIDATED
+
+
+def test_an_edit_from_a_revision_someone_replaced_is_refused_with_the_reason(
+    client: Client, memory: Memory, scenario: Scenario
+) -> None:
+    # Given a first edit saved from revision 0
+    first = {"procedure_id": scenario.proposed_id, "reason": "clearer", "confirm": "yes"}
+    saved = client.repair("/edit", **first, steps="Read clause 7.3\nSign", expected_revision="0")
+    assert saved.status == 303
+    # When a second editor saves from the revision 0 they read
+    again = client.repair("/edit", **first, steps="Other", expected_revision="0")
+    # Then it is refused as a conflict naming the first edit, which stands
+    assert again.status == 409
+    assert "revision 1 by legal-lead, not 0" in again.banner()
+    stored = memory.ports.procedures.get(scenario.proposed_id)
+    assert stored is not None and stored.steps == ("Read clause 7.3", "Sign")
+
+
+def test_an_edit_with_too_many_steps_is_refused_naming_the_steps(
+    client: Client, memory: Memory, scenario: Scenario
+) -> None:
+    steps = "\n".join(f"step {n}" for n in range(51))
+    reply = client.repair(
+        "/edit", procedure_id=scenario.proposed_id, reason="r", confirm="yes", steps=steps
+    )
+    assert reply.status == 400
+    assert "steps: must hold 1-50 steps" in reply.banner()
+    assert status_of(memory, scenario.proposed_id) is ProcedureStatus.PENDING

@@ -126,7 +126,7 @@ def test_approving_a_rejected_procedure_needs_an_explicit_overrule(local: LocalM
     assert len(local.client.history("acme")["decisions"]) == 1
     # When they approve it saying so
     approved = local.client.approve_procedure(
-        "acme", procedure, reviewer="legal-lead", overrule_rejection=True
+        "acme", procedure, reviewer="legal-lead", overrule=True
     )
     # Then it is validated, and the history holds both decisions, the approval naming the other
     assert approved["status"] == "VALIDATED"
@@ -148,13 +148,13 @@ def test_the_cli_approves_a_rejected_procedure_only_when_told_to_overrule(tmp_pa
     procedure = json.loads(cli(store, "procedures", "list", "--json").stdout)[0]["procedure_id"]
     decide = ("procedures", "reject", procedure, "--reviewer", "counsel", "--reason", "Stale")
     assert cli(store, *decide).returncode == 0
-    # When it is approved without, then with, --overrule-rejection
+    # When it is approved without, then with, --overrule
     approve = ("procedures", "approve", procedure, "--reviewer", "legal-lead")
     refused = cli(store, *approve)
-    overruled = cli(store, *approve, "--overrule-rejection")
+    overruled = cli(store, *approve, "--overrule")
     # Then the first is refused in one line naming the rejection and the flag's field
     assert refused.returncode != 0
-    assert "rejected by counsel" in refused.stderr and "overrule_rejection" in refused.stderr
+    assert "rejected by counsel" in refused.stderr and "(overrule)" in refused.stderr
     assert "Traceback" not in refused.stderr
     # And the second validates it
     assert overruled.returncode == 0, overruled.stderr

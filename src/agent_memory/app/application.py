@@ -76,6 +76,8 @@ HANDLERS: Mapping[type[m.Message[Any]], Callable[[Any, MemoryPorts], Any]] = {
     m.ListProcedures: review.list_procedures,
     m.ShowProcedure: review.show_procedure,
     m.DecideProcedure: review.decide_procedure,
+    m.EditProcedure: review.edit_procedure,
+    m.RetireProcedure: review.retire_procedure,
     m.ReviewQueue: dossier.review_queue,
     m.CompareProcedure: dossier.compare_procedure,
     m.GetFact: review.get_fact,

@@ -238,7 +238,8 @@ class ShowProcedure(Message["ProcedureView"]):
 @dataclass(frozen=True, slots=True)
 class DecideProcedure(Message["ProcedureView"]):
     """A person approves (validates) or rejects a procedure; the reviewer and the reason are
-    recorded. Approving a rejected one overrules that rejection: ``overrule_rejection`` says so.
+    recorded. Approving a rejected or retired one overrules that person's decision:
+    ``overrule`` says so.
     """
 
     procedure_id: str
@@ -246,7 +247,33 @@ class DecideProcedure(Message["ProcedureView"]):
     reviewer: str
     note: str | None = None
     tenant_id: str | None = None
-    overrule_rejection: bool = False
+    overrule: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EditProcedure(Message["ProcedureView"]):
+    """A person replaces the steps (and the title, unless None) of a procedure not served yet,
+    saying why; ``expected_revision`` is the revision they read (None: whatever it is now).
+    The procedure keeps its id and status: it is served once a person approves it.
+    """
+
+    tenant_id: str
+    procedure_id: str
+    steps: tuple[str, ...]
+    reviewer: str
+    reason: str
+    title: str | None = None
+    expected_revision: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RetireProcedure(Message["ProcedureView"]):
+    """A person takes a served procedure out of service for good, saying why."""
+
+    tenant_id: str
+    procedure_id: str
+    reviewer: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,19 +15,21 @@ from agent_memory.app.messages import (
     Bootstrap,
     ConsolidateRun,
     DecideProcedure,
+    EditProcedure,
     ForgetRun,
     GetEpisode,
     GetFact,
     ListAgents,
     ListEpisodes,
     ListProcedures,
+    RetireProcedure,
     SearchEpisodes,
     ShowProcedure,
 )
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import checked_id
 
-ReviewMessage = ListProcedures | ShowProcedure | DecideProcedure
+ReviewMessage = ListProcedures | ShowProcedure | DecideProcedure | EditProcedure | RetireProcedure
 # What the episodes function serves: single records of a tenant's memory.
 EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact
 RemoteMessage = ReviewMessage | EpisodeMessage | SearchEpisodes
@@ -85,9 +87,9 @@ def is_search(data: object) -> bool:
 
 
 def review_message(data: Any) -> ReviewMessage:
-    """A review request (``{"action": "list"|"show"|"approve"|"reject", "tenant_id",
-    "procedure_id", "reviewer", "reason", "status"}``) as its message; ``InvalidInput`` names
-    a bad field.
+    """A review request (``{"action": "list"|"show"|"approve"|"reject"|"edit"|"retire",
+    "tenant_id", "procedure_id", "reviewer", "reason", "status", "overrule", "steps", "title",
+    "expected_revision"}``) as its message; ``InvalidInput`` names a bad field.
     """
     # pydantic is loaded by whoever reviews, not by every command that imports the wire.
     from agent_memory.core.api.contracts import validate
@@ -100,13 +102,27 @@ def review_message(data: Any) -> ReviewMessage:
         raise InvalidInput("procedure_id", f"required to {r.action}")
     if r.action == "show":
         return ShowProcedure(r.procedure_id, tenant_id=r.tenant_id)
+    if r.action == "edit":
+        if r.steps is None:
+            raise InvalidInput("steps", "required to edit: the procedure's new steps")
+        return EditProcedure(
+            r.tenant_id,
+            r.procedure_id,
+            tuple(r.steps),
+            r.reviewer or "",
+            r.reason or "",
+            title=r.title,
+            expected_revision=r.expected_revision,
+        )
+    if r.action == "retire":
+        return RetireProcedure(r.tenant_id, r.procedure_id, r.reviewer or "", r.reason or "")
     return DecideProcedure(
         r.procedure_id,
         approve=r.action == "approve",
         reviewer=r.reviewer or "",
         note=r.reason,
         tenant_id=r.tenant_id,
-        overrule_rejection=r.overrule_rejection,
+        overrule=r.overrule,
     )
 
 
@@ -167,7 +183,12 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
             action = "approve" if approve else "reject"
             decided = {"action": action, "tenant_id": message.tenant_id, "procedure_id": p}
             decided |= {"reviewer": who, **({"reason": note} if note is not None else {})}
-            return decided | ({"overrule_rejection": True} if message.overrule_rejection else {})
+            return decided | ({"overrule": True} if message.overrule else {})
+        case EditProcedure():
+            return _edit_json(message)
+        case RetireProcedure(tenant_id=tenant_id, procedure_id=p, reviewer=who, reason=why):
+            retired = {"action": "retire", "tenant_id": tenant_id, "procedure_id": p}
+            return retired | {"reviewer": who, "reason": why}
         case ListAgents(tenant_id=tenant_id):
             return {"action": "agents", "tenant_id": tenant_id}
         case GetFact(tenant_id=tenant_id, domain=domain, fact_hash=fact_hash):
@@ -186,6 +207,22 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
             return {"action": action, **ids, "run_id": message.run_id}
         case SearchEpisodes():
             return _search_json(message)
+
+
+def _edit_json(m: EditProcedure) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "action": "edit",
+        "tenant_id": m.tenant_id,
+        "procedure_id": m.procedure_id,
+        "steps": list(m.steps),
+        "reviewer": m.reviewer,
+        "reason": m.reason,
+    }
+    if m.title is not None:
+        data["title"] = m.title
+    if m.expected_revision is not None:
+        data["expected_revision"] = m.expected_revision
+    return data
 
 
 def _search_json(m: SearchEpisodes) -> dict[str, Any]:
@@ -215,6 +252,8 @@ REPLY_KEYS: dict[type, str | None] = {
     ListProcedures: "procedures",
     ShowProcedure: "procedure",
     DecideProcedure: "procedure",
+    EditProcedure: "procedure",
+    RetireProcedure: "procedure",
     GetEpisode: "episode",
     ListEpisodes: None,
     SearchEpisodes: None,

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TextIO
 
 from agent_memory.cli.shared import (
     JSON_HELP,
+    PROG,
     TENANT_HELP,
     checked_tenant,
+    confirmed,
     login_name,
     print_json,
 )
@@ -44,9 +47,10 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     approve.add_argument("procedure_id", help="the procedure's id, as listed")
     approve.add_argument("--reviewer", required=True, help="who approves (recorded)")
     approve.add_argument(
-        "--overrule-rejection",
+        "--overrule",
         action="store_true",
-        help="approve a procedure a person rejected (both decisions stay in the history)",
+        help="approve a procedure a person rejected or retired (both decisions stay in the "
+        "history)",
     )
     approve.set_defaults(handler=_procedures_approve)
     reject = actions.add_parser("reject", help="reject a procedure")
@@ -54,6 +58,49 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     reject.add_argument("--reviewer", required=True, help="who rejects (recorded)")
     reject.add_argument("--reason", required=True, help="why (recorded)")
     reject.set_defaults(handler=_procedures_reject)
+    edit = actions.add_parser(
+        "edit",
+        help="replace the steps of a procedure not served yet (before approving it)",
+        description="Replace the steps (and --title) of a PENDING, NEEDS_REVIEW, REJECTED or "
+        "RETIRED procedure; it keeps its id and status, and is served once approved. A "
+        "VALIDATED one is served as it is: reject or retire it first.",
+    )
+    edit.add_argument("procedure_id", help="the procedure's id, as listed")
+    edit.add_argument("--tenant", required=True, help=TENANT_HELP)
+    steps = edit.add_mutually_exclusive_group(required=True)
+    steps.add_argument(
+        "--steps-file",
+        metavar="FILE",
+        help="the new steps, one per line (blank lines skipped; - reads standard input)",
+    )
+    steps.add_argument(
+        "--step", action="append", metavar="TEXT", help="one new step (repeat, in order)"
+    )
+    edit.add_argument("--title", help="a new title (default: keep it)")
+    edit.add_argument(
+        "--revision",
+        type=int,
+        metavar="N",
+        help="the revision you read (procedures show); refused if someone edited it since",
+    )
+    edit.add_argument("--reviewer", required=True, help="who edits (recorded)")
+    edit.add_argument("--reason", required=True, help="why (recorded in the history)")
+    edit.set_defaults(handler=_procedures_edit)
+    retire = actions.add_parser(
+        "retire",
+        help="take a served procedure out of service for good",
+        description="Retire a VALIDATED (or NEEDS_REVIEW) procedure: no bootstrap serves it "
+        "again and runs proposing it again do not bring it back; approving it again takes "
+        "--overrule. On a terminal it asks first; elsewhere (a script, a pipe) it needs --yes.",
+    )
+    retire.add_argument("procedure_id", help="the procedure's id, as listed")
+    retire.add_argument("--tenant", required=True, help=TENANT_HELP)
+    retire.add_argument("--reviewer", required=True, help="who retires it (recorded)")
+    retire.add_argument("--reason", required=True, help="why (recorded)")
+    retire.add_argument(
+        "--yes", "-y", action="store_true", help="do not ask: retire (needed without a terminal)"
+    )
+    retire.set_defaults(handler=_procedures_retire)
     groups["procedures"] = actions
 
     facts = commands.add_parser(
@@ -161,12 +208,62 @@ def _decide(args: argparse.Namespace, app: Application, out: TextIO, *, approve:
     from agent_memory.app.messages import DecideProcedure
 
     note = None if approve else args.reason
-    overrule = approve and args.overrule_rejection
+    overrule = approve and args.overrule
     decided = app.handle(
         DecideProcedure(args.procedure_id, approve, args.reviewer, note, None, overrule)
     )
     out.write(
         f"{decided['procedure_id']} is {decided['status']} (reviewer {decided['reviewer']})\n"
+    )
+    return 0
+
+
+def _procedures_edit(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import EditProcedure
+
+    tenant = checked_tenant(args.tenant)
+    steps = tuple(args.step) if args.step is not None else _steps_file(args.steps_file)
+    edited = app.handle(
+        EditProcedure(
+            tenant,
+            args.procedure_id,
+            steps,
+            args.reviewer,
+            args.reason,
+            title=args.title,
+            expected_revision=args.revision,
+        )
+    )
+    out.write(
+        f"{edited['procedure_id']} edited: {len(edited['steps'])} step(s), revision "
+        f"{edited['revision']}; still {edited['status']} (served once approved)\n"
+    )
+    return 0
+
+
+def _steps_file(path: str) -> tuple[str, ...]:
+    """The steps of ``--steps-file``, one per line, blank lines skipped."""
+    from pathlib import Path
+
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InvalidInput("--steps-file", f"cannot be read: {error}") from None
+    return tuple(line for line in text.splitlines() if line.strip())
+
+
+def _procedures_retire(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import RetireProcedure
+
+    tenant = checked_tenant(args.tenant)
+    question = f"retire procedure {args.procedure_id!r} of tenant {tenant!r} for good?"
+    if not args.yes and not confirmed(question):
+        print(f"{PROG}: nothing retired", file=sys.stderr)
+        return 1
+    retired = app.handle(RetireProcedure(tenant, args.procedure_id, args.reviewer, args.reason))
+    out.write(
+        f"{retired['procedure_id']} is {retired['status']} (reviewer {retired['reviewer']}); "
+        "no bootstrap serves it from now on\n"
     )
     return 0
 

@@ -336,6 +336,25 @@ class ProcedureStore(Protocol):
         """
         ...
 
+    def replace_steps(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        title: str,
+        steps: Sequence[str],
+        edited_by: str,
+        revision: int,
+        allowed_from: Sequence[ProcedureStatus],
+        now: float,
+    ) -> Procedure | None:
+        """Replace the title and steps, as a person edited them, only if the procedure is the
+        tenant's, its status is in ``allowed_from`` and its revision is still ``revision``; the
+        procedure after (revision one more, ``edited_by`` at ``now``, ``updated_at`` ``now``,
+        id, status, review, sources and record unchanged), or None if the condition failed.
+        """
+        ...
+
     def record_feedback(
         self,
         procedure_id: str,

@@ -16,11 +16,14 @@ from string import Template
 from typing import Literal
 
 from agent_memory.app.replies import ReviewItem, SourceRun
+from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.model.models import Procedure, ProcedureStatus
 from agent_memory.core.model.procedure_diff import ProcedureDiff, StepChange
 from agent_memory.core.model.visible import one_line
 
 DECIDE_PATH = "/decide"
+EDIT_PATH = "/edit"
+RETIRE_PATH = "/retire"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +53,8 @@ main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
 .banner.ok { border-color: var(--ok); color: var(--ok); }
 .banner.error { border-color: var(--bad); color: var(--bad); }
 .empty { color: var(--muted); font-size: 1.1rem; }
-article.procedure { background: var(--card); border: 1px solid var(--line); border-radius: 8px;
-  padding: 1rem 1.25rem; margin: 1rem 0; }
+article.procedure, article.served { background: var(--card); border: 1px solid var(--line);
+  border-radius: 8px; padding: 1rem 1.25rem; margin: 1rem 0; }
 article h2 { margin: 0 .5rem 0 0; font-size: 1.15rem; display: inline; }
 article h3 { font-size: .95rem; margin: 1rem 0 .4rem; text-transform: uppercase;
   letter-spacing: .04em; color: var(--muted); }
@@ -86,6 +89,15 @@ button { font: inherit; padding: .45rem 1.1rem; border-radius: 6px; cursor: poin
 button.approve { background: var(--ok); border-color: var(--ok); color: #fff; }
 button.reject { background: transparent; border-color: var(--bad); color: var(--bad); }
 .problem { flex-basis: 100%; color: var(--bad); margin: 0; }
+details.edit { margin: -.6rem 0 1rem; padding: .6rem 1.25rem; background: var(--card);
+  border: 1px solid var(--line); border-radius: 0 0 8px 8px; }
+form.repair { display: flex; flex-direction: column; gap: .5rem; margin-top: .6rem; }
+form.repair textarea, form.repair input[type=text] { width: 100%; font: inherit; }
+form.repair textarea.steps { min-height: 8rem; font-family: ui-monospace, monospace; }
+button.retire { background: transparent; border-color: var(--bad); color: var(--bad);
+  align-self: flex-start; }
+button.save { align-self: flex-start; }
+.edited { color: var(--muted); }
 /* Stored text keeps its spaces: what is shown is what an agent is served. */
 article h2, .steps li, dl.history dd, td, .meta b, ins, del { white-space: pre-wrap; }
 """
@@ -140,6 +152,33 @@ _JS = """
       chosen.name = "decision";
       chosen.value = decision;
       form.appendChild(chosen);
+    });
+  });
+  // An edit or a retirement: a name, a reason and the confirmation box, then one submission.
+  document.querySelectorAll("form.repair").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      var name = reviewer.value.trim();
+      if (!name) {
+        refuse(event, form, "Type your name as reviewer (top right) first.", reviewer);
+        return;
+      }
+      var steps = form.elements.namedItem("steps");
+      if (steps && !steps.value.trim()) {
+        refuse(event, form, "Give at least one step, one per line.", steps);
+        return;
+      }
+      var reason = form.elements.namedItem("reason");
+      if (!reason.value.trim()) {
+        refuse(event, form, "Say why: the history keeps the reason.", reason);
+        return;
+      }
+      var confirmed = form.elements.namedItem("confirm");
+      if (!confirmed.checked) {
+        refuse(event, form, "Tick the box to confirm.", confirmed);
+        return;
+      }
+      form.elements.namedItem("reviewer").value = name;
+      form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     });
   });
 })();
@@ -200,6 +239,53 @@ _ITEM = Template(
     <p class="problem" role="alert" hidden></p>
   </form>
 </article>
+$edit
+"""
+)
+
+# A person's edit of the steps, before approving them: the same page, one form per procedure.
+_EDIT = Template(
+    """<details class="edit" data-edit-id="$procedure_id">
+  <summary>Edit the steps of <code>$procedure_id</code> before approving them</summary>
+  <form class="repair edit" method="post" action="$action">
+    <input type="hidden" name="csrf_token" value="$csrf">
+    <input type="hidden" name="procedure_id" value="$procedure_id">
+    <input type="hidden" name="tenant_id" value="$tenant">
+    <input type="hidden" name="expected_revision" value="$revision">
+    <input type="hidden" name="reviewer" value="">
+    <label>Title <input type="text" name="title" maxlength="200" value="$title"></label>
+    <label>Steps <span class="hint">(one per line; it stays $status and is served once
+      approved)</span>
+      <textarea class="steps" name="steps" rows="$rows">$steps</textarea></label>
+    <label>Reason <span class="hint">(required; kept in the history)</span>
+      <textarea name="reason" maxlength="2000" rows="2"></textarea></label>
+    <label><input type="checkbox" name="confirm" value="yes"> Replace the steps (the
+      history keeps a digest of the old ones, not their text)</label>
+    <button type="submit" class="save">Save the edit</button>
+    <p class="problem" role="alert" hidden></p>
+  </form>
+</details>"""
+)
+
+_SERVED = Template(
+    """<article class="served" id="served-$anchor" data-served-id="$procedure_id">
+  <h2>$title</h2> <span class="status VALIDATED">VALIDATED</span>
+  <p class="meta"><code>$procedure_id</code> · tenant <b>$tenant</b> · task type
+    <b>$task_type</b> · $record</p>
+  <section class="steps"><h3>Steps</h3><ol>$steps</ol></section>
+  <form class="repair retire" method="post" action="$action">
+    <input type="hidden" name="csrf_token" value="$csrf">
+    <input type="hidden" name="procedure_id" value="$procedure_id">
+    <input type="hidden" name="tenant_id" value="$tenant">
+    <input type="hidden" name="reviewer" value="">
+    <label>Reason <span class="hint">(required; kept as the review note)</span>
+      <textarea name="reason" maxlength="1000" rows="2"></textarea></label>
+    <label><input type="checkbox" name="confirm" value="yes"> Retire it for good: no run is
+      served it again unless a person approves it again</label>
+    <button type="submit" class="retire">Retire</button>
+    <p class="problem" role="alert" hidden></p>
+  </form>
+</article>
 """
 )
 
@@ -220,8 +306,11 @@ def render_page(
     nonce: str,
     banner: Banner | None = None,
     tenant_id: str | None = None,
+    served: Sequence[ProcedureView] = (),
 ) -> str:
-    """The whole review page: every item with its evidence and a decision form."""
+    """The whole review page: every item with its evidence, a decision form and an edit form,
+    then the ``served`` (validated) procedures, each with a retire form.
+    """
     scope = f"tenant {tenant_id}" if tenant_id else "all tenants"
     count = f"{len(items)} procedure{'s' if len(items) != 1 else ''} · {scope}"
     body = (
@@ -229,6 +318,10 @@ def render_page(
         if items
         else '<p class="empty">Nothing awaits review.</p>'
     )
+    if served:
+        body += '<h2 class="served">Served now</h2>' + "".join(
+            _served(view, csrf_token) for view in served
+        )
     return _PAGE.substitute(
         nonce=_e(nonce),
         css=_CSS,
@@ -282,6 +375,54 @@ def _item(item: ReviewItem, csrf_token: str) -> str:
         runs=_runs(item.runs, item.runs_not_shown),
         diff=_diff(item.diff, item.served_trial),
         action=DECIDE_PATH,
+        csrf=_e(csrf_token),
+        edit=_edit(p, csrf_token),
+    )
+
+
+def _field(value: str) -> str:
+    # A form field's value is sent back as it is shown: escaped, but not made one line.
+    return escape(value, quote=True)
+
+
+def _edit(p: Procedure, csrf_token: str) -> str:
+    # One line per step: a step's own line breaks become spaces in the form.
+    lines = [" ".join(step.splitlines()) for step in p.steps]
+    edited = (
+        f'<p class="edited">Steps edited by {_e(p.edited_by)}, {_e(_when(p.edited_at))} '
+        f"(revision {p.revision}).</p>"
+        if p.edited_by
+        else ""
+    )
+    return edited + _EDIT.substitute(
+        action=EDIT_PATH,
+        csrf=_e(csrf_token),
+        procedure_id=_e(p.procedure_id),
+        tenant=_e(p.tenant_id),
+        revision=str(p.revision),
+        title=_field(p.title),
+        status=_e(p.status.value),
+        rows=str(min(max(len(lines) + 1, 4), 20)),
+        steps=_field("\n".join(lines)),
+    )
+
+
+def _served(view: ProcedureView, csrf_token: str) -> str:
+    rate = view["success_rate"]
+    record = (
+        f"on trial, {view['times_applied']} use(s) so far"
+        if view["trial"]
+        else f"success {'—' if rate is None else f'{rate:.0%}'} over {view['times_applied']} use(s)"
+    )
+    return _SERVED.substitute(
+        anchor=_e(view["procedure_id"]),
+        procedure_id=_e(view["procedure_id"]),
+        title=_e(view["title"]),
+        tenant=_e(view["tenant_id"]),
+        task_type=_e(view["task_type"]),
+        record=_e(record),
+        steps="".join(f"<li>{_e(step)}</li>" for step in view["steps"]),
+        action=RETIRE_PATH,
         csrf=_e(csrf_token),
     )
 

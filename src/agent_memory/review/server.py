@@ -29,15 +29,33 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 from wsgiref.types import StartResponse, WSGIEnvironment
 
 from agent_memory.app import Application
-from agent_memory.app.messages import DecideProcedure, ReviewQueue, ShowProcedure
+from agent_memory.app.messages import (
+    DecideProcedure,
+    EditProcedure,
+    ListProcedures,
+    Message,
+    RetireProcedure,
+    ReviewQueue,
+    ShowProcedure,
+)
+from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, TransientError
-from agent_memory.review.page import DECIDE_PATH, Banner, render_error, render_page
+from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.review.page import (
+    DECIDE_PATH,
+    EDIT_PATH,
+    RETIRE_PATH,
+    Banner,
+    render_error,
+    render_page,
+)
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-MAX_FORM_BYTES = 64 * 1024
+# The largest edit: 50 steps of 2,000 characters, each up to 9 bytes once form-encoded.
+MAX_FORM_BYTES = 1024 * 1024
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _WILDCARDS = ("0.0.0.0", "::", "")
 
@@ -88,10 +106,10 @@ class ReviewApp:
             return _refused("421 Misdirected Request", "This server does not answer that name.")
         method, path = environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", "/")
         if path == "/" and method in ("GET", "HEAD"):
-            return self._page(_decided_id(environ.get("QUERY_STRING", "")))
-        if path == DECIDE_PATH and method == "POST":
-            return self._decide(environ)
-        if path in ("/", DECIDE_PATH):
+            return self._page(*_done(environ.get("QUERY_STRING", "")))
+        if path in _POSTS and method == "POST":
+            return self._post(path, environ)
+        if path in ("/", *_POSTS):
             allowed = "GET, HEAD" if path == "/" else "POST"
             return _refused("405 Method Not Allowed", f"Use {allowed}.", [("Allow", allowed)])
         return _refused("404 Not Found", "There is nothing here.")
@@ -102,25 +120,38 @@ class ReviewApp:
         return str(environ.get("HTTP_HOST", "")).lower() in self.allowed_hosts
 
     def _page(
-        self, decided: str | None = None, banner: Banner | None = None, status: str = "200 OK"
+        self,
+        decided: str | None = None,
+        done: str = "decided",
+        banner: Banner | None = None,
+        status: str = "200 OK",
     ) -> Response:
         if banner is None and decided is not None:
-            banner = self._decided_banner(decided)
+            banner = self._decided_banner(decided, done)
         nonce = secrets.token_urlsafe(16)
+        served = ListProcedures(self.tenant_id, ProcedureStatus.VALIDATED)
         html = render_page(
             self.memory.handle(ReviewQueue(self.tenant_id)),
             csrf_token=self.csrf_token,
             nonce=nonce,
             banner=banner,
             tenant_id=self.tenant_id,
+            served=self.memory.handle(served),
         )
         return _html(status, html, nonce)
 
-    def _decided_banner(self, procedure_id: str) -> Banner | None:
+    def _decided_banner(self, procedure_id: str, done: str = "decided") -> Banner | None:
         try:
             decided = self.memory.handle(ShowProcedure(procedure_id, tenant_id=self.tenant_id))
         except NotFound:
             return None
+        if done == "edited" and decided["edited_by"] is not None:
+            return Banner(
+                "ok",
+                f"{decided['procedure_id']} “{decided['title']}” edited by "
+                f"{decided['edited_by']} (revision {decided['revision']}); still "
+                f"{decided['status']}: approve it to serve the new steps.",
+            )
         if decided["reviewer"] is None:
             return None
         return Banner(
@@ -129,7 +160,7 @@ class ReviewApp:
             f"(reviewer: {decided['reviewer']}).",
         )
 
-    def _decide(self, environ: WSGIEnvironment) -> Response:
+    def _post(self, path: str, environ: WSGIEnvironment) -> Response:
         form, problem = _read_form(environ)
         if problem is not None:
             return problem
@@ -141,6 +172,62 @@ class ReviewApp:
                 "This form is not from this review server, or the server has restarted "
                 "since the page was loaded: reload the page and decide again.",
             )
+        if path == DECIDE_PATH:
+            return self._decide(form)
+        return self._repair(path, form)
+
+    def _repair(self, path: str, form: dict[str, str]) -> Response:
+        """An edit or a retirement, confirmed on the page (the box ticked)."""
+        procedure_id, tenant_id = form.get("procedure_id", ""), form.get("tenant_id", "")
+        what = "edited" if path == EDIT_PATH else "retired"
+        if not procedure_id or not tenant_id:
+            return self._failed("400 Bad Request", f"Not {what}: no procedure named.")
+        if self.tenant_id is not None and tenant_id != self.tenant_id:
+            return self._failed("404 Not Found", f"no procedure {procedure_id!r}")
+        if form.get("confirm") != "yes":
+            return self._failed("400 Bad Request", f"Not {what}: tick the box to confirm.")
+        message: Message[ProcedureView]
+        if path == EDIT_PATH:
+            revision = form.get("expected_revision", "")
+            steps = tuple(line for line in form.get("steps", "").splitlines() if line.strip())
+            message = EditProcedure(
+                tenant_id,
+                procedure_id,
+                steps,
+                form.get("reviewer", ""),
+                form.get("reason", ""),
+                title=form.get("title") or None,
+                expected_revision=int(revision) if revision.isdigit() else None,
+            )
+        else:
+            reviewer, reason = form.get("reviewer", ""), form.get("reason", "")
+            message = RetireProcedure(tenant_id, procedure_id, reviewer, reason)
+        failed = self._handled(message, f"Not {what}")
+        if isinstance(failed, Response):
+            return failed
+        logger.info(
+            "procedure repaired",
+            extra={"procedure_id": failed["procedure_id"], "status": failed["status"]},
+        )
+        location = f"/?{what}={quote(failed['procedure_id'], safe='')}"
+        return Response("303 See Other", headers=[("Location", location)])
+
+    def _handled(self, message: Message[ProcedureView], failure: str) -> ProcedureView | Response:
+        """The application's answer to ``message``, or the page saying why it failed."""
+        try:
+            return self.memory.handle(message)
+        except InvalidInput as error:
+            return self._failed("400 Bad Request", f"{failure}: {error}.")
+        except NotFound as error:
+            return self._failed("404 Not Found", f"{failure}: {error} (was it forgotten?).")
+        except Conflict as error:
+            return self._failed(
+                "409 Conflict", f"{failure}: {error}. Someone may have changed it meanwhile."
+            )
+        except TransientError:
+            return self._failed("503 Service Unavailable", f"{failure}: memory is busy; retry.")
+
+    def _decide(self, form: dict[str, str]) -> Response:
         decision = form.get("decision")
         procedure_id, tenant_id = form.get("procedure_id", ""), form.get("tenant_id", "")
         if decision not in ("approve", "reject") or not procedure_id or not tenant_id:
@@ -190,6 +277,7 @@ class ReviewApp:
         return parts.scheme == "http" and parts.netloc.lower() in self.allowed_hosts
 
 
+_POSTS = (DECIDE_PATH, EDIT_PATH, RETIRE_PATH)
 _INTERNAL = "The review server failed to answer; its log says why."
 
 
@@ -217,9 +305,13 @@ def _read_form(environ: WSGIEnvironment) -> tuple[dict[str, str], Response | Non
     return form, None
 
 
-def _decided_id(query: str) -> str | None:
-    values = parse_qs(query, max_num_fields=5).get("decided")
-    return values[0] if values else None
+def _done(query: str) -> tuple[str | None, str]:
+    """The procedure a form just changed, and how (``decided``, ``edited``, ``retired``)."""
+    fields = parse_qs(query, max_num_fields=5)
+    for done in ("decided", "edited", "retired"):
+        if fields.get(done):
+            return fields[done][0], done
+    return None, "decided"
 
 
 def _security_headers(nonce: str | None) -> list[tuple[str, str]]:

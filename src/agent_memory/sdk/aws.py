@@ -16,6 +16,7 @@ from agent_memory.app import Application
 from agent_memory.app.messages import (
     Bootstrap,
     DecideProcedure,
+    EditProcedure,
     ForgetRun,
     ForgetRuns,
     GetEpisode,
@@ -25,6 +26,7 @@ from agent_memory.app.messages import (
     ListEpisodes,
     ListProcedures,
     Message,
+    RetireProcedure,
     SearchEpisodes,
     ShowProcedure,
 )
@@ -279,7 +281,10 @@ class AwsBackend:
         """The answer of the function that serves ``message``."""
         if isinstance(message, Bootstrap):
             return cast(R, self._bootstrap(message.request))
-        if isinstance(message, ListProcedures | ShowProcedure | DecideProcedure):
+        if isinstance(
+            message,
+            ListProcedures | ShowProcedure | DecideProcedure | EditProcedure | RetireProcedure,
+        ):
             return cast(R, self._review(message))
         if isinstance(message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact):
             return cast(R, self._episodes(message))

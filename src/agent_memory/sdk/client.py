@@ -29,6 +29,7 @@ from typing import Any, Literal, Protocol, TypeVar, cast
 from agent_memory.app.messages import (
     Bootstrap,
     DecideProcedure,
+    EditProcedure,
     ForgetRun,
     ForgetRuns,
     GetEpisode,
@@ -38,6 +39,7 @@ from agent_memory.app.messages import (
     ListEpisodes,
     ListProcedures,
     Message,
+    RetireProcedure,
     SearchEpisodes,
     ShowProcedure,
 )
@@ -422,15 +424,15 @@ class MemoryClient:
         procedure_id: str,
         *,
         reviewer: str,
-        overrule_rejection: bool = False,
+        overrule: bool = False,
     ) -> ProcedureView:
         """Validate a procedure: from now on it is served (as a trial for its first uses).
-        A procedure a person rejected is approved only with ``overrule_rejection=True``
-        (else ``ConflictError`` names the rejection); the history keeps both decisions.
+        A procedure a person rejected or retired is approved only with ``overrule=True``
+        (else ``ConflictError`` names that decision); the history keeps both decisions.
         """
         fields: dict[str, Any] = {"reviewer": reviewer}
-        if overrule_rejection:
-            fields["overrule_rejection"] = overrule_rejection
+        if overrule:
+            fields["overrule"] = overrule
         return self._review("approve", tenant_id, procedure_id, **fields)
 
     def reject_procedure(
@@ -438,6 +440,41 @@ class MemoryClient:
     ) -> ProcedureView:
         """Reject a procedure, saying why; it is never served."""
         return self._review("reject", tenant_id, procedure_id, reviewer=reviewer, reason=reason)
+
+    def edit_procedure(
+        self,
+        tenant_id: str,
+        procedure_id: str,
+        steps: Sequence[str],
+        *,
+        reviewer: str,
+        reason: str,
+        title: str | None = None,
+        expected_revision: int | None = None,
+    ) -> ProcedureView:
+        """Replace the steps (and ``title``, when given) of a procedure not served yet
+        (PENDING, NEEDS_REVIEW, REJECTED or RETIRED), saying why; it keeps its id and status
+        and is served once approved. Pass the ``revision`` you read as ``expected_revision``:
+        ``ConflictError`` then says if someone edited it since. Steps are held to a proposal's
+        bounds (``InvalidInputError`` names ``steps``) and scrubbed like every stored text.
+        """
+        if isinstance(steps, str):
+            raise invalid(InvalidInput("steps", "must be a list of steps, not one string"))
+        fields: dict[str, Any] = {"steps": list(steps), "reviewer": reviewer, "reason": reason}
+        if title is not None:
+            fields["title"] = title
+        if expected_revision is not None:
+            fields["expected_revision"] = expected_revision
+        return self._review("edit", tenant_id, procedure_id, **fields)
+
+    def retire_procedure(
+        self, tenant_id: str, procedure_id: str, *, reviewer: str, reason: str
+    ) -> ProcedureView:
+        """Take a served procedure out of service for good, saying why: no bootstrap serves it
+        again, runs proposing it again do not bring it back, and approving it again takes
+        ``overrule=True``.
+        """
+        return self._review("retire", tenant_id, procedure_id, reviewer=reviewer, reason=reason)
 
     def get_episode(self, tenant_id: str, agent_id: str, run_id: str) -> EpisodeRecord | None:
         """The agent's stored episode of run ``run_id`` (every text field, as scrubbed), or
@@ -517,9 +554,9 @@ class MemoryClient:
         self, action: str, tenant_id: str, procedure_id: str, **fields: Any
     ) -> ProcedureView:
         request = {"action": action, "tenant_id": tenant_id, "procedure_id": procedure_id}
-        kind: type[ShowProcedure | DecideProcedure] = (
-            ShowProcedure if action == "show" else DecideProcedure
-        )
+        kinds: dict[str, type[ShowProcedure | DecideProcedure | EditProcedure | RetireProcedure]]
+        kinds = {"show": ShowProcedure, "edit": EditProcedure, "retire": RetireProcedure}
+        kind = kinds.get(action, DecideProcedure)
         return self._backend.handle(_parsed(kind, review_message, {**request, **fields}))
 
     def close(self, *, wait: bool = True) -> None:

@@ -445,7 +445,7 @@ def test_the_review_function_approves_a_rejected_procedure_only_when_told_to_ove
     with pytest.raises(Conflict, match="rejected by counsel"):
         review({"action": "approve", **decided, "reviewer": "lead"}, Context())
     approved = review(
-        {"action": "approve", **decided, "reviewer": "lead", "overrule_rejection": True},
+        {"action": "approve", **decided, "reviewer": "lead", "overrule": True},
         Context(),
     )
     # Then only the second validates it, and the history holds both decisions

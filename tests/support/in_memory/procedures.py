@@ -122,6 +122,40 @@ class MemoryProcedureStore:
             row.procedure = changed
             return _procedure(row)
 
+    def replace_steps(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        title: str,
+        steps: Sequence[str],
+        edited_by: str,
+        revision: int,
+        allowed_from: Sequence[ProcedureStatus],
+        now: float,
+    ) -> Procedure | None:
+        """Replaced under the lock (None if not the tenant's, not in ``allowed_from`` or past
+        ``revision``).
+        """
+        allowed = {ProcedureStatus(s) for s in allowed_from}
+        check_tenant(tenant_id)
+        with self._db.lock:
+            row = self._owned(procedure_id, tenant_id)
+            if row is None or row.procedure.status not in allowed:
+                return None
+            if row.procedure.revision != revision:
+                return None
+            row.procedure = replace(
+                row.procedure,
+                title=title,
+                steps=tuple(steps),
+                revision=revision + 1,
+                edited_by=edited_by,
+                edited_at=now,
+                updated_at=now,
+            )
+            return _procedure(row)
+
     def record_feedback(
         self,
         procedure_id: str,

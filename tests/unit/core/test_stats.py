@@ -45,7 +45,13 @@ def test_an_empty_memory_counts_zero_for_every_outcome_and_status(memory: Memory
 
     assert found.episodes == {"COMPLETED": 0, "PARTIAL": 0, "FAILED": 0, "UNKNOWN": 0}
     assert found.facts == {"PENDING": 0, "CONFIRMED": 0, "CONTESTED": 0}
-    assert found.procedures == {"PENDING": 0, "VALIDATED": 0, "REJECTED": 0, "NEEDS_REVIEW": 0}
+    assert found.procedures == {
+        "PENDING": 0,
+        "VALIDATED": 0,
+        "REJECTED": 0,
+        "NEEDS_REVIEW": 0,
+        "RETIRED": 0,
+    }
     assert found.facts_awaiting_ingestion == 0
     assert found.procedures_on_trial == 0
     assert found.failed_runs == 0

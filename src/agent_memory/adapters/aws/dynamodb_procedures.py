@@ -263,6 +263,59 @@ class DynamoDbProcedureStore:
             return None
         return _procedure(response["Attributes"])
 
+    def replace_steps(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        title: str,
+        steps: Sequence[str],
+        edited_by: str,
+        revision: int,
+        allowed_from: Sequence[ProcedureStatus],
+        now: float,
+    ) -> Procedure | None:
+        """One conditional UpdateItem (None if the procedure is not the tenant's, not in
+        ``allowed_from`` or past ``revision``; an item written before edits existed has none,
+        and is at revision 0).
+        """
+        allowed = [ProcedureStatus(a) for a in dict.fromkeys(allowed_from)]
+        pk = self._owned(procedure_id, tenant_id)
+        if not allowed or pk is None:
+            return None
+        marks = [f":from{i}" for i in range(len(allowed))]
+        values: Item = {
+            ":title": s(title),
+            ":steps": strings(tuple(steps)),
+            ":by": s(edited_by),
+            ":now": n(now),
+            ":seen": n(revision),
+            ":next": n(revision + 1),
+        }
+        values |= {mark: s(a.value) for mark, a in zip(marks, allowed, strict=True)}
+        seen = "revision = :seen"
+        if revision == 0:
+            seen = f"(attribute_not_exists(revision) OR {seen})"
+        try:
+            with translated():
+                response = self._client.update_item(
+                    TableName=self._table,
+                    Key=_key(pk, procedure_id),
+                    UpdateExpression=(
+                        "SET title = :title, steps = :steps, revision = :next, "
+                        "edited_by = :by, edited_at = :now, updated_at = :now"
+                    ),
+                    ConditionExpression=(
+                        f"attribute_exists(pk) AND {seen} AND #status IN ({', '.join(marks)})"
+                    ),
+                    ExpressionAttributeNames=_STATUS,
+                    ExpressionAttributeValues=values,
+                    ReturnValues="ALL_NEW",
+                )
+        except ConditionFailed:
+            return None
+        return _procedure(response["Attributes"])
+
     def record_feedback(
         self,
         procedure_id: str,
@@ -555,6 +608,10 @@ def _item(p: Procedure, run_id: str) -> Item:
     put_optional(item, "reviewer", p.reviewer)
     put_optional(item, "reviewed_at", p.reviewed_at)
     put_optional(item, "review_note", p.review_note)
+    if p.revision:
+        item["revision"] = n(p.revision)
+    put_optional(item, "edited_by", p.edited_by)
+    put_optional(item, "edited_at", p.edited_at)
     return item
 
 
@@ -576,4 +633,7 @@ def _procedure(item: Item) -> Procedure:
         reviewed_at=get_opt_float(item, "reviewed_at"),
         review_note=get_opt_s(item, "review_note"),
         proposals=get_int(item, "proposals"),
+        revision=get_int(item, "revision") if "revision" in item else 0,
+        edited_by=get_opt_s(item, "edited_by"),
+        edited_at=get_opt_float(item, "edited_at"),
     )

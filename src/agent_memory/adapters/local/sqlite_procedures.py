@@ -66,8 +66,8 @@ class SqliteProcedureStore:
                 conn.execute(
                     "INSERT INTO procedures (pk, procedure_id, tenant_id, task_type, title, "
                     "steps, status, created_at, updated_at, times_applied, times_succeeded, "
-                    "last_applied_at, reviewer, reviewed_at, review_note) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "last_applied_at, reviewer, reviewed_at, review_note, revision, edited_by, "
+                    "edited_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         pk,
                         p.procedure_id,
@@ -84,6 +84,9 @@ class SqliteProcedureStore:
                         p.reviewer,
                         p.reviewed_at,
                         p.review_note,
+                        p.revision,
+                        p.edited_by,
+                        p.edited_at,
                     ),
                 )
             sources = {run_id} if existing is not None else {*p.source_run_ids, run_id}
@@ -173,6 +176,51 @@ class SqliteProcedureStore:
                 f"WHERE procedure_id = ? AND pk >= ? AND pk < ? AND tenant_id = ? "
                 f"AND status IN ({marks})",
                 [status, now, *review_params, procedure_id, low, high, tenant_id, *allowed],
+            ).rowcount
+            if changed != 1:
+                return None
+            row = conn.execute(f"{_SELECT} WHERE p.procedure_id = ?", (procedure_id,)).fetchone()
+        return self._as_procedure(row)
+
+    def replace_steps(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        title: str,
+        steps: Sequence[str],
+        edited_by: str,
+        revision: int,
+        allowed_from: Sequence[ProcedureStatus],
+        now: float,
+    ) -> Procedure | None:
+        """One conditional UPDATE (None if the procedure is not the tenant's, not in
+        ``allowed_from`` or past ``revision``).
+        """
+        allowed = [ProcedureStatus(s) for s in allowed_from]
+        if not allowed:
+            return None
+        low, high = tenant_key_range(tenant_id)
+        marks = ", ".join("?" for _ in allowed)
+        with self._db.write() as conn:
+            changed = conn.execute(
+                "UPDATE procedures SET title = ?, steps = ?, revision = revision + 1, "
+                "edited_by = ?, edited_at = ?, updated_at = ? "
+                "WHERE procedure_id = ? AND pk >= ? AND pk < ? AND tenant_id = ? "
+                f"AND revision = ? AND status IN ({marks})",
+                [
+                    title,
+                    encode_strings(tuple(steps)),
+                    edited_by,
+                    now,
+                    now,
+                    procedure_id,
+                    low,
+                    high,
+                    tenant_id,
+                    revision,
+                    *allowed,
+                ],
             ).rowcount
             if changed != 1:
                 return None
@@ -342,4 +390,7 @@ def _procedure(row: sqlite3.Row) -> Procedure:
         reviewed_at=row["reviewed_at"],
         review_note=row["review_note"],
         proposals=int(row["proposals"]),
+        revision=row["revision"],
+        edited_by=row["edited_by"],
+        edited_at=row["edited_at"],
     )

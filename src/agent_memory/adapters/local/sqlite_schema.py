@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 # Every key starts with the tenant, as in DynamoDB (adapters/aws/dynamodb_schema.py); tenant_id
 # is kept beside it so tenant-wide operations can also match the column exactly.
@@ -190,6 +190,14 @@ _SCHEMA_V6 = (
 # as counted), so forgetting a run takes back exactly what it added.
 _SCHEMA_V7 = ("ALTER TABLE fact_runs ADD COLUMN counted INTEGER",)
 
+# A person's edit of a procedure's steps: how many there were (the revision an edit must still
+# find, so two edits never overwrite each other unseen), and who made the last one and when.
+_SCHEMA_V8 = (
+    "ALTER TABLE procedures ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE procedures ADD COLUMN edited_by TEXT",
+    "ALTER TABLE procedures ADD COLUMN edited_at REAL",
+)
+
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: _SCHEMA_V1,
     2: _SCHEMA_V2,
@@ -198,4 +206,5 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     5: _SCHEMA_V5,
     6: _SCHEMA_V6,
     7: _SCHEMA_V7,
+    8: _SCHEMA_V8,
 }

@@ -1,5 +1,5 @@
-"""Human review: the procedures a reviewer lists, reads and decides, and the contested facts
-they settle.
+"""Human review: the procedures a reviewer lists, reads, decides and repairs (edits before
+approving, retires), and the contested facts they settle.
 """
 
 from __future__ import annotations
@@ -9,12 +9,14 @@ from functools import partial
 from agent_memory.app.handlers.maintenance import ingest
 from agent_memory.app.messages import (
     DecideProcedure,
+    EditProcedure,
     FastPathFacts,
     GetFact,
     Ingest,
     ListContestedFacts,
     ListProcedures,
     ResolveFact,
+    RetireProcedure,
     ShowProcedure,
 )
 from agent_memory.app.ports import StorePorts
@@ -22,10 +24,10 @@ from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.api.fact_record import FactRecord, fact_record
 from agent_memory.core.model.decisions import MAX_REASON, Action, RecordKind
 from agent_memory.core.model.errors import NotFound
-from agent_memory.core.model.models import Fact, ProcedureStatus
+from agent_memory.core.model.models import Fact
 from agent_memory.core.paging import every
 from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.tiers import procedural, semantic
+from agent_memory.core.tiers import procedural, procedure_repair, semantic
 from agent_memory.core.workflows.history import record_decision, scrubbed
 from agent_memory.core.workflows.ingestion import request_ingestion
 
@@ -48,8 +50,8 @@ def show_procedure(message: ShowProcedure, ports: StorePorts) -> ProcedureView:
 def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureView:
     """Record a person's decision (the reviewer's name and reason scrubbed as stored text)."""
     m = message
-    # Only an approval that may overrule a rejection names the review it replaces.
-    overruling = m.approve and m.overrule_rejection
+    # Only an approval that may overrule a rejection or retirement names the review it replaces.
+    overruling = m.approve and m.overrule
     before = ports.procedures.get(m.procedure_id, tenant_id=m.tenant_id) if overruling else None
     updated = procedural.decide(
         ports,
@@ -58,12 +60,13 @@ def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureV
         reviewer=m.reviewer,
         note=m.note,
         tenant_id=m.tenant_id,
-        overrule_rejection=m.overrule_rejection,
+        overrule=m.overrule,
     )
     reason = updated.review_note
-    if before is not None and before.status is ProcedureStatus.REJECTED:
-        # Both decisions stay in the history: the rejection as recorded, and this one naming it.
-        overruled = f"overrules the rejection by {before.reviewer}: {before.review_note}"
+    decision = procedural.OVERRULED.get(before.status) if before is not None else None
+    if before is not None and decision is not None:
+        # Both decisions stay in the history: the one overruled as recorded, and this one naming it.
+        overruled = f"overrules the {decision} by {before.reviewer}: {before.review_note}"
         reason = overruled if reason is None else f"{reason} ({overruled})"
     # The review as the procedure keeps it: its reviewer and reason scrubbed already.
     record_decision(
@@ -76,6 +79,54 @@ def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureV
         reason=reason[:MAX_REASON] if reason is not None else None,
     )
     return procedural.procedure_view(updated, ports.policies.procedural)
+
+
+def edit_procedure(message: EditProcedure, ports: MemoryPorts) -> ProcedureView:
+    """Replace an unserved procedure's steps as a person edited them
+    (``procedure_repair.edit``), recorded in the history with the digest of the steps replaced.
+    """
+    m = message
+    edited = procedure_repair.edit(
+        ports,
+        m.procedure_id,
+        tenant_id=m.tenant_id,
+        steps=m.steps,
+        editor=m.reviewer,
+        reason=m.reason,
+        title=m.title,
+        expected_revision=m.expected_revision,
+    )
+    record_decision(
+        ports,
+        edited.procedure.tenant_id,
+        Action.EDIT,
+        RecordKind.PROCEDURE,
+        edited.procedure.procedure_id,
+        edited.editor,
+        reason=f"{edited.reason} (revision {edited.procedure.revision})",
+        digest=edited.replaced_digest,
+    )
+    return procedural.procedure_view(edited.procedure, ports.policies.procedural)
+
+
+def retire_procedure(message: RetireProcedure, ports: MemoryPorts) -> ProcedureView:
+    """Take a served procedure out of service (``procedure_repair.retire``), recorded in the
+    history as the procedure keeps the review (name and reason scrubbed).
+    """
+    m = message
+    retired = procedure_repair.retire(
+        ports, m.procedure_id, tenant_id=m.tenant_id, reviewer=m.reviewer, reason=m.reason
+    )
+    record_decision(
+        ports,
+        retired.tenant_id,
+        Action.RETIRE,
+        RecordKind.PROCEDURE,
+        retired.procedure_id,
+        retired.reviewer or m.reviewer,
+        reason=retired.review_note,
+    )
+    return procedural.procedure_view(retired, ports.policies.procedural)
 
 
 def get_fact(message: GetFact, ports: StorePorts) -> FactRecord | None:

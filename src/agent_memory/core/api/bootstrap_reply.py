@@ -49,7 +49,7 @@ class FactView(TypedDict):
 
 
 # A procedure's status as the reply spells it: the values of ``models.ProcedureStatus``.
-ProcedureStatusName = Literal["PENDING", "VALIDATED", "REJECTED", "NEEDS_REVIEW"]
+ProcedureStatusName = Literal["PENDING", "VALIDATED", "REJECTED", "NEEDS_REVIEW", "RETIRED"]
 
 
 class ProcedureView(TypedDict):
@@ -71,6 +71,11 @@ class ProcedureView(TypedDict):
     reviewer: str | None
     reviewed_at: float | None
     review_note: str | None
+    # How many times a person replaced its steps (an edit names the revision it read), who
+    # made the last edit and when (None: the steps are as a run proposed them).
+    revision: int
+    edited_by: str | None
+    edited_at: float | None
     # In a bootstrap reply only: the serving receipt a report on this procedure must carry back
     # (``procedure_feedback.receipt``) to be counted; None when the deployment signs none.
     receipt: NotRequired[str | None]

@@ -1,10 +1,12 @@
-"""The review operation's contract: list, show, approve or reject, with the reviewer."""
+"""The review operation's contract: list, show, approve, reject, edit or retire, with the
+reviewer.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from agent_memory.core.api.contracts import Identifier
 from agent_memory.core.model.models import ProcedureStatus
@@ -15,11 +17,15 @@ class ReviewRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    action: Literal["list", "show", "approve", "reject"]
+    action: Literal["list", "show", "approve", "reject", "edit", "retire"]
     tenant_id: Identifier
     procedure_id: Identifier | None = None
     reviewer: str | None = None
     reason: str | None = None
     status: ProcedureStatus | None = None
-    # Approving a REJECTED procedure overrules that rejection: it must be asked for.
-    overrule_rejection: bool = False
+    # Approving a REJECTED or RETIRED procedure overrules that person: it must be asked for.
+    overrule: bool = False
+    # An edit's steps and title (None: kept), and the revision the editor read (None: any).
+    steps: list[str] | None = None
+    title: str | None = None
+    expected_revision: Annotated[int, Field(ge=0)] | None = None

@@ -22,12 +22,16 @@ class FactStatus(StrEnum):
 
 
 class ProcedureStatus(StrEnum):
-    """Lifecycle of a procedure: proposed, reviewed by a human, flagged when it goes stale."""
+    """Lifecycle of a procedure: proposed, reviewed by a human, flagged when it goes stale,
+    retired by a person once it should no longer be served (never served again unless a person
+    approves it again, overruling the retirement).
+    """
 
     PENDING = "PENDING"
     VALIDATED = "VALIDATED"
     REJECTED = "REJECTED"
     NEEDS_REVIEW = "NEEDS_REVIEW"
+    RETIRED = "RETIRED"
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +298,9 @@ class Procedure:
     ``source_run_ids`` names the first :data:`SOURCE_RUN_IDS_KEPT` distinct runs that proposed it;
     ``proposals`` counts them all, so a procedure every run proposes keeps a bounded record
     (stores always set it; a record built without it counts its ``source_run_ids``).
+    ``revision`` counts the times a person replaced its steps (an edit names the revision it
+    read, so two edits never overwrite each other unseen); ``edited_by`` and ``edited_at`` say
+    who made the last edit and when (None: the steps are as a run proposed them).
     """
 
     tenant_id: str
@@ -312,6 +319,9 @@ class Procedure:
     reviewed_at: float | None = None
     review_note: str | None = None
     proposals: int = 0
+    revision: int = 0
+    edited_by: str | None = None
+    edited_at: float | None = None
 
     @property
     def proposed_by(self) -> int:

@@ -46,13 +46,21 @@ _MARKER = re.compile(
     """,
     re.VERBOSE,
 )
-_MAX_REVIEWER = 128
+MAX_REVIEWER = 128
 # A reason is stored on the procedure's item, which the largest procedure nearly fills
 # (DynamoDB's 400 KB): 1,000 characters of 4-byte text fit in the ~5 KB it leaves.
 MAX_REVIEW_NOTE = 1_000
 
-APPROVABLE_FROM = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW, ProcedureStatus.REJECTED)
+APPROVABLE_FROM = (
+    ProcedureStatus.PENDING,
+    ProcedureStatus.NEEDS_REVIEW,
+    ProcedureStatus.REJECTED,
+    ProcedureStatus.RETIRED,
+)
 REJECTABLE_FROM = (ProcedureStatus.PENDING, ProcedureStatus.NEEDS_REVIEW, ProcedureStatus.VALIDATED)
+# A person's decision that a procedure is not to be served, by the status it leaves: approving
+# a procedure in one of them overrules that person, which is only done when asked (``overrule``).
+OVERRULED = {ProcedureStatus.REJECTED: "rejection", ProcedureStatus.RETIRED: "retirement"}
 
 
 def normalize_step(step: str) -> str:
@@ -127,30 +135,60 @@ def review(
     now: float,
     note: str | None = None,
     tenant_id: str | None = None,
-    overrule_rejection: bool = False,
+    overrule: bool = False,
 ) -> Procedure:
     """A human's decision on a procedure: approve (VALIDATED) or reject (REJECTED, with reason).
 
-    Approving a REJECTED procedure overrules a person's rejection: it takes
-    ``overrule_rejection``, checked in the same conditional write, so a rejection made
-    meanwhile is never overruled unasked. Raises :class:`NotFound` for an unknown id and
-    :class:`Conflict` when the procedure is not in a state the decision applies to (approving
-    a validated one, say, or a rejected one without ``overrule_rejection``).
+    Approving a REJECTED or RETIRED procedure overrules a person's decision not to serve it
+    (:data:`OVERRULED`): it takes ``overrule``, checked in the same conditional write, so a
+    rejection or retirement made meanwhile is never overruled unasked. Raises
+    :class:`NotFound` for an unknown id and :class:`Conflict` when the procedure is not in a
+    state the decision applies to (approving a validated one, say, or a rejected one without
+    ``overrule``).
+    """
+    target = ProcedureStatus.VALIDATED if approve else ProcedureStatus.REJECTED
+    allowed: tuple[ProcedureStatus, ...] = APPROVABLE_FROM if approve else REJECTABLE_FROM
+    if approve and not overrule:
+        allowed = tuple(s for s in allowed if s not in OVERRULED)
+    return transition(
+        store,
+        procedure_id_,
+        target,
+        allowed,
+        reviewer=reviewer,
+        note=note,
+        now=now,
+        tenant_id=tenant_id,
+        reason_needed=None if approve else "a rejection",
+    )
+
+
+def transition(
+    store: ProcedureStore,
+    procedure_id_: str,
+    target: ProcedureStatus,
+    allowed: tuple[ProcedureStatus, ...],
+    *,
+    reviewer: str,
+    note: str | None,
+    now: float,
+    tenant_id: str | None = None,
+    reason_needed: str | None = None,
+) -> Procedure:
+    """Move a procedure to ``target`` from a status in ``allowed`` by one conditional write,
+    recording the person's review (``reason_needed`` names a decision that takes a reason);
+    :class:`Conflict` says why not, naming the decision an approval would overrule.
     """
     reviewer = reviewer.strip()
-    if not reviewer or len(reviewer) > _MAX_REVIEWER:
-        raise InvalidInput("reviewer", f"must be 1-{_MAX_REVIEWER} characters")
-    if not approve and not (note and note.strip()):
-        raise InvalidInput("reason", "a rejection needs a reason")
+    if not reviewer or len(reviewer) > MAX_REVIEWER:
+        raise InvalidInput("reviewer", f"must be 1-{MAX_REVIEWER} characters")
+    if reason_needed is not None and not (note and note.strip()):
+        raise InvalidInput("reason", f"{reason_needed} needs a reason")
     if note is not None and len(note) > MAX_REVIEW_NOTE:
         raise InvalidInput("reason", f"must be at most {MAX_REVIEW_NOTE} characters")
     current = store.get(procedure_id_, tenant_id=tenant_id)
     if current is None:
         raise NotFound(f"no procedure {procedure_id_!r}")
-    target = ProcedureStatus.VALIDATED if approve else ProcedureStatus.REJECTED
-    allowed: tuple[ProcedureStatus, ...] = APPROVABLE_FROM if approve else REJECTABLE_FROM
-    if approve and not overrule_rejection:
-        allowed = tuple(s for s in allowed if s is not ProcedureStatus.REJECTED)
     updated = store.set_status(
         procedure_id_,
         tenant_id=current.tenant_id,
@@ -161,14 +199,35 @@ def review(
     )
     if updated is None:
         found = store.get(procedure_id_, tenant_id=current.tenant_id) or current
-        if approve and found.status is ProcedureStatus.REJECTED:
+        decision = OVERRULED.get(found.status)
+        if target is ProcedureStatus.VALIDATED and decision is not None:
             raise Conflict(
-                f"procedure {procedure_id_} was rejected by {found.reviewer} "
-                f"({found.review_note!r}); approving it overrules that rejection, which must "
-                "be asked for explicitly (overrule_rejection)"
+                f"procedure {procedure_id_} was {found.status.lower()} by {found.reviewer} "
+                f"({found.review_note!r}); approving it overrules that {decision}, which must "
+                "be asked for explicitly (overrule)"
             )
         raise Conflict(f"procedure {procedure_id_} is {found.status}; cannot set {target}")
     return updated
+
+
+def signed(
+    ports: MemoryPorts, tenant_id: str, reviewer: str, note: str | None
+) -> tuple[str, str | None]:
+    """A person's name and reason as a procedure stores them: scrubbed like every other stored
+    text (a name becomes the tenant's keyed pseudonym) when within their bounds (past them they
+    are refused by name before anything is written); a detector failure writes nothing.
+    """
+    reviewer = reviewer.strip()
+    if reviewer and len(reviewer) <= MAX_REVIEWER and len(note or "") <= MAX_REVIEW_NOTE:
+        return scrub_signed(
+            reviewer,
+            note,
+            ports.pii,
+            pseudonyms_for(ports.pseudonym_key, tenant_id),
+            max_who=MAX_REVIEWER,
+            max_why=MAX_REVIEW_NOTE,
+        )
+    return reviewer, note
 
 
 def decide(
@@ -179,25 +238,15 @@ def decide(
     reviewer: str,
     note: str | None = None,
     tenant_id: str | None = None,
-    overrule_rejection: bool = False,
+    overrule: bool = False,
 ) -> Procedure:
     """:func:`review` as every surface records a human's decision: the reviewer's name and
-    the reason are scrubbed like every other stored text (a name becomes the tenant's keyed
-    pseudonym) before anything is written; a detector failure writes nothing.
+    the reason :func:`signed` before anything is written.
     """
     current = ports.procedures.get(procedure_id_, tenant_id=tenant_id)
     if current is None:
         raise NotFound(f"no procedure {procedure_id_!r}")
-    reviewer = reviewer.strip()
-    if reviewer and len(reviewer) <= _MAX_REVIEWER and len(note or "") <= MAX_REVIEW_NOTE:
-        reviewer, note = scrub_signed(
-            reviewer,
-            note,
-            ports.pii,
-            pseudonyms_for(ports.pseudonym_key, current.tenant_id),
-            max_who=_MAX_REVIEWER,
-            max_why=MAX_REVIEW_NOTE,
-        )
+    reviewer, note = signed(ports, current.tenant_id, reviewer, note)
     return review(
         ports.procedures,
         procedure_id_,
@@ -206,7 +255,7 @@ def decide(
         note=note,
         now=ports.clock(),
         tenant_id=current.tenant_id,
-        overrule_rejection=overrule_rejection,
+        overrule=overrule,
     )
 
 
@@ -256,6 +305,7 @@ class FeedbackResult:
 
 
 NOT_VALIDATED = "procedure not validated"
+RETIRED = "procedure retired: a person took it out of service, so reports on it no longer count"
 
 
 def serving_receipt(
@@ -289,8 +339,8 @@ def record_feedback(
     for this tenant, agent and procedure, at most ``policy.receipt_valid_days`` old by
     ``now``), so an agent never served the procedure cannot move its record. And only a
     procedure that can be served (VALIDATED, or flagged since) counts: reports on a pending or
-    rejected one would let it skip its trial once approved. The result says why a report did
-    not count.
+    rejected one would let it skip its trial once approved, and a retired one is out of
+    service. The result says why a report did not count.
     """
     feedback = run.procedure_feedback
     if feedback is None:
@@ -309,6 +359,8 @@ def record_feedback(
     except receipts.ReceiptRefused as refused:
         return FeedbackResult(procedure_id_, False, refused.reason)
     served = store.get(procedure_id_, tenant_id=run.tenant_id)
+    if served is not None and served.status is ProcedureStatus.RETIRED:
+        return FeedbackResult(procedure_id_, False, RETIRED)
     if served is None or served.status not in (
         ProcedureStatus.VALIDATED,
         ProcedureStatus.NEEDS_REVIEW,
@@ -377,4 +429,7 @@ def procedure_view(
         "reviewer": procedure.reviewer,
         "reviewed_at": procedure.reviewed_at,
         "review_note": procedure.review_note,
+        "revision": procedure.revision,
+        "edited_by": procedure.edited_by,
+        "edited_at": procedure.edited_at,
     }
