@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from agent_memory.core.model.models import (
     Fact,
+    FactStatus,
     ProcedureStatus,
     Retention,
     RunFinished,
@@ -35,7 +36,7 @@ if TYPE_CHECKING:  # replies, named in the messages' bases (strings ruff cannot 
     )
     from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord  # noqa: F401
     from agent_memory.core.api.episode_search import EpisodeSearch  # noqa: F401
-    from agent_memory.core.api.fact_record import FactRecord  # noqa: F401
+    from agent_memory.core.api.fact_record import FactPage, FactRecord  # noqa: F401
     from agent_memory.core.api.history_page import HistoryPage  # noqa: F401
     from agent_memory.core.model.requests import BootstrapRequest
     from agent_memory.core.workflows.consolidation import RunsToReplay  # noqa: F401
@@ -191,6 +192,19 @@ class GetFact(Message["FactRecord | None"]):
     tenant_id: str
     domain: str
     fact_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class ListFacts(Message["FactPage"]):
+    """One page of the tenant's facts (of one status, of one domain, when given), each with its
+    confirmations; ``cursor`` continues a listing.
+    """
+
+    tenant_id: str
+    status: FactStatus | None = None
+    domain: str | None = None
+    limit: int = 100
+    cursor: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,21 +20,33 @@ from agent_memory.app.messages import (
     GetFact,
     ListAgents,
     ListEpisodes,
+    ListFacts,
     ListProcedures,
     SearchEpisodes,
     ShowProcedure,
 )
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import checked_id
+from agent_memory.core.model.models import FactStatus
 
 ReviewMessage = ListProcedures | ShowProcedure | DecideProcedure
 # What the episodes function serves: single records of a tenant's memory.
-EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact
+EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact | ListFacts
 RemoteMessage = ReviewMessage | EpisodeMessage | SearchEpisodes
 
-EPISODE_ACTIONS = ("get", "list", "forget", "agents", "fact")
+EPISODE_ACTIONS = ("get", "list", "forget", "agents", "fact", "facts")
 EPISODE_FIELDS = frozenset(
-    {"action", "tenant_id", "agent_id", "run_id", "limit", "cursor", "domain", "fact_hash"}
+    {
+        "action",
+        "tenant_id",
+        "agent_id",
+        "run_id",
+        "limit",
+        "cursor",
+        "domain",
+        "fact_hash",
+        "status",
+    }
 )
 # The most episodes one page of a listing holds.
 MAX_PAGE = 100
@@ -111,9 +123,9 @@ def review_message(data: Any) -> ReviewMessage:
 
 
 def episode_message(data: object) -> EpisodeMessage:
-    """An episodes request (``{"action": "get"|"list"|"forget"|"agents"|"fact", "tenant_id",
-    "agent_id", "run_id", "limit", "cursor", "domain", "fact_hash"}``) as its message;
-    ``InvalidInput`` names a bad field.
+    """An episodes request (``{"action": "get"|"list"|"forget"|"agents"|"fact"|"facts",
+    "tenant_id", "agent_id", "run_id", "limit", "cursor", "domain", "fact_hash", "status"}``)
+    as its message; ``InvalidInput`` names a bad field.
     """
     if not isinstance(data, dict):
         raise InvalidInput("request", "must be a JSON object")
@@ -129,15 +141,35 @@ def episode_message(data: object) -> EpisodeMessage:
     if action == "fact":
         domain = checked_id(_text(data, "domain"), "domain", "domain")
         return GetFact(tenant_id, domain, checked_id(_text(data, "fact_hash"), "fact_hash", "hash"))
+    if action == "facts":
+        return _facts_message(tenant_id, data)
     agent_id = checked_id(_text(data, "agent_id"), "agent_id", "agent id")
     if action == "list":
         limit = _limit(data.get("limit", MAX_PAGE))
-        cursor = data.get("cursor")
-        if cursor is not None and not isinstance(cursor, str):
-            raise InvalidInput("cursor", "must be a string")
-        return ListEpisodes(tenant_id, agent_id, limit=limit, cursor=cursor)
+        return ListEpisodes(tenant_id, agent_id, limit=limit, cursor=_cursor(data))
     run_id = checked_id(_text(data, "run_id"), "run_id", "run id")
     return (GetEpisode if action == "get" else ForgetRun)(tenant_id, agent_id, run_id)
+
+
+def _facts_message(tenant_id: str, data: dict[str, Any]) -> ListFacts:
+    domain = data.get("domain")
+    if domain is not None:
+        domain = checked_id(_text(data, "domain"), "domain", "domain")
+    status = data.get("status")
+    if status is not None:
+        choices = [s.value for s in FactStatus]
+        if status not in choices:
+            raise InvalidInput("status", f"must be one of {', '.join(choices)}")
+        status = FactStatus(status)
+    limit = _limit(data.get("limit", MAX_PAGE))
+    return ListFacts(tenant_id, status, domain, limit=limit, cursor=_cursor(data))
+
+
+def _cursor(data: dict[str, Any]) -> str | None:
+    cursor = data.get("cursor")
+    if cursor is not None and not isinstance(cursor, str):
+        raise InvalidInput("cursor", "must be a string")
+    return cursor
 
 
 def _text(data: dict[str, Any], field: str) -> str:
@@ -177,6 +209,13 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
                 "domain": domain,
                 "fact_hash": fact_hash,
             }
+        case ListFacts(tenant_id=tenant_id, status=status, domain=domain, limit=limit):
+            facts: dict[str, Any] = {"action": "facts", "tenant_id": tenant_id, "limit": limit}
+            if status is not None:
+                facts["status"] = status.value
+            if domain is not None:
+                facts["domain"] = domain
+            return facts if message.cursor is None else {**facts, "cursor": message.cursor}
         case ListEpisodes(tenant_id=tenant_id, agent_id=agent_id, limit=limit, cursor=cursor):
             page = {"action": "list", "tenant_id": tenant_id, "limit": limit}
             return {**page, **({} if cursor is None else {"cursor": cursor}), "agent_id": agent_id}
@@ -209,6 +248,7 @@ def _search_json(m: SearchEpisodes) -> dict[str, Any]:
 # What each reply holds its answer under (None: the reply is the answer, with these keys).
 WHOLE_REPLIES: dict[type, tuple[str, ...]] = {
     ListEpisodes: ("episodes", "cursor"),
+    ListFacts: ("facts", "cursor"),
     SearchEpisodes: ("episodes", "units", "ranked_by", "left_out"),
 }
 REPLY_KEYS: dict[type, str | None] = {
@@ -221,6 +261,7 @@ REPLY_KEYS: dict[type, str | None] = {
     ForgetRun: "forgotten",
     ListAgents: "agents",
     GetFact: "fact",
+    ListFacts: None,
 }
 
 

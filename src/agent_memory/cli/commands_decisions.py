@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from agent_memory.cli.shared import (
     JSON_HELP,
@@ -14,7 +14,7 @@ from agent_memory.cli.shared import (
     print_json,
 )
 from agent_memory.core.model.errors import InvalidInput
-from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.core.model.models import FactStatus, ProcedureStatus
 
 if TYPE_CHECKING:
     from agent_memory.app import Application
@@ -62,6 +62,16 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     fact_actions = facts.add_subparsers(
         dest="action", required=True, metavar="ACTION", help="what to do with facts"
     )
+    list_facts = fact_actions.add_parser("list", help="the tenant's facts, a page at a time")
+    list_facts.add_argument("--tenant", required=True, help=TENANT_HELP)
+    list_facts.add_argument(
+        "--status", choices=[s.value for s in FactStatus], help="only facts in it"
+    )
+    list_facts.add_argument("--domain", help="only the facts of this domain")
+    list_facts.add_argument("--limit", type=int, default=50, help="facts per page (1-100)")
+    list_facts.add_argument("--cursor", help="continue from a page's cursor (as printed)")
+    list_facts.add_argument("--json", action="store_true", help=JSON_HELP)
+    list_facts.set_defaults(handler=_facts_list, read_only=True)
     show_fact = fact_actions.add_parser("show", help="one fact with its confirmations")
     show_fact.add_argument("fact_hash", help="the fact's hash, as a reply or a listing names it")
     show_fact.add_argument("--tenant", required=True, help=TENANT_HELP)
@@ -198,6 +208,35 @@ def _facts_contested(args: argparse.Namespace, app: Application, out: TextIO) ->
     return 0
 
 
+def _facts_list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import ListFacts
+    from agent_memory.app.wire import episode_message
+    from agent_memory.core.model.visible import one_line
+
+    # Parsed as the episodes function parses the same request.
+    request: dict[str, Any] = {"action": "facts", "tenant_id": checked_tenant(args.tenant)}
+    for name in ("status", "domain", "limit", "cursor"):
+        if getattr(args, name) is not None:
+            request[name] = getattr(args, name)
+    message = episode_message(request)
+    assert isinstance(message, ListFacts)
+    page = app.handle(message)
+    if args.json:
+        print_json(page, out)
+        return 0
+    if not page["facts"]:
+        out.write("no facts\n")
+    for fact in page["facts"]:
+        out.write(
+            f"{fact['fact_hash']}  {fact['status']:<10} {fact['domain']}  "
+            f"confirmations={fact['confirmations']} runs={fact['sightings']}  "
+            f"{one_line(fact['content'])}\n"
+        )
+    if page["cursor"]:
+        out.write(f"(more: --cursor {page['cursor']})\n")
+    return 0
+
+
 def _facts_show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     from agent_memory.app.messages import GetFact
     from agent_memory.core.model.visible import one_line
@@ -211,16 +250,35 @@ def _facts_show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     where = f"served from the {found['served_from']}" if found["served_from"] else "not served"
     out.write(f"{found['fact_hash']}  {found['status']}  {found['domain']}  ({where})\n")
     out.write(f"  {one_line(found['content'])}\n")
+    # The store names its first runs only: the count says how many saw it.
+    more = found["sightings"] - len(found["run_ids"])
     out.write(
         f"  confirmed by {found['confirmations']} independent run(s) of "
-        f"{found['sightings']} that saw it: {', '.join(found['run_ids'])}\n"
+        f"{found['sightings']} that saw it: {', '.join(found['run_ids'])}"
+        f"{f' and {more} more' if more > 0 else ''}\n"
     )
+    again = found["counts_again_at"]
     for agent, at in sorted(found["counted_by"].items()):
-        day = datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
-        out.write(f"  {agent} counted last at {day}\n")
+        out.write(
+            f"  {agent} counted last at {_moment(at)}; counts again from {_moment(again[agent])}\n"
+        )
+    document = found["kb_document"]
+    out.write(
+        "  knowledge base: "
+        + {
+            None: "no document",
+            "staged": "document staged, awaiting the next ingestion",
+            "ingested": "document ingested",
+        }[document]
+        + "\n"
+    )
     if found["review_note"]:
         out.write(f"  note: {one_line(found['review_note'])}\n")
     return 0
+
+
+def _moment(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
 
 
 def _history(args: argparse.Namespace, app: Application, out: TextIO) -> int:

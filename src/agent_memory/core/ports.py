@@ -188,6 +188,21 @@ class FactStore(Protocol):
         """The tenant's facts held back for review."""
         ...
 
+    def of_tenant(
+        self,
+        tenant_id: str,
+        *,
+        status: FactStatus | None = None,
+        domain: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Fact]:
+        """One page of the tenant's facts (of one status, of one domain, when given), in an
+        order that stays the same from page to page: every fact listed once, none of another
+        tenant.
+        """
+        ...
+
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was written and awaits ingestion."""
         ...

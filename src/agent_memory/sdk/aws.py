@@ -20,6 +20,7 @@ from agent_memory.app.messages import (
     GetFact,
     ListAgents,
     ListEpisodes,
+    ListFacts,
     ListProcedures,
     Message,
     SearchEpisodes,
@@ -255,7 +256,9 @@ class AwsBackend:
             return cast(R, self._bootstrap(message.request))
         if isinstance(message, ListProcedures | ShowProcedure | DecideProcedure):
             return cast(R, self._review(message))
-        if isinstance(message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact):
+        if isinstance(
+            message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact | ListFacts
+        ):
             return cast(R, self._episodes(message))
         if isinstance(message, SearchEpisodes):
             return cast(R, self._search(message))

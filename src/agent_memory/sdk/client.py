@@ -35,6 +35,7 @@ from agent_memory.app.messages import (
     History,
     ListAgents,
     ListEpisodes,
+    ListFacts,
     ListProcedures,
     Message,
     SearchEpisodes,
@@ -49,7 +50,7 @@ from agent_memory.app.wire import (
 from agent_memory.core.api.bootstrap_reply import found_in
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
 from agent_memory.core.api.episode_search import EpisodeSearch
-from agent_memory.core.api.fact_record import FactRecord
+from agent_memory.core.api.fact_record import FactPage, FactRecord
 from agent_memory.core.api.history_page import HistoryPage
 from agent_memory.core.model.errors import Conflict, InvalidInput, StoreUnavailable
 from agent_memory.core.model.identifiers import checked_id
@@ -464,6 +465,26 @@ class MemoryClient:
         request = {"action": "fact", "tenant_id": tenant_id, "domain": domain}
         request["fact_hash"] = fact_hash
         return self._backend.handle(_parsed(GetFact, episode_message, request))
+
+    def list_facts(
+        self,
+        tenant_id: str,
+        *,
+        status: str | None = None,
+        domain: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> FactPage:
+        """One page of the tenant's facts, each as :meth:`get_fact` reads it (of one ``status``,
+        e.g. ``"CONFIRMED"``, and one ``domain`` when given; at most ``limit``, up to 100, fewer
+        when their records would pass the reply's size limit); pass the page's ``cursor`` back
+        for the next one (None on the last page).
+        """
+        request: dict[str, Any] = {"action": "facts", "tenant_id": tenant_id, "limit": limit}
+        for name, value in (("status", status), ("domain", domain), ("cursor", cursor)):
+            if value is not None:
+                request[name] = value
+        return self._backend.handle(_parsed(ListFacts, episode_message, request))
 
     def history(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> HistoryPage:
         """One page of the tenant's history, newest first: every decision people made about

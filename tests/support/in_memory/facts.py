@@ -122,6 +122,31 @@ class MemoryFactStore:
         check_tenant(tenant_id)
         return self._select(lambda f: f.tenant_id == tenant_id and f.status is FactStatus.CONTESTED)
 
+    def of_tenant(
+        self,
+        tenant_id: str,
+        *,
+        status: FactStatus | None = None,
+        domain: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Fact]:
+        """One page of the tenant's facts (of the status and domain given), in key order."""
+        if domain is not None:
+            partition_key(tenant_id, domain)
+        else:
+            check_tenant(tenant_id)
+        return self._page(
+            "facts.of_tenant",
+            lambda f: (
+                f.tenant_id == tenant_id
+                and (domain is None or f.domain == domain)
+                and (status is None or f.status is status)
+            ),
+            limit=limit,
+            cursor=cursor,
+        )
+
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was (re)written: it awaits ingestion again.
 

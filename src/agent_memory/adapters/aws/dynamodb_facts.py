@@ -212,6 +212,36 @@ class DynamoDbFactStore:
         )
         return [self._as_fact(item) for item in read_all(self._client, listing)]
 
+    def of_tenant(
+        self,
+        tenant_id: str,
+        *,
+        status: FactStatus | None = None,
+        domain: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Fact]:
+        """One page of the tenant's facts: a domain's from its partition (consistent, in hash
+        order), every domain's through ``tenant-index`` (in the index's order), each read back
+        by key; the status is checked on the item read.
+        """
+
+        def of_status(item: Item) -> bool:
+            return status is None or get_s(item, "status") == status.value
+
+        if domain is not None:
+            listing = Listing(
+                design=FACTS,
+                table_name=self._table,
+                kind="facts.of_domain",
+                partitions=(partition_key(tenant_id, domain),),
+                keep=of_status,
+            )
+        else:
+            listing = replace(self._tenant_listing(tenant_id, hydrate=True), keep=of_status)
+        page = read_page(self._client, listing, limit=limit, cursor=cursor)
+        return Page(tuple(self._as_fact(i) for i in page.items), page.cursor)
+
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was (re)written: it awaits ingestion again.
 

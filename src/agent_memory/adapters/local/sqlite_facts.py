@@ -136,6 +136,39 @@ class SqliteFactStore:
         )
         return [self._as_fact(r) for r in rows]
 
+    def of_tenant(
+        self,
+        tenant_id: str,
+        *,
+        status: FactStatus | None = None,
+        domain: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Fact]:
+        """One page of the tenant's facts (of the status and domain given), in key order."""
+        check_limit(limit)
+        if domain is not None:
+            key_filter, params = "f.pk = ?", [partition_key(tenant_id, domain)]
+        else:
+            low, high = tenant_key_range(tenant_id)
+            key_filter = "f.pk >= ? AND f.pk < ? AND f.tenant_id = ?"
+            params = [low, high, tenant_id]
+        sql = f"{_SELECT} WHERE {key_filter}"
+        if status is not None:
+            sql += " AND f.status = ?"
+            params.append(status.value)
+        if cursor is not None:
+            params += decode_cursor("facts.of_tenant", cursor, (str, str))
+            sql += " AND (f.pk, f.fact_hash) > (?, ?)"
+        sql += " ORDER BY f.pk, f.fact_hash LIMIT ?"
+        rows, more = page_of(self._db.fetchall(sql, [*params, limit + 1]), limit)
+        next_cursor = (
+            encode_cursor("facts.of_tenant", (rows[-1]["pk"], rows[-1]["fact_hash"]))
+            if more
+            else None
+        )
+        return Page(tuple(self._as_fact(r) for r in rows), next_cursor)
+
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was (re)written: it awaits ingestion again.
 
