@@ -309,6 +309,49 @@ class ResolveFact(Message[tuple[str, ...]]):
     reviewer: str
 
 
+@dataclass(frozen=True, slots=True)
+class RetractFact(Message["FactRecord"]):
+    """A person (``actor``) retracts a fact: served nowhere from the next bootstrap on, its KB
+    document deleted, never promoted again by agents' sightings; recorded in the history
+    (``reason``; a digest of the content, never the content). The reply is the fact after.
+    """
+
+    tenant_id: str
+    domain: str
+    fact_hash: str
+    actor: str
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectFact(Message["FactRecord"]):
+    """A person's ``content`` supersedes a fact at once: a new fact CONFIRMED in their name,
+    served from the next bootstrap on, and the old one retracted, naming it; recorded in the
+    history. The reply is the new fact.
+    """
+
+    tenant_id: str
+    domain: str
+    fact_hash: str
+    content: str
+    actor: str
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AssertFact(Message["FactRecord"]):
+    """A person's fact of the domain, CONFIRMED at once in their name (agents' facts still go
+    through confirmation), served from the next bootstrap on; recorded in the history. The
+    reply is the fact.
+    """
+
+    tenant_id: str
+    domain: str
+    content: str
+    actor: str
+    reason: str | None = None
+
+
 # --- maintenance ------------------------------------------------------------------------------
 
 

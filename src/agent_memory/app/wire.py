@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from agent_memory.app.messages import (
+    AssertFact,
     Bootstrap,
     ConsolidateRun,
+    CorrectFact,
     DecideProcedure,
     ForgetRun,
     GetEpisode,
@@ -22,6 +24,7 @@ from agent_memory.app.messages import (
     ListEpisodes,
     ListFacts,
     ListProcedures,
+    RetractFact,
     SearchEpisodes,
     ShowProcedure,
 )
@@ -29,7 +32,10 @@ from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import checked_id
 from agent_memory.core.model.models import FactStatus
 
-ReviewMessage = ListProcedures | ShowProcedure | DecideProcedure
+ProcedureMessage = ListProcedures | ShowProcedure | DecideProcedure
+# A person's repair of a fact: the review function's operators only, never an agent's surface.
+FactRepair = RetractFact | CorrectFact | AssertFact
+ReviewMessage = ProcedureMessage | FactRepair
 # What the episodes function serves: single records of a tenant's memory.
 EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact | ListFacts
 RemoteMessage = ReviewMessage | EpisodeMessage | SearchEpisodes
@@ -98,14 +104,17 @@ def is_search(data: object) -> bool:
 
 def review_message(data: Any) -> ReviewMessage:
     """A review request (``{"action": "list"|"show"|"approve"|"reject", "tenant_id",
-    "procedure_id", "reviewer", "reason", "status"}``) as its message; ``InvalidInput`` names
-    a bad field.
+    "procedure_id", "reviewer", "reason", "status"}``, or ``{"action": "retract"|"correct"|
+    "assert", "tenant_id", "domain", "fact_hash", "content", "reviewer", "reason"}``) as its
+    message; ``InvalidInput`` names a bad field.
     """
     # pydantic is loaded by whoever reviews, not by every command that imports the wire.
     from agent_memory.core.api.contracts import validate
     from agent_memory.core.api.review_request import ReviewRequest
 
     r = validate(ReviewRequest, data)
+    if r.action in ("retract", "correct", "assert"):
+        return _repair(r)
     if r.action == "list":
         return ListProcedures(tenant_id=r.tenant_id, status=r.status)
     if r.procedure_id is None:
@@ -120,6 +129,28 @@ def review_message(data: Any) -> ReviewMessage:
         tenant_id=r.tenant_id,
         overrule_rejection=r.overrule_rejection,
     )
+
+
+def _repair(r: Any) -> FactRepair:
+    """A fact's repair: the fields its action needs are required, the others refused."""
+    needs = {
+        "retract": ("domain", "fact_hash"),
+        "correct": ("domain", "fact_hash", "content"),
+        "assert": ("domain", "content"),
+    }[r.action]
+    for name in ("domain", "fact_hash", "content", "reviewer"):
+        if name in (*needs, "reviewer") and getattr(r, name) is None:
+            raise InvalidInput(name, f"required to {r.action} a fact")
+    for name in ("procedure_id", "status", "fact_hash", "content"):
+        if name not in needs and getattr(r, name) is not None:
+            raise InvalidInput(name, f"is not a field of a request to {r.action} a fact")
+    if r.overrule_rejection:
+        raise InvalidInput("overrule_rejection", "is a procedure's, not a fact's")
+    if r.action == "retract":
+        return RetractFact(r.tenant_id, r.domain, r.fact_hash, r.reviewer, r.reason)
+    if r.action == "correct":
+        return CorrectFact(r.tenant_id, r.domain, r.fact_hash, r.content, r.reviewer, r.reason)
+    return AssertFact(r.tenant_id, r.domain, r.content, r.reviewer, r.reason)
 
 
 def episode_message(data: object) -> EpisodeMessage:
@@ -200,6 +231,8 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
             decided = {"action": action, "tenant_id": message.tenant_id, "procedure_id": p}
             decided |= {"reviewer": who, **({"reason": note} if note is not None else {})}
             return decided | ({"overrule_rejection": True} if message.overrule_rejection else {})
+        case RetractFact() | CorrectFact() | AssertFact():
+            return _repair_json(message)
         case ListAgents(tenant_id=tenant_id):
             return {"action": "agents", "tenant_id": tenant_id}
         case GetFact(tenant_id=tenant_id, domain=domain, fact_hash=fact_hash):
@@ -225,6 +258,17 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
             return {"action": action, **ids, "run_id": message.run_id}
         case SearchEpisodes():
             return _search_json(message)
+
+
+def _repair_json(m: FactRepair) -> dict[str, Any]:
+    action = {RetractFact: "retract", CorrectFact: "correct", AssertFact: "assert"}[type(m)]
+    data: dict[str, Any] = {"action": action, "tenant_id": m.tenant_id, "domain": m.domain}
+    if not isinstance(m, AssertFact):
+        data["fact_hash"] = m.fact_hash
+    if not isinstance(m, RetractFact):
+        data["content"] = m.content
+    data["reviewer"] = m.actor
+    return data if m.reason is None else {**data, "reason": m.reason}
 
 
 def _search_json(m: SearchEpisodes) -> dict[str, Any]:
@@ -262,6 +306,9 @@ REPLY_KEYS: dict[type, str | None] = {
     ListAgents: "agents",
     GetFact: "fact",
     ListFacts: None,
+    RetractFact: "fact",
+    CorrectFact: "fact",
+    AssertFact: "fact",
 }
 
 

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from agent_memory.app.messages import (
+    AssertFact,
     Bootstrap,
+    CorrectFact,
     DecideProcedure,
     ForgetRun,
     GetEpisode,
@@ -23,6 +25,7 @@ from agent_memory.app.messages import (
     ListFacts,
     ListProcedures,
     Message,
+    RetractFact,
     SearchEpisodes,
     ShowProcedure,
 )
@@ -254,7 +257,15 @@ class AwsBackend:
         """The answer of the function that serves ``message``."""
         if isinstance(message, Bootstrap):
             return cast(R, self._bootstrap(message.request))
-        if isinstance(message, ListProcedures | ShowProcedure | DecideProcedure):
+        if isinstance(
+            message,
+            ListProcedures
+            | ShowProcedure
+            | DecideProcedure
+            | RetractFact
+            | CorrectFact
+            | AssertFact,
+        ):
             return cast(R, self._review(message))
         if isinstance(
             message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact | ListFacts
@@ -302,10 +313,12 @@ class AwsBackend:
         return RunHandle.completed(result)
 
     def _review(self, message: ReviewMessage) -> Any:
-        """One procedure-review operation, by the review function."""
+        """One review operation (a procedure's decision, a fact's repair), by the review
+        function.
+        """
         if not self.procedure_review_function_name:
             raise ConfigurationError(
-                "procedure review needs procedure_review_function_name "
+                "review needs procedure_review_function_name "
                 "(the stack's ProcedureReviewFunctionName output)"
             )
         return self._reply(message, self.procedure_review_function_name, request_json(message))

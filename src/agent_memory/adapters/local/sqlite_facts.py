@@ -126,6 +126,68 @@ class SqliteFactStore:
         )
         return changed == 1
 
+    def retract(
+        self,
+        tenant_id: str,
+        domain: str,
+        fact_hash: str,
+        *,
+        now: float,
+        superseded_by: str | None = None,
+    ) -> bool:
+        """Move a fact of another status to RETRACTED, its document awaiting ingestion again;
+        True only for the call that changed it.
+        """
+        changed = self._db.execute(
+            "UPDATE facts SET status = ?, superseded_by = ?, staged_at = ?, ingested_at = NULL "
+            "WHERE pk = ? AND fact_hash = ? AND status != ?",
+            (
+                FactStatus.RETRACTED,
+                superseded_by,
+                now,
+                partition_key(tenant_id, domain),
+                fact_hash,
+                FactStatus.RETRACTED,
+            ),
+        )
+        return changed == 1
+
+    def assert_fact(self, fact: Fact) -> Fact:
+        """Insert the person's fact CONFIRMED, or confirm the stored one in its name."""
+        f = fact
+        pk = partition_key(f.tenant_id, f.domain)
+        model, dimension, data = vector_columns(f.embedding)
+        with self._db.write() as conn:
+            conn.execute(
+                "INSERT INTO facts (pk, fact_hash, tenant_id, domain, content, status, confidence, "
+                "first_seen, last_seen, confirmed_at, embedding_model, embedding_dimension, "
+                "embedding, confirmations, counted_by, asserted_by) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '{}', ?) "
+                "ON CONFLICT (pk, fact_hash) DO UPDATE SET status = excluded.status, "
+                "asserted_by = excluded.asserted_by, confirmed_at = excluded.confirmed_at, "
+                "superseded_by = NULL, staged_at = NULL, ingested_at = NULL",
+                (
+                    pk,
+                    f.fact_hash,
+                    f.tenant_id,
+                    f.domain,
+                    f.content,
+                    FactStatus.CONFIRMED,
+                    f.confidence,
+                    f.first_seen,
+                    f.last_seen,
+                    f.confirmed_at,
+                    model,
+                    dimension,
+                    data,
+                    f.asserted_by,
+                ),
+            )
+            row = conn.execute(
+                f"{_SELECT} WHERE f.pk = ? AND f.fact_hash = ?", (pk, f.fact_hash)
+            ).fetchone()
+        return self._as_fact(row)
+
     def contested(self, tenant_id: str) -> list[Fact]:
         """The tenant's CONTESTED facts, in key order."""
         low, high = tenant_key_range(tenant_id)
@@ -380,4 +442,6 @@ def _fact(row: sqlite3.Row) -> Fact:
         sightings=int(row["sightings"]),
         confirmations=int(row["confirmations"]),
         counted_by=tuple(sorted(json.loads(row["counted_by"]).items())),
+        asserted_by=row["asserted_by"],
+        superseded_by=row["superseded_by"],
     )

@@ -38,6 +38,10 @@ class FactRecord(TypedDict):
     # index ("ingested"), or none.
     kb_document: Literal["staged", "ingested"] | None
     review_note: str | None
+    # The person who asserted it (a correction, or a fact of their own), and the fact a
+    # person's correction put in its place (RETRACTED then).
+    asserted_by: str | None
+    superseded_by: str | None
 
 
 class FactPage(TypedDict):
@@ -74,6 +78,8 @@ def fact_record(fact: Fact, independence: Independence = Independence()) -> Fact
         "served_from": served,
         "kb_document": document_state(fact),
         "review_note": fact.review_note,
+        "asserted_by": fact.asserted_by,
+        "superseded_by": fact.superseded_by,
     }
 
 

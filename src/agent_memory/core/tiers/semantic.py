@@ -10,7 +10,7 @@ from typing import Literal
 
 import numpy as np
 
-from agent_memory.core.model.errors import NotFound
+from agent_memory.core.model.errors import InvalidInput, NotFound
 from agent_memory.core.model.keys import document_key
 from agent_memory.core.model.markers import SEMANTIC, Line, Section
 from agent_memory.core.model.models import (
@@ -121,6 +121,8 @@ def observe_facts(
             policy.independence,
         )
         observed.append(key)
+        if record.status is FactStatus.RETRACTED:
+            continue  # logged and counted; only a person brings a retracted fact back
         if record.status is FactStatus.CONFIRMED:
             confirmed.append(key)
         elif record.status is FactStatus.CONTESTED:
@@ -271,6 +273,8 @@ def retrieve_facts(
         key = str(hit.metadata.get("fact_hash", ""))
         if hit.metadata.get("tenant_id") != tenant_id or hit.score < min_score or not key:
             continue
+        if _retracted(store, tenant_id, hit.metadata.get("domain"), key):
+            continue
         best[key] = ScoredFact(hit.text, hit.score, "knowledge_base", key)
     recent = [f for f in store.fast_path(tenant_id, domain) if f.tenant_id == tenant_id]
     if recent:
@@ -283,6 +287,20 @@ def retrieve_facts(
 
 
 _NONE = ScoredFact("", float("-inf"), "", "")
+
+
+def _retracted(store: FactStore, tenant_id: str, domain: object, key: str) -> bool:
+    """Whether a person retracted the fact of a KB hit: its document is deleted at once, but
+    the index keeps it until the next ingestion's job is done, and it is served nowhere
+    meanwhile.
+    """
+    if not isinstance(domain, str):
+        return False
+    try:
+        fact = store.get(tenant_id, domain, key)
+    except InvalidInput:
+        return False  # no such key: nothing a person could have retracted
+    return fact is not None and fact.status is FactStatus.RETRACTED
 
 
 def format_facts(facts: list[ScoredFact]) -> Section | None:
