@@ -103,3 +103,95 @@ def test_a_bad_listing_is_a_usage_error_naming_its_field(
 ) -> None:
     done = cli(store, "facts", *args)
     assert done.returncode == 2 and field in done.stderr, done.stderr
+
+
+# --- a person's repairs ---------------------------------------------------------------------
+
+TWO_X = "Liability caps below 2x fees are a red flag"
+THREE_X = "Liability caps below 3x fees are a red flag"
+DOMAIN = ("--domain", "contracts")
+
+
+def served(home: Path) -> list[str]:
+    """The facts the next bootstrap serves (the CLI's own models), by hash."""
+    booted = cli(
+        home, "bootstrap", *TENANT, "--agent", "reviewer", "--task", "liability cap fees",
+        *DOMAIN, "--json",
+    )  # fmt: skip
+    assert booted.returncode == 0, booted.stderr
+    return [f["fact_hash"] for f in json.loads(booted.stdout)["facts"]]
+
+
+@pytest.fixture
+def asserted(tmp_path: Path) -> Path:
+    """A store where alice asserted one fact (through the command line, its own models)."""
+    home = tmp_path / "repairs"
+    done = cli(home, "facts", "assert", *TENANT, *DOMAIN, "--content", TWO_X, "--reviewer", "alice")
+    assert done.returncode == 0, done.stderr
+    assert f"{fact_hash(TWO_X)}  CONFIRMED  contracts" in done.stdout
+    return home
+
+
+def test_an_asserted_fact_is_served_at_once_and_in_the_history(asserted: Path) -> None:
+    assert served(asserted) == [fact_hash(TWO_X)]
+    history = cli(asserted, "history", *TENANT).stdout
+    assert f"assert fact contracts/{fact_hash(TWO_X)}  by alice" in history
+
+
+def test_retract_asks_first_and_without_a_terminal_changes_nothing(asserted: Path) -> None:
+    done = cli(asserted, "facts", "retract", fact_hash(TWO_X), *TENANT, *DOMAIN)
+
+    assert done.returncode == 2 and "--yes" in done.stderr
+    assert served(asserted) == [fact_hash(TWO_X)]
+
+
+def test_retract_yes_serves_it_nowhere_and_keeps_the_decision(asserted: Path) -> None:
+    # When the fact is retracted, with a reason
+    done = cli(
+        asserted, "facts", "retract", fact_hash(TWO_X), *TENANT, *DOMAIN,
+        "--reason", "not our policy", "--yes",
+    )  # fmt: skip
+    # Then it is RETRACTED, the next bootstrap serves nothing, and the history names it
+    assert done.returncode == 0, done.stderr
+    assert f"{fact_hash(TWO_X)}  RETRACTED" in done.stdout
+    assert served(asserted) == []
+    history = cli(asserted, "history", *TENANT).stdout
+    assert f"retract fact contracts/{fact_hash(TWO_X)}" in history and "not our policy" in history
+    shown = cli(asserted, "facts", "show", fact_hash(TWO_X), *TENANT, *DOMAIN).stdout
+    assert "RETRACTED" in shown and "not served" in shown
+
+
+def test_correct_yes_serves_the_correction_in_the_old_facts_place(asserted: Path) -> None:
+    done = cli(
+        asserted, "facts", "correct", fact_hash(TWO_X), *TENANT, *DOMAIN,
+        "--content", THREE_X, "--reviewer", "bob", "--yes", "--json",
+    )  # fmt: skip
+
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert (record["fact_hash"], record["asserted_by"]) == (fact_hash(THREE_X), "bob")
+    assert served(asserted) == [fact_hash(THREE_X)]
+    old = json.loads(
+        cli(asserted, "facts", "show", fact_hash(TWO_X), *TENANT, *DOMAIN, "--json").stdout
+    )
+    assert (old["status"], old["superseded_by"]) == ("RETRACTED", fact_hash(THREE_X))
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        (("assert", *TENANT, *DOMAIN, "--content", "  "), "content"),
+        (("assert", *TENANT, *DOMAIN, "--content", "x" * 2001), "content"),
+        (("assert", *TENANT, "--domain", "bad domain", "--content", "A fact"), "domain"),
+        (("retract", "0" * 32, *TENANT, *DOMAIN, "--yes"), "no fact"),
+        (("correct", fact_hash(TWO_X), *TENANT, *DOMAIN, "--content", TWO_X, "--yes"), "content"),
+    ],
+)
+def test_a_bad_repair_is_refused_and_changes_nothing(
+    asserted: Path, args: tuple[str, ...], field: str
+) -> None:
+    done = cli(asserted, "facts", *args)
+
+    assert done.returncode == 2 and field in done.stderr, done.stderr
+    assert served(asserted) == [fact_hash(TWO_X)]
+    assert len(re.findall(r"^\S+  \w+ fact ", cli(asserted, "history", *TENANT).stdout, re.M)) == 1

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
 from agent_memory.cli.shared import (
     JSON_HELP,
+    PROG,
     TENANT_HELP,
     checked_tenant,
+    confirmed,
     login_name,
     print_json,
 )
@@ -96,6 +99,27 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
         "--reviewer", help="who decides (recorded in the history; default: your login name)"
     )
     resolve.set_defaults(handler=_facts_resolve)
+    retract = fact_actions.add_parser(
+        "retract", help="retract a fact: served nowhere from the next bootstrap on"
+    )
+    _fact_key(retract)
+    _signed(retract, asks=True)
+    retract.set_defaults(handler=_facts_retract)
+    correct = fact_actions.add_parser(
+        "correct", help="put your text in a fact's place (the old one is retracted)"
+    )
+    _fact_key(correct)
+    correct.add_argument("--content", required=True, help="the fact as it should read")
+    _signed(correct, asks=True)
+    correct.set_defaults(handler=_facts_correct)
+    assert_ = fact_actions.add_parser(
+        "assert", help="a fact of your own, confirmed and served at once"
+    )
+    assert_.add_argument("--tenant", required=True, help=TENANT_HELP)
+    assert_.add_argument("--domain", required=True, help="the fact's domain")
+    assert_.add_argument("--content", required=True, help="the fact's text")
+    _signed(assert_, asks=False)
+    assert_.set_defaults(handler=_facts_assert)
     groups["facts"] = fact_actions
 
     history = commands.add_parser(
@@ -109,6 +133,24 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     history.add_argument("--cursor", help="continue from a page's cursor (as --json prints it)")
     history.add_argument("--json", action="store_true", help=JSON_HELP)
     history.set_defaults(handler=_history, read_only=True)
+
+
+def _fact_key(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("fact_hash", help="the fact's hash, as listed")
+    parser.add_argument("--tenant", required=True, help=TENANT_HELP)
+    parser.add_argument("--domain", required=True, help="the fact's domain, as listed")
+
+
+def _signed(parser: argparse.ArgumentParser, *, asks: bool) -> None:
+    parser.add_argument(
+        "--reviewer", help="who decides (recorded in the history; default: your login name)"
+    )
+    parser.add_argument("--reason", help="why (recorded in the history)")
+    parser.add_argument("--json", action="store_true", help=JSON_HELP)
+    if asks:
+        parser.add_argument(
+            "--yes", action="store_true", help="do not ask first (asks on a terminal without it)"
+        )
 
 
 def _procedures_list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
@@ -310,3 +352,54 @@ def _facts_resolve(args: argparse.Namespace, app: Application, out: TextIO) -> i
     removed = app.handle(ResolveFact(tenant, args.domain, args.fact_hash, args.keep, reviewer))
     out.write(f"kept {args.keep}; removed {', '.join(removed) or 'nothing'}\n")
     return 0
+
+
+def _repair(args: argparse.Namespace, app: Application, out: TextIO, action: str) -> int:
+    """The repair as the review function parses the same request; asks first on a terminal
+    before taking a fact out of service (``--yes``: it does not).
+    """
+    from agent_memory.app.wire import FactRepair, review_message
+    from agent_memory.core.model.errors import NotFound
+    from agent_memory.core.model.visible import one_line
+
+    tenant = checked_tenant(args.tenant)
+    request: dict[str, Any] = {"action": action, "tenant_id": tenant, "domain": args.domain}
+    if action != "assert":
+        request["fact_hash"] = args.fact_hash
+    if action != "retract":
+        request["content"] = args.content
+    request["reviewer"] = args.reviewer if args.reviewer is not None else login_name()
+    if args.reason is not None:
+        request["reason"] = args.reason
+    message = review_message(request)
+    assert isinstance(message, FactRepair)
+    if action != "assert" and not args.yes:
+        where = f"stack {args.aws_stack}" if args.aws_stack else "this store"
+        question = f"{action} fact {args.fact_hash} of {tenant}/{args.domain} in {where}?"
+        if not confirmed(question):
+            print(f"{PROG}: nothing changed", file=sys.stderr)
+            return 1
+    try:
+        record = app.handle(message)
+    except NotFound as error:
+        raise InvalidInput("fact_hash", str(error)) from None
+    if args.json:
+        print_json(record, out)
+        return 0
+    out.write(f"{record['fact_hash']}  {record['status']}  {record['domain']}\n")
+    out.write(f"  {one_line(record['content'])}\n")
+    if action == "correct":
+        out.write(f"  in place of {args.fact_hash}, now RETRACTED\n")
+    return 0
+
+
+def _facts_retract(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    return _repair(args, app, out, "retract")
+
+
+def _facts_correct(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    return _repair(args, app, out, "correct")
+
+
+def _facts_assert(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    return _repair(args, app, out, "assert")
