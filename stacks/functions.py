@@ -157,10 +157,13 @@ SPECS = (
     ),
     FunctionSpec(
         "procedure_review",
-        "Approve, reject or list a tenant's procedures",
+        "Review a tenant's procedures; retract, correct or assert its facts",
         tenant_scoped=True,
-        # The reviewer's name and reason are stored: scrubbed like every other stored text.
+        # The reviewer's name and reason, and a person's fact, are stored: scrubbed like every
+        # other stored text. A person's fact is embedded as agents' facts are; its KB document
+        # is written (a retracted one's deleted) through the tenant role.
         scrubs_pii=True,
+        embeds=True,
     ),
     FunctionSpec(
         "episodes",

@@ -206,7 +206,8 @@ def test_only_the_scrubbing_and_receipt_checking_functions_read_the_secret(
 def test_models_are_invoked_only_where_needed_and_only_titan_v2(
     stack: MemoryStack, resources: Resources
 ):
-    embedders = {"bootstrap", "write_episode", "confirm_facts", "reembed"}
+    # procedure_review embeds a person's fact (a correction, an assertion) as agents' are.
+    embedders = {"bootstrap", "write_episode", "confirm_facts", "reembed", "procedure_review"}
     for spec in SPECS:
         statements = _role_statements(stack, resources, spec.name)
         invoke = [s for s in statements if any(a.startswith("bedrock:Invoke") for a in actions(s))]

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from agent_memory.app.handlers import (
         dossier,
         episodes,
+        facts,
         history,
         maintenance,
         models,
@@ -49,8 +50,8 @@ else:
             call.__qualname__ = f"{self._module}.{handler}"
             return call
 
-    dossier, episodes, history, maintenance, models = map(
-        _Deferred, ("dossier", "episodes", "history", "maintenance", "models")
+    dossier, episodes, facts, history, maintenance, models = map(
+        _Deferred, ("dossier", "episodes", "facts", "history", "maintenance", "models")
     )
     reading, review, runs, tenants = map(_Deferred, ("reading", "review", "runs", "tenants"))
 
@@ -81,6 +82,10 @@ HANDLERS: Mapping[type[m.Message[Any]], Callable[[Any, MemoryPorts], Any]] = {
     m.ReviewQueue: dossier.review_queue,
     m.CompareProcedure: dossier.compare_procedure,
     m.GetFact: review.get_fact,
+    m.ListFacts: facts.list_facts,
+    m.RetractFact: facts.retract_fact,
+    m.CorrectFact: facts.correct_fact,
+    m.AssertFact: facts.assert_fact,
     m.History: history.history,
     m.FastPathFacts: review.fast_path_facts,
     m.ListContestedFacts: review.contested_facts,

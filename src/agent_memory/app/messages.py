@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from agent_memory.core.model.models import (
     Fact,
+    FactStatus,
     ProcedureStatus,
     Retention,
     RunFinished,
@@ -35,7 +36,7 @@ if TYPE_CHECKING:  # replies, named in the messages' bases (strings ruff cannot 
     )
     from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord  # noqa: F401
     from agent_memory.core.api.episode_search import EpisodeSearch  # noqa: F401
-    from agent_memory.core.api.fact_record import FactRecord  # noqa: F401
+    from agent_memory.core.api.fact_record import FactPage, FactRecord  # noqa: F401
     from agent_memory.core.api.history_page import HistoryPage  # noqa: F401
     from agent_memory.core.model.requests import BootstrapRequest
     from agent_memory.core.workflows.consolidation import RunsToReplay  # noqa: F401
@@ -195,6 +196,19 @@ class GetFact(Message["FactRecord | None"]):
 
 
 @dataclass(frozen=True, slots=True)
+class ListFacts(Message["FactPage"]):
+    """One page of the tenant's facts (of one status, of one domain, when given), each with its
+    confirmations; ``cursor`` continues a listing.
+    """
+
+    tenant_id: str
+    status: FactStatus | None = None
+    domain: str | None = None
+    limit: int = 100
+    cursor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ListAgents(Message[list[str]]):
     """The tenant's agents with unexpired episodes, sorted."""
 
@@ -321,6 +335,49 @@ class ResolveFact(Message[tuple[str, ...]]):
     fact_hash: str
     keep: Literal["new", "old", "both"]
     reviewer: str
+
+
+@dataclass(frozen=True, slots=True)
+class RetractFact(Message["FactRecord"]):
+    """A person (``actor``) retracts a fact: served nowhere from the next bootstrap on, its KB
+    document deleted, never promoted again by agents' sightings; recorded in the history
+    (``reason``; a digest of the content, never the content). The reply is the fact after.
+    """
+
+    tenant_id: str
+    domain: str
+    fact_hash: str
+    actor: str
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectFact(Message["FactRecord"]):
+    """A person's ``content`` supersedes a fact at once: a new fact CONFIRMED in their name,
+    served from the next bootstrap on, and the old one retracted, naming it; recorded in the
+    history. The reply is the new fact.
+    """
+
+    tenant_id: str
+    domain: str
+    fact_hash: str
+    content: str
+    actor: str
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AssertFact(Message["FactRecord"]):
+    """A person's fact of the domain, CONFIRMED at once in their name (agents' facts still go
+    through confirmation), served from the next bootstrap on; recorded in the history. The
+    reply is the fact.
+    """
+
+    tenant_id: str
+    domain: str
+    content: str
+    actor: str
+    reason: str | None = None
 
 
 # --- maintenance ------------------------------------------------------------------------------

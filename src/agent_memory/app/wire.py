@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from agent_memory.app.messages import (
+    AssertFact,
     Bootstrap,
     ConsolidateRun,
+    CorrectFact,
     DecideProcedure,
     EditProcedure,
     ForgetRun,
@@ -21,22 +23,40 @@ from agent_memory.app.messages import (
     GetFact,
     ListAgents,
     ListEpisodes,
+    ListFacts,
     ListProcedures,
     RetireProcedure,
+    RetractFact,
     SearchEpisodes,
     ShowProcedure,
 )
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import checked_id
+from agent_memory.core.model.models import FactStatus
 
-ReviewMessage = ListProcedures | ShowProcedure | DecideProcedure | EditProcedure | RetireProcedure
+ProcedureMessage = (
+    ListProcedures | ShowProcedure | DecideProcedure | EditProcedure | RetireProcedure
+)
+# A person's repair of a fact: the review function's operators only, never an agent's surface.
+FactRepair = RetractFact | CorrectFact | AssertFact
+ReviewMessage = ProcedureMessage | FactRepair
 # What the episodes function serves: single records of a tenant's memory.
-EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact
+EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact | ListFacts
 RemoteMessage = ReviewMessage | EpisodeMessage | SearchEpisodes
 
-EPISODE_ACTIONS = ("get", "list", "forget", "agents", "fact")
+EPISODE_ACTIONS = ("get", "list", "forget", "agents", "fact", "facts")
 EPISODE_FIELDS = frozenset(
-    {"action", "tenant_id", "agent_id", "run_id", "limit", "cursor", "domain", "fact_hash"}
+    {
+        "action",
+        "tenant_id",
+        "agent_id",
+        "run_id",
+        "limit",
+        "cursor",
+        "domain",
+        "fact_hash",
+        "status",
+    }
 )
 # The most episodes one page of a listing holds.
 MAX_PAGE = 100
@@ -89,13 +109,17 @@ def is_search(data: object) -> bool:
 def review_message(data: Any) -> ReviewMessage:
     """A review request (``{"action": "list"|"show"|"approve"|"reject"|"edit"|"retire",
     "tenant_id", "procedure_id", "reviewer", "reason", "status", "overrule", "steps", "title",
-    "expected_revision"}``) as its message; ``InvalidInput`` names a bad field.
+    "expected_revision"}``, or ``{"action": "retract"|"correct"|"assert", "tenant_id",
+    "domain", "fact_hash", "content", "reviewer", "reason"}``) as its message; ``InvalidInput``
+    names a bad field.
     """
     # pydantic is loaded by whoever reviews, not by every command that imports the wire.
     from agent_memory.core.api.contracts import validate
     from agent_memory.core.api.review_request import ReviewRequest
 
     r = validate(ReviewRequest, data)
+    if r.action in ("retract", "correct", "assert"):
+        return _repair(r)
     if r.action == "list":
         return ListProcedures(tenant_id=r.tenant_id, status=r.status)
     if r.procedure_id is None:
@@ -126,10 +150,34 @@ def review_message(data: Any) -> ReviewMessage:
     )
 
 
+def _repair(r: Any) -> FactRepair:
+    """A fact's repair: the fields its action needs are required, the others refused."""
+    needs = {
+        "retract": ("domain", "fact_hash"),
+        "correct": ("domain", "fact_hash", "content"),
+        "assert": ("domain", "content"),
+    }[r.action]
+    for name in ("domain", "fact_hash", "content", "reviewer"):
+        if name in (*needs, "reviewer") and getattr(r, name) is None:
+            raise InvalidInput(name, f"required to {r.action} a fact")
+    for name in ("procedure_id", "status", "fact_hash", "content", "steps", "title"):
+        if name not in needs and getattr(r, name) is not None:
+            raise InvalidInput(name, f"is not a field of a request to {r.action} a fact")
+    if r.expected_revision is not None:
+        raise InvalidInput("expected_revision", "is a procedure's, not a fact's")
+    if r.overrule:
+        raise InvalidInput("overrule", "is a procedure's, not a fact's")
+    if r.action == "retract":
+        return RetractFact(r.tenant_id, r.domain, r.fact_hash, r.reviewer, r.reason)
+    if r.action == "correct":
+        return CorrectFact(r.tenant_id, r.domain, r.fact_hash, r.content, r.reviewer, r.reason)
+    return AssertFact(r.tenant_id, r.domain, r.content, r.reviewer, r.reason)
+
+
 def episode_message(data: object) -> EpisodeMessage:
-    """An episodes request (``{"action": "get"|"list"|"forget"|"agents"|"fact", "tenant_id",
-    "agent_id", "run_id", "limit", "cursor", "domain", "fact_hash"}``) as its message;
-    ``InvalidInput`` names a bad field.
+    """An episodes request (``{"action": "get"|"list"|"forget"|"agents"|"fact"|"facts",
+    "tenant_id", "agent_id", "run_id", "limit", "cursor", "domain", "fact_hash", "status"}``)
+    as its message; ``InvalidInput`` names a bad field.
     """
     if not isinstance(data, dict):
         raise InvalidInput("request", "must be a JSON object")
@@ -145,15 +193,35 @@ def episode_message(data: object) -> EpisodeMessage:
     if action == "fact":
         domain = checked_id(_text(data, "domain"), "domain", "domain")
         return GetFact(tenant_id, domain, checked_id(_text(data, "fact_hash"), "fact_hash", "hash"))
+    if action == "facts":
+        return _facts_message(tenant_id, data)
     agent_id = checked_id(_text(data, "agent_id"), "agent_id", "agent id")
     if action == "list":
         limit = _limit(data.get("limit", MAX_PAGE))
-        cursor = data.get("cursor")
-        if cursor is not None and not isinstance(cursor, str):
-            raise InvalidInput("cursor", "must be a string")
-        return ListEpisodes(tenant_id, agent_id, limit=limit, cursor=cursor)
+        return ListEpisodes(tenant_id, agent_id, limit=limit, cursor=_cursor(data))
     run_id = checked_id(_text(data, "run_id"), "run_id", "run id")
     return (GetEpisode if action == "get" else ForgetRun)(tenant_id, agent_id, run_id)
+
+
+def _facts_message(tenant_id: str, data: dict[str, Any]) -> ListFacts:
+    domain = data.get("domain")
+    if domain is not None:
+        domain = checked_id(_text(data, "domain"), "domain", "domain")
+    status = data.get("status")
+    if status is not None:
+        choices = [s.value for s in FactStatus]
+        if status not in choices:
+            raise InvalidInput("status", f"must be one of {', '.join(choices)}")
+        status = FactStatus(status)
+    limit = _limit(data.get("limit", MAX_PAGE))
+    return ListFacts(tenant_id, status, domain, limit=limit, cursor=_cursor(data))
+
+
+def _cursor(data: dict[str, Any]) -> str | None:
+    cursor = data.get("cursor")
+    if cursor is not None and not isinstance(cursor, str):
+        raise InvalidInput("cursor", "must be a string")
+    return cursor
 
 
 def _text(data: dict[str, Any], field: str) -> str:
@@ -189,6 +257,8 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
         case RetireProcedure(tenant_id=tenant_id, procedure_id=p, reviewer=who, reason=why):
             retired = {"action": "retire", "tenant_id": tenant_id, "procedure_id": p}
             return retired | {"reviewer": who, "reason": why}
+        case RetractFact() | CorrectFact() | AssertFact():
+            return _repair_json(message)
         case ListAgents(tenant_id=tenant_id):
             return {"action": "agents", "tenant_id": tenant_id}
         case GetFact(tenant_id=tenant_id, domain=domain, fact_hash=fact_hash):
@@ -198,6 +268,13 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
                 "domain": domain,
                 "fact_hash": fact_hash,
             }
+        case ListFacts(tenant_id=tenant_id, status=status, domain=domain, limit=limit):
+            facts: dict[str, Any] = {"action": "facts", "tenant_id": tenant_id, "limit": limit}
+            if status is not None:
+                facts["status"] = status.value
+            if domain is not None:
+                facts["domain"] = domain
+            return facts if message.cursor is None else {**facts, "cursor": message.cursor}
         case ListEpisodes(tenant_id=tenant_id, agent_id=agent_id, limit=limit, cursor=cursor):
             page = {"action": "list", "tenant_id": tenant_id, "limit": limit}
             return {**page, **({} if cursor is None else {"cursor": cursor}), "agent_id": agent_id}
@@ -225,6 +302,17 @@ def _edit_json(m: EditProcedure) -> dict[str, Any]:
     return data
 
 
+def _repair_json(m: FactRepair) -> dict[str, Any]:
+    action = {RetractFact: "retract", CorrectFact: "correct", AssertFact: "assert"}[type(m)]
+    data: dict[str, Any] = {"action": action, "tenant_id": m.tenant_id, "domain": m.domain}
+    if not isinstance(m, AssertFact):
+        data["fact_hash"] = m.fact_hash
+    if not isinstance(m, RetractFact):
+        data["content"] = m.content
+    data["reviewer"] = m.actor
+    return data if m.reason is None else {**data, "reason": m.reason}
+
+
 def _search_json(m: SearchEpisodes) -> dict[str, Any]:
     for name in ("as_of", "query_vector"):
         if getattr(m, name) is not None:
@@ -246,6 +334,7 @@ def _search_json(m: SearchEpisodes) -> dict[str, Any]:
 # What each reply holds its answer under (None: the reply is the answer, with these keys).
 WHOLE_REPLIES: dict[type, tuple[str, ...]] = {
     ListEpisodes: ("episodes", "cursor"),
+    ListFacts: ("facts", "cursor"),
     SearchEpisodes: ("episodes", "units", "ranked_by", "left_out"),
 }
 REPLY_KEYS: dict[type, str | None] = {
@@ -260,6 +349,10 @@ REPLY_KEYS: dict[type, str | None] = {
     ForgetRun: "forgotten",
     ListAgents: "agents",
     GetFact: "fact",
+    ListFacts: None,
+    RetractFact: "fact",
+    CorrectFact: "fact",
+    AssertFact: "fact",
 }
 
 

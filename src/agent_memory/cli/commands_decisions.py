@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from agent_memory.cli.shared import (
     JSON_HELP,
@@ -17,7 +17,7 @@ from agent_memory.cli.shared import (
     print_json,
 )
 from agent_memory.core.model.errors import InvalidInput
-from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.core.model.models import FactStatus, ProcedureStatus
 
 if TYPE_CHECKING:
     from agent_memory.app import Application
@@ -109,6 +109,16 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     fact_actions = facts.add_subparsers(
         dest="action", required=True, metavar="ACTION", help="what to do with facts"
     )
+    list_facts = fact_actions.add_parser("list", help="the tenant's facts, a page at a time")
+    list_facts.add_argument("--tenant", required=True, help=TENANT_HELP)
+    list_facts.add_argument(
+        "--status", choices=[s.value for s in FactStatus], help="only facts in it"
+    )
+    list_facts.add_argument("--domain", help="only the facts of this domain")
+    list_facts.add_argument("--limit", type=int, default=50, help="facts per page (1-100)")
+    list_facts.add_argument("--cursor", help="continue from a page's cursor (as printed)")
+    list_facts.add_argument("--json", action="store_true", help=JSON_HELP)
+    list_facts.set_defaults(handler=_facts_list, read_only=True)
     show_fact = fact_actions.add_parser("show", help="one fact with its confirmations")
     show_fact.add_argument("fact_hash", help="the fact's hash, as a reply or a listing names it")
     show_fact.add_argument("--tenant", required=True, help=TENANT_HELP)
@@ -133,6 +143,27 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
         "--reviewer", help="who decides (recorded in the history; default: your login name)"
     )
     resolve.set_defaults(handler=_facts_resolve)
+    retract = fact_actions.add_parser(
+        "retract", help="retract a fact: served nowhere from the next bootstrap on"
+    )
+    _fact_key(retract)
+    _signed(retract, asks=True)
+    retract.set_defaults(handler=_facts_retract)
+    correct = fact_actions.add_parser(
+        "correct", help="put your text in a fact's place (the old one is retracted)"
+    )
+    _fact_key(correct)
+    correct.add_argument("--content", required=True, help="the fact as it should read")
+    _signed(correct, asks=True)
+    correct.set_defaults(handler=_facts_correct)
+    assert_ = fact_actions.add_parser(
+        "assert", help="a fact of your own, confirmed and served at once"
+    )
+    assert_.add_argument("--tenant", required=True, help=TENANT_HELP)
+    assert_.add_argument("--domain", required=True, help="the fact's domain")
+    assert_.add_argument("--content", required=True, help="the fact's text")
+    _signed(assert_, asks=False)
+    assert_.set_defaults(handler=_facts_assert)
     groups["facts"] = fact_actions
 
     history = commands.add_parser(
@@ -146,6 +177,24 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     history.add_argument("--cursor", help="continue from a page's cursor (as --json prints it)")
     history.add_argument("--json", action="store_true", help=JSON_HELP)
     history.set_defaults(handler=_history, read_only=True)
+
+
+def _fact_key(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("fact_hash", help="the fact's hash, as listed")
+    parser.add_argument("--tenant", required=True, help=TENANT_HELP)
+    parser.add_argument("--domain", required=True, help="the fact's domain, as listed")
+
+
+def _signed(parser: argparse.ArgumentParser, *, asks: bool) -> None:
+    parser.add_argument(
+        "--reviewer", help="who decides (recorded in the history; default: your login name)"
+    )
+    parser.add_argument("--reason", help="why (recorded in the history)")
+    parser.add_argument("--json", action="store_true", help=JSON_HELP)
+    if asks:
+        parser.add_argument(
+            "--yes", action="store_true", help="do not ask first (asks on a terminal without it)"
+        )
 
 
 def _procedures_list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
@@ -295,6 +344,35 @@ def _facts_contested(args: argparse.Namespace, app: Application, out: TextIO) ->
     return 0
 
 
+def _facts_list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import ListFacts
+    from agent_memory.app.wire import episode_message
+    from agent_memory.core.model.visible import one_line
+
+    # Parsed as the episodes function parses the same request.
+    request: dict[str, Any] = {"action": "facts", "tenant_id": checked_tenant(args.tenant)}
+    for name in ("status", "domain", "limit", "cursor"):
+        if getattr(args, name) is not None:
+            request[name] = getattr(args, name)
+    message = episode_message(request)
+    assert isinstance(message, ListFacts)
+    page = app.handle(message)
+    if args.json:
+        print_json(page, out)
+        return 0
+    if not page["facts"]:
+        out.write("no facts\n")
+    for fact in page["facts"]:
+        out.write(
+            f"{fact['fact_hash']}  {fact['status']:<10} {fact['domain']}  "
+            f"confirmations={fact['confirmations']} runs={fact['sightings']}  "
+            f"{one_line(fact['content'])}\n"
+        )
+    if page["cursor"]:
+        out.write(f"(more: --cursor {page['cursor']})\n")
+    return 0
+
+
 def _facts_show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     from agent_memory.app.messages import GetFact
     from agent_memory.core.model.visible import one_line
@@ -308,16 +386,35 @@ def _facts_show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     where = f"served from the {found['served_from']}" if found["served_from"] else "not served"
     out.write(f"{found['fact_hash']}  {found['status']}  {found['domain']}  ({where})\n")
     out.write(f"  {one_line(found['content'])}\n")
+    # The store names its first runs only: the count says how many saw it.
+    more = found["sightings"] - len(found["run_ids"])
     out.write(
         f"  confirmed by {found['confirmations']} independent run(s) of "
-        f"{found['sightings']} that saw it: {', '.join(found['run_ids'])}\n"
+        f"{found['sightings']} that saw it: {', '.join(found['run_ids'])}"
+        f"{f' and {more} more' if more > 0 else ''}\n"
     )
+    again = found["counts_again_at"]
     for agent, at in sorted(found["counted_by"].items()):
-        day = datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
-        out.write(f"  {agent} counted last at {day}\n")
+        out.write(
+            f"  {agent} counted last at {_moment(at)}; counts again from {_moment(again[agent])}\n"
+        )
+    document = found["kb_document"]
+    out.write(
+        "  knowledge base: "
+        + {
+            None: "no document",
+            "staged": "document staged, awaiting the next ingestion",
+            "ingested": "document ingested",
+        }[document]
+        + "\n"
+    )
     if found["review_note"]:
         out.write(f"  note: {one_line(found['review_note'])}\n")
     return 0
+
+
+def _moment(at: float) -> str:
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
 
 
 def _history(args: argparse.Namespace, app: Application, out: TextIO) -> int:
@@ -349,3 +446,54 @@ def _facts_resolve(args: argparse.Namespace, app: Application, out: TextIO) -> i
     removed = app.handle(ResolveFact(tenant, args.domain, args.fact_hash, args.keep, reviewer))
     out.write(f"kept {args.keep}; removed {', '.join(removed) or 'nothing'}\n")
     return 0
+
+
+def _repair(args: argparse.Namespace, app: Application, out: TextIO, action: str) -> int:
+    """The repair as the review function parses the same request; asks first on a terminal
+    before taking a fact out of service (``--yes``: it does not).
+    """
+    from agent_memory.app.wire import FactRepair, review_message
+    from agent_memory.core.model.errors import NotFound
+    from agent_memory.core.model.visible import one_line
+
+    tenant = checked_tenant(args.tenant)
+    request: dict[str, Any] = {"action": action, "tenant_id": tenant, "domain": args.domain}
+    if action != "assert":
+        request["fact_hash"] = args.fact_hash
+    if action != "retract":
+        request["content"] = args.content
+    request["reviewer"] = args.reviewer if args.reviewer is not None else login_name()
+    if args.reason is not None:
+        request["reason"] = args.reason
+    message = review_message(request)
+    assert isinstance(message, FactRepair)
+    if action != "assert" and not args.yes:
+        where = f"stack {args.aws_stack}" if args.aws_stack else "this store"
+        question = f"{action} fact {args.fact_hash} of {tenant}/{args.domain} in {where}?"
+        if not confirmed(question):
+            print(f"{PROG}: nothing changed", file=sys.stderr)
+            return 1
+    try:
+        record = app.handle(message)
+    except NotFound as error:
+        raise InvalidInput("fact_hash", str(error)) from None
+    if args.json:
+        print_json(record, out)
+        return 0
+    out.write(f"{record['fact_hash']}  {record['status']}  {record['domain']}\n")
+    out.write(f"  {one_line(record['content'])}\n")
+    if action == "correct":
+        out.write(f"  in place of {args.fact_hash}, now RETRACTED\n")
+    return 0
+
+
+def _facts_retract(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    return _repair(args, app, out, "retract")
+
+
+def _facts_correct(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    return _repair(args, app, out, "correct")
+
+
+def _facts_assert(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    return _repair(args, app, out, "assert")

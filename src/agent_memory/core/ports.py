@@ -193,6 +193,36 @@ class FactStore(Protocol):
         """Hold a PENDING fact back for review (CONTESTED, with why); True if this call did."""
         ...
 
+    def retract(
+        self,
+        tenant_id: str,
+        domain: str,
+        fact_hash: str,
+        *,
+        now: float,
+        superseded_by: str | None = None,
+    ) -> bool:
+        """Move a fact of any other status to RETRACTED (naming the fact that ``superseded_by``
+        it, if given), keeping its content and its log; True only for the call that did.
+
+        It leaves the fast path, the contested and the decay listings at once; its knowledge-base
+        document, deleted by the caller, awaits ingestion again (staged at ``now``, not
+        ingested), so the next ingestion's job drops it from the index. Later sightings are
+        still logged and counted, and leave it RETRACTED.
+        """
+        ...
+
+    def assert_fact(self, fact: Fact) -> Fact:
+        """Store a person's ``fact`` as CONFIRMED (``asserted_by``, ``confirmed_at``) whatever
+        its status was; the fact after.
+
+        A new fact is stored as given (no run saw it: no sightings, no confirmations). A fact
+        with that key keeps its wording, log and counts, and takes the status, ``asserted_by``
+        and ``confirmed_at``; it is superseded by nothing, and its document is not staged
+        (the caller stages it again).
+        """
+        ...
+
     def contested(self, tenant_id: str) -> list[Fact]:
         """The tenant's facts held back for review."""
         ...
@@ -200,6 +230,21 @@ class FactStore(Protocol):
     def withdraw(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
         """Move a CONFIRMED fact back to PENDING, no longer staged or ingested (its KB
         document is the caller's to remove); True only for the call that did.
+        """
+        ...
+
+    def of_tenant(
+        self,
+        tenant_id: str,
+        *,
+        status: FactStatus | None = None,
+        domain: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Fact]:
+        """One page of the tenant's facts (of one status, of one domain, when given), in an
+        order that stays the same from page to page: every fact listed once, none of another
+        tenant.
         """
         ...
 

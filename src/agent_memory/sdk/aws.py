@@ -14,7 +14,9 @@ from typing import Any, TypeVar, cast
 
 from agent_memory.app import Application
 from agent_memory.app.messages import (
+    AssertFact,
     Bootstrap,
+    CorrectFact,
     DecideProcedure,
     EditProcedure,
     ForgetRun,
@@ -24,9 +26,11 @@ from agent_memory.app.messages import (
     History,
     ListAgents,
     ListEpisodes,
+    ListFacts,
     ListProcedures,
     Message,
     RetireProcedure,
+    RetractFact,
     SearchEpisodes,
     ShowProcedure,
 )
@@ -283,10 +287,19 @@ class AwsBackend:
             return cast(R, self._bootstrap(message.request))
         if isinstance(
             message,
-            ListProcedures | ShowProcedure | DecideProcedure | EditProcedure | RetireProcedure,
+            ListProcedures
+            | ShowProcedure
+            | DecideProcedure
+            | EditProcedure
+            | RetireProcedure
+            | RetractFact
+            | CorrectFact
+            | AssertFact,
         ):
             return cast(R, self._review(message))
-        if isinstance(message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact):
+        if isinstance(
+            message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact | ListFacts
+        ):
             return cast(R, self._episodes(message))
         if isinstance(message, SearchEpisodes):
             return cast(R, self._search(message))
@@ -338,10 +351,12 @@ class AwsBackend:
         return RunHandle.completed(result)
 
     def _review(self, message: ReviewMessage) -> Any:
-        """One procedure-review operation, by the review function."""
+        """One review operation (a procedure's decision, a fact's repair), by the review
+        function.
+        """
         if not self.procedure_review_function_name:
             raise ConfigurationError(
-                "procedure review needs procedure_review_function_name "
+                "review needs procedure_review_function_name "
                 "(the stack's ProcedureReviewFunctionName output)"
             )
         return self._reply(message, self.procedure_review_function_name, request_json(message))

@@ -27,7 +27,9 @@ from types import TracebackType
 from typing import Any, Literal, Protocol, TypeVar, cast
 
 from agent_memory.app.messages import (
+    AssertFact,
     Bootstrap,
+    CorrectFact,
     DecideProcedure,
     EditProcedure,
     ForgetRun,
@@ -37,9 +39,11 @@ from agent_memory.app.messages import (
     History,
     ListAgents,
     ListEpisodes,
+    ListFacts,
     ListProcedures,
     Message,
     RetireProcedure,
+    RetractFact,
     SearchEpisodes,
     ShowProcedure,
 )
@@ -52,7 +56,7 @@ from agent_memory.app.wire import (
 from agent_memory.core.api.bootstrap_reply import found_in
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
 from agent_memory.core.api.episode_search import EpisodeSearch
-from agent_memory.core.api.fact_record import FactRecord
+from agent_memory.core.api.fact_record import FactPage, FactRecord
 from agent_memory.core.api.history_page import HistoryPage
 from agent_memory.core.model.errors import Conflict, InvalidInput, StoreUnavailable
 from agent_memory.core.model.identifiers import checked_id
@@ -513,6 +517,90 @@ class MemoryClient:
         request = {"action": "fact", "tenant_id": tenant_id, "domain": domain}
         request["fact_hash"] = fact_hash
         return self._backend.handle(_parsed(GetFact, episode_message, request))
+
+    def list_facts(
+        self,
+        tenant_id: str,
+        *,
+        status: str | None = None,
+        domain: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> FactPage:
+        """One page of the tenant's facts, each as :meth:`get_fact` reads it (of one ``status``,
+        e.g. ``"CONFIRMED"``, and one ``domain`` when given; at most ``limit``, up to 100, fewer
+        when their records would pass the reply's size limit); pass the page's ``cursor`` back
+        for the next one (None on the last page).
+        """
+        request: dict[str, Any] = {"action": "facts", "tenant_id": tenant_id, "limit": limit}
+        for name, value in (("status", status), ("domain", domain), ("cursor", cursor)):
+            if value is not None:
+                request[name] = value
+        return self._backend.handle(_parsed(ListFacts, episode_message, request))
+
+    def retract_fact(
+        self,
+        tenant_id: str,
+        domain: str,
+        fact_hash: str,
+        *,
+        reviewer: str,
+        reason: str | None = None,
+    ) -> FactRecord:
+        """Retract a fact (an operator's decision, kept in the history): served nowhere from
+        the next bootstrap on, its knowledge-base document deleted, and agents' later sightings
+        never promote it again. :class:`NotFoundError` if there is none; :class:`ConflictError`
+        if it was retracted already. The fact after.
+        """
+        request = {"action": "retract", "tenant_id": tenant_id, "domain": domain}
+        request |= {"fact_hash": fact_hash, "reviewer": reviewer}
+        return self._repair(RetractFact, request, reason)
+
+    def correct_fact(
+        self,
+        tenant_id: str,
+        domain: str,
+        fact_hash: str,
+        content: str,
+        *,
+        reviewer: str,
+        reason: str | None = None,
+    ) -> FactRecord:
+        """Put ``content`` in a fact's place (an operator's decision, kept in the history): a
+        new fact, confirmed in the reviewer's name and served from the next bootstrap on, and
+        the old one retracted. The content is held to an agent's fact's bounds and scrubbed of
+        PII as stored text is. The new fact.
+        """
+        request = {"action": "correct", "tenant_id": tenant_id, "domain": domain}
+        request |= {"fact_hash": fact_hash, "content": content, "reviewer": reviewer}
+        return self._repair(CorrectFact, request, reason)
+
+    def assert_fact(
+        self,
+        tenant_id: str,
+        domain: str,
+        content: str,
+        *,
+        reviewer: str,
+        reason: str | None = None,
+    ) -> FactRecord:
+        """A fact of the reviewer's own (an operator's decision, kept in the history),
+        confirmed at once and served from the next bootstrap on; agents' facts still need
+        independent confirmations. The fact.
+        """
+        request = {"action": "assert", "tenant_id": tenant_id, "domain": domain}
+        request |= {"content": content, "reviewer": reviewer}
+        return self._repair(AssertFact, request, reason)
+
+    def _repair(
+        self,
+        kind: type[RetractFact | CorrectFact | AssertFact],
+        request: dict[str, Any],
+        reason: str | None,
+    ) -> FactRecord:
+        if reason is not None:
+            request["reason"] = reason
+        return self._backend.handle(_parsed(kind, review_message, request))
 
     def history(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> HistoryPage:
         """One page of the tenant's history, newest first: every decision people made about

@@ -12,6 +12,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from agent_memory.app.messages import Bootstrap, ForgetRun
 from agent_memory.app.wire import (
+    FactRepair,
     episode_message,
     is_search,
     reply_json,
@@ -98,12 +99,18 @@ def episodes(event: Any) -> dict[str, Any]:
 
 
 def review(event: Any) -> dict[str, Any]:
-    """Approve or reject a procedure (the human gate), or list or show a tenant's procedures."""
+    """Approve or reject a procedure (the human gate), or list or show a tenant's procedures;
+    retract, correct or assert a fact (an operator's repair).
+    """
     check_document(event, max_bytes=None)
     message = review_message(event)
     logger.append_keys(tenant_id=message.tenant_id)
     answer = runtime().application(message.tenant_id).handle(message)
     action = str(event["action"])
+    if isinstance(message, FactRepair):
+        count(f"Facts{action.title()}", 1)
+        logger.info("fact repaired", action=action, fact_hash=getattr(message, "fact_hash", None))
+        return reply_json(message, answer)
     count(f"ProceduresReview{action.title()}", 1)
     procedure_id = getattr(message, "procedure_id", None)
     logger.info("procedure review", action=action, procedure_id=procedure_id)

@@ -195,9 +195,18 @@ def test_commands_of_the_local_store_are_refused_on_a_stack(cli: Cli):
     code, _, err = cli("decay")
     assert code == 2
     assert (
-        "--aws-stack works with export, failed, forget, history; decay runs on the local store"
-        in err
+        "--aws-stack works with export, facts, failed, forget, history; decay runs on the local "
+        "store" in err
     )
+
+
+def test_an_operator_lists_and_shows_a_tenants_facts_on_a_stack(cli: Cli):
+    listed = cli("facts", "list", "--tenant", "acme", "--json")
+    missing = cli("facts", "retract", "0" * 32, "--tenant", "acme", "--domain", "c", "--yes")
+    page = json.loads(listed[1])
+    assert listed[0] == 0 and page["cursor"] is None
+    assert {f["tenant_id"] for f in page["facts"]} <= {"acme"}
+    assert missing[0] == 2 and "no fact" in missing[2]
 
 
 def test_a_stack_without_a_table_output_is_named(cli: Cli):

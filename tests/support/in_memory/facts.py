@@ -119,6 +119,65 @@ class MemoryFactStore:
             ),
         )
 
+    def retract(
+        self,
+        tenant_id: str,
+        domain: str,
+        fact_hash: str,
+        *,
+        now: float,
+        superseded_by: str | None = None,
+    ) -> bool:
+        """Move a fact of another status to RETRACTED, its document awaiting ingestion again;
+        True only for the call that changed it.
+        """
+        key = (partition_key(tenant_id, domain), fact_hash)
+        with self._db.lock:
+            row = self._rows.get(key)
+            if row is None or row.fact.status is FactStatus.RETRACTED:
+                return False
+            row.fact = replace(
+                row.fact,
+                status=FactStatus.RETRACTED,
+                superseded_by=superseded_by,
+                staged_at=now,
+                ingested_at=None,
+            )
+        return True
+
+    def assert_fact(self, fact: Fact) -> Fact:
+        """Store the person's fact CONFIRMED, or confirm the stored one in its name."""
+        key = (partition_key(fact.tenant_id, fact.domain), fact.fact_hash)
+        with self._db.lock:
+            row = self._rows.get(key)
+            if row is None:
+                row = self._rows[key] = FactRow(
+                    replace(
+                        fact,
+                        status=FactStatus.CONFIRMED,
+                        run_ids=frozenset(),
+                        sightings=0,
+                        confirmations=0,
+                        counted_by=(),
+                        superseded_by=None,
+                        staged_at=None,
+                        ingested_at=None,
+                    ),
+                    {},
+                    {},
+                )
+            else:
+                row.fact = replace(
+                    row.fact,
+                    status=FactStatus.CONFIRMED,
+                    asserted_by=fact.asserted_by,
+                    confirmed_at=fact.confirmed_at,
+                    superseded_by=None,
+                    staged_at=None,
+                    ingested_at=None,
+                )
+            return self._as_fact(row)
+
     def _move(self, key: _Key, from_status: FactStatus, change: Callable[[Fact], Fact]) -> bool:
         with self._db.lock:
             row = self._rows.get(key)
@@ -131,6 +190,31 @@ class MemoryFactStore:
         """The tenant's CONTESTED facts, in key order."""
         check_tenant(tenant_id)
         return self._select(lambda f: f.tenant_id == tenant_id and f.status is FactStatus.CONTESTED)
+
+    def of_tenant(
+        self,
+        tenant_id: str,
+        *,
+        status: FactStatus | None = None,
+        domain: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Fact]:
+        """One page of the tenant's facts (of the status and domain given), in key order."""
+        if domain is not None:
+            partition_key(tenant_id, domain)
+        else:
+            check_tenant(tenant_id)
+        return self._page(
+            "facts.of_tenant",
+            lambda f: (
+                f.tenant_id == tenant_id
+                and (domain is None or f.domain == domain)
+                and (status is None or f.status is status)
+            ),
+            limit=limit,
+            cursor=cursor,
+        )
 
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was (re)written: it awaits ingestion again.

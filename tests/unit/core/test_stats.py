@@ -44,7 +44,7 @@ def test_an_empty_memory_counts_zero_for_every_outcome_and_status(memory: Memory
     found = stats(memory)
 
     assert found.episodes == {"COMPLETED": 0, "PARTIAL": 0, "FAILED": 0, "UNKNOWN": 0}
-    assert found.facts == {"PENDING": 0, "CONFIRMED": 0, "CONTESTED": 0}
+    assert found.facts == {"PENDING": 0, "CONFIRMED": 0, "CONTESTED": 0, "RETRACTED": 0}
     assert found.procedures == {
         "PENDING": 0,
         "VALIDATED": 0,
@@ -97,7 +97,7 @@ def test_facts_are_counted_by_status(memory: Memory) -> None:
         )
     facts.contest("acme", "contracts", "h-contested", now=memory.clock(), reason="contradicts")
 
-    assert stats(memory).facts == {"PENDING": 1, "CONFIRMED": 0, "CONTESTED": 1}
+    assert stats(memory).facts == {"PENDING": 1, "CONFIRMED": 0, "CONTESTED": 1, "RETRACTED": 0}
 
 
 def test_procedures_are_counted_by_status_and_trial(memory: Memory) -> None:

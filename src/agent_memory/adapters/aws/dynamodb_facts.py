@@ -225,6 +225,74 @@ class DynamoDbFactStore:
             },
         )
 
+    def retract(
+        self,
+        tenant_id: str,
+        domain: str,
+        fact_hash: str,
+        *,
+        now: float,
+        superseded_by: str | None = None,
+    ) -> bool:
+        """Move a fact of another status to RETRACTED: it leaves the fast-path and the decay
+        indexes, and joins awaiting-index until the job that drops its document is settled.
+        """
+        pk = partition_key(tenant_id, domain)
+        sets = f"#status = :retracted, staged_at = :now, {AWAITING_SHARD} = :awaiting"
+        removes = f"ingested_at, {FAST_PATH_KEY}, {PENDING_SHARD}"
+        values = {
+            ":retracted": s(FactStatus.RETRACTED.value),
+            ":now": n(now),
+            ":awaiting": s(shard_key(_AWAITING, shard_of(pk, fact_hash))),
+        }
+        if superseded_by is None:
+            removes += ", superseded_by"
+        else:
+            sets += ", superseded_by = :superseded_by"
+            values[":superseded_by"] = s(superseded_by)
+        return self._update(
+            _key(tenant_id, domain, fact_hash),
+            f"SET {sets} REMOVE {removes}",
+            condition="attribute_exists(pk) AND #status <> :retracted",
+            names=_STATUS,
+            values=values,
+        )
+
+    def assert_fact(self, fact: Fact) -> Fact:
+        """Put the person's fact CONFIRMED if absent, else confirm the stored one in its name
+        (it joins the fast-path index and leaves the others until it is staged again).
+        """
+        key = _key(fact.tenant_id, fact.domain, fact.fact_hash)
+        for _ in range(_OBSERVE_ATTEMPTS):
+            try:
+                with translated():
+                    self._client.put_item(
+                        TableName=self._table,
+                        Item=_asserted_item(fact),
+                        ConditionExpression="attribute_not_exists(pk)",
+                    )
+            except ConditionFailed:
+                confirmed = self._update(
+                    key,
+                    "SET #status = :confirmed, asserted_by = :by, confirmed_at = :at, "
+                    f"{FAST_PATH_KEY} = :fast REMOVE superseded_by, staged_at, ingested_at, "
+                    f"{AWAITING_SHARD}, {PENDING_SHARD}",
+                    condition="attribute_exists(pk)",
+                    names=_STATUS,
+                    values={
+                        ":confirmed": s(_CONFIRMED),
+                        ":by": s(fact.asserted_by or ""),
+                        ":at": n(fact.confirmed_at or fact.last_seen),
+                        ":fast": s(tenant_prefix(fact.tenant_id)),
+                    },
+                )
+                if not confirmed:
+                    continue  # deleted since the put failed: put it again
+            after = self._read(key)
+            if after is not None:
+                return self._as_fact(after)
+        raise TransientError("fact changed under every attempt to assert it")
+
     def contested(self, tenant_id: str) -> list[Fact]:
         """The tenant's CONTESTED facts, read through the tenant index."""
         listing = replace(
@@ -232,6 +300,36 @@ class DynamoDbFactStore:
             keep=lambda item: get_s(item, "status") == FactStatus.CONTESTED.value,
         )
         return [self._as_fact(item) for item in read_all(self._client, listing)]
+
+    def of_tenant(
+        self,
+        tenant_id: str,
+        *,
+        status: FactStatus | None = None,
+        domain: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Fact]:
+        """One page of the tenant's facts: a domain's from its partition (consistent, in hash
+        order), every domain's through ``tenant-index`` (in the index's order), each read back
+        by key; the status is checked on the item read.
+        """
+
+        def of_status(item: Item) -> bool:
+            return status is None or get_s(item, "status") == status.value
+
+        if domain is not None:
+            listing = Listing(
+                design=FACTS,
+                table_name=self._table,
+                kind="facts.of_domain",
+                partitions=(partition_key(tenant_id, domain),),
+                keep=of_status,
+            )
+        else:
+            listing = replace(self._tenant_listing(tenant_id, hydrate=True), keep=of_status)
+        page = read_page(self._client, listing, limit=limit, cursor=cursor)
+        return Page(tuple(self._as_fact(i) for i in page.items), page.cursor)
 
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was (re)written: it awaits ingestion again.
@@ -595,6 +693,31 @@ def _new_item(o: FactObservation) -> Item:
     return item
 
 
+def _asserted_item(fact: Fact) -> Item:
+    """A person's fact, never seen by a run: confirmed, on the fast path, nothing counted."""
+    item: Item = {
+        "pk": s(partition_key(fact.tenant_id, fact.domain)),
+        "fact_hash": s(fact.fact_hash),
+        TENANT_KEY: s(tenant_prefix(fact.tenant_id)),
+        "tenant_id": s(fact.tenant_id),
+        "domain": s(fact.domain),
+        "content": s(fact.content),
+        "status": s(_CONFIRMED),
+        "confidence": n(fact.confidence),
+        "sightings": n(0),
+        "confirmations": n(0),
+        "counted_by": _agent_map({}),
+        "first_seen": n(fact.first_seen),
+        "last_seen": n(fact.last_seen),
+        "confirmed_at": n(fact.confirmed_at or fact.last_seen),
+        "asserted_by": s(fact.asserted_by or ""),
+        "version": s(uuid.uuid4().hex),
+        FAST_PATH_KEY: s(tenant_prefix(fact.tenant_id)),
+    }
+    put_vector(item, fact.embedding)
+    return item
+
+
 def _sighting(
     current: Item, o: FactObservation, *, new_run: bool, independence: Independence
 ) -> Item | None:
@@ -685,4 +808,6 @@ def _fact(item: Item) -> Fact:
         sightings=get_int(item, "sightings"),
         confirmations=_confirmations(item),
         counted_by=tuple(sorted(_counted_by(item).items())),
+        asserted_by=get_opt_s(item, "asserted_by"),
+        superseded_by=get_opt_s(item, "superseded_by"),
     )

@@ -145,6 +145,68 @@ class SqliteFactStore:
         )
         return changed == 1
 
+    def retract(
+        self,
+        tenant_id: str,
+        domain: str,
+        fact_hash: str,
+        *,
+        now: float,
+        superseded_by: str | None = None,
+    ) -> bool:
+        """Move a fact of another status to RETRACTED, its document awaiting ingestion again;
+        True only for the call that changed it.
+        """
+        changed = self._db.execute(
+            "UPDATE facts SET status = ?, superseded_by = ?, staged_at = ?, ingested_at = NULL "
+            "WHERE pk = ? AND fact_hash = ? AND status != ?",
+            (
+                FactStatus.RETRACTED,
+                superseded_by,
+                now,
+                partition_key(tenant_id, domain),
+                fact_hash,
+                FactStatus.RETRACTED,
+            ),
+        )
+        return changed == 1
+
+    def assert_fact(self, fact: Fact) -> Fact:
+        """Insert the person's fact CONFIRMED, or confirm the stored one in its name."""
+        f = fact
+        pk = partition_key(f.tenant_id, f.domain)
+        model, dimension, data = vector_columns(f.embedding)
+        with self._db.write() as conn:
+            conn.execute(
+                "INSERT INTO facts (pk, fact_hash, tenant_id, domain, content, status, confidence, "
+                "first_seen, last_seen, confirmed_at, embedding_model, embedding_dimension, "
+                "embedding, confirmations, counted_by, asserted_by) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '{}', ?) "
+                "ON CONFLICT (pk, fact_hash) DO UPDATE SET status = excluded.status, "
+                "asserted_by = excluded.asserted_by, confirmed_at = excluded.confirmed_at, "
+                "superseded_by = NULL, staged_at = NULL, ingested_at = NULL",
+                (
+                    pk,
+                    f.fact_hash,
+                    f.tenant_id,
+                    f.domain,
+                    f.content,
+                    FactStatus.CONFIRMED,
+                    f.confidence,
+                    f.first_seen,
+                    f.last_seen,
+                    f.confirmed_at,
+                    model,
+                    dimension,
+                    data,
+                    f.asserted_by,
+                ),
+            )
+            row = conn.execute(
+                f"{_SELECT} WHERE f.pk = ? AND f.fact_hash = ?", (pk, f.fact_hash)
+            ).fetchone()
+        return self._as_fact(row)
+
     def contested(self, tenant_id: str) -> list[Fact]:
         """The tenant's CONTESTED facts, in key order."""
         low, high = tenant_key_range(tenant_id)
@@ -154,6 +216,39 @@ class SqliteFactStore:
             (low, high, tenant_id, FactStatus.CONTESTED),
         )
         return [self._as_fact(r) for r in rows]
+
+    def of_tenant(
+        self,
+        tenant_id: str,
+        *,
+        status: FactStatus | None = None,
+        domain: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[Fact]:
+        """One page of the tenant's facts (of the status and domain given), in key order."""
+        check_limit(limit)
+        if domain is not None:
+            key_filter, params = "f.pk = ?", [partition_key(tenant_id, domain)]
+        else:
+            low, high = tenant_key_range(tenant_id)
+            key_filter = "f.pk >= ? AND f.pk < ? AND f.tenant_id = ?"
+            params = [low, high, tenant_id]
+        sql = f"{_SELECT} WHERE {key_filter}"
+        if status is not None:
+            sql += " AND f.status = ?"
+            params.append(status.value)
+        if cursor is not None:
+            params += decode_cursor("facts.of_tenant", cursor, (str, str))
+            sql += " AND (f.pk, f.fact_hash) > (?, ?)"
+        sql += " ORDER BY f.pk, f.fact_hash LIMIT ?"
+        rows, more = page_of(self._db.fetchall(sql, [*params, limit + 1]), limit)
+        next_cursor = (
+            encode_cursor("facts.of_tenant", (rows[-1]["pk"], rows[-1]["fact_hash"]))
+            if more
+            else None
+        )
+        return Page(tuple(self._as_fact(r) for r in rows), next_cursor)
 
     def mark_staged(self, tenant_id: str, domain: str, fact_hash: str, *, now: float) -> None:
         """Record that the fact's KB document was (re)written: it awaits ingestion again.
@@ -405,4 +500,6 @@ def _fact(row: sqlite3.Row) -> Fact:
         sightings=int(row["sightings"]),
         confirmations=int(row["confirmations"]),
         counted_by=tuple(sorted(json.loads(row["counted_by"]).items())),
+        asserted_by=row["asserted_by"],
+        superseded_by=row["superseded_by"],
     )

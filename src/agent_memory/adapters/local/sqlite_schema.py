@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 # Every key starts with the tenant, as in DynamoDB (adapters/aws/dynamodb_schema.py); tenant_id
 # is kept beside it so tenant-wide operations can also match the column exactly.
@@ -198,6 +198,13 @@ _SCHEMA_V8 = (
     "ALTER TABLE procedures ADD COLUMN edited_at REAL",
 )
 
+# Who asserted a fact (a person's, confirmed at once) and the fact a person's correction put in
+# a retracted fact's place.
+_SCHEMA_V9 = (
+    "ALTER TABLE facts ADD COLUMN asserted_by TEXT",
+    "ALTER TABLE facts ADD COLUMN superseded_by TEXT",
+)
+
 MIGRATIONS: dict[int, Sequence[str]] = {
     1: _SCHEMA_V1,
     2: _SCHEMA_V2,
@@ -207,4 +214,5 @@ MIGRATIONS: dict[int, Sequence[str]] = {
     6: _SCHEMA_V6,
     7: _SCHEMA_V7,
     8: _SCHEMA_V8,
+    9: _SCHEMA_V9,
 }

@@ -133,7 +133,7 @@ def get_fact(message: GetFact, ports: StorePorts) -> FactRecord | None:
     """The fact, as stored, with its confirmation log."""
     m = message
     found = ports.facts.get(m.tenant_id, m.domain, m.fact_hash)
-    return None if found is None else fact_record(found)
+    return None if found is None else fact_record(found, ports.policies.semantic.independence)
 
 
 def fast_path_facts(message: FastPathFacts, ports: StorePorts) -> list[Fact]:

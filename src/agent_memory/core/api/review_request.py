@@ -1,5 +1,5 @@
-"""The review operation's contract: list, show, approve, reject, edit or retire, with the
-reviewer.
+"""The review operation's contract: list, show, approve, reject, edit or retire a procedure,
+or retract, correct or assert a fact, with the reviewer.
 """
 
 from __future__ import annotations
@@ -13,13 +13,19 @@ from agent_memory.core.model.models import ProcedureStatus
 
 
 class ReviewRequest(BaseModel):
-    """One review operation on the tenant's procedures."""
+    """One review operation on the tenant's procedures or facts."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    action: Literal["list", "show", "approve", "reject", "edit", "retire"]
+    action: Literal[
+        "list", "show", "approve", "reject", "edit", "retire", "retract", "correct", "assert"
+    ]
     tenant_id: Identifier
     procedure_id: Identifier | None = None
+    # A fact's repair: the fact (its domain and hash) and a person's text for it.
+    domain: Identifier | None = None
+    fact_hash: Identifier | None = None
+    content: str | None = None
     reviewer: str | None = None
     reason: str | None = None
     status: ProcedureStatus | None = None

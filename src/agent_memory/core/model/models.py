@@ -13,12 +13,14 @@ OUTCOMES: tuple[Outcome, ...] = ("COMPLETED", "PARTIAL", "FAILED", "UNKNOWN")
 
 class FactStatus(StrEnum):
     """Lifecycle of a semantic fact: observed, then confirmed by enough independent runs, or held
-    back for a human when it contradicts a confirmed fact.
+    back for a human when it contradicts a confirmed fact; retracted by a person (served
+    nowhere, and never promoted again by agents' sightings).
     """
 
     PENDING = "PENDING"
     CONFIRMED = "CONFIRMED"
     CONTESTED = "CONTESTED"
+    RETRACTED = "RETRACTED"
 
 
 class ProcedureStatus(StrEnum):
@@ -214,7 +216,9 @@ class Fact:
     ``confirmations`` counts the sightings that were independent
     (:class:`~agent_memory.core.model.policies.Independence`): a fact is promoted on those, not on
     its sightings. ``counted_by`` names, per agent, when its last counted confirmation was
-    (the :data:`AGENTS_KEPT` agents that counted last, by agent id).
+    (the :data:`AGENTS_KEPT` agents that counted last, by agent id). ``asserted_by`` names the
+    person who asserted it (confirmed at once, as a correction or a fact of their own), and
+    ``superseded_by`` the hash of the fact a person's correction of it put in its place.
     """
 
     tenant_id: str
@@ -235,6 +239,8 @@ class Fact:
     sightings: int = 0
     confirmations: int = 0
     counted_by: tuple[tuple[str, float], ...] = ()
+    asserted_by: str | None = None
+    superseded_by: str | None = None
 
     @property
     def runs(self) -> int:

@@ -122,6 +122,17 @@ class Independence:
         latest = sorted(after.items(), key=lambda kv: (-kv[1], kv[0]))[:AGENTS_KEPT]
         return dict(sorted(latest))
 
+    def counts_again(self, last_counted: Mapping[str, float]) -> dict[str, float]:
+        """Per agent of ``last_counted``, the earliest time from which a new run of it counts
+        again (after every counted confirmation so far): its own gap since its last one, and
+        the gap across agents since the latest of all.
+        """
+        latest = max(last_counted.values(), default=-math.inf)
+        return {
+            agent: max(at + self.same_agent_gap, latest + self.any_agent_gap)
+            for agent, at in sorted(last_counted.items())
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class SemanticPolicy:

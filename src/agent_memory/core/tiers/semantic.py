@@ -10,7 +10,7 @@ from typing import Literal
 
 import numpy as np
 
-from agent_memory.core.model.errors import NotFound
+from agent_memory.core.model.errors import InvalidInput, NotFound
 from agent_memory.core.model.keys import document_key
 from agent_memory.core.model.markers import SEMANTIC, Line, Section
 from agent_memory.core.model.models import (
@@ -121,6 +121,8 @@ def observe_facts(
             policy.independence,
         )
         observed.append(key)
+        if record.status is FactStatus.RETRACTED:
+            continue  # logged and counted; only a person brings a retracted fact back
         if record.status is FactStatus.CONFIRMED:
             confirmed.append(key)
         elif record.status is FactStatus.CONTESTED:
@@ -255,8 +257,9 @@ def retrieve_facts(
 ) -> list[ScoredFact]:
     """The best facts for ``task``: KB results plus confirmed facts the KB has not ingested yet.
 
-    Every KB result is checked against the tenant again (defence in depth), results below
-    ``min_score`` are dropped, and a fact found both ways appears once.
+    Every KB result is checked against the tenant again (defence in depth) and against the
+    store (served only while its fact is confirmed), results below ``min_score`` are dropped,
+    and a fact found both ways appears once.
     """
     best: dict[str, ScoredFact] = {}
     hits = kb.retrieve(
@@ -271,6 +274,8 @@ def retrieve_facts(
         key = str(hit.metadata.get("fact_hash", ""))
         if hit.metadata.get("tenant_id") != tenant_id or hit.score < min_score or not key:
             continue
+        if not _still_confirmed(store, tenant_id, hit.metadata.get("domain"), key):
+            continue
         best[key] = ScoredFact(hit.text, hit.score, "knowledge_base", key)
     recent = [f for f in store.fast_path(tenant_id, domain) if f.tenant_id == tenant_id]
     if recent:
@@ -283,6 +288,20 @@ def retrieve_facts(
 
 
 _NONE = ScoredFact("", float("-inf"), "", "")
+
+
+def _still_confirmed(store: FactStore, tenant_id: str, domain: object, key: str) -> bool:
+    """Whether the fact of a KB hit is still confirmed: a fact a person retracted, or one
+    forgetting a run withdrew or deleted, has its document deleted at once, but the index keeps
+    it until the next ingestion's job is done, and it is served nowhere meanwhile.
+    """
+    if not isinstance(domain, str):
+        return False
+    try:
+        fact = store.get(tenant_id, domain, key)
+    except InvalidInput:
+        return False  # no such key: no fact of the store
+    return fact is not None and fact.status is FactStatus.CONFIRMED
 
 
 def format_facts(facts: list[ScoredFact]) -> Section | None:

@@ -5,7 +5,8 @@ proposals of procedures and its feedback on them, its records in the run ledger.
 it takes each of these back: the episode (its units and vectors with it) and the ledger
 records are deleted; each fact it saw counts it no more, and a fact that no longer meets its
 confirmation rule stops being served (back to PENDING, its KB document deleted and the
-deletion ingested), one no run sees any more is deleted; each procedure it proposed or
+deletion ingested), one no run sees any more is deleted (a fact a person asserted or retracted
+stays as the person left it); each procedure it proposed or
 reported on counts it no more, and a PENDING proposal no other run made is deleted. What a
 person decided stays: a procedure approved or rejected keeps its decision.
 
@@ -229,6 +230,8 @@ class _FactsTaken:
         self.sightings += 1
         name = f"{domain}/{fact_hash}"
         key = (tenant, domain, fact_hash)
+        if after.asserted_by is not None or after.status is FactStatus.RETRACTED:
+            return  # a person's fact, or a person's retraction: it stays theirs
         if after.runs == 0:
             if ports.facts.delete(*key):
                 self._drop_document(after)

@@ -17,7 +17,7 @@ from functools import partial
 
 from agent_memory.core.model.errors import IngestionBusy
 from agent_memory.core.model.keys import document_key, tenant_folder
-from agent_memory.core.model.models import Fact, IngestionJob
+from agent_memory.core.model.models import Fact, FactStatus, IngestionJob
 from agent_memory.core.paging import every
 from agent_memory.core.ports import Checkpoint, FactStore, JobCheckpoints, KnowledgeBase
 from agent_memory.core.tiers.semantic import kb_document
@@ -174,6 +174,12 @@ def _settle(
         return  # a failed job vouches for nothing: its facts wait for the next one
     window.documents_failed += job.statistics.failed
     due = _due(facts, job, page_size)
+    # A retracted fact waits for the job that drops its deleted document: any completed job
+    # started after the deletion did (there is no document left to ask about, or to rewrite).
+    for fact in [f for f in due if f.status is FactStatus.RETRACTED]:
+        facts.mark_ingested(fact.tenant_id, fact.domain, fact.fact_hash, now=now)
+        attempts.pop(_key(fact), None)
+    due = [f for f in due if f.status is not FactStatus.RETRACTED]
     # A fact already retried is always checked: a job reporting no failure may simply not
     # have processed its (unchanged, or stuck) document.
     trust = job.statistics.failed == 0 and len(attempts) < MAX_TRACKED
