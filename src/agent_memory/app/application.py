@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from agent_memory.app.handlers import (
         dossier,
         episodes,
+        flags,
         history,
         maintenance,
         models,
@@ -49,8 +50,8 @@ else:
             call.__qualname__ = f"{self._module}.{handler}"
             return call
 
-    dossier, episodes, history, maintenance, models = map(
-        _Deferred, ("dossier", "episodes", "history", "maintenance", "models")
+    dossier, episodes, flags, history, maintenance, models = map(
+        _Deferred, ("dossier", "episodes", "flags", "history", "maintenance", "models")
     )
     reading, review, runs, tenants = map(_Deferred, ("reading", "review", "runs", "tenants"))
 
@@ -80,6 +81,9 @@ HANDLERS: Mapping[type[m.Message[Any]], Callable[[Any, MemoryPorts], Any]] = {
     m.CompareProcedure: dossier.compare_procedure,
     m.GetFact: review.get_fact,
     m.History: history.history,
+    m.FlagMemory: flags.flag_memory,
+    m.ListFlags: flags.list_flags,
+    m.CloseFlag: flags.close_flag,
     m.FastPathFacts: review.fast_path_facts,
     m.ListContestedFacts: review.contested_facts,
     m.ResolveFact: review.resolve_fact,
