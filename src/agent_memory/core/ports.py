@@ -748,11 +748,13 @@ class EpisodeSearch(Protocol):
         min_similarity: float | None = None,
         candidates: int = 64,
         min_word_share: float | None = None,
+        excluded: frozenset[tuple[str, str]] = frozenset(),
     ) -> SearchResult:
         """The live episodes and their units best matching ``text`` (and its vector ``query``),
         best first. With ``min_similarity``, none ranked below the last episode that reaches
         it (or, with ``min_word_share``, holds that share of the query's word weight) is
-        returned (none at all when no episode does).
+        returned (none at all when no episode does). The ``excluded`` episodes, by (agent,
+        run), are never returned.
         """
         ...
 
