@@ -15,6 +15,7 @@ from typing import Any, TypeVar, cast
 from agent_memory.app.messages import (
     Bootstrap,
     DecideProcedure,
+    FlagMemory,
     ForgetRun,
     GetEpisode,
     GetFact,
@@ -257,7 +258,7 @@ class AwsBackend:
             return cast(R, self._review(message))
         if isinstance(message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact):
             return cast(R, self._episodes(message))
-        if isinstance(message, SearchEpisodes):
+        if isinstance(message, SearchEpisodes | FlagMemory):
             return cast(R, self._search(message))
         raise ConfigurationError(
             f"{type(message).__name__} is not served by the stack's functions (operators run it "
@@ -277,8 +278,11 @@ class AwsBackend:
             )
         return cast(BootstrapReply, reply)
 
-    def _search(self, message: SearchEpisodes) -> Any:
-        """A search, by the bootstrap function (it reads and ranks as bootstrap does)."""
+    def _search(self, message: SearchEpisodes | FlagMemory) -> Any:
+        """A search, by the bootstrap function (it reads and ranks as bootstrap does); or an
+        agent's flag on what it was served, by the same function, which the agent's policy
+        grants already (no grant of the agent's deletes or rewrites memory).
+        """
         payload = request_json(message)
         if self.proofs is not None:
             payload["caller_identity"] = self.proofs.current()
