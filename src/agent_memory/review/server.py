@@ -29,15 +29,29 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 from wsgiref.types import StartResponse, WSGIEnvironment
 
 from agent_memory.app import Application
-from agent_memory.app.messages import DecideProcedure, ReviewQueue, ShowProcedure
+from agent_memory.app.messages import (
+    CloseFlag,
+    DecideProcedure,
+    ListFlags,
+    ReviewQueue,
+    ShowProcedure,
+)
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, TransientError
-from agent_memory.review.page import DECIDE_PATH, Banner, render_error, render_page
+from agent_memory.review.page import (
+    DECIDE_PATH,
+    DISMISS_PATH,
+    Banner,
+    render_error,
+    render_page,
+)
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 MAX_FORM_BYTES = 64 * 1024
+# The most open flags the page lists at once (``agent-memory flags list`` pages through more).
+MAX_FLAGS_SHOWN = 100
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _WILDCARDS = ("0.0.0.0", "::", "")
 
@@ -88,10 +102,17 @@ class ReviewApp:
             return _refused("421 Misdirected Request", "This server does not answer that name.")
         method, path = environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", "/")
         if path == "/" and method in ("GET", "HEAD"):
-            return self._page(_decided_id(environ.get("QUERY_STRING", "")))
+            query = environ.get("QUERY_STRING", "")
+            if _query_value(query, "dismissed") is not None:
+                # Not echoed: a link could put any text there.
+                said = "Flag dismissed: its agent is served the item again."
+                return self._page(banner=Banner("ok", said))
+            return self._page(_decided_id(query))
         if path == DECIDE_PATH and method == "POST":
             return self._decide(environ)
-        if path in ("/", DECIDE_PATH):
+        if path == DISMISS_PATH and method == "POST":
+            return self._dismiss(environ)
+        if path in ("/", DECIDE_PATH, DISMISS_PATH):
             allowed = "GET, HEAD" if path == "/" else "POST"
             return _refused("405 Method Not Allowed", f"Use {allowed}.", [("Allow", allowed)])
         return _refused("404 Not Found", "There is nothing here.")
@@ -107,12 +128,16 @@ class ReviewApp:
         if banner is None and decided is not None:
             banner = self._decided_banner(decided)
         nonce = secrets.token_urlsafe(16)
+        flags = None
+        if self.tenant_id is not None:
+            flags = self.memory.handle(ListFlags(self.tenant_id, MAX_FLAGS_SHOWN))["flags"]
         html = render_page(
             self.memory.handle(ReviewQueue(self.tenant_id)),
             csrf_token=self.csrf_token,
             nonce=nonce,
             banner=banner,
             tenant_id=self.tenant_id,
+            flags=flags,
         )
         return _html(status, html, nonce)
 
@@ -129,18 +154,48 @@ class ReviewApp:
             f"(reviewer: {decided['reviewer']}).",
         )
 
-    def _decide(self, environ: WSGIEnvironment) -> Response:
+    def _posted(self, environ: WSGIEnvironment) -> tuple[dict[str, str], Response | None]:
+        """The form of a POST from this server's page, or the response refusing it."""
         form, problem = _read_form(environ)
         if problem is not None:
-            return problem
+            return form, problem
         if not self._origin_allowed(environ) or not hmac.compare_digest(
             form.get("csrf_token", "").encode(), self.csrf_token.encode()
         ):
-            return _refused(
+            return form, _refused(
                 "403 Forbidden",
                 "This form is not from this review server, or the server has restarted "
                 "since the page was loaded: reload the page and decide again.",
             )
+        return form, None
+
+    def _dismiss(self, environ: WSGIEnvironment) -> Response:
+        form, problem = self._posted(environ)
+        if problem is not None:
+            return problem
+        flag_id, tenant_id = form.get("flag_id", ""), form.get("tenant_id", "")
+        if self.tenant_id is None or tenant_id != self.tenant_id or not flag_id:
+            return self._failed("404 Not Found", f"no open flag {flag_id!r} on this page")
+        try:
+            closed = self.memory.handle(
+                CloseFlag(tenant_id, flag_id, form.get("reviewer", ""), form.get("reason") or None)
+            )
+        except InvalidInput as error:
+            return self._failed("400 Bad Request", f"Not dismissed: {error}.")
+        except NotFound as error:
+            return self._failed("404 Not Found", f"Not dismissed: {error} (closed already?).")
+        except TransientError:
+            return self._failed("503 Service Unavailable", "Not dismissed: memory is busy; retry.")
+        logger.info("flag dismissed", extra={"flag_id": closed["flag_id"]})
+        return Response(
+            "303 See Other",
+            headers=[("Location", f"/?dismissed={quote(closed['flag_id'], safe='')}")],
+        )
+
+    def _decide(self, environ: WSGIEnvironment) -> Response:
+        form, problem = self._posted(environ)
+        if problem is not None:
+            return problem
         decision = form.get("decision")
         procedure_id, tenant_id = form.get("procedure_id", ""), form.get("tenant_id", "")
         if decision not in ("approve", "reject") or not procedure_id or not tenant_id:
@@ -218,7 +273,11 @@ def _read_form(environ: WSGIEnvironment) -> tuple[dict[str, str], Response | Non
 
 
 def _decided_id(query: str) -> str | None:
-    values = parse_qs(query, max_num_fields=5).get("decided")
+    return _query_value(query, "decided")
+
+
+def _query_value(query: str, name: str) -> str | None:
+    values = parse_qs(query, max_num_fields=5).get(name)
     return values[0] if values else None
 
 
