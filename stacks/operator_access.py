@@ -5,7 +5,9 @@ and their indexes, and its documents under ``tenants/<tenant>/``; ``forget`` of 
 run updates the counts of the facts and procedures it counted in, and scrubs who decided and
 why with Comprehend (as ``history`` records them); ``forget`` asks the next
 ingestion window to run (a ledger record) or starts an ingestion itself; ``failed list`` reads
-the ledger; ``failed replay`` starts the state machine, reads a failed execution's input, and
+the ledger; ``flags list`` reads the ledger and ``flags dismiss`` deletes a flag and appends to the
+history there (its reviewer and reason scrubbed, by Comprehend too); ``failed replay`` starts the
+state machine, reads a failed execution's input, and
 receives, returns and deletes the dead-letter queue's messages. Every command first reads the
 stack's outputs. The policy is an output (``OperatorPolicyArn``): attach it to the operators'
 role. Operators act across tenants: this is not an agent's policy.
@@ -122,6 +124,12 @@ class OperatorAccess(Construct):
                     resources=[executions],
                 ),
                 iam.PolicyStatement(
+                    # A dismissal's reviewer and reason are scrubbed as stored text is.
+                    sid="ScrubDecisions",
+                    actions=["comprehend:DetectPiiEntities"],
+                    resources=["*"],
+                ),
+                iam.PolicyStatement(
                     sid="DeadLetters",
                     actions=[
                         "sqs:ReceiveMessage",
@@ -138,7 +146,7 @@ class OperatorAccess(Construct):
             "An operator exports, forgets and replays any tenant's records: every index of the "
             "four tables, every document under the tenants' prefix, this stack (whose ARN ends "
             "in an id), and this state machine's executions (named at start). Comprehend "
-            "DetectPiiEntities has no resource (an API, not a resource).",
+            "DetectPiiEntities has no resource-level permissions (an API, not a resource).",
             findings=[
                 *resource_findings(self.policy, stack_arn, executions, tenant_objects, *indexes),
                 "Resource::*",

@@ -1,5 +1,5 @@
-"""Lambda `bootstrap`: the memory context for a run about to start, or a search of past runs
-(invoked by the agent).
+"""Lambda `bootstrap`: the memory context for a run about to start, a search of past runs, or
+the agent's flag on an item it was served (invoked by the agent).
 """
 
 from typing import Any
@@ -15,6 +15,8 @@ from agent_memory.serverless.observability import logger, metrics, tracer
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 @metrics.log_metrics(capture_cold_start_metric=True)
-def handler(event: dict[str, Any], context: LambdaContext) -> BootstrapReply | EpisodeSearch:
+def handler(
+    event: dict[str, Any], context: LambdaContext
+) -> BootstrapReply | EpisodeSearch | dict[str, Any]:
     """Parse, call the application, reply."""
     return agent_calls.bootstrap_reply(event)

@@ -28,6 +28,7 @@ from agent_memory.core.ports import (
     DecisionLog,
     EpisodeStore,
     FactStore,
+    FlagStore,
     JobCheckpoints,
     ModelRegistry,
     ProcedureStore,
@@ -61,6 +62,7 @@ class Stores:
     checkpoints: JobCheckpoints
     model_registry: ModelRegistry
     decisions: DecisionLog
+    flags: FlagStore
     purges_expired: bool
 
 
@@ -82,6 +84,7 @@ def sqlite_stores(tmp_path: Path) -> Iterator[Stores]:
             checkpoints=ledgers.checkpoints,
             model_registry=ledgers.model_registry,
             decisions=ledgers.decisions,
+            flags=ledgers.flags,
             purges_expired=True,
         )
     finally:
@@ -104,6 +107,7 @@ def dynamodb_stores(tmp_path: Path) -> Iterator[Stores]:
             checkpoints=ledgers.checkpoints,
             model_registry=ledgers.model_registry,
             decisions=ledgers.decisions,
+            flags=ledgers.flags,
             purges_expired=False,
         )
 
@@ -123,6 +127,7 @@ def memory_stores(tmp_path: Path) -> Iterator[Stores]:
         checkpoints=ledgers.checkpoints,
         model_registry=ledgers.model_registry,
         decisions=ledgers.decisions,
+        flags=ledgers.flags,
         purges_expired=True,
     )
 
@@ -173,3 +178,8 @@ def model_registry(stores: Stores) -> ModelRegistry:
 @pytest.fixture
 def decisions(stores: Stores) -> DecisionLog:
     return stores.decisions
+
+
+@pytest.fixture
+def flags(stores: Stores) -> FlagStore:
+    return stores.flags

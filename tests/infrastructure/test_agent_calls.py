@@ -90,9 +90,22 @@ SEARCH_REPLY = {
 }
 
 
+FLAG_REPLY = {
+    "flag": {
+        "flag_id": "reviewer:episode:reviewer/run-1",
+        "agent_id": "reviewer",
+        "kind": "episode",
+        "record_id": "reviewer/run-1",
+        "reason": "Wrong cap",
+        "flagged_at": 1.0,
+        "run_id": None,
+    }
+}
+
+
 def _invoked(params: dict[str, Any]) -> dict[str, Any]:
     request = json.loads(params["Payload"])
-    replies = {"agents": {"agents": ["reviewer"]}, "search": SEARCH_REPLY}
+    replies = {"agents": {"agents": ["reviewer"]}, "search": SEARCH_REPLY, "flag": FLAG_REPLY}
     reply = replies.get(request.get("action"), REPLY)
     body = json.dumps(reply).encode()
     return {"StatusCode": 200, "Payload": StreamingBody(io.BytesIO(body), len(body))}
@@ -142,7 +155,8 @@ def agent_requests(session: RecordingSession) -> list[Request]:
 @pytest.fixture
 def session() -> RecordingSession:
     # Given an agent using the SDK's AWS backend as the README shows: from the stack's name,
-    # then a run reported, memory asked for and searched, and its tenant's agents named
+    # then a run reported, memory asked for and searched, an item flagged, and its tenant's
+    # agents named
     session = RecordingSession()
     client = MemoryClient.aws_from_stack(STACK, region=REGION, session=session)
     client.finish_run(
@@ -156,6 +170,7 @@ def session() -> RecordingSession:
     ).wait()
     client.bootstrap("acme", "reviewer", "Review the Northwind MSA")
     client.search_episodes("acme", "reviewer", "liability cap")
+    client.flag_memory("acme", "reviewer", "episode", "run-1", "Wrong cap")
     client.list_agents("acme")
     client.close()
     return session

@@ -15,6 +15,7 @@ from unittest import mock
 
 from botocore.client import BaseClient
 
+from agent_memory.app.messages import FlagMemory
 from stacks.memory_stack import MemoryStack
 from tests.infrastructure.helpers import Resources, logical_id
 from tests.integration.aws import test_cli_on_stack
@@ -26,11 +27,15 @@ from tests.support.iam_check import ACCOUNT, Deployment, Policy, Request, Tables
 # The moto-backed stack and its CLI (a fixture of the CLI's own tests).
 cli = test_cli_on_stack.cli
 
+# The flag an agent of acme raised, which the operator dismisses (see the test below).
+FLAG = "reviewer:episode:reviewer/run-1"
 COMMANDS = (
     ("export", "--tenant", "acme"),
     ("failed", "list"),
     ("failed", "list", "--incomplete-after", "0"),
     ("failed", "replay"),
+    ("flags", "list", "--tenant", "acme"),
+    ("flags", "dismiss", FLAG, "--tenant", "acme", "--reviewer", "ops", "--reason", "Right"),
     ("history", "--tenant", "acme"),
     ("forget", "--tenant", "acme", "--agent", "reviewer", "--run", "run-1", "--yes"),
     ("forget", "--tenant", "acme", "--agent", "reviewer", "--yes"),
@@ -84,8 +89,12 @@ def operator_requests(cli: Cli) -> tuple[list[Request], list[tuple[tuple[str, ..
 def test_every_call_of_the_operator_commands_is_granted_by_the_operator_policy(
     stack: MemoryStack, resources: Resources, cli: Cli
 ) -> None:
-    # Given a failed run waiting for replay beside the tenants' records
+    # Given a failed run waiting for replay beside the tenants' records, and an agent's flag
     _fail_a_run(cli, "run-failed-1")
+    flagged = cli.runtime.application("acme").handle(
+        FlagMemory("acme", "reviewer", "episode", "run-1", "Out of date")
+    )
+    assert flagged["flag_id"] == FLAG
     # When the operator runs each documented command on the stack
     requests, codes = operator_requests(cli)
     # Then each succeeded, made the calls the docs name, and the operator policy grants all

@@ -38,6 +38,7 @@ TOOLS = {
     "report_procedure_result",
     "list_pending_procedures",
     "get_fact",
+    "flag_memory",
 }
 TASK = "Review the Tailspin MSA liability cap"
 FINDING = "Clause 7.3 caps liability at 0.5x annual fees"

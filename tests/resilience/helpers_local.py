@@ -141,6 +141,7 @@ def locked_memory(
         checkpoints=ledgers.checkpoints,
         model_registry=ledgers.model_registry,
         decisions=ledgers.decisions,
+        flags=ledgers.flags,
     )
     return LockedMemory(memory, database)
 

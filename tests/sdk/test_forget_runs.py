@@ -242,3 +242,15 @@ def test_the_readmes_forget_line_runs_as_typed(tmp_path: Path) -> None:
     # Then the run is forgotten
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["runs"] == ["reviewer/run-7"]
+
+
+def test_forgetting_an_agent_closes_its_flags(local: LocalMemory) -> None:
+    # Given the auditor flagging the fact it was served
+    three_agents_confirm(local)
+    local.client.flag_memory("acme", "auditor", "fact", HASH, reason="Looks wrong to me")
+
+    receipt = local.client.forget_runs("acme", "auditor", reviewer="dpo")
+
+    # Then its flag went with it
+    assert receipt.flags == 1
+    assert local.client.forget_runs("acme", "auditor", reviewer="dpo").found is False

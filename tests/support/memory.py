@@ -110,6 +110,7 @@ def in_memory_stores(ports: MemoryPorts) -> MemoryPorts:
         checkpoints=ledgers.checkpoints,
         model_registry=ledgers.model_registry,
         decisions=ledgers.decisions,
+        flags=ledgers.flags,
     )
 
 

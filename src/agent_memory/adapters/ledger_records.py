@@ -1,7 +1,7 @@
-"""The run ledger, the job checkpoints, the model registry and the tenants' histories over one
-table of keyed records.
+"""The run ledger, the job checkpoints, the model registry, the tenants' histories and their
+open flags over one table of keyed records.
 
-Both backends keep the four ports in one table of small JSON records by string key (SQLite's
+Both backends keep the five ports in one table of small JSON records by string key (SQLite's
 ``ledger`` table, DynamoDB's ledger table), read and written through a :class:`LedgerTable`.
 The ledger's key formats live here, built on the tenant key scheme (``core/model/keys.py``):
 tenant-owned keys start with ``{tenant_id}#`` (``dynamodb:LeadingKeys`` needs that, and a
@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from agent_memory.adapters.store_keys import check_limit
 from agent_memory.core.model.decisions import Decision
 from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.flags import Flag
 from agent_memory.core.model.keys import KEY_SEPARATOR, run_name, tenant_prefix
 from agent_memory.core.ports import (
     ActiveModel,
@@ -303,23 +304,90 @@ class KeyedDecisionLog:
         return len(keys)
 
 
+def flag_prefix(tenant_id: str, agent_id: str | None = None) -> str:
+    """The prefix of the tenant's flags (``{tenant}#flag#``), or of one agent's
+    (``{tenant}#flag#{agent}:``).
+    """
+    prefix = f"{tenant_prefix(tenant_id)}flag{KEY_SEPARATOR}"
+    return prefix if agent_id is None else f"{prefix}{agent_id}:"
+
+
+def flag_key(tenant_id: str, flag_id: str) -> str:
+    """``{tenant}#flag#{flag_id}``; ``InvalidInput`` for an id holding the separator."""
+    if KEY_SEPARATOR in flag_id:
+        raise InvalidInput("flag_id", f"must not contain {KEY_SEPARATOR!r}")
+    return f"{flag_prefix(tenant_id)}{flag_id}"
+
+
+class KeyedFlagStore:
+    """``FlagStore`` over a :class:`LedgerTable`: each open flag one record, never expiring, at
+    :func:`flag_key` (an agent's flags one key range); closing one deletes it. A page's cursor
+    is its last key, held to the tenant's prefix.
+    """
+
+    def __init__(self, table: LedgerTable) -> None:
+        self._table = table
+
+    def add(self, flag: Flag) -> bool:
+        """A conditional write at the flag's key."""
+        key = flag_key(flag.tenant_id, flag.flag_id)
+        return self._table.add(key, flag.as_json(), now=flag.flagged_at, expires_at=None)
+
+    def get(self, tenant_id: str, flag_id: str) -> Flag | None:
+        """Read at the flag's key."""
+        value = self._table.get(flag_key(tenant_id, flag_id), now=0.0)
+        return None if value is None else Flag.from_json(tenant_id, value)
+
+    def of_agent(self, tenant_id: str, agent_id: str, *, limit: int) -> list[Flag]:
+        """One read of the key range ``{tenant}#flag#{agent}:``."""
+        found = self._table.latest(flag_prefix(tenant_id, agent_id), limit=limit)
+        return [Flag.from_json(tenant_id, value) for _, value in found]
+
+    def list(self, tenant_id: str, *, limit: int, cursor: str | None = None) -> Page[Flag]:
+        """The key range ``{tenant}#flag#``, in descending key order, one page."""
+        check_limit(limit)
+        prefix = flag_prefix(tenant_id)
+        if cursor is not None and not cursor.startswith(prefix):
+            raise InvalidInput("cursor", "not a cursor of this tenant's flags")
+        found = self._table.latest(prefix, limit=limit + 1, before=cursor)
+        page = found[:limit]
+        flags = tuple(Flag.from_json(tenant_id, value) for _, value in page)
+        return Page(flags, page[-1][0] if len(found) > limit else None)
+
+    def close(self, tenant_id: str, flag_id: str) -> Flag | None:
+        """Read, then delete, at the flag's key."""
+        flag = self.get(tenant_id, flag_id)
+        if flag is not None:
+            self._table.delete(flag_key(tenant_id, flag_id))
+        return flag
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete every flag of the tenant."""
+        keys = [key for key, _ in self._table.scan(flag_prefix(tenant_id))]
+        for key in keys:
+            self._table.delete(key)
+        return len(keys)
+
+
 @dataclass(frozen=True, slots=True)
 class LedgerPorts:
-    """The four ports one ledger table holds."""
+    """The five ports one ledger table holds."""
 
     run_ledger: KeyedRunLedger
     checkpoints: KeyedJobCheckpoints
     model_registry: KeyedModelRegistry
     decisions: KeyedDecisionLog
+    flags: KeyedFlagStore
 
 
 def ledger_ports(table: LedgerTable) -> LedgerPorts:
-    """The run ledger, the job checkpoints, the model registry and the tenants' histories kept
-    in ``table``.
+    """The run ledger, the job checkpoints, the model registry, the tenants' histories and
+    their open flags kept in ``table``.
     """
     return LedgerPorts(
         KeyedRunLedger(table),
         KeyedJobCheckpoints(table),
         KeyedModelRegistry(table),
         KeyedDecisionLog(table),
+        KeyedFlagStore(table),
     )

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         dossier,
         episodes,
         facts,
+        flags,
         history,
         maintenance,
         models,
@@ -50,8 +51,8 @@ else:
             call.__qualname__ = f"{self._module}.{handler}"
             return call
 
-    dossier, episodes, facts, history, maintenance, models = map(
-        _Deferred, ("dossier", "episodes", "facts", "history", "maintenance", "models")
+    dossier, episodes, facts, flags, history, maintenance, models = map(
+        _Deferred, ("dossier", "episodes", "facts", "flags", "history", "maintenance", "models")
     )
     reading, review, runs, tenants = map(_Deferred, ("reading", "review", "runs", "tenants"))
 
@@ -87,6 +88,9 @@ HANDLERS: Mapping[type[m.Message[Any]], Callable[[Any, MemoryPorts], Any]] = {
     m.CorrectFact: facts.correct_fact,
     m.AssertFact: facts.assert_fact,
     m.History: history.history,
+    m.FlagMemory: flags.flag_memory,
+    m.ListFlags: flags.list_flags,
+    m.CloseFlag: flags.close_flag,
     m.FastPathFacts: review.fast_path_facts,
     m.ListContestedFacts: review.contested_facts,
     m.ResolveFact: review.resolve_fact,

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # replies, named in the messages' bases (strings ruff cannot 
     from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord  # noqa: F401
     from agent_memory.core.api.episode_search import EpisodeSearch  # noqa: F401
     from agent_memory.core.api.fact_record import FactPage, FactRecord  # noqa: F401
+    from agent_memory.core.api.flag_page import FlagPage, FlagRecord  # noqa: F401
     from agent_memory.core.api.history_page import HistoryPage  # noqa: F401
     from agent_memory.core.model.requests import BootstrapRequest
     from agent_memory.core.workflows.consolidation import RunsToReplay  # noqa: F401
@@ -378,6 +379,47 @@ class AssertFact(Message["FactRecord"]):
     content: str
     actor: str
     reason: str | None = None
+
+
+# --- flags: agents flag, people decide ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FlagMemory(Message["FlagRecord"]):
+    """An agent reports an item memory served it as wrong: ``kind`` ``episode`` (``record_id``
+    its run id, or ``{agent}/{run}`` for another agent's), ``fact`` (its hash) or ``procedure``
+    (its id), with why. That agent is not served the item from its next read on; others are,
+    until a person decides. Flagging it again is the same flag.
+    """
+
+    tenant_id: str
+    agent_id: str
+    kind: str
+    record_id: str
+    reason: str
+    run_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ListFlags(Message["FlagPage"]):
+    """One page of the tenant's open flags; ``cursor`` continues a listing."""
+
+    tenant_id: str
+    limit: int = 50
+    cursor: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CloseFlag(Message["FlagRecord"]):
+    """A person (``actor``) closes an open flag, with why: ``dismissed`` (the item was right:
+    its agent is served it again) or ``acted`` (it was dealt with, e.g. the fact retracted).
+    """
+
+    tenant_id: str
+    flag_id: str
+    actor: str
+    reason: str | None = None
+    outcome: Literal["dismissed", "acted"] = "dismissed"
 
 
 # --- maintenance ------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from agent_memory.app.messages import (
     CorrectFact,
     DecideProcedure,
     EditProcedure,
+    FlagMemory,
     ForgetRun,
     GetEpisode,
     GetFact,
@@ -42,7 +43,7 @@ FactRepair = RetractFact | CorrectFact | AssertFact
 ReviewMessage = ProcedureMessage | FactRepair
 # What the episodes function serves: single records of a tenant's memory.
 EpisodeMessage = GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact | ListFacts
-RemoteMessage = ReviewMessage | EpisodeMessage | SearchEpisodes
+RemoteMessage = ReviewMessage | EpisodeMessage | SearchEpisodes | FlagMemory
 
 EPISODE_ACTIONS = ("get", "list", "forget", "agents", "fact", "facts")
 EPISODE_FIELDS = frozenset(
@@ -57,6 +58,9 @@ EPISODE_FIELDS = frozenset(
         "fact_hash",
         "status",
     }
+)
+FLAG_FIELDS = frozenset(
+    {"action", "tenant_id", "agent_id", "kind", "record_id", "reason", "run_id"}
 )
 # The most episodes one page of a listing holds.
 MAX_PAGE = 100
@@ -104,6 +108,36 @@ def search_message(data: object) -> SearchEpisodes:
 def is_search(data: object) -> bool:
     """Whether a request the bootstrap function took asks for a search."""
     return isinstance(data, dict) and data.get("action") == "search"
+
+
+def is_flag(data: object) -> bool:
+    """Whether a request the bootstrap function took flags a served item."""
+    return isinstance(data, dict) and data.get("action") == "flag"
+
+
+def flag_message(data: object) -> FlagMemory:
+    """A flag (``{"action": "flag", "tenant_id", "agent_id", "kind", "record_id", "reason",
+    "run_id"}``, which the bootstrap function takes beside its own: the agent flags what it was
+    served where it is served) as its message; ``InvalidInput`` names a bad field.
+    """
+    if not isinstance(data, dict):
+        raise InvalidInput("request", "must be a JSON object")
+    unknown = sorted(str(k) for k in data.keys() - FLAG_FIELDS)
+    if unknown:
+        raise InvalidInput(unknown[0], "is not a field of a flag")
+    if data.get("action") != "flag":
+        raise InvalidInput("action", "must be flag")
+    run_id = data.get("run_id")
+    if run_id is not None:
+        run_id = checked_id(_text(data, "run_id"), "run_id", "run id")
+    return FlagMemory(
+        checked_id(_text(data, "tenant_id"), "tenant_id", "tenant id"),
+        checked_id(_text(data, "agent_id"), "agent_id", "agent id"),
+        _text(data, "kind"),
+        _text(data, "record_id"),
+        _text(data, "reason"),
+        run_id,
+    )
 
 
 def review_message(data: Any) -> ReviewMessage:
@@ -284,6 +318,11 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
             return {"action": action, **ids, "run_id": message.run_id}
         case SearchEpisodes():
             return _search_json(message)
+        case FlagMemory(run_id=run_id):
+            flag = {"action": "flag", "tenant_id": message.tenant_id, "agent_id": message.agent_id}
+            flag |= {"kind": message.kind, "record_id": message.record_id}
+            flag |= {"reason": message.reason}
+            return flag if run_id is None else {**flag, "run_id": run_id}
 
 
 def _edit_json(m: EditProcedure) -> dict[str, Any]:
@@ -353,6 +392,7 @@ REPLY_KEYS: dict[type, str | None] = {
     RetractFact: "fact",
     CorrectFact: "fact",
     AssertFact: "fact",
+    FlagMemory: "flag",
 }
 
 

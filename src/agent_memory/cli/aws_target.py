@@ -1,5 +1,5 @@
-"""Tenant-wide operations (export, forget, a fact's repair) run against a deployed stack from an
-operator's shell.
+"""Tenant-wide operations (export, forget, a fact's repair, flags) run against a deployed stack
+from an operator's shell.
 
 The CLI reads the stack's outputs and drives the same core over the AWS adapters, on the
 caller's own credentials: data-subject export and erasure need no Lambda of their own, and
@@ -23,7 +23,7 @@ from agent_memory.core.workflows.consolidation import INCOMPLETE_AFTER_SECONDS
 
 # Commands that work on a deployed stack; the rest run on the local store (on AWS their
 # counterparts are the stack's functions and schedules).
-AWS_COMMANDS = frozenset({"export", "facts", "failed", "forget", "history"})
+AWS_COMMANDS = frozenset({"export", "facts", "failed", "flags", "forget", "history"})
 # Receives of the dead-letter queue one replay makes at most, looking for the run's letters.
 _MAX_RECEIVES = 50
 

@@ -44,6 +44,7 @@ COMMAND_MODULES = (
     "commands_episodes",
     "commands_stats",
     "commands_decisions",
+    "commands_flags",
     "commands_review",
     "commands_maintenance",
     "commands_reembed",

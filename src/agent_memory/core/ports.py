@@ -18,6 +18,7 @@ import numpy.typing as npt
 from agent_memory.core.model.calibration import DEFAULT_CALIBRATIONS, Calibration
 from agent_memory.core.model.decisions import Decision
 from agent_memory.core.model.episode_versions import EpisodeChanges
+from agent_memory.core.model.flags import Flag
 from agent_memory.core.model.models import (
     DocumentState,
     Episode,
@@ -564,6 +565,41 @@ class DecisionLog(Protocol):
         ...
 
 
+@runtime_checkable
+class FlagStore(Protocol):
+    """Each tenant's open flags: agents' reports of served memory they found wrong, one per
+    agent and item, kept until a person closes them (the history keeps what was decided).
+    """
+
+    def add(self, flag: Flag) -> bool:
+        """Keep the flag open unless its agent has one open on the item; True if this call
+        kept it.
+        """
+        ...
+
+    def get(self, tenant_id: str, flag_id: str) -> Flag | None:
+        """The open flag of that id, or None."""
+        ...
+
+    def of_agent(self, tenant_id: str, agent_id: str, *, limit: int) -> list[Flag]:
+        """At most ``limit`` of the agent's open flags, in one read."""
+        ...
+
+    def list(self, tenant_id: str, *, limit: int, cursor: str | None = None) -> Page[Flag]:
+        """One page of the tenant's open flags; ``cursor`` continues a listing (one of another
+        tenant's listings is refused).
+        """
+        ...
+
+    def close(self, tenant_id: str, flag_id: str) -> Flag | None:
+        """Remove the open flag; the flag removed (None: none of that id was open)."""
+        ...
+
+    def forget(self, tenant_id: str) -> int:
+        """Delete the tenant's flags (the tenant is being forgotten); how many were deleted."""
+        ...
+
+
 class Checkpoint(StrEnum):
     """The jobs' saved states, one record each (the values are what the adapters key them by)."""
 
@@ -836,11 +872,13 @@ class EpisodeSearch(Protocol):
         min_similarity: float | None = None,
         candidates: int = 64,
         min_word_share: float | None = None,
+        excluded: frozenset[tuple[str, str]] = frozenset(),
     ) -> SearchResult:
         """The live episodes and their units best matching ``text`` (and its vector ``query``),
         best first. With ``min_similarity``, none ranked below the last episode that reaches
         it (or, with ``min_word_share``, holds that share of the query's word weight) is
-        returned (none at all when no episode does).
+        returned (none at all when no episode does). The ``excluded`` episodes, by (agent,
+        run), are never returned.
         """
         ...
 
@@ -894,6 +932,8 @@ class MemoryPorts:
     checkpoints: JobCheckpoints
     model_registry: ModelRegistry
     decisions: DecisionLog
+    # Agents' open flags on served memory (kept in the ledger table beside the history).
+    flags: FlagStore
     knowledge_base: KnowledgeBase
     embedder: Embedder
     pii: PiiDetector

@@ -17,6 +17,7 @@ from typing import Literal
 
 from agent_memory.app.replies import ReviewItem, SourceRun
 from agent_memory.core.api.bootstrap_reply import ProcedureView
+from agent_memory.core.api.flag_page import FlagRecord
 from agent_memory.core.model.models import Procedure, ProcedureStatus
 from agent_memory.core.model.procedure_diff import ProcedureDiff, StepChange
 from agent_memory.core.model.visible import one_line
@@ -24,6 +25,7 @@ from agent_memory.core.model.visible import one_line
 DECIDE_PATH = "/decide"
 EDIT_PATH = "/edit"
 RETIRE_PATH = "/retire"
+DISMISS_PATH = "/dismiss"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,11 @@ button.retire { background: transparent; border-color: var(--bad); color: var(--
   align-self: flex-start; }
 button.save { align-self: flex-start; }
 .edited { color: var(--muted); }
+section.flags h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
+article.flagged { background: var(--card); border: 1px solid var(--bad); border-radius: 8px;
+  padding: .8rem 1.25rem; margin: .8rem 0; }
+article.flagged blockquote { margin: .4rem 0; white-space: pre-wrap; }
+button.dismiss { background: transparent; border-color: var(--muted); }
 /* Stored text keeps its spaces: what is shown is what an agent is served. */
 article h2, .steps li, dl.history dd, td, .meta b, ins, del { white-space: pre-wrap; }
 """
@@ -181,6 +188,26 @@ _JS = """
       form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
     });
   });
+  document.querySelectorAll("form.dismissal").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      var name = reviewer.value.trim();
+      if (!name) {
+        refuse(event, form, "Type your name as reviewer (top right) first.", reviewer);
+        return;
+      }
+      var reason = form.elements.namedItem("reason");
+      if (!reason.value.trim()) {
+        refuse(event, form, "A dismissal needs a reason: say why the item stands.", reason);
+        return;
+      }
+      if (!window.confirm(form.dataset.confirm)) {
+        event.preventDefault();
+        return;
+      }
+      form.elements.namedItem("reviewer").value = name;
+      form.querySelector("button").disabled = true;
+    });
+  });
 })();
 """
 
@@ -208,6 +235,7 @@ into a decision.</p></noscript>
 $banner
 <main>
 $items
+$flags
 </main>
 <script nonce="$nonce">$js</script>
 </body>
@@ -289,6 +317,24 @@ _SERVED = Template(
 """
 )
 
+_FLAG = Template(
+    """<article class="flagged" data-flag-id="$flag_id">
+  <p class="meta"><b>$agent</b> flagged the $kind <code>$record_id</code> · $when$run</p>
+  <blockquote>$reason</blockquote>
+  <form class="dismissal" method="post" action="$action" data-confirm="$confirm">
+    <input type="hidden" name="csrf_token" value="$csrf">
+    <input type="hidden" name="flag_id" value="$flag_id">
+    <input type="hidden" name="tenant_id" value="$tenant">
+    <input type="hidden" name="reviewer" value="">
+    <label>Reason <span class="hint">(required: why the item stands; kept in the history)</span>
+      <textarea name="reason" maxlength="2000" rows="2"></textarea></label>
+    <button type="submit" class="dismiss">Dismiss the flag</button>
+    <p class="problem" role="alert" hidden></p>
+  </form>
+</article>
+"""
+)
+
 _ERROR = Template(
     """<!doctype html>
 <html lang="en">
@@ -307,9 +353,12 @@ def render_page(
     banner: Banner | None = None,
     tenant_id: str | None = None,
     served: Sequence[ProcedureView] = (),
+    flags: Sequence[FlagRecord] | None = None,
 ) -> str:
     """The whole review page: every item with its evidence, a decision form and an edit form,
-    then the ``served`` (validated) procedures, each with a retire form.
+    then the ``served`` (validated) procedures, each with a retire form, then the tenant's open
+    flags (``flags``; None: the page is of every tenant, whose flags are reviewed one tenant at
+    a time), each with a dismissal form.
     """
     scope = f"tenant {tenant_id}" if tenant_id else "all tenants"
     count = f"{len(items)} procedure{'s' if len(items) != 1 else ''} · {scope}"
@@ -329,6 +378,7 @@ def render_page(
         scope=_e(count),
         banner=_banner(banner),
         items=body,
+        flags=_flags(flags, tenant_id, csrf_token),
     )
 
 
@@ -424,6 +474,36 @@ def _served(view: ProcedureView, csrf_token: str) -> str:
         steps="".join(f"<li>{_e(step)}</li>" for step in view["steps"]),
         action=RETIRE_PATH,
         csrf=_e(csrf_token),
+    )
+
+
+def _flags(flags: Sequence[FlagRecord] | None, tenant_id: str | None, csrf_token: str) -> str:
+    heading = '<section class="flags"><h2>Flagged by agents</h2>'
+    if flags is None or tenant_id is None:
+        hint = "Flags are reviewed one tenant at a time: open this page with --tenant."
+        return f'{heading}<p class="hint">{_e(hint)}</p></section>'
+    if not flags:
+        return f'{heading}<p class="empty">No agent has flagged anything.</p></section>'
+    return heading + "".join(_flag(flag, tenant_id, csrf_token) for flag in flags) + "</section>"
+
+
+def _flag(flag: FlagRecord, tenant_id: str, csrf_token: str) -> str:
+    confirm = (
+        f"Dismiss the flag of {flag['agent_id']} on {flag['kind']} {flag['record_id']}? "
+        "That agent is served it again."
+    )
+    return _FLAG.substitute(
+        flag_id=_e(flag["flag_id"]),
+        agent=_e(flag["agent_id"]),
+        kind=_e(flag["kind"]),
+        record_id=_e(flag["record_id"]),
+        when=_e(_when(flag["flagged_at"])),
+        run=_e(f" · in run {flag['run_id']}" if flag["run_id"] else ""),
+        reason=_e(flag["reason"]),
+        action=DISMISS_PATH,
+        confirm=_e(confirm),
+        csrf=_e(csrf_token),
+        tenant=_e(tenant_id),
     )
 
 

@@ -30,8 +30,10 @@ from wsgiref.types import StartResponse, WSGIEnvironment
 
 from agent_memory.app import Application
 from agent_memory.app.messages import (
+    CloseFlag,
     DecideProcedure,
     EditProcedure,
+    ListFlags,
     ListProcedures,
     Message,
     RetireProcedure,
@@ -43,6 +45,7 @@ from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, Tra
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.review.page import (
     DECIDE_PATH,
+    DISMISS_PATH,
     EDIT_PATH,
     RETIRE_PATH,
     Banner,
@@ -56,6 +59,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 # The largest edit: 50 steps of 2,000 characters, each up to 9 bytes once form-encoded.
 MAX_FORM_BYTES = 1024 * 1024
+# The most open flags the page lists at once (``agent-memory flags list`` pages through more).
+MAX_FLAGS_SHOWN = 100
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _WILDCARDS = ("0.0.0.0", "::", "")
 
@@ -106,7 +111,12 @@ class ReviewApp:
             return _refused("421 Misdirected Request", "This server does not answer that name.")
         method, path = environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", "/")
         if path == "/" and method in ("GET", "HEAD"):
-            return self._page(*_done(environ.get("QUERY_STRING", "")))
+            query = environ.get("QUERY_STRING", "")
+            if _query_value(query, "dismissed") is not None:
+                # Not echoed: a link could put any text there.
+                said = "Flag dismissed: its agent is served the item again."
+                return self._page(banner=Banner("ok", said))
+            return self._page(*_done(query))
         if path in _POSTS and method == "POST":
             return self._post(path, environ)
         if path in ("/", *_POSTS):
@@ -130,6 +140,9 @@ class ReviewApp:
             banner = self._decided_banner(decided, done)
         nonce = secrets.token_urlsafe(16)
         served = ListProcedures(self.tenant_id, ProcedureStatus.VALIDATED)
+        flags = None
+        if self.tenant_id is not None:
+            flags = self.memory.handle(ListFlags(self.tenant_id, MAX_FLAGS_SHOWN))["flags"]
         html = render_page(
             self.memory.handle(ReviewQueue(self.tenant_id)),
             csrf_token=self.csrf_token,
@@ -137,6 +150,7 @@ class ReviewApp:
             banner=banner,
             tenant_id=self.tenant_id,
             served=self.memory.handle(served),
+            flags=flags,
         )
         return _html(status, html, nonce)
 
@@ -174,7 +188,30 @@ class ReviewApp:
             )
         if path == DECIDE_PATH:
             return self._decide(form)
+        if path == DISMISS_PATH:
+            return self._dismiss(form)
         return self._repair(path, form)
+
+    def _dismiss(self, form: dict[str, str]) -> Response:
+        """A flag closed as dismissed: its agent is served the item again."""
+        flag_id, tenant_id = form.get("flag_id", ""), form.get("tenant_id", "")
+        if self.tenant_id is None or tenant_id != self.tenant_id or not flag_id:
+            return self._failed("404 Not Found", f"no open flag {flag_id!r} on this page")
+        try:
+            closed = self.memory.handle(
+                CloseFlag(tenant_id, flag_id, form.get("reviewer", ""), form.get("reason") or None)
+            )
+        except InvalidInput as error:
+            return self._failed("400 Bad Request", f"Not dismissed: {error}.")
+        except NotFound as error:
+            return self._failed("404 Not Found", f"Not dismissed: {error} (closed already?).")
+        except TransientError:
+            return self._failed("503 Service Unavailable", "Not dismissed: memory is busy; retry.")
+        logger.info("flag dismissed", extra={"flag_id": closed["flag_id"]})
+        return Response(
+            "303 See Other",
+            headers=[("Location", f"/?dismissed={quote(closed['flag_id'], safe='')}")],
+        )
 
     def _repair(self, path: str, form: dict[str, str]) -> Response:
         """An edit or a retirement, confirmed on the page (the box ticked)."""
@@ -277,7 +314,7 @@ class ReviewApp:
         return parts.scheme == "http" and parts.netloc.lower() in self.allowed_hosts
 
 
-_POSTS = (DECIDE_PATH, EDIT_PATH, RETIRE_PATH)
+_POSTS = (DECIDE_PATH, EDIT_PATH, RETIRE_PATH, DISMISS_PATH)
 _INTERNAL = "The review server failed to answer; its log says why."
 
 
@@ -303,6 +340,11 @@ def _read_form(environ: WSGIEnvironment) -> tuple[dict[str, str], Response | Non
             return {}, _refused("400 Bad Request", f"The field {name!r} has several values.")
         form[name] = values[0]
     return form, None
+
+
+def _query_value(query: str, name: str) -> str | None:
+    values = parse_qs(query, max_num_fields=5).get(name)
+    return values[0] if values else None
 
 
 def _done(query: str) -> tuple[str | None, str]:

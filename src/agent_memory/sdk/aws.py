@@ -19,6 +19,7 @@ from agent_memory.app.messages import (
     CorrectFact,
     DecideProcedure,
     EditProcedure,
+    FlagMemory,
     ForgetRun,
     ForgetRuns,
     GetEpisode,
@@ -301,7 +302,7 @@ class AwsBackend:
             message, GetEpisode | ListEpisodes | ForgetRun | ListAgents | GetFact | ListFacts
         ):
             return cast(R, self._episodes(message))
-        if isinstance(message, SearchEpisodes):
+        if isinstance(message, SearchEpisodes | FlagMemory):
             return cast(R, self._search(message))
         if isinstance(message, OPERATOR_MESSAGES):
             if self.operator is None:
@@ -329,8 +330,11 @@ class AwsBackend:
             )
         return cast(BootstrapReply, reply)
 
-    def _search(self, message: SearchEpisodes) -> Any:
-        """A search, by the bootstrap function (it reads and ranks as bootstrap does)."""
+    def _search(self, message: SearchEpisodes | FlagMemory) -> Any:
+        """A search, by the bootstrap function (it reads and ranks as bootstrap does); or an
+        agent's flag on what it was served, by the same function, which the agent's policy
+        grants already (no grant of the agent's deletes or rewrites memory).
+        """
         payload = request_json(message)
         if self.proofs is not None:
             payload["caller_identity"] = self.proofs.current()

@@ -32,6 +32,7 @@ from agent_memory.app.messages import (
     CorrectFact,
     DecideProcedure,
     EditProcedure,
+    FlagMemory,
     ForgetRun,
     ForgetRuns,
     GetEpisode,
@@ -50,6 +51,7 @@ from agent_memory.app.messages import (
 from agent_memory.app.wire import (
     bootstrap_message,
     episode_message,
+    flag_message,
     review_message,
     search_message,
 )
@@ -57,6 +59,7 @@ from agent_memory.core.api.bootstrap_reply import found_in
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
 from agent_memory.core.api.episode_search import EpisodeSearch
 from agent_memory.core.api.fact_record import FactPage, FactRecord
+from agent_memory.core.api.flag_page import FlagRecord
 from agent_memory.core.api.history_page import HistoryPage
 from agent_memory.core.model.errors import Conflict, InvalidInput, StoreUnavailable
 from agent_memory.core.model.identifiers import checked_id
@@ -601,6 +604,38 @@ class MemoryClient:
         if reason is not None:
             request["reason"] = reason
         return self._backend.handle(_parsed(kind, review_message, request))
+
+    def flag_memory(
+        self,
+        tenant_id: str,
+        agent_id: str,
+        kind: Literal["episode", "fact", "procedure"],
+        record_id: str,
+        reason: str,
+        *,
+        run_id: str | None = None,
+    ) -> FlagRecord:
+        """Report an item memory served this agent as wrong, and why: an ``episode`` (its
+        ``run_id`` as the reply names it; another agent's as ``"{agent_id}/{run_id}"``), a
+        ``fact`` (its ``fact_hash``) or a ``procedure`` (its ``procedure_id``); ``run_id``
+        names the run that found it wrong, if you like. From the agent's next bootstrap or
+        search on, the item is not served to it; other agents are still served it until a
+        person decides (``agent-memory flags``). Flagging the same item again answers the same
+        flag; an agent may hold 100 open flags. Nothing is deleted or rewritten: on AWS the
+        bootstrap function keeps the flag.
+
+        Example::
+
+            reply = client.bootstrap("acme", "reviewer", "Review the MSA")
+            fact = reply["facts"][0]["fact_hash"]
+            client.flag_memory("acme", "reviewer", "fact", fact, "The cap changed in 2026")
+        """
+        request: dict[str, Any] = {"action": "flag", "tenant_id": tenant_id}
+        request |= {"agent_id": agent_id, "kind": kind, "record_id": record_id}
+        request["reason"] = reason
+        if run_id is not None:
+            request["run_id"] = run_id
+        return self._backend.handle(_parsed(FlagMemory, flag_message, request))
 
     def history(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> HistoryPage:
         """One page of the tenant's history, newest first: every decision people made about

@@ -20,6 +20,7 @@ from agent_memory.core.api.bootstrap_reply import (
     SearchReply,
 )
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
+from agent_memory.core.api.flag_page import FlagRecord
 
 __all__ = [
     "BOOTSTRAP_REPLY_KEYS",
@@ -29,6 +30,7 @@ __all__ = [
     "EpisodeUnitView",
     "EpisodeView",
     "FactView",
+    "FlagRecord",
     "ProcedureView",
     "RunResult",
     "SearchReply",

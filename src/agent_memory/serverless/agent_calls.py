@@ -14,6 +14,8 @@ from agent_memory.app.messages import Bootstrap, ForgetRun
 from agent_memory.app.wire import (
     FactRepair,
     episode_message,
+    flag_message,
+    is_flag,
     is_search,
     reply_json,
     review_message,
@@ -30,14 +32,17 @@ from agent_memory.serverless.parsing import parse_model
 from agent_memory.wiring.aws import runtime
 
 
-def bootstrap_reply(event: Any) -> BootstrapReply | EpisodeSearch:
+def bootstrap_reply(event: Any) -> BootstrapReply | EpisodeSearch | dict[str, Any]:
     """The memory context for a run about to start, with per-tier hits and timings; or, asked
     with ``"action": "search"``, the ranked episodes of a search (the same reads, the same
-    grants, the same kept index).
+    grants, the same kept index); or, with ``"action": "flag"``, the agent's flag on an item
+    it was served (kept; the item is not served to it again until a person decides).
     """
     event, proof = caller_tenancy.split_proof(event)
     if is_search(event):
         return _search(event, proof)
+    if is_flag(event):
+        return _flag(event, proof)
     model = parse_model(event, BootstrapRequestModel)
     logger.append_keys(tenant_id=model.tenant_id, agent_id=model.agent_id)
     caller_tenancy.check_caller(runtime(), proof, model.tenant_id)
@@ -54,6 +59,17 @@ def _search(event: dict[str, Any], proof: object) -> EpisodeSearch:
     found = runtime().application(message.tenant_id).handle(message)
     count("EpisodeSearches", 1)
     return found
+
+
+def _flag(event: dict[str, Any], proof: object) -> dict[str, Any]:
+    check_document(event, max_bytes=None)
+    message = flag_message(event)
+    logger.append_keys(tenant_id=message.tenant_id, agent_id=message.agent_id)
+    caller_tenancy.check_caller(runtime(), proof, message.tenant_id)
+    flagged = runtime().application(message.tenant_id).handle(message)
+    count("MemoryFlagged", 1)
+    logger.info("memory flagged", kind=flagged["kind"], flag_id=flagged["flag_id"])
+    return reply_json(message, flagged)
 
 
 def _retrieval_metrics(reply: BootstrapReply) -> None:

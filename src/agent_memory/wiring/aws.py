@@ -139,6 +139,7 @@ class AwsRuntime:
             checkpoints=ledgers.checkpoints,
             model_registry=ledgers.model_registry,
             decisions=ledgers.decisions,
+            flags=ledgers.flags,
             # Clients most steps never call are made on first use: each costs a few ms at a
             # cold start, and a tenant's S3 client a quarter MiB for as long as it is cached.
             knowledge_base=BedrockKnowledgeBase(

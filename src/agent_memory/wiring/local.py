@@ -111,6 +111,7 @@ def local_ports(
         checkpoints=ledgers.checkpoints,
         model_registry=ledgers.model_registry,
         decisions=ledgers.decisions,
+        flags=ledgers.flags,
         knowledge_base=LocalKnowledgeBase(settings.store / KB_FOLDER, embedder),
         embedder=embedder,
         pii=DetectorsOnFirstUse(lambda: every_detector(pii, settings.pii_regions)),

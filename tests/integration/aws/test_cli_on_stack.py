@@ -21,6 +21,7 @@ import pytest
 from moto import mock_aws
 
 from agent_memory.adapters.aws.retention import AWS_RETENTION
+from agent_memory.app.messages import FlagMemory, History
 from agent_memory.cli.main import main
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.tenant_identity import TenantIdentity, tenant_source
@@ -195,8 +196,8 @@ def test_commands_of_the_local_store_are_refused_on_a_stack(cli: Cli):
     code, _, err = cli("decay")
     assert code == 2
     assert (
-        "--aws-stack works with export, facts, failed, forget, history; decay runs on the local "
-        "store" in err
+        "--aws-stack works with export, facts, failed, flags, forget, history; decay runs on "
+        "the local store" in err
     )
 
 
@@ -207,6 +208,33 @@ def test_an_operator_lists_and_shows_a_tenants_facts_on_a_stack(cli: Cli):
     assert listed[0] == 0 and page["cursor"] is None
     assert {f["tenant_id"] for f in page["facts"]} <= {"acme"}
     assert missing[0] == 2 and "no fact" in missing[2]
+
+
+def test_an_operator_lists_and_dismisses_an_agents_flag_on_the_stack(cli: Cli) -> None:
+    # Given acme's reviewer flagging its episode of run-1 (as the bootstrap function keeps it)
+    app = cli.runtime.application("acme")
+    flagged = app.handle(FlagMemory("acme", "reviewer", "episode", "run-1", "Out of date"))
+    # When an operator lists acme's flags, then globex's, on the stack
+    code, out, err = cli("flags", "list", "--tenant", "acme", "--json")
+    assert code == 0, err
+    assert [f["flag_id"] for f in json.loads(out)["flags"]] == [flagged["flag_id"]]
+    assert "no open flags" in cli("flags", "list", "--tenant", "globex")[1]
+    # When they dismiss it, then it is closed and the history holds both decisions
+    code, out, err = cli(
+        "flags",
+        "dismiss",
+        flagged["flag_id"],
+        "--tenant",
+        "acme",
+        "--reviewer",
+        "ops",
+        "--reason",
+        "Still right",
+    )
+    assert code == 0, err
+    assert json.loads(cli("flags", "list", "--tenant", "acme", "--json")[1])["flags"] == []
+    decisions = app.handle(History("acme"))["decisions"]
+    assert [d["action"] for d in decisions] == ["dismiss", "flag"]
 
 
 def test_a_stack_without_a_table_output_is_named(cli: Cli):

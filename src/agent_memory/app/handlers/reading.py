@@ -12,6 +12,7 @@ from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval.reranking import rerank
 from agent_memory.core.tiers import episodic
 from agent_memory.core.workflows import bootstrap as bootstrap_workflow
+from agent_memory.core.workflows.flags import flagged_by
 from agent_memory.core.workflows.stats import MemoryStats, memory_stats
 
 
@@ -25,7 +26,8 @@ def search_episodes(message: SearchEpisodes, ports: MemoryPorts) -> EpisodeSearc
 
     Names in the text are matched through the same pseudonyms as stored memory; with a
     reranker configured, it orders the result (``SearchResult.ranked_by``), as in bootstrap.
-    With ``min_similarity``, units come from the episodes returned.
+    With ``min_similarity``, units come from the episodes returned. Episodes the agent
+    flagged (still open) are left out, as bootstrap leaves them out.
     """
     m = message
     moment = ports.clock() if m.as_of is None else m.as_of
@@ -42,6 +44,7 @@ def search_episodes(message: SearchEpisodes, ports: MemoryPorts) -> EpisodeSearc
         top_episodes=m.top_episodes,
         top_units=m.top_units,
         min_similarity=m.min_similarity,
+        excluded=flagged_by(ports, m.tenant_id, m.agent_id).episodes,
     )
     ranked = rerank(found, text, ports.reranker, top_episodes=m.top_episodes)
     if m.min_similarity is not None:

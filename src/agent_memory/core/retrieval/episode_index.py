@@ -162,6 +162,7 @@ class EpisodeIndex:
         min_similarity: float | None = None,
         candidates: int = 64,
         min_word_share: float | None = None,
+        excluded: frozenset[tuple[str, str]] = frozenset(),
     ) -> SearchResult:
         """Rank the live episodes and their units for ``text`` (and its vector ``query``).
 
@@ -173,12 +174,17 @@ class EpisodeIndex:
         is the last one returned, and none is when no episode reaches it; ``None`` ranks all.
         With ``min_word_share`` too, an episode holding that share of the query's word weight
         (IDF over episodes, see ``Bm25Index.word_shares``) reaches the gate by its words.
-        Expired episodes are never returned; ties go to COMPLETED runs, then newer ones.
+        Expired episodes are never returned; ties go to COMPLETED runs, then newer ones, and
+        neither are the ``excluded`` ones, by (agent, run): the reader flagged them, and the
+        flags are read afresh for each search, never kept in the index.
         """
         q = np.asarray(query, dtype=np.float32)
         # "Four weeks ago" says when (the period prior below), not what to match.
         terms, unknown = self.lexical.query_terms(without_durations(text))
         live = self._candidates(terms, q, now, candidates)
+        if excluded:
+            kept = [i for i in live.tolist() if self._identity(i) not in excluded]
+            live = np.asarray(kept, dtype=np.int64)
         if not len(live):
             return SearchResult((), ())
         starts, ends = self.starts[live], self.ends[live]
@@ -234,6 +240,10 @@ class EpisodeIndex:
             episodes=tuple(hits),
             units=self._top(rows, returnable, unit_score, cosine, top_units),
         )
+
+    def _identity(self, position: int) -> tuple[str, str]:
+        episode = self.episodes[position]
+        return episode.agent_id, episode.run_id
 
     def word_shares(self, text: str) -> FloatArray:
         """Each episode's share of ``text``'s word weight (IDF over episodes, in index order),

@@ -73,10 +73,12 @@ def search(
     top_episodes: int,
     top_units: int,
     min_similarity: float | None,
+    excluded: frozenset[tuple[str, str]] = frozenset(),
 ) -> SearchResult:
     """The scope's episodes and units best matching ``text`` (its query form) and ``query``
     (its vector), from the scope's kept index: enough episodes for the reranker to choose
-    ``top_episodes`` from, when one is configured (it orders them after).
+    ``top_episodes`` from, when one is configured (it orders them after). The ``excluded``
+    episodes, by (agent, run), are left out (the reader flagged them).
     """
     policy = ports.policies.episodic
     index = ports.episode_indexes.index(
@@ -98,6 +100,7 @@ def search(
         min_similarity=min_similarity,
         candidates=policy.rerank_candidates,
         min_word_share=policy.min_word_share,
+        excluded=excluded,
     )
 
 

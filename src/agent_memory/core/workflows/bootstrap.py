@@ -20,6 +20,7 @@ from agent_memory.core.api.bootstrap_reply import (
 from agent_memory.core.model import markers, receipts
 from agent_memory.core.model.calibration import episode_threshold, fact_threshold
 from agent_memory.core.model.errors import StoreUnavailable
+from agent_memory.core.model.flags import Flagged
 from agent_memory.core.model.markers import Section
 from agent_memory.core.model.models import EpisodeHit, Procedure, SearchResult
 from agent_memory.core.model.requests import BootstrapRequest
@@ -29,6 +30,7 @@ from agent_memory.core.privacy.aliases import Aliases
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval import reranking
 from agent_memory.core.tiers import episodic, procedural, semantic
+from agent_memory.core.workflows.flags import flagged_by
 
 T = TypeVar("T")
 
@@ -59,13 +61,31 @@ def bootstrap(
     ``max_reply_bytes`` (:func:`fit_reply`; empty when nothing was). A tier whose store cannot
     be read (damaged, failing) is left out and named in ``unavailable`` with the reason; the
     others are served.
+
+    Nothing the requesting agent flagged and is still open is served to it: its open flags are
+    read once, first, with every read (so a flag takes effect at the next call, whatever a warm
+    process keeps); other agents are served the item until a person decides.
     """
     pool = executor or _pool()
     started = time.perf_counter()
     now = ports.clock()
     unavailable: dict[str, str] = {}
+    flags_job = pool.submit(
+        _read(
+            "flags",
+            lambda: flagged_by(ports, request.tenant_id, request.agent_id),
+            Flagged(),
+            unavailable,
+        )
+    )
     procedure_job = pool.submit(
-        _timed, _read("procedural", lambda: _procedure(request, ports), None, unavailable)
+        _timed,
+        _read(
+            "procedural",
+            lambda: _procedure(request, ports, flags_job.result()),
+            None,
+            unavailable,
+        ),
     )
     # Memory stores names as pseudonyms: the query must say them the same way.
     text, query_ms = _timed(
@@ -78,7 +98,7 @@ def bootstrap(
         _timed,
         _read(
             "episodic",
-            lambda: _episodes(request, ports, text, query, now),
+            lambda: _episodes(request, ports, text, query, now, flags_job.result()),
             SearchResult((), ()),
             unavailable,
         ),
@@ -86,7 +106,12 @@ def bootstrap(
     no_facts: list[semantic.ScoredFact] = []
     facts_job = pool.submit(
         _timed,
-        _read("semantic", lambda: _facts(request, ports, text, query), no_facts, unavailable),
+        _read(
+            "semantic",
+            lambda: _facts(request, ports, text, query, flags_job.result()),
+            no_facts,
+            unavailable,
+        ),
     )
     found, episodic_ms = episodes_job.result()
     policy = ports.policies.episodic
@@ -379,7 +404,12 @@ def _timed(work: Callable[[], T]) -> tuple[T, float]:
 
 
 def _episodes(
-    request: BootstrapRequest, ports: MemoryPorts, text: str, query: FloatArray, now: float
+    request: BootstrapRequest,
+    ports: MemoryPorts,
+    text: str,
+    query: FloatArray,
+    now: float,
+    flagged: Flagged,
 ) -> SearchResult:
     policy = ports.policies.episodic
     return episodic.search(
@@ -396,13 +426,15 @@ def _episodes(
         min_similarity=episode_threshold(
             ports.policies, ports.embedder.model_id, ports.calibrations
         ),
+        excluded=flagged.episodes,
     )
 
 
 def _facts(
-    request: BootstrapRequest, ports: MemoryPorts, text: str, query: FloatArray
+    request: BootstrapRequest, ports: MemoryPorts, text: str, query: FloatArray, flagged: Flagged
 ) -> list[semantic.ScoredFact]:
-    return semantic.retrieve_facts(
+    top_k = ports.policies.semantic.top_k
+    found = semantic.retrieve_facts(
         ports.knowledge_base,
         ports.facts,
         tenant_id=request.tenant_id,
@@ -411,14 +443,18 @@ def _facts(
         query=query,
         model_id=ports.embedder.model_id,
         min_score=fact_threshold(ports.policies, ports.embedder.model_id, ports.calibrations),
-        top_k=ports.policies.semantic.top_k,
+        # As many more as were flagged, so the agent is still served top_k of the others.
+        top_k=top_k + len(flagged.facts),
     )
+    return [f for f in found if f.fact_hash not in flagged.facts][:top_k]
 
 
-def _procedure(request: BootstrapRequest, ports: MemoryPorts) -> Procedure | None:
+def _procedure(request: BootstrapRequest, ports: MemoryPorts, flagged: Flagged) -> Procedure | None:
     if not request.task_type:
         return None
     candidates = ports.procedures.for_task_type(request.tenant_id, request.task_type)
+    # A flagged procedure is not a candidate: the agent is served the next one, if any.
+    candidates = [p for p in candidates if p.procedure_id not in flagged.procedures]
     return procedural.select_procedure(candidates, ports.policies.procedural)
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_memory.core.model.decisions import Action, RecordKind
+from agent_memory.core.model.flags import MAX_OPEN_FLAGS_PER_AGENT, Flag
 from agent_memory.core.model.keys import document_key, marks_agent, run_marker, run_name
 from agent_memory.core.model.models import Fact, FactStatus, Procedure, ProcedureStatus
 from agent_memory.core.ports import MemoryPorts, RunTrace
@@ -55,14 +56,15 @@ class RunsForgotten:
     feedback: int = 0
     procedures_deleted: tuple[str, ...] = ()
     kb_documents: int = 0
+    flags: int = 0
     kb_index: str = "untouched"
     ingestion_job: str | None = None
     decision_id: str | None = None
 
     @property
     def found(self) -> bool:
-        """Whether anything of the runs was left to forget."""
-        return bool(self.runs)
+        """Whether anything of the runs (or the agent's flags) was left to forget."""
+        return bool(self.runs or self.flags)
 
     def as_json(self) -> dict[str, Any]:
         """The receipt as JSON, its time in ISO 8601."""
@@ -81,6 +83,7 @@ class RunsForgotten:
             "feedback": self.feedback,
             "procedures_deleted": list(self.procedures_deleted),
             "kb_documents": self.kb_documents,
+            "flags": self.flags,
             "kb_index": self.kb_index,
             "ingestion_job": self.ingestion_job,
             "decision_id": self.decision_id,
@@ -115,7 +118,8 @@ def forget_runs(
     sightings = [s for s in ports.facts.sightings(tenant_id) if s.run_id in found.markers]
     traces = [t for t in ports.procedures.run_traces(tenant_id) if t.run_id in found.markers]
     runs = _names(agent_id, found, [s.run_id for s in sightings], [t.run_id for t in traces])
-    if not runs:
+    flagged = run_id is None and bool(_open_flags(ports, tenant_id, agent_id))
+    if not runs and not flagged:
         return RunsForgotten(tenant_id, agent_id, at)
     kind, record = (
         (RecordKind.AGENT, agent_id)
@@ -135,6 +139,7 @@ def forget_runs(
     for key in found.ledger_keys:
         ports.run_ledger.delete(key)
     ports.episode_indexes.clear(tenant_id)
+    flags = _forget_flags(ports, tenant_id, agent_id) if run_id is None else 0
     index, job = facts.settle(at)
     return RunsForgotten(
         tenant_id,
@@ -150,10 +155,26 @@ def forget_runs(
         feedback=sum(t.feedback for t in traces),
         procedures_deleted=tuple(deleted),
         kb_documents=facts.documents,
+        flags=flags,
         kb_index=index,
         ingestion_job=job,
         decision_id=decision.decision_id,
     )
+
+
+def _open_flags(ports: MemoryPorts, tenant_id: str, agent_id: str) -> list[Flag]:
+    return ports.flags.of_agent(tenant_id, agent_id, limit=MAX_OPEN_FLAGS_PER_AGENT)
+
+
+def _forget_flags(ports: MemoryPorts, tenant_id: str, agent_id: str) -> int:
+    """Close every open flag of the agent (its reports go with it); how many."""
+    closed = 0
+    while held := _open_flags(ports, tenant_id, agent_id):
+        now = sum(ports.flags.close(tenant_id, f.flag_id) is not None for f in held)
+        if not now:
+            break  # a listing that lags its closes (an eventually consistent index)
+        closed += now
+    return closed
 
 
 def _untraced(ports: MemoryPorts, tenant_id: str, traces: list[RunTrace]) -> list[Procedure]:

@@ -40,6 +40,9 @@ def export_tenant(ports: MemoryPorts, tenant_id: str) -> Iterator[dict[str, Any]
     history = partial(ports.decisions.history, tenant_id, limit=HISTORY_PAGE)
     for decision in every(history):
         yield {"kind": "decision", "record": decision.as_json()}
+    open_flags = partial(ports.flags.list, tenant_id, limit=HISTORY_PAGE)
+    for flag in every(open_flags):
+        yield {"kind": "flag", "record": flag.as_json()}
 
 
 def json_lines(records: Iterator[dict[str, Any]]) -> Iterator[str]:
@@ -73,6 +76,7 @@ class ExportReceipt:
     ledger_records: int
     decisions: int
     sha256: str
+    flags: int = 0
 
     def as_json(self) -> dict[str, Any]:
         """The receipt as JSON, its time in ISO 8601."""
@@ -113,6 +117,7 @@ class TenantExport:
             kb_documents=kinds["kb_document"],
             ledger_records=kinds["ledger"],
             decisions=kinds["decision"],
+            flags=kinds["flag"],
             sha256=digest.hexdigest(),
         )
 
@@ -162,6 +167,7 @@ class ForgetReceipt:
     ledger_records: int
     kb_index: str
     decisions: int = 0
+    flags: int = 0
     index_generations_rewritten: int = 0
     index_generations_removed: int = 0
     files_removed: int = 0
@@ -214,6 +220,7 @@ def forget_tenant(
     facts = ports.facts.forget(tenant_id)
     procedures = ports.procedures.forget(tenant_id)
     decisions = ports.decisions.forget(tenant_id)
+    flags = ports.flags.forget(tenant_id)
     ports.episode_indexes.clear(tenant_id)
     remains = [Remains(r.where, r.what, at + r.days * DAY) for r in retained]
     job: str | None = None
@@ -245,6 +252,7 @@ def forget_tenant(
         ledger_records=len(ledger_keys),
         kb_index=index,
         decisions=decisions,
+        flags=flags,
         index_generations_rewritten=0 if erased is None else erased.index_generations_rewritten,
         index_generations_removed=0 if erased is None else erased.index_generations_removed,
         files_removed=0 if erased is None else erased.files_removed,

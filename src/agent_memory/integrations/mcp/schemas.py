@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, WithJsonSchema
 
 from agent_memory.core.api.contracts import MAX_TASK_CHARS, json_schema
+from agent_memory.core.model.decisions import MAX_REASON
 from agent_memory.core.model.identifiers import ID_PATTERN
 from agent_memory.core.model.visible import shown
 
@@ -157,6 +158,30 @@ ProcedureSucceeded = Annotated[
     Field(description="Whether following that procedure worked (with procedure_id)."),
 ]
 Succeeded = Annotated[bool, Field(description="Whether following the procedure worked.")]
+FlagKindArg = Annotated[
+    Literal["episode", "fact", "procedure"],
+    Field(
+        description="What memory_context or search_memory served you: episode, fact or procedure."
+    ),
+]
+FlagRecordId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=2 * 128 + 1,
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}(/[A-Za-z0-9][A-Za-z0-9._-]{0,127})?$",
+        description="Which one: an episode's run_id (another agent's episode: that agent's id, "
+        "'/', its run_id), a fact's fact_hash, a procedure's procedure_id.",
+    ),
+]
+FlagReason = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_REASON,
+        description="Why it is wrong, in a sentence or two (a person reads it to decide).",
+    ),
+]
 
 
 class EpisodeOut(BaseModel):
@@ -223,6 +248,19 @@ class RecordedRunOut(BaseModel):
     run_id: str
     status: Literal["ACCEPTED", "SUBMITTED"] = Field(
         description="ACCEPTED: queued for consolidation here; SUBMITTED: on the stack's bus."
+    )
+
+
+class FlagOut(BaseModel):
+    """A flag on a served item, open until a person decides."""
+
+    flag_id: str
+    kind: str
+    record_id: str
+    reason: str
+    status: Literal["OPEN"] = Field(
+        default="OPEN",
+        description="OPEN: not served to you any more; a person dismisses or acts on it.",
     )
 
 

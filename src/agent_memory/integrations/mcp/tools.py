@@ -1,7 +1,9 @@
 """The MCP tools: each parses its arguments, calls one ``MemoryClient`` method, and answers.
 
-No tool takes a tenant or an agent (the server's configuration holds them), and none approves
-or rejects a procedure: that gate stays with a person (``agent-memory procedures``).
+No tool takes a tenant or an agent (the server's configuration holds them), none approves
+or rejects a procedure: that gate stays with a person (``agent-memory procedures``), and none
+deletes or rewrites memory: an agent that finds an item wrong flags it (``flag_memory``), and a
+person decides (``agent-memory flags``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 from agent_memory.core.model.errors import MemoryError_
+from agent_memory.core.model.visible import shown
 from agent_memory.integrations.mcp.errors import invalid_argument, tool_error
 from agent_memory.integrations.mcp.schemas import (
     Artifacts,
@@ -20,6 +23,10 @@ from agent_memory.integrations.mcp.schemas import (
     FactDomain,
     FactHash,
     FactRecordOut,
+    FlagKindArg,
+    FlagOut,
+    FlagReason,
+    FlagRecordId,
     Limit,
     MemoryContextOut,
     Messages,
@@ -75,6 +82,10 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
     # Not idempotent: without a run id, each call records a new run.
     writes = ToolAnnotations(
         read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False
+    )
+    # A flag adds a record and removes none; the same flag again changes nothing.
+    flags = ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
     )
 
     @server.tool(annotations=reads, title="Memory context for a task")
@@ -203,6 +214,26 @@ def register_tools(server: MCPServer[Any], state: ServerState) -> None:
         except MemoryError_ as error:
             raise tool_error(error) from None
         return fact_record_out(found)
+
+    @server.tool(annotations=flags, title="Flag a memory as wrong")
+    def flag_memory(kind: FlagKindArg, record_id: FlagRecordId, reason: FlagReason) -> FlagOut:
+        """Call this when an item memory_context or search_memory served you is wrong
+        (outdated, mistaken, misleading): name it and say why. It is not served to you any
+        more from your next call on, and a person decides whether it stays. Nothing is
+        deleted. Flagging the same item again changes nothing.
+        """
+        try:
+            flagged = state.memory.flag_memory(
+                identity.tenant_id, identity.agent_id, kind, record_id, reason
+            )
+        except MemoryError_ as error:
+            raise tool_error(error) from None
+        return FlagOut(
+            flag_id=flagged["flag_id"],
+            kind=flagged["kind"],
+            record_id=flagged["record_id"],
+            reason=shown(flagged["reason"]),
+        )
 
     @server.tool(annotations=reads, title="Procedures awaiting review")
     def list_pending_procedures() -> PendingProceduresOut:
