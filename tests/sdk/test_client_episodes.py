@@ -1,14 +1,17 @@
-"""MemoryClient's single-episode operations: get, list, forget a run, the tenant's agents."""
+"""MemoryClient's single-episode operations: get, list, forget a store item (never a run), the
+tenant's agents.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from agent_memory.sdk import InvalidInputError
+from agent_memory.sdk import ForbiddenError, InvalidInputError
 from tests.sdk.conftest import LocalMemory, run_event
+from tests.support.memory import store_item_event
 
 
-def test_a_finished_run_is_read_listed_and_forgotten(local: LocalMemory) -> None:
+def test_a_finished_run_is_read_and_listed_and_an_item_forgotten(local: LocalMemory) -> None:
     client = local.client
     # Given two consolidated runs of the reviewer
     client.finish_run(run_event("run-1")).wait()
@@ -24,14 +27,20 @@ def test_a_finished_run_is_read_listed_and_forgotten(local: LocalMemory) -> None
     assert rest["cursor"] is None
     assert client.list_agents("acme") == ["reviewer"]
     assert client.list_agents("globex") == []
-    # When one run is forgotten
-    assert client.forget_run("acme", "reviewer", "run-2") is True
-    # Then it is gone, and the same run id is consolidated afresh when reported again
-    assert client.get_episode("acme", "reviewer", "run-2") is None
-    again = client.finish_run(run_event("run-2", task="Review the Contoso MSA")).wait()
+    # When the agent asks to forget one of its runs, it is refused: a person forgets runs
+    with pytest.raises(ForbiddenError) as refused:
+        client.forget_run("acme", "reviewer", "run-2")
+    assert refused.value.field == "run_id"
+    assert client.get_episode("acme", "reviewer", "run-2") is not None
+    # When an item its store keeps is forgotten
+    client.finish_run(store_item_event("item-1", "Prefers dark mode")).wait()
+    assert client.forget_run("acme", "reviewer", "item-1") is True
+    # Then it is gone, and the same id is consolidated afresh when reported again
+    assert client.get_episode("acme", "reviewer", "item-1") is None
+    again = client.finish_run(store_item_event("item-1", "Prefers light mode")).wait()
     assert again["episode"] == "written"
-    rewritten = client.get_episode("acme", "reviewer", "run-2")
-    assert rewritten is not None and rewritten["task"] == "Review the Contoso MSA"
+    rewritten = client.get_episode("acme", "reviewer", "item-1")
+    assert rewritten is not None and "light mode" in rewritten["task"]
 
 
 def test_bad_identifiers_are_refused_naming_the_field(local: LocalMemory) -> None:

@@ -4,6 +4,7 @@ fakes only for models.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -11,6 +12,7 @@ from typing import Any, Literal
 from agent_memory.adapters.ledger_records import ledger_ports
 from agent_memory.core.model.calibration import Calibration
 from agent_memory.core.model.policies import Policies
+from agent_memory.core.model.store_items import STORE_ITEM_MARK
 from agent_memory.core.ports import ChatModel, MemoryPorts
 from agent_memory.core.workflows.run_state import RunState
 from agent_memory.wiring.local import local_ports
@@ -135,6 +137,17 @@ def run_event(run_id: str, **overrides: Any) -> dict[str, Any]:
     }
     event.update(overrides)
     return event
+
+
+def store_item_event(
+    run_id: str, text: str = "Prefers dark mode", **overrides: Any
+) -> dict[str, Any]:
+    """A RunFinished detail whose episode is an item a LangGraph store keeps (its task the
+    item's record), which its agent may forget and write again.
+    """
+    record = {STORE_ITEM_MARK: 1, "key": run_id, "value": {"text": text}}
+    task = json.dumps(record, separators=(",", ":"))
+    return run_event(run_id, task=task, **overrides)
 
 
 def proposed_procedure(state: RunState) -> str:

@@ -97,12 +97,13 @@ from agent_memory.core.api.episode_record import EpisodeRecord
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import ID_PATTERN, checked_id
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS
+from agent_memory.core.model.store_items import STORE_ITEM_MARK
 from agent_memory.sdk import MemoryClient
 from agent_memory.sdk.bounds import plain, plain_terms, text_of
 from agent_memory.sdk.errors import EventTooLargeError, invalid
 
 # The first key of an item's JSON record: marks an episode as a store item.
-ITEM_MARK = "langgraph_item"
+ITEM_MARK = STORE_ITEM_MARK
 # Keys that are identifiers keep their spelling in the run id (``k-<key>``).
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9._-]{1,120}")
 # What the store indexes an item by when neither the store nor the put says: every text in it.

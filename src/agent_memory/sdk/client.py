@@ -503,10 +503,11 @@ class MemoryClient:
         return self._backend.handle(_parsed(ListEpisodes, episode_message, request))
 
     def forget_run(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
-        """Forget one run of the agent: its episode and its consolidation records, so the same
-        run id may be reported again (and is consolidated afresh; on AWS, with a new
-        ``finished_at``); True if it had an episode. Facts and procedures the run contributed
-        to stay.
+        """Forget one item the agent's store keeps (the LangGraph store's ``delete``): its
+        episode and its consolidation records, so the same id may be reported again (and is
+        consolidated afresh; on AWS, with a new ``finished_at``); True if it had an episode.
+        A run that is no store item is refused (:class:`ForbiddenError`): no agent deletes
+        what a run taught; a person does, with :meth:`forget_runs`.
         """
         ids = {"tenant_id": tenant_id, "agent_id": agent_id, "run_id": run_id}
         request = {"action": "forget", **ids}

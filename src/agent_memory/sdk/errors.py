@@ -145,3 +145,5 @@ def answered(app: Application, message: Message[R]) -> R:
         raise NotFoundError(str(error)) from None
     except Conflict as error:
         raise ConflictError(str(error)) from None
+    except Forbidden as error:
+        raise ForbiddenError(error.field, error.message) from None

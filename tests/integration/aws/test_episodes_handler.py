@@ -20,7 +20,7 @@ from agent_memory.core.workflows import consolidation
 from tests.integration.aws import test_handlers, test_principal_tag_tenancy
 from tests.integration.aws.test_handlers import Aws, Context, handler
 from tests.integration.aws.test_principal_tag_tenancy import AUDIENCE, Callers
-from tests.support.memory import run_event
+from tests.support.memory import run_event, store_item_event
 
 aws = test_handlers.aws
 callers = test_principal_tag_tenancy.callers
@@ -83,9 +83,9 @@ def test_agents_names_the_tenants_agents_only(aws: Aws) -> None:
     assert reply == {"agents": ["reviewer", "writer"]}
 
 
-def test_forget_removes_the_run_so_it_is_consolidated_afresh(aws: Aws) -> None:
-    # Given a consolidated run
-    consolidate(aws, "r1", task="Review the Contoso MSA")
+def test_forget_removes_a_store_item_so_it_is_consolidated_afresh(aws: Aws) -> None:
+    # Given an item a store keeps
+    consolidate(aws, "r1", task=store_item_event("r1", "Contoso")["task"])
     # When it is forgotten (twice: the second finds nothing)
     forgotten = episodes(action="forget", tenant_id="acme", agent_id="reviewer", run_id="r1")
     again = episodes(action="forget", tenant_id="acme", agent_id="reviewer", run_id="r1")
@@ -94,9 +94,20 @@ def test_forget_removes_the_run_so_it_is_consolidated_afresh(aws: Aws) -> None:
     gone = episodes(action="get", tenant_id="acme", agent_id="reviewer", run_id="r1")
     assert gone == {"episode": None}
     # And the same run id, reported again, is written again with its new text
-    consolidate(aws, "r1", task="Review the Fabrikam MSA")
+    consolidate(aws, "r1", task=store_item_event("r1", "Fabrikam")["task"])
     found = episodes(action="get", tenant_id="acme", agent_id="reviewer", run_id="r1")
-    assert found["episode"]["task"] == "Review the Fabrikam MSA"
+    assert "Fabrikam" in found["episode"]["task"]
+
+
+def test_no_agent_forgets_a_run_through_the_function(aws: Aws) -> None:
+    # Given an ordinary run of the reviewer
+    consolidate(aws, "r1", task="Review the Contoso MSA")
+    # When an agent asks the function to forget it, it is refused naming the run
+    with pytest.raises(Forbidden, match="run_id"):
+        episodes(action="forget", tenant_id="acme", agent_id="reviewer", run_id="r1")
+    # Then the run's episode stays
+    kept = episodes(action="get", tenant_id="acme", agent_id="reviewer", run_id="r1")
+    assert kept["episode"] is not None
 
 
 def test_another_tenants_run_is_not_reachable(aws: Aws) -> None:

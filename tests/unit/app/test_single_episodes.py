@@ -1,5 +1,6 @@
 """Single episodes (app/handlers/episodes.py): read one back by its run, list an agent's,
-forget one run so its id can be reported afresh, the tenant's agents; on both store kinds.
+forget one store item so its id can be reported afresh (never a run: no agent forgets one),
+the tenant's agents; on both store kinds.
 """
 
 from pathlib import Path
@@ -10,9 +11,9 @@ from agent_memory.app import Application
 from agent_memory.app.messages import ForgetRun, GetEpisode, ListAgents, ListEpisodes
 from agent_memory.app.wire import episode_message, reply_json
 from agent_memory.core.api.episode_record import EpisodeRecord
-from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.errors import Forbidden, InvalidInput
 from agent_memory.core.workflows.consolidation import consolidate, summary
-from tests.support.memory import Memory, make_memory, run_event
+from tests.support.memory import Memory, make_memory, run_event, store_item_event
 
 
 def get_episode(memory: Memory, *ids: str) -> EpisodeRecord | None:
@@ -38,17 +39,29 @@ def test_an_episode_is_read_back_by_its_run(memory: Memory) -> None:
     assert get_episode(memory, "acme", "drafter", "r1") is None
 
 
-def test_a_forgotten_run_is_consolidated_afresh_when_reported_again(memory: Memory) -> None:
-    # Given run r1 consolidated with one task
-    consolidate(run_event("r1", task="Review the Northwind MSA"), memory.ports)
-    # When it is forgotten and reported again with another task
+def test_a_forgotten_item_is_consolidated_afresh_when_reported_again(memory: Memory) -> None:
+    # Given a store item r1 consolidated with one value
+    consolidate(store_item_event("r1", "Northwind"), memory.ports)
+    # When it is forgotten and reported again with another value
     assert forget_run(memory, "acme", "reviewer", "r1") is True
     assert get_episode(memory, "acme", "reviewer", "r1") is None
-    again = summary(consolidate(run_event("r1", task="Review the Tailspin MSA"), memory.ports))
-    # Then it is written anew, with the new task (not answered from the old run's record)
+    again = summary(consolidate(store_item_event("r1", "Tailspin"), memory.ports))
+    # Then it is written anew, with the new value (not answered from the old run's record)
     assert again["episode"] == "written" and again["extracted_by"] == "event"
     episode = get_episode(memory, "acme", "reviewer", "r1")
-    assert episode is not None and episode["task"] == "Review the Tailspin MSA"
+    assert episode is not None and "Tailspin" in episode["task"]
+
+
+def test_no_agent_forgets_a_run_that_is_not_a_store_item(memory: Memory) -> None:
+    # Given an ordinary run of the reviewer
+    consolidate(run_event("r1"), memory.ports)
+    # When the agent-facing forget is asked to delete it
+    with pytest.raises(Forbidden) as refused:
+        forget_run(memory, "acme", "reviewer", "r1")
+    # Then it is refused naming the run, and the run's episode and record stay
+    assert refused.value.field == "run_id" and "agent-memory forget" in refused.value.message
+    assert get_episode(memory, "acme", "reviewer", "r1") is not None
+    assert summary(consolidate(run_event("r1"), memory.ports))["episode"] == "already present"
 
 
 def test_without_forgetting_a_second_report_changes_nothing(memory: Memory) -> None:
@@ -65,7 +78,7 @@ def test_without_forgetting_a_second_report_changes_nothing(memory: Memory) -> N
 def test_forgetting_keeps_to_the_tenant_and_the_agent(memory: Memory) -> None:
     # Given the same run id for two agents and two tenants
     for tenant, agent in [("acme", "reviewer"), ("acme", "drafter"), ("globex", "reviewer")]:
-        consolidate(run_event("r1", tenant_id=tenant, agent_id=agent), memory.ports)
+        consolidate(store_item_event("r1", tenant_id=tenant, agent_id=agent), memory.ports)
     # When one of them is forgotten
     assert forget_run(memory, "acme", "reviewer", "r1") is True
     # Then only that one is gone; forgetting it again finds nothing

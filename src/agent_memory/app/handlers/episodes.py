@@ -11,7 +11,10 @@ from agent_memory.app.messages import ForgetRun, GetEpisode, ListAgents, ListEpi
 from agent_memory.app.ports import EpisodePorts
 from agent_memory.core.api.bootstrap_reply import reply_bytes
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord, episode_record
+from agent_memory.core.model.errors import Forbidden
 from agent_memory.core.model.models import Episode
+from agent_memory.core.model.run_records import RunRecord
+from agent_memory.core.model.store_items import is_store_item
 from agent_memory.core.ports import Page
 
 
@@ -51,14 +54,30 @@ def _page(message: ListEpisodes, ports: EpisodePorts, limit: int) -> Page[Episod
 
 
 def forget_run(message: ForgetRun, ports: EpisodePorts) -> bool:
-    """Forget one run of the agent: its episode and its consolidation records, so the run id
-    may be reported again and is consolidated afresh; True if it had an episode.
+    """Forget one item an agent's store keeps: its episode and its consolidation records, so
+    the run id may be reported again and is consolidated afresh; True if it had an episode.
 
-    What the run taught the tenant stays: facts it observed (counted once per run, so a run
-    reported again under the same id does not count twice) and procedures it proposed.
+    Only store items (``core/model/store_items.py``): an agent replaces its own items, but no
+    agent-facing call deletes a run's memory (``Forbidden``, nothing deleted); a person forgets
+    a run everywhere it counted (``ForgetRuns``). What the item taught the tenant stays: facts
+    it observed (counted once per run) and procedures it proposed.
     """
     m, ledger = message, ports.run_ledger
-    record = ledger.run(m.tenant_id, m.agent_id, m.run_id, now=ports.clock())
+    now = ports.clock()
+    record = ledger.run(m.tenant_id, m.agent_id, m.run_id, now=now)
+    episode = ports.episodes.get(m.tenant_id, m.agent_id, m.run_id, now=now)
+    task = (
+        episode.task
+        if episode is not None
+        else (None if record is None else str(RunRecord.read(record.value).run_json()["task"]))
+    )
+    if task is not None and not is_store_item(task):
+        raise Forbidden(
+            "run_id",
+            f"{m.run_id!r} is a run of agent {m.agent_id!r}, not an item its store keeps: no "
+            "agent forgets a run; a person does, everywhere it counted (agent-memory forget "
+            "--agent ... --run ...)",
+        )
     if record is not None:
         ledger.delete(record.key)
     ledger.delete(ledger.failure_key(m.tenant_id, m.agent_id, m.run_id))
