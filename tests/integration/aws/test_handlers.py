@@ -21,6 +21,7 @@ import pytest
 from botocore.stub import ANY, Stubber
 from moto import mock_aws
 
+from agent_memory.app.messages import ForgetRuns
 from agent_memory.core.model import markers
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound
 from agent_memory.core.model.policies import HOUR
@@ -235,6 +236,25 @@ def test_a_warm_container_serves_bootstrap_from_its_index_until_a_new_run(aws: A
     consolidation.consolidate(run_event("r4"), aws.ports())
     assert "r4" in bootstrap()
     assert (len(queries), fetched) == (read_once, ["r4"])
+
+
+def test_a_warm_container_stops_serving_a_forgotten_run_at_its_next_bootstrap(aws: Aws) -> None:
+    # Given two runs of the agent, both served by a container that keeps its index warm
+    consolidate_runs(aws, "r1", "r2")
+    request = {"tenant_id": "acme", "agent_id": "reviewer", "task": "vendor MSA liability cap"}
+
+    def bootstrap() -> list[str]:
+        expect_retrieve(aws, "acme", None, [])
+        reply = handler("bootstrap")(request, Context())
+        return sorted(e["run_id"] for e in reply["episodes"])
+
+    assert bootstrap() == ["r1", "r2"]
+    # When an operator forgets r2 (the version token the container checks moves with it)
+    operator = aws.runtime.application(None)
+    receipt = operator.handle(ForgetRuns("acme", "reviewer", "r2", "dpo", "poisoned"))
+    assert receipt.episodes == 1
+    # Then the container's very next bootstrap serves r1 alone
+    assert bootstrap() == ["r1"]
 
 
 def test_bootstrap_with_a_reranker_serves_its_order_and_reports_it(
