@@ -216,8 +216,8 @@ def test_commands_of_the_local_store_are_refused_on_a_stack(cli: Cli):
     code, _, err = cli("decay")
     assert code == 2
     assert (
-        "--aws-stack works with export, facts, failed, flags, forget, history; decay runs on "
-        "the local store" in err
+        "--aws-stack works with export, facts, failed, flags, forget, history, redact; decay runs "
+        "on the local store" in err
     )
 
 
