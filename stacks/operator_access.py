@@ -8,9 +8,11 @@ ingestion window to run (a ledger record) or starts an ingestion itself; ``faile
 the ledger; ``flags list`` reads the ledger and ``flags dismiss`` deletes a flag and appends to the
 history there (its reviewer and reason scrubbed, by Comprehend too); ``failed replay`` starts the
 state machine, reads a failed execution's input, and
-receives, returns and deletes the dead-letter queue's messages. Every command first reads the
-stack's outputs. The policy is an output (``OperatorPolicyArn``): attach it to the operators'
-role. Operators act across tenants: this is not an agent's policy.
+receives, returns and deletes the dead-letter queue's messages. ``redact`` rewrites items in
+place, embeds the rewritten texts again with the stack's embedding model (Bedrock
+``InvokeModel`` on that one model), and writes a redacted fact's document again. Every
+command first reads the stack's outputs. The policy is an output (``OperatorPolicyArn``):
+attach it to the operators' role. Operators act across tenants: this is not an agent's policy.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from aws_cdk import aws_sqs as sqs
 from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
+from stacks.bedrock_models import EMBEDDING_MODEL_ID, foundation_model_arn
 from stacks.nag import acknowledge, resource_findings
 
 # What export, forget and failed list/replay call on the tables (the CLI's stores: items by
@@ -76,7 +79,7 @@ class OperatorAccess(Construct):
             "Policy",
             description=(
                 "agent-memory operators: export or forget a tenant, forget an agent or a "
-                "run, read the history, list and replay failed runs"
+                "run, redact a text, read the history, list and replay failed runs"
             ),
             statements=[
                 iam.PolicyStatement(
@@ -98,8 +101,14 @@ class OperatorAccess(Construct):
                 ),
                 iam.PolicyStatement(
                     sid="TenantDocuments",
-                    actions=["s3:GetObject", "s3:DeleteObject"],
+                    actions=["s3:GetObject", "s3:DeleteObject", "s3:PutObject"],
                     resources=[tenant_objects],
+                ),
+                iam.PolicyStatement(
+                    # A redaction embeds the rewritten texts with the stack's one model.
+                    sid="EmbedRedactedTexts",
+                    actions=["bedrock:InvokeModel"],
+                    resources=[foundation_model_arn(self, EMBEDDING_MODEL_ID)],
                 ),
                 iam.PolicyStatement(
                     # Who decided and why are scrubbed before the history keeps them; the

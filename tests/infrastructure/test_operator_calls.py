@@ -37,6 +37,7 @@ COMMANDS = (
     ("flags", "list", "--tenant", "acme"),
     ("flags", "dismiss", FLAG, "--tenant", "acme", "--reviewer", "ops", "--reason", "Right"),
     ("history", "--tenant", "acme"),
+    ("redact", "--tenant", "acme", "--text", "vendor MSA", "--reviewer", "ops", "--yes"),
     ("forget", "--tenant", "acme", "--agent", "reviewer", "--run", "run-1", "--yes"),
     ("forget", "--tenant", "acme", "--agent", "reviewer", "--yes"),
     ("forget", "--tenant", "acme", "--yes"),

@@ -54,6 +54,12 @@ class LedgerTable(Protocol):
         """Write, replacing any record."""
         ...
 
+    def replace(self, key: str, value: dict[str, Any]) -> bool:
+        """Rewrite the value of the record at ``key`` (expired or not), keeping its expiry;
+        False if none is there. The old value leaves the table's files.
+        """
+        ...
+
     def delete(self, key: str) -> None:
         """Remove the record if present."""
         ...
@@ -189,6 +195,10 @@ class KeyedRunLedger:
         """An unconditional write at the entry's key."""
         self._table.put(entry.key, value, now=now, expires_at=expires_at)
 
+    def reword(self, key: str, value: dict[str, Any]) -> bool:
+        """The table's replace, only when ``key`` is a run or failure key."""
+        return parse_key(key) is not None and self._table.replace(key, value)
+
     def delete(self, key: str) -> None:
         """Deleted only when ``key`` is a run or failure key."""
         if parse_key(key) is not None:
@@ -296,6 +306,10 @@ class KeyedDecisionLog:
         decisions = tuple(Decision.from_json(tenant_id, value) for _, value in page)
         return Page(decisions, page[-1][0] if len(found) > limit else None)
 
+    def reword(self, decision: Decision) -> bool:
+        """The table's replace at the decision's key."""
+        return self._table.replace(decision_key(decision), decision.as_json())
+
     def forget(self, tenant_id: str) -> int:
         """Delete every decision of the tenant."""
         keys = [key for key, _ in self._table.scan(decision_prefix(tenant_id))]
@@ -360,6 +374,10 @@ class KeyedFlagStore:
         if flag is not None:
             self._table.delete(flag_key(tenant_id, flag_id))
         return flag
+
+    def reword(self, flag: Flag) -> bool:
+        """The table's replace at the flag's key."""
+        return self._table.replace(flag_key(flag.tenant_id, flag.flag_id), flag.as_json())
 
     def forget(self, tenant_id: str) -> int:
         """Delete every flag of the tenant."""

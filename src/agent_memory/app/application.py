@@ -102,6 +102,7 @@ HANDLERS: Mapping[type[m.Message[Any]], Callable[[Any, MemoryPorts], Any]] = {
     m.ExportTenant: tenants.export_tenant,
     m.ForgetTenant: tenants.forget,
     m.ForgetRuns: tenants.forget_runs,
+    m.RedactText: tenants.redact,
 }
 
 

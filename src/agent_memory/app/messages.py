@@ -44,6 +44,7 @@ if TYPE_CHECKING:  # replies, named in the messages' bases (strings ruff cannot 
     from agent_memory.core.workflows.decay import DecayPreview, DecayReport  # noqa: F401
     from agent_memory.core.workflows.forgetting import RunsForgotten  # noqa: F401
     from agent_memory.core.workflows.ingestion import IngestionReport  # noqa: F401
+    from agent_memory.core.workflows.redaction import TextRedacted  # noqa: F401
     from agent_memory.core.workflows.reembed import ReembedReport, ReembedStatus  # noqa: F401
     from agent_memory.core.workflows.stats import MemoryStats  # noqa: F401
     from agent_memory.core.workflows.tenants import ForgetReceipt, TenantExport  # noqa: F401
@@ -497,6 +498,20 @@ class ForgetRuns(Message["RunsForgotten"]):
     run_id: str | None
     actor: str
     reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RedactText(Message["TextRedacted"]):
+    """A person's decision to remove ``text`` from every record of the tenant that holds it
+    (as read: any case, look-alike characters folded), replaced by ``replacement``; recorded
+    in the history with a digest of the text, never the text.
+    """
+
+    tenant_id: str
+    text: str
+    actor: str
+    reason: str | None = None
+    replacement: str = "[REDACTED]"
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from agent_memory.core.workflows.consolidation import INCOMPLETE_AFTER_SECONDS
 
 # Commands that work on a deployed stack; the rest run on the local store (on AWS their
 # counterparts are the stack's functions and schedules).
-AWS_COMMANDS = frozenset({"export", "facts", "failed", "flags", "forget", "history"})
+AWS_COMMANDS = frozenset({"export", "facts", "failed", "flags", "forget", "history", "redact"})
 # Receives of the dead-letter queue one replay makes at most, looking for the run's letters.
 _MAX_RECEIVES = 50
 

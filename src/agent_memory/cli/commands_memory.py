@@ -1,5 +1,5 @@
-"""``agent-memory bootstrap``, ``search``, ``export`` and ``forget``: what memory serves and
-holds.
+"""``agent-memory bootstrap``, ``search``, ``export``, ``forget`` and ``redact``: what memory
+serves and holds.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
-    """Add ``bootstrap``, ``search``, ``export`` and ``forget``."""
+    """Add ``bootstrap``, ``search``, ``export``, ``forget`` and ``redact``."""
     boot = commands.add_parser("bootstrap", help="memory context for a task about to start")
     boot.add_argument("--tenant", required=True, help=TENANT_HELP)
     boot.add_argument("--agent", required=True, help="the agent id")
@@ -88,6 +88,33 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
         "--yes", "-y", action="store_true", help="do not ask: delete (needed without a terminal)"
     )
     forget.set_defaults(handler=_forget)
+
+    redact = commands.add_parser(
+        "redact",
+        help="replace a text (a secret the PII scrubber missed) in every record of a tenant; "
+        "prints a JSON receipt",
+        description="Replace TEXT by [REDACTED] in every record of the tenant that holds it, "
+        "in any case and in look-alike characters: episodes (re-embedded), facts and their "
+        "knowledge-base documents, procedures, the run ledger, flags and the history. "
+        "Recorded in the history with a SHA-256 digest of the text, never the text. Give "
+        "--text - to read the text from standard input (hidden on a terminal), so the secret "
+        "stays out of your shell history. Asks first on a terminal; elsewhere it needs --yes.",
+    )
+    redact.add_argument("--tenant", required=True, help=TENANT_HELP)
+    redact.add_argument(
+        "--text",
+        required=True,
+        help="the text to replace, at least 4 characters; '-' reads it from standard input "
+        "(recommended: it stays out of your shell history)",
+    )
+    redact.add_argument(
+        "--reviewer", help="who decides, as the history records it (default: your login name)"
+    )
+    redact.add_argument("--reason", help="why, as the history records it")
+    redact.add_argument(
+        "--yes", "-y", action="store_true", help="do not ask: redact (needed without a terminal)"
+    )
+    redact.set_defaults(handler=_redact)
 
 
 def _reader_arguments(parser: argparse.ArgumentParser) -> None:
@@ -235,3 +262,35 @@ def _forget_runs(args: argparse.Namespace, app: Application, out: TextIO, where:
     if not receipt.found:
         print(f"{PROG}: {what} had nothing to forget", file=sys.stderr)
     return 0
+
+
+def _redact(args: argparse.Namespace, app: Application, out: TextIO) -> int:
+    from agent_memory.app.messages import RedactText
+
+    tenant = checked_tenant(args.tenant)
+    text = _secret_text(args.text)
+    where = f"stack {args.aws_stack}" if args.aws_stack else f"store {args.store_path}"
+    question = f"replace the text in every record of tenant {tenant!r} in the {where}?"
+    if not args.yes and not confirmed(question):
+        print(f"{PROG}: nothing redacted", file=sys.stderr)
+        return 1
+    actor = args.reviewer if args.reviewer is not None else login_name()
+    receipt = app.handle(RedactText(tenant, text, actor, args.reason))
+    print_json(receipt.as_json(), out)
+    if not receipt.found:
+        print(f"{PROG}: no record of tenant {tenant!r} holds the text", file=sys.stderr)
+    return 0
+
+
+def _secret_text(given: str) -> str:
+    """The text to redact: as given, or (``-``) read from standard input, unechoed on a
+    terminal; one trailing line end is not part of it.
+    """
+    if given != "-":
+        return given
+    if sys.stdin.isatty():
+        import getpass
+
+        return getpass.getpass("text to redact (not shown): ")
+    text = sys.stdin.readline()
+    return text[:-1] if text.endswith("\n") else text

@@ -136,6 +136,15 @@ class EpisodeStore(Protocol):
         """
         ...
 
+    def rewrite(self, episode: Episode) -> bool:
+        """Replace the stored texts (task, summary, findings, approach, tools, patterns, the
+        units' texts) and vectors (both slots, units' too) of the episode with this key by
+        ``episode``'s, keeping its outcome, times and expiry as stored; False if it is gone.
+        What was stored before leaves the store's files (a redaction's guarantee); caches of
+        its agent are told to look again.
+        """
+        ...
+
     def export(self, tenant_id: str) -> Iterator[Episode]:
         """Every stored episode of the tenant, expired or not."""
         ...
@@ -299,6 +308,16 @@ class FactStore(Protocol):
         """
         ...
 
+    def rekey(self, tenant_id: str, domain: str, fact_hash: str, fact: Fact) -> Fact | None:
+        """Move the fact stored under ``fact_hash`` to ``fact.fact_hash`` (the same key, or a
+        new one: the hash of new content), atomically, taking ``fact``'s content, review note,
+        ``superseded_by``, vectors (both slots), ``staged_at`` and ``ingested_at``, and keeping
+        its status, counts, times and log (its sightings follow it to the new key). The fact
+        after; None if it is gone, or if another fact already holds the new key (nothing
+        changes then). What was stored before leaves the store's files.
+        """
+        ...
+
     def count_by_status(self, *, tenant_id: str | None = None) -> dict[str, int]:
         """Facts by status (``FactStatus`` values), of the tenant or (None) of every tenant.
 
@@ -433,6 +452,21 @@ class ProcedureStore(Protocol):
         """
         ...
 
+    def reword(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        title: str,
+        steps: Sequence[str],
+        review_note: str | None,
+    ) -> Procedure | None:
+        """Replace the procedure's title, steps and review note in place (a redaction: its
+        id, status, revision, counts and logs stay as stored); the procedure after, or None
+        if the tenant has no such procedure. What was stored before leaves the store's files.
+        """
+        ...
+
     def delete(self, procedure_id: str, *, tenant_id: str) -> bool:
         """Delete one procedure of the tenant with its logs; True if it existed."""
         ...
@@ -530,6 +564,12 @@ class RunLedger(Protocol):
         """Remove the entry kept under ``key``, if present."""
         ...
 
+    def reword(self, key: str, value: dict[str, Any]) -> bool:
+        """Replace the value of the run or failure record kept under ``key``, keeping its
+        expiry (a redaction); False if none is kept there.
+        """
+        ...
+
     def failures(self, tenant_id: str) -> Iterator[RunEntry]:
         """The tenant's failure records, resolved and expired included (one key range)."""
         ...
@@ -564,6 +604,12 @@ class DecisionLog(Protocol):
         """Delete the tenant's history (the tenant is being forgotten); how many were deleted."""
         ...
 
+    def reword(self, decision: Decision) -> bool:
+        """Replace the recorded decision of ``decision``'s id by ``decision`` (its texts
+        redacted; its id, time and action as recorded); False if none is recorded.
+        """
+        ...
+
 
 @runtime_checkable
 class FlagStore(Protocol):
@@ -593,6 +639,12 @@ class FlagStore(Protocol):
 
     def close(self, tenant_id: str, flag_id: str) -> Flag | None:
         """Remove the open flag; the flag removed (None: none of that id was open)."""
+        ...
+
+    def reword(self, flag: Flag) -> bool:
+        """Replace the open flag of ``flag``'s id by ``flag`` (its reason redacted); False if
+        none of that id is open.
+        """
         ...
 
     def forget(self, tenant_id: str) -> int:

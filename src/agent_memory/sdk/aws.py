@@ -30,6 +30,7 @@ from agent_memory.app.messages import (
     ListFacts,
     ListProcedures,
     Message,
+    RedactText,
     RetireProcedure,
     RetractFact,
     SearchEpisodes,
@@ -148,7 +149,7 @@ class IdentityProofs:
 
 
 # What the operator path answers (never a function an agent may invoke).
-OPERATOR_MESSAGES = (History, ForgetRuns)
+OPERATOR_MESSAGES = (History, ForgetRuns, RedactText)
 
 
 def operator_application(

@@ -43,6 +43,7 @@ from agent_memory.app.messages import (
     ListFacts,
     ListProcedures,
     Message,
+    RedactText,
     RetireProcedure,
     RetractFact,
     SearchEpisodes,
@@ -70,6 +71,7 @@ from agent_memory.core.model.scope import MAX_TEAM_AGENTS, ScopeKind
 from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.core.ports import ChatModel, Embedder, PiiDetector
 from agent_memory.core.workflows.forgetting import RunsForgotten
+from agent_memory.core.workflows.redaction import TextRedacted
 from agent_memory.sdk.aws import (
     AwsBackend,
     IdentityProofs,
@@ -666,6 +668,23 @@ class MemoryClient:
         run = None if run_id is None else _parsed_id(run_id, "run_id", "run id")
         texts = _checked({"reviewer": _text(reviewer, "reviewer"), "reason": reason})
         return self._backend.handle(ForgetRuns(tenant, agent, run, **_as_actor(texts)))
+
+    def redact(
+        self, tenant_id: str, text: str, *, reviewer: str, reason: str | None = None
+    ) -> TextRedacted:
+        """Remove ``text`` (a secret the PII scrubber missed) from every record of the tenant
+        that holds it, in any case and in look-alike characters, replaced by ``[REDACTED]``:
+        episodes (re-embedded), facts (moved to the hash of their new content, their KB
+        documents rewritten), procedures, the run ledger, flags and the history. A person's
+        decision, recorded as ``reviewer``'s with ``reason`` and a SHA-256 digest of the text
+        (never the text); idempotent. A text shorter than four characters is refused. Locally,
+        or on AWS as an operator.
+        """
+        tenant = _parsed_tenant(tenant_id)
+        texts = _checked(
+            {"reviewer": _text(reviewer, "reviewer"), "reason": reason, "text": _text(text, "text")}
+        )
+        return self._backend.handle(RedactText(tenant, texts["text"], **_as_actor(texts)))
 
     def list_agents(self, tenant_id: str) -> list[str]:
         """The tenant's agents that have unexpired episodes, sorted (reads every episode of the

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from unittest import mock
 
 import boto3
@@ -30,7 +31,9 @@ from agent_memory.serverless import caller_tenancy
 from agent_memory.wiring import aws as wiring
 from agent_memory.wiring.aws_settings import AwsSettings
 from tests.integration.aws.moto_dynamodb import FAKE_CREDENTIALS, REGION, create_tables
+from tests.support.botocore_answers import answer
 from tests.support.embedder import HashingEmbedder
+from tests.support.fake_titan import invoke_model
 from tests.support.fakes import FakePiiDetector
 from tests.support.memory import HASHING_CALIBRATION, run_event
 from tests.workflow.conftest import eventbridge_event
@@ -60,7 +63,7 @@ def moto_stack(
     """A stack named ``stack`` in ``region`` on moto: its outputs, tables, bucket, queue and
     state machine, two tenants' runs consolidated into it.
     """
-    with mock.patch.dict(os.environ, FAKE_CREDENTIALS), mock_aws():
+    with mock.patch.dict(os.environ, FAKE_CREDENTIALS), mock_aws(), titan_on_moto():
         tables = create_tables(boto3.client("dynamodb", region_name=region))
         boto3.client("s3", region_name=region).create_bucket(
             Bucket=BUCKET,
@@ -96,6 +99,23 @@ def moto_stack(
                     run_event(run_id, tenant_id=tenant), runtime.ports(tenant)
                 )
         yield Cli(capsys, runtime, outputs, region, stack)
+
+
+@contextmanager
+def titan_on_moto() -> Iterator[None]:
+    """Titan's embeddings answered on every ``bedrock-runtime`` client made meanwhile (an
+    operator's command that embeds, ``redact``, builds its own).
+    """
+    made = boto3.Session.client
+
+    def served(session: boto3.Session, *args: Any, **kwargs: Any) -> Any:
+        client = made(session, *args, **kwargs)
+        if client.meta.service_model.service_name == "bedrock-runtime":
+            answer(client, "InvokeModel", invoke_model())
+        return client
+
+    with mock.patch.object(boto3.Session, "client", served):
+        yield
 
 
 @pytest.fixture
@@ -196,8 +216,8 @@ def test_commands_of_the_local_store_are_refused_on_a_stack(cli: Cli):
     code, _, err = cli("decay")
     assert code == 2
     assert (
-        "--aws-stack works with export, facts, failed, flags, forget, history; decay runs on "
-        "the local store" in err
+        "--aws-stack works with export, facts, failed, flags, forget, history, redact; decay runs "
+        "on the local store" in err
     )
 
 

@@ -192,6 +192,25 @@ class MemoryEpisodeStore:
             self._bump([pk])
         return True
 
+    def rewrite(self, episode: Episode) -> bool:
+        """Replace the episode's texts and vectors, keeping its outcome, times and expiry."""
+        pk = partition_key(episode.tenant_id, episode.agent_id)
+        given = _as_stored(episode)
+        with self._db.lock:
+            row = self._table.rows.get(pk, {}).get(episode.run_id)
+            if row is None:
+                return False
+            row.episode = replace(
+                given,
+                outcome=row.episode.outcome,
+                created_at=row.episode.created_at,
+                expires_at=row.episode.expires_at,
+                task_type=row.episode.task_type,
+                domain=row.episode.domain,
+            )
+            self._bump([pk])
+        return True
+
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Delete up to ``limit`` episodes with ``expires_at <= now``, soonest expired first;
         how many were deleted.

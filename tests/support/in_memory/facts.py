@@ -321,6 +321,29 @@ class MemoryFactStore:
             )
         return True
 
+    def rekey(self, tenant_id: str, domain: str, fact_hash: str, fact: Fact) -> Fact | None:
+        """Moved under the lock, its log with it (None if gone or the new key is taken)."""
+        pk = partition_key(tenant_id, domain)
+        old, new = (pk, fact_hash), (pk, fact.fact_hash)
+        with self._db.lock:
+            row = self._rows.get(old)
+            if row is None or (new != old and new in self._rows):
+                return None
+            row.fact = replace(
+                row.fact,
+                fact_hash=fact.fact_hash,
+                content=fact.content,
+                review_note=fact.review_note,
+                superseded_by=fact.superseded_by,
+                staged_at=fact.staged_at,
+                ingested_at=fact.ingested_at,
+                embedding=fact.embedding,
+                spare_embedding=fact.spare_embedding,
+            )
+            del self._rows[old]
+            self._rows[new] = row
+            return self._as_fact(row)
+
     def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
         """Delete one fact and its log; True if it existed."""
         key = (partition_key(tenant_id, domain), fact_hash)

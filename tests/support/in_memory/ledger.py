@@ -47,6 +47,16 @@ class MemoryLedgerTable:
         with self._db.lock:
             self._db.ledger[key] = (stored, expires_at)
 
+    def replace(self, key: str, value: dict[str, Any]) -> bool:
+        """Written over the record at ``key``, its expiry kept; False if none is there."""
+        stored = _checked(value)
+        with self._db.lock:
+            found = self._db.ledger.get(key)
+            if found is None:
+                return False
+            self._db.ledger[key] = (stored, found[1])
+            return True
+
     def delete(self, key: str) -> None:
         """Gone at once (nothing is kept on disk to clear)."""
         with self._db.lock:

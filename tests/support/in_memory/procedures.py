@@ -156,6 +156,26 @@ class MemoryProcedureStore:
             )
             return _procedure(row)
 
+    def reword(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        title: str,
+        steps: Sequence[str],
+        review_note: str | None,
+    ) -> Procedure | None:
+        """Replaced under the lock (None if not the tenant's)."""
+        check_tenant(tenant_id)
+        with self._db.lock:
+            row = self._owned(procedure_id, tenant_id)
+            if row is None:
+                return None
+            row.procedure = replace(
+                row.procedure, title=title, steps=tuple(steps), review_note=review_note
+            )
+            return _procedure(row)
+
     def record_feedback(
         self,
         procedure_id: str,

@@ -44,6 +44,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     ),
     "agent_memory.core.workflows.stats": frozenset({"MemoryStats"}),
     "agent_memory.core.workflows.forgetting": frozenset({"RunsForgotten"}),
+    "agent_memory.core.workflows.redaction": frozenset({"TextRedacted"}),
     "agent_memory.core.workflows.reembed": frozenset({"ReembedReport", "ReembedStatus"}),
     "agent_memory.core.workflows": frozenset({"reembed"}),  # its report types, annotated
     # A model's name resolved to the local registry's (``reembed --to``).

@@ -489,6 +489,32 @@ class DynamoDbEpisodeStore:
             return True
         raise TransientError("episode changed under every attempt to set its vectors")
 
+    def rewrite(self, episode: Episode) -> bool:
+        """Read the whole item, then write it whole with the episode's texts and vectors (its
+        parts with it), if it is still what was read.
+        """
+        key = _key(episode.tenant_id, episode.agent_id, episode.run_id)
+        given = _item(episode)
+        texts = {name: given.get(name) for name in _TEXT_ATTRIBUTES}
+        for _ in range(_READ_ATTEMPTS):
+            found = self._read_split(key)
+            if found is None:
+                return False
+            stored, whole = found
+            replaced = (*_TEXT_ATTRIBUTES, *_VECTOR_ATTRIBUTES)
+            rewritten = {name: value for name, value in whole.items() if name not in replaced}
+            rewritten |= {name: value for name, value in texts.items() if value is not None}
+            rewritten |= {
+                name: value for name, value in _vector_attributes(episode).items() if value
+            }
+            try:
+                self._replace(key, stored, rewritten)
+            except ConditionFailed:
+                continue  # rewritten or deleted meanwhile: read it again
+            self._rewritten(episode.tenant_id, episode.agent_id)
+            return True
+        raise TransientError("episode changed under every attempt to rewrite it")
+
     def _replace(self, key: Item, stored: Item, item: Item) -> None:
         """Write the whole ``item`` over ``stored`` (as stored: its overflow bookkeeping tells
         its parts), parts included, if ``stored`` is still what is stored.
@@ -779,6 +805,17 @@ def _episode(item: Item) -> Episode:
             _unit_vectors(item, "unit_spare"),
         ),
     )
+
+
+_TEXT_ATTRIBUTES = (
+    "task",
+    "task_summary",
+    "key_findings",
+    "approach_used",
+    "tools_used",
+    "reusable_patterns",
+    "units",
+)
 
 
 def _vector_attributes(episode: Episode) -> dict[str, Any]:

@@ -76,6 +76,18 @@ _SPARE = "spare_embedding"
 _VECTOR_ATTRIBUTES = tuple(
     f"{name}{suffix}" for name in ("embedding", _SPARE) for suffix in ("", "_model", "_dimension")
 )
+# What a rekey sets again from the fact it is given (texts, staging, the keyed indexes).
+_REKEYED_ATTRIBUTES = (
+    "review_note",
+    "superseded_by",
+    "staged_at",
+    "ingested_at",
+    PENDING_SHARD,
+    AWAITING_SHARD,
+    FAST_PATH_KEY,
+)
+# Markers moved in the rekey's own transaction (two writes each, beside its two of 100).
+_MARKERS_INLINE = 49
 # Markers of the runs counted past the log: their partition and tenant index key end so.
 _RUNS = "runs"
 _COUNTED = "counted"
@@ -453,6 +465,74 @@ class DynamoDbFactStore:
             return False
         return True
 
+    def rekey(self, tenant_id: str, domain: str, fact_hash: str, fact: Fact) -> Fact | None:
+        """Read, then one transaction: the new item put where none is, the old one deleted
+        if still the version read, and the markers of runs counted past the log moved with
+        it (ones past a transaction's size follow in their own writes: they hold no text).
+        """
+        old_key = _key(tenant_id, domain, fact_hash)
+        moved = fact.fact_hash != fact_hash
+        for _ in range(_OBSERVE_ATTEMPTS):
+            current = self._read(old_key)
+            if current is None:
+                return None
+            item = _rekeyed(current, fact)
+            read = {
+                "ConditionExpression": "version = :read",
+                "ExpressionAttributeValues": {":read": current["version"]},
+            }
+            markers = self._markers(tenant_id, domain, fact_hash) if moved else []
+            inline, later = markers[:_MARKERS_INLINE], markers[_MARKERS_INLINE:]
+            try:
+                with translated():
+                    if not moved:
+                        self._client.put_item(TableName=self._table, Item=item, **read)
+                    else:
+                        self._client.transact_write_items(
+                            TransactItems=[
+                                {
+                                    "Put": {
+                                        "TableName": self._table,
+                                        "Item": item,
+                                        "ConditionExpression": "attribute_not_exists(pk)",
+                                    }
+                                },
+                                {"Delete": {"TableName": self._table, "Key": old_key, **read}},
+                                *_marker_moves(self._table, inline, fact.fact_hash),
+                            ]
+                        )
+            except ConditionFailed:
+                if moved and self._read(_key(tenant_id, domain, fact.fact_hash)) is not None:
+                    return None
+                continue  # changed since it was read: read it again
+            for marker in later:
+                moves = _marker_moves(self._table, [marker], fact.fact_hash)
+                with translated():
+                    self._client.transact_write_items(TransactItems=moves)
+            return self._as_fact(item)
+        raise TransientError("fact changed under every attempt to rekey it")
+
+    def _markers(self, tenant_id: str, domain: str, fact_hash: str) -> list[Item]:
+        """The markers of the runs counted past the fact's log, whole."""
+        request: Item = {
+            "TableName": self._table,
+            "KeyConditionExpression": "#pk = :pk AND begins_with(#rk, :run)",
+            "ExpressionAttributeNames": {"#pk": "pk", "#rk": "fact_hash"},
+            "ExpressionAttributeValues": {
+                ":pk": s(_runs_partition(tenant_id, domain)),
+                ":run": s(f"{fact_hash}{KEY_SEPARATOR}"),
+            },
+            "ConsistentRead": True,
+        }
+        found: list[Item] = []
+        while True:
+            with translated():
+                response = self._client.query(**request)
+            found += response["Items"]
+            if "LastEvaluatedKey" not in response:
+                return found
+            request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
     def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
         """Delete one fact and its run log (markers included); True if it existed."""
         try:
@@ -639,6 +719,51 @@ class DynamoDbFactStore:
         except ConditionFailed:
             return False
         return True
+
+
+def _rekeyed(current: Item, fact: Fact) -> Item:
+    """``current`` under ``fact``'s key, with its texts, vectors and staging times; the index
+    attributes the key and the staging decide follow them.
+    """
+    pk = get_s(current, "pk")
+    item = {
+        name: value
+        for name, value in current.items()
+        if name not in (*_VECTOR_ATTRIBUTES, *_REKEYED_ATTRIBUTES)
+    }
+    item |= {"fact_hash": s(fact.fact_hash), "content": s(fact.content)}
+    item["version"] = s(uuid.uuid4().hex)
+    for name in ("review_note", "superseded_by"):
+        value = getattr(fact, name)
+        if value is not None:
+            item[name] = s(value)
+    for name in ("staged_at", "ingested_at"):
+        value = getattr(fact, name)
+        if value is not None:
+            item[name] = n(value)
+    put_vector(item, fact.embedding)
+    put_vector(item, fact.spare_embedding, _SPARE)
+    if PENDING_SHARD in current:
+        item[PENDING_SHARD] = s(shard_key(_PENDING, shard_of(pk, fact.fact_hash)))
+    if fact.staged_at is not None and fact.ingested_at is None:
+        item[AWAITING_SHARD] = s(shard_key(_AWAITING, shard_of(pk, fact.fact_hash)))
+    if get_s(current, "status") == _CONFIRMED and fact.ingested_at is None:
+        item[FAST_PATH_KEY] = s(tenant_prefix(get_s(current, "tenant_id")))
+    return item
+
+
+def _marker_moves(table: str, markers: list[Item], fact_hash: str) -> list[Item]:
+    """Transaction items moving each run marker to ``fact_hash``'s (two per marker)."""
+    moves: list[Item] = []
+    for marker in markers:
+        run_id = get_s(marker, "fact_hash").split(KEY_SEPARATOR, 1)[1]
+        moved = marker | {"fact_hash": s(f"{fact_hash}{KEY_SEPARATOR}{run_id}")}
+        key = {"pk": marker["pk"], "fact_hash": marker["fact_hash"]}
+        moves += [
+            {"Put": {"TableName": table, "Item": moved}},
+            {"Delete": {"TableName": table, "Key": key}},
+        ]
+    return moves
 
 
 def _key(tenant_id: str, domain: str, fact_hash: str) -> Item:

@@ -80,6 +80,23 @@ class DynamoDbLedger:
         with translated():
             self._client.put_item(TableName=self._table, Item=_item(key, value, expires_at))
 
+    def replace(self, key: str, value: dict[str, Any]) -> bool:
+        """A conditional update of the value alone (the expiry stays); False if none is there."""
+        text = _item(key, value, None)["value"]
+        try:
+            with translated():
+                self._client.update_item(
+                    TableName=self._table,
+                    Key={"key": s(key)},
+                    UpdateExpression="SET #value = :value",
+                    ConditionExpression="attribute_exists(#key)",
+                    ExpressionAttributeNames={"#key": "key", "#value": "value"},
+                    ExpressionAttributeValues={":value": text},
+                )
+        except ConditionFailed:
+            return False
+        return True
+
     def delete(self, key: str) -> None:
         """Remove the record if present."""
         with translated():

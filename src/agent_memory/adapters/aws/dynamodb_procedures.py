@@ -316,6 +316,42 @@ class DynamoDbProcedureStore:
             return None
         return _procedure(response["Attributes"])
 
+    def reword(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        title: str,
+        steps: Sequence[str],
+        review_note: str | None,
+    ) -> Procedure | None:
+        """One conditional UpdateItem of the texts (None if the procedure is not the
+        tenant's).
+        """
+        pk = self._owned(procedure_id, tenant_id)
+        if pk is None:
+            return None
+        values: Item = {":title": s(title), ":steps": strings(tuple(steps))}
+        expression = "SET title = :title, steps = :steps"
+        if review_note is None:
+            expression += " REMOVE review_note"
+        else:
+            expression += ", review_note = :note"
+            values[":note"] = s(review_note)
+        try:
+            with translated():
+                response = self._client.update_item(
+                    TableName=self._table,
+                    Key=_key(pk, procedure_id),
+                    UpdateExpression=expression,
+                    ConditionExpression="attribute_exists(pk)",
+                    ExpressionAttributeValues=values,
+                    ReturnValues="ALL_NEW",
+                )
+        except ConditionFailed:
+            return None
+        return _procedure(response["Attributes"])
+
     def record_feedback(
         self,
         procedure_id: str,

@@ -213,19 +213,20 @@ class SqliteDatabase:
                 conn.execute("COMMIT")
 
     @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
+    def write(self, *, erases: bool = False) -> Iterator[sqlite3.Connection]:
         """Open a transaction holding the write lock from its start; commit unless it raises.
 
         A transaction that deleted rows is followed by a checkpoint: ``secure_delete`` zeroes
         them only in the new versions of their pages, written to the log, while the database
-        file (and older log frames) keep the old versions until the log is folded back.
+        file (and older log frames) keep the old versions until the log is folded back. So is
+        one that ``erases`` text it overwrites (a redaction).
         """
         conn = self.connection()
         if conn.in_transaction:
             raise RuntimeError("write transactions do not nest")
         with self._faults():
             if isinstance(conn, _ThreadConnection):
-                conn.deleted = False
+                conn.deleted = erases
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn

@@ -268,6 +268,30 @@ class SqliteEpisodeStore:
                 _bump(conn, [pk])
         return changed == 1
 
+    def rewrite(self, episode: Episode) -> bool:
+        """One UPDATE of the texts and vectors, in a transaction that folds the log back."""
+        e = episode
+        pk = partition_key(e.tenant_id, e.agent_id)
+        texts = {
+            "task": e.task,
+            "task_summary": e.task_summary,
+            "key_findings": encode_strings(e.key_findings),
+            "approach_used": e.approach_used,
+            "tools_used": encode_strings(e.tools_used),
+            "reusable_patterns": encode_strings(e.reusable_patterns),
+            "units": pack_units(e.units)[0],
+        }
+        columns = (*texts, *_VECTOR_COLUMNS)
+        assignments = ", ".join(f"{column} = ?" for column in columns)
+        with self._db.write(erases=True) as conn:
+            changed = conn.execute(
+                f"UPDATE episodes SET {assignments} WHERE pk = ? AND run_id = ?",
+                (*texts.values(), *_vector_values(e), pk, e.run_id),
+            ).rowcount
+            if changed:
+                _bump(conn, [pk])
+        return changed == 1
+
     def purge_expired(self, now: float, *, limit: int) -> int:
         """Delete up to ``limit`` episodes with ``expires_at <= now``; how many were deleted."""
         check_limit(limit)

@@ -354,6 +354,50 @@ class SqliteFactStore:
         )
         return changed == 1
 
+    def rekey(self, tenant_id: str, domain: str, fact_hash: str, fact: Fact) -> Fact | None:
+        """One transaction: the row and its run log moved to the new key, the texts and
+        vectors replaced, then the log folded back (the old text leaves the file).
+        """
+        pk = partition_key(tenant_id, domain)
+        moved = fact.fact_hash != fact_hash
+        with self._db.write(erases=True) as conn:
+            if (
+                moved
+                and conn.execute(
+                    "SELECT 1 FROM facts WHERE pk = ? AND fact_hash = ?", (pk, fact.fact_hash)
+                ).fetchone()
+            ):
+                return None
+            changed = conn.execute(
+                "UPDATE facts SET fact_hash = ?, content = ?, review_note = ?, superseded_by = ?, "
+                "staged_at = ?, ingested_at = ?, embedding_model = ?, embedding_dimension = ?, "
+                "embedding = ?, spare_embedding_model = ?, spare_embedding_dimension = ?, "
+                "spare_embedding = ? WHERE pk = ? AND fact_hash = ?",
+                (
+                    fact.fact_hash,
+                    fact.content,
+                    fact.review_note,
+                    fact.superseded_by,
+                    fact.staged_at,
+                    fact.ingested_at,
+                    *vector_columns(fact.embedding),
+                    *vector_columns(fact.spare_embedding),
+                    pk,
+                    fact_hash,
+                ),
+            ).rowcount
+            if changed != 1:
+                return None
+            if moved:
+                conn.execute(
+                    "UPDATE fact_runs SET fact_hash = ? WHERE pk = ? AND fact_hash = ?",
+                    (fact.fact_hash, pk, fact_hash),
+                )
+            row = conn.execute(
+                f"{_SELECT} WHERE f.pk = ? AND f.fact_hash = ?", (pk, fact.fact_hash)
+            ).fetchone()
+        return self._as_fact(row)
+
     def delete(self, tenant_id: str, domain: str, fact_hash: str) -> bool:
         """Delete one fact and its run log; True if it existed."""
         pk = partition_key(tenant_id, domain)

@@ -55,6 +55,16 @@ class SqliteLedger:
             (key, _encode(value), expires_at),
         )
 
+    def replace(self, key: str, value: dict[str, Any]) -> bool:
+        """Rewrite the value of the record at ``key`` keeping its expiry, leaving no copy of
+        the old value in the database file or its log; False if none is there.
+        """
+        with self._db.write(erases=True) as conn:
+            changed = conn.execute(
+                "UPDATE ledger SET value = ? WHERE key = ?", (_encode(value), key)
+            ).rowcount
+        return changed == 1
+
     def delete(self, key: str) -> None:
         """Remove the record if present, leaving no copy in the database file or its log.
 

@@ -227,6 +227,36 @@ class SqliteProcedureStore:
             row = conn.execute(f"{_SELECT} WHERE p.procedure_id = ?", (procedure_id,)).fetchone()
         return self._as_procedure(row)
 
+    def reword(
+        self,
+        procedure_id: str,
+        *,
+        tenant_id: str,
+        title: str,
+        steps: Sequence[str],
+        review_note: str | None,
+    ) -> Procedure | None:
+        """One UPDATE of the texts, in a transaction that folds the log back."""
+        low, high = tenant_key_range(tenant_id)
+        with self._db.write(erases=True) as conn:
+            changed = conn.execute(
+                "UPDATE procedures SET title = ?, steps = ?, review_note = ? "
+                "WHERE procedure_id = ? AND pk >= ? AND pk < ? AND tenant_id = ?",
+                (
+                    title,
+                    encode_strings(tuple(steps)),
+                    review_note,
+                    procedure_id,
+                    low,
+                    high,
+                    tenant_id,
+                ),
+            ).rowcount
+            if changed != 1:
+                return None
+            row = conn.execute(f"{_SELECT} WHERE p.procedure_id = ?", (procedure_id,)).fetchone()
+        return self._as_procedure(row)
+
     def record_feedback(
         self,
         procedure_id: str,

@@ -1,13 +1,14 @@
-"""Tenant-wide operations: hand out everything a tenant holds, delete it, or forget one run
-(or one agent's runs) everywhere it counted.
+"""Tenant-wide operations: hand out everything a tenant holds, delete it, forget one run
+(or one agent's runs) everywhere it counted, or redact a text from every record.
 """
 
 from __future__ import annotations
 
-from agent_memory.app.messages import ExportTenant, ForgetRuns, ForgetTenant
+from agent_memory.app.messages import ExportTenant, ForgetRuns, ForgetTenant, RedactText
 from agent_memory.core.ports import MemoryPorts
-from agent_memory.core.workflows import forgetting
+from agent_memory.core.workflows import forgetting, redaction
 from agent_memory.core.workflows.forgetting import RunsForgotten
+from agent_memory.core.workflows.redaction import TextRedacted
 from agent_memory.core.workflows.tenants import ForgetReceipt, TenantExport, forget_tenant
 
 
@@ -26,4 +27,12 @@ def forget_runs(message: ForgetRuns, ports: MemoryPorts) -> RunsForgotten:
     m = message
     return forgetting.forget_runs(
         ports, m.tenant_id, m.agent_id, m.run_id, actor=m.actor, reason=m.reason
+    )
+
+
+def redact(message: RedactText, ports: MemoryPorts) -> TextRedacted:
+    """Replace a text in every record of the tenant that holds it; the receipt."""
+    m = message
+    return redaction.redact_text(
+        ports, m.tenant_id, m.text, actor=m.actor, reason=m.reason, replacement=m.replacement
     )

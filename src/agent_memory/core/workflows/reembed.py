@@ -512,7 +512,7 @@ def _kinds(ports: MemoryPorts) -> dict[str, _Kind[Any]]:
     return {
         "episodes": _Kind(
             read=lambda cursor, limit: episodes.list_all(now=now, limit=limit, cursor=cursor),
-            texts=lambda e: _episode_texts(e, ports.policies.episodic),
+            texts=lambda e: episode_texts(e, ports.policies.episodic),
             slots=lambda e: (
                 [(e.embedding, e.spare_embedding)]
                 + [(u.embedding, u.spare_embedding) for u in e.units]
@@ -532,7 +532,7 @@ def _kinds(ports: MemoryPorts) -> dict[str, _Kind[Any]]:
     }
 
 
-def _episode_texts(episode: Episode, policy: EpisodicPolicy) -> list[str]:
+def episode_texts(episode: Episode, policy: EpisodicPolicy) -> list[str]:
     """What the episode's vectors embed, exactly as consolidation embedded them."""
     artifacts = RunArtifacts(
         task_summary=episode.task_summary,
