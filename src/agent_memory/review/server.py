@@ -21,7 +21,6 @@ import secrets
 import socket
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from socketserver import TCPServer, ThreadingMixIn
 from types import TracebackType
 from urllib.parse import parse_qs, quote, urlsplit
@@ -43,13 +42,20 @@ from agent_memory.app.messages import (
 from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, TransientError
 from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.review.http import MAX_FORM_BYTES as MAX_FORM_BYTES  # the tests read it here
+from agent_memory.review.http import (
+    Response,
+    html,
+    query_value,
+    read_form,
+    refused,
+)
+from agent_memory.review.layout import Banner, render_error
 from agent_memory.review.page import (
     DECIDE_PATH,
     DISMISS_PATH,
     EDIT_PATH,
     RETIRE_PATH,
-    Banner,
-    render_error,
     render_page,
 )
 
@@ -57,21 +63,10 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-# The largest edit: 50 steps of 2,000 characters, each up to 9 bytes once form-encoded.
-MAX_FORM_BYTES = 1024 * 1024
 # The most open flags the page lists at once (``agent-memory flags list`` pages through more).
 MAX_FLAGS_SHOWN = 100
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _WILDCARDS = ("0.0.0.0", "::", "")
-
-
-@dataclass(frozen=True, slots=True)
-class Response:
-    """A status line, headers and body."""
-
-    status: str
-    body: bytes = b""
-    headers: list[tuple[str, str]] = field(default_factory=list)
 
 
 class ReviewApp:
@@ -101,18 +96,18 @@ class ReviewApp:
             response = self.respond(environ)
         except Exception:
             logger.exception("review request failed")
-            response = _html("500 Internal Server Error", render_error("Error", _INTERNAL))
+            response = html("500 Internal Server Error", render_error("Error", _INTERNAL))
         start_response(response.status, response.headers)
         return [b"" if environ.get("REQUEST_METHOD") == "HEAD" else response.body]
 
     def respond(self, environ: WSGIEnvironment) -> Response:
         """The response to a request: route, check, then show the page or decide."""
         if not self._host_allowed(environ):
-            return _refused("421 Misdirected Request", "This server does not answer that name.")
+            return refused("421 Misdirected Request", "This server does not answer that name.")
         method, path = environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", "/")
         if path == "/" and method in ("GET", "HEAD"):
             query = environ.get("QUERY_STRING", "")
-            if _query_value(query, "dismissed") is not None:
+            if query_value(query, "dismissed") is not None:
                 # Not echoed: a link could put any text there.
                 said = "Flag dismissed: its agent is served the item again."
                 return self._page(banner=Banner("ok", said))
@@ -121,8 +116,8 @@ class ReviewApp:
             return self._post(path, environ)
         if path in ("/", *_POSTS):
             allowed = "GET, HEAD" if path == "/" else "POST"
-            return _refused("405 Method Not Allowed", f"Use {allowed}.", [("Allow", allowed)])
-        return _refused("404 Not Found", "There is nothing here.")
+            return refused("405 Method Not Allowed", f"Use {allowed}.", [("Allow", allowed)])
+        return refused("404 Not Found", "There is nothing here.")
 
     def _host_allowed(self, environ: WSGIEnvironment) -> bool:
         if self.allowed_hosts is None:
@@ -143,7 +138,7 @@ class ReviewApp:
         flags = None
         if self.tenant_id is not None:
             flags = self.memory.handle(ListFlags(self.tenant_id, MAX_FLAGS_SHOWN))["flags"]
-        html = render_page(
+        page = render_page(
             self.memory.handle(ReviewQueue(self.tenant_id)),
             csrf_token=self.csrf_token,
             nonce=nonce,
@@ -152,7 +147,7 @@ class ReviewApp:
             served=self.memory.handle(served),
             flags=flags,
         )
-        return _html(status, html, nonce)
+        return html(status, page, nonce)
 
     def _decided_banner(self, procedure_id: str, done: str = "decided") -> Banner | None:
         try:
@@ -175,13 +170,13 @@ class ReviewApp:
         )
 
     def _post(self, path: str, environ: WSGIEnvironment) -> Response:
-        form, problem = _read_form(environ)
+        form, problem = read_form(environ)
         if problem is not None:
             return problem
         if not self._origin_allowed(environ) or not hmac.compare_digest(
             form.get("csrf_token", "").encode(), self.csrf_token.encode()
         ):
-            return _refused(
+            return refused(
                 "403 Forbidden",
                 "This form is not from this review server, or the server has restarted "
                 "since the page was loaded: reload the page and decide again.",
@@ -318,35 +313,6 @@ _POSTS = (DECIDE_PATH, EDIT_PATH, RETIRE_PATH, DISMISS_PATH)
 _INTERNAL = "The review server failed to answer; its log says why."
 
 
-def _read_form(environ: WSGIEnvironment) -> tuple[dict[str, str], Response | None]:
-    """The POSTed form as single values, or the response refusing it."""
-    content_type = str(environ.get("CONTENT_TYPE", "")).split(";")[0].strip().lower()
-    if content_type != "application/x-www-form-urlencoded":
-        return {}, _refused("415 Unsupported Media Type", "Post the page's form.")
-    try:
-        length = int(environ.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return {}, _refused("400 Bad Request", "Bad Content-Length.")
-    if length < 0 or length > MAX_FORM_BYTES:
-        return {}, _refused("413 Content Too Large", "That form is too large.")
-    raw = environ["wsgi.input"].read(length)
-    try:
-        fields = parse_qs(raw.decode("utf-8"), keep_blank_values=True, max_num_fields=20)
-    except (UnicodeDecodeError, ValueError):
-        return {}, _refused("400 Bad Request", "That form could not be read.")
-    form: dict[str, str] = {}
-    for name, values in fields.items():
-        if len(set(values)) != 1:
-            return {}, _refused("400 Bad Request", f"The field {name!r} has several values.")
-        form[name] = values[0]
-    return form, None
-
-
-def _query_value(query: str, name: str) -> str | None:
-    values = parse_qs(query, max_num_fields=5).get(name)
-    return values[0] if values else None
-
-
 def _done(query: str) -> tuple[str | None, str]:
     """The procedure a form just changed, and how (``decided``, ``edited``, ``retired``)."""
     fields = parse_qs(query, max_num_fields=5)
@@ -354,36 +320,6 @@ def _done(query: str) -> tuple[str | None, str]:
         if fields.get(done):
             return fields[done][0], done
     return None, "decided"
-
-
-def _security_headers(nonce: str | None) -> list[tuple[str, str]]:
-    scripts = f"'nonce-{nonce}'" if nonce else "'none'"
-    return [
-        (
-            "Content-Security-Policy",
-            f"default-src 'none'; script-src {scripts}; style-src {scripts}; "
-            "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-        ),
-        ("X-Content-Type-Options", "nosniff"),
-        ("X-Frame-Options", "DENY"),
-        ("Referrer-Policy", "same-origin"),
-        ("Cache-Control", "no-store"),
-    ]
-
-
-def _html(status: str, html: str, nonce: str | None = None) -> Response:
-    body = html.encode("utf-8")
-    headers = [
-        ("Content-Type", "text/html; charset=utf-8"),
-        ("Content-Length", str(len(body))),
-        *_security_headers(nonce),
-    ]
-    return Response(status, body, headers)
-
-
-def _refused(status: str, message: str, headers: Iterable[tuple[str, str]] = ()) -> Response:
-    refused = _html(status, render_error(status.split(" ", 1)[1], message))
-    return Response(refused.status, refused.body, [*refused.headers, *headers])
 
 
 def allowed_hosts(host: str, port: int) -> frozenset[str] | None:
