@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from html import escape
 from string import Template
 from typing import Literal
+from urllib.parse import urlencode
 
 from agent_memory.core.model.visible import one_line
 
@@ -344,3 +345,89 @@ def _nav(current: str) -> str:
         marked = ' aria-current="page"' if name == current else ""
         links.append(f'<a href="{path}" data-view="{name}"{marked}>{label}</a>')
     return "".join(links)
+
+
+_ACTION = Template(
+    """<form class="repair $name" method="post" action="$action">
+  <input type="hidden" name="csrf_token" value="$csrf">
+  <input type="hidden" name="tenant_id" value="$tenant">
+  <input type="hidden" name="reviewer" value="">
+  $hidden$fields
+  <label>Reason <span class="hint">(required; kept in the history)</span>
+    <textarea name="reason" maxlength="2000" rows="2"
+      data-required="Say why: the history keeps the reason."></textarea></label>
+  <label><input type="checkbox" name="confirm" value="yes"> $confirm</label>
+  <button type="submit" class="danger">$button</button>
+  <p class="problem" role="alert" hidden></p>
+</form>"""
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionForm:
+    """A form that changes memory: a reason, a confirmation box, this start's CSRF token and
+    the page's tenant, then one POST (the page's JS asks for the reviewer's name, the reason
+    and the box first; the server checks them again).
+    """
+
+    name: str
+    action: str
+    button: str
+    confirm: str
+    hidden: tuple[tuple[str, str], ...] = ()
+    fields: str = ""
+
+    def html(self, csrf_token: str, tenant_id: str) -> str:
+        """The form's markup (``fields`` is markup already escaped)."""
+        hidden = "".join(
+            f'<input type="hidden" name="{e(name)}" value="{field(value)}">\n  '
+            for name, value in self.hidden
+        )
+        return _ACTION.substitute(
+            name=e(self.name),
+            action=e(self.action),
+            csrf=e(csrf_token),
+            tenant=e(tenant_id),
+            hidden=hidden,
+            fields=self.fields,
+            confirm=e(self.confirm),
+            button=e(self.button),
+        )
+
+
+def pager(path: str, cursor: str | None, **kept: str) -> str:
+    """A link to the next page (none on the last one), keeping the listing's other fields."""
+    if cursor is None:
+        return ""
+    query = urlencode({**{k: v for k, v in kept.items() if v}, "cursor": cursor})
+    return f'<p class="pager"><a href="{e(path)}?{e(query)}" rel="next">Next page</a></p>'
+
+
+def link(path: str, text: str, **query: str) -> str:
+    """A link to a view of this server, its query built from ``query`` (escaped)."""
+    return f'<a href="{e(path)}?{e(urlencode(query))}">{e(text)}</a>'
+
+
+def fields_list(rows: list[tuple[str, str]]) -> str:
+    """Label and value pairs (values markup already escaped) as a definition list."""
+    cells = "".join(f"<dt>{e(label)}</dt><dd>{value}</dd>" for label, value in rows)
+    return f'<dl class="fields">{cells}</dl>'
+
+
+def table(headers: tuple[str, ...], rows: list[str], empty: str) -> str:
+    """A table of ``rows`` (each a ``<tr>`` already escaped), or the ``empty`` notice."""
+    if not rows:
+        return f'<p class="empty">{e(empty)}</p>'
+    head = "".join(f"<th>{e(h)}</th>" for h in headers)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def row(*cells: str, **data: str) -> str:
+    """A table row of cells already escaped; ``data`` become ``data-*`` attributes."""
+    attributes = "".join(f' data-{k.replace("_", "-")}="{e(v)}"' for k, v in data.items())
+    return f"<tr{attributes}>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>"
+
+
+def section(title: str, body: str) -> str:
+    """A titled part of a view (``body`` already escaped)."""
+    return f'<section class="view"><h2>{e(title)}</h2>{body}</section>'

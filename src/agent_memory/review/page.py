@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from string import Template
+from typing import Literal
 
 from agent_memory.app.replies import ReviewItem, SourceRun
 from agent_memory.core.api.bootstrap_reply import ProcedureView
@@ -105,6 +106,7 @@ _FLAG = Template(
   <form class="dismissal" method="post" action="$action" data-confirm="$confirm">
     <input type="hidden" name="csrf_token" value="$csrf">
     <input type="hidden" name="flag_id" value="$flag_id">
+    <input type="hidden" name="back" value="$back">
     <input type="hidden" name="tenant_id" value="$tenant">
     <input type="hidden" name="reviewer" value="">
     <label>Reason <span class="hint">(required: why the item stands; kept in the history)</span>
@@ -226,7 +228,12 @@ def _served(view: ProcedureView, csrf_token: str) -> str:
     )
 
 
-def render_flags(flags: Sequence[FlagRecord] | None, tenant_id: str | None, csrf_token: str) -> str:
+def render_flags(
+    flags: Sequence[FlagRecord] | None,
+    tenant_id: str | None,
+    csrf_token: str,
+    back: Literal["review", "flags"] = "review",
+) -> str:
     """The tenant's open flags, each with a dismissal form (None: the page is of every
     tenant, whose flags are reviewed one tenant at a time).
     """
@@ -236,10 +243,11 @@ def render_flags(flags: Sequence[FlagRecord] | None, tenant_id: str | None, csrf
         return f'{heading}<p class="hint">{_e(hint)}</p></section>'
     if not flags:
         return f'{heading}<p class="empty">No agent has flagged anything.</p></section>'
-    return heading + "".join(_flag(flag, tenant_id, csrf_token) for flag in flags) + "</section>"
+    listed = "".join(_flag(flag, tenant_id, csrf_token, back) for flag in flags)
+    return f"{heading}{listed}</section>"
 
 
-def _flag(flag: FlagRecord, tenant_id: str, csrf_token: str) -> str:
+def _flag(flag: FlagRecord, tenant_id: str, csrf_token: str, back: str) -> str:
     confirm = (
         f"Dismiss the flag of {flag['agent_id']} on {flag['kind']} {flag['record_id']}? "
         "That agent is served it again."
@@ -256,6 +264,7 @@ def _flag(flag: FlagRecord, tenant_id: str, csrf_token: str) -> str:
         confirm=_e(confirm),
         csrf=_e(csrf_token),
         tenant=_e(tenant_id),
+        back=_e(back),
     )
 
 

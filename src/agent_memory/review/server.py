@@ -42,12 +42,20 @@ from agent_memory.app.messages import (
 from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, TransientError
 from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.review.browser import (
+    ACTION_PATHS,
+    FLAGS_PATH,
+    MAX_FLAGS_SHOWN,
+    VIEW_PATHS,
+    Browser,
+)
 from agent_memory.review.http import MAX_FORM_BYTES as MAX_FORM_BYTES  # the tests read it here
 from agent_memory.review.http import (
     Response,
     html,
     query_value,
     read_form,
+    redirect,
     refused,
 )
 from agent_memory.review.layout import Banner, render_error
@@ -63,8 +71,6 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-# The most open flags the page lists at once (``agent-memory flags list`` pages through more).
-MAX_FLAGS_SHOWN = 100
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _WILDCARDS = ("0.0.0.0", "::", "")
 
@@ -89,6 +95,7 @@ class ReviewApp:
         self.tenant_id = tenant_id
         self.csrf_token = csrf_token or secrets.token_urlsafe(32)
         self.allowed_hosts = None if allowed_hosts is None else frozenset(allowed_hosts)
+        self.browser = Browser(app, tenant_id, self.csrf_token)
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> list[bytes]:
         """Answer one request."""
@@ -112,10 +119,12 @@ class ReviewApp:
                 said = "Flag dismissed: its agent is served the item again."
                 return self._page(banner=Banner("ok", said))
             return self._page(*_done(query))
+        if path in VIEW_PATHS and method in ("GET", "HEAD"):
+            return self.browser.view(path, environ.get("QUERY_STRING", ""))
         if path in _POSTS and method == "POST":
             return self._post(path, environ)
-        if path in ("/", *_POSTS):
-            allowed = "GET, HEAD" if path == "/" else "POST"
+        if path in ("/", *VIEW_PATHS, *_POSTS):
+            allowed = "GET, HEAD" if path in ("/", *VIEW_PATHS) else "POST"
             return refused("405 Method Not Allowed", f"Use {allowed}.", [("Allow", allowed)])
         return refused("404 Not Found", "There is nothing here.")
 
@@ -185,6 +194,8 @@ class ReviewApp:
             return self._decide(form)
         if path == DISMISS_PATH:
             return self._dismiss(form)
+        if path in ACTION_PATHS:
+            return self.browser.act(path, form)
         return self._repair(path, form)
 
     def _dismiss(self, form: dict[str, str]) -> Response:
@@ -203,10 +214,9 @@ class ReviewApp:
         except TransientError:
             return self._failed("503 Service Unavailable", "Not dismissed: memory is busy; retry.")
         logger.info("flag dismissed", extra={"flag_id": closed["flag_id"]})
-        return Response(
-            "303 See Other",
-            headers=[("Location", f"/?dismissed={quote(closed['flag_id'], safe='')}")],
-        )
+        if form.get("back") == "flags":
+            return redirect(f"{FLAGS_PATH}?dismissed=1")
+        return redirect(f"/?dismissed={quote(closed['flag_id'], safe='')}")
 
     def _repair(self, path: str, form: dict[str, str]) -> Response:
         """An edit or a retirement, confirmed on the page (the box ticked)."""
@@ -309,7 +319,7 @@ class ReviewApp:
         return parts.scheme == "http" and parts.netloc.lower() in self.allowed_hosts
 
 
-_POSTS = (DECIDE_PATH, EDIT_PATH, RETIRE_PATH, DISMISS_PATH)
+_POSTS = (DECIDE_PATH, EDIT_PATH, RETIRE_PATH, DISMISS_PATH, *ACTION_PATHS)
 _INTERNAL = "The review server failed to answer; its log says why."
 
 
