@@ -146,7 +146,9 @@ class Browser:
             dismissed = Banner("ok", "Flag dismissed: its agent is served the item again.")
             shown = dismissed if "dismissed" in q else None
             return self._show("flags", "Flags", self._flags, shown)
-        return self._show("history", "History", lambda t: self._history(t, q))
+        if path == HISTORY_PATH:
+            return self._show("history", "History", lambda t: self._history(t, q))
+        raise ValueError(f"not a view of the browser: {path!r}")
 
     def _show(
         self,
