@@ -1,12 +1,15 @@
 """``agent-memory procedures diff`` and ``agent-memory review`` from the command line."""
 
 import json
+import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
 import urllib.request
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -147,6 +150,43 @@ def test_review_serves_the_page_until_interrupted(memory: Memory, scenario: Scen
         process.kill()
     assert process.returncode == 0, err
     assert out == "stopped\n"
+
+
+BROWSER_COMMAND = "agent-memory review --tenant acme --port 0"
+
+
+def test_the_readmes_memory_browser_command_serves_one_tenants_episodes(
+    memory: Memory, scenario: Scenario
+) -> None:
+    # Given the README's command, run as typed on this store ($AGENT_MEMORY_HOME)
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert f"`{BROWSER_COMMAND}`" in readme
+    code = (
+        "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "from agent_memory.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, *shlex.split(BROWSER_COMMAND)[1:]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "AGENT_MEMORY_HOME": str(memory.root)},
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url is not None and line.startswith("reviewing tenant acme's memory at"), line
+        # When its Episodes view of the reviewer is fetched
+        with urllib.request.urlopen(f"{url.group(0)}episodes?agent=reviewer", timeout=10) as reply:
+            page = reply.read().decode()
+        # Then it lists the reviewer's runs
+        assert 'data-run-id="run-002"' in page
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == 0
 
 
 def test_procedures_list_and_show_count_every_proposing_run(

@@ -4,6 +4,7 @@ Example::
 
     agent-memory procedures diff proc-… [--against proc-…]
     agent-memory review --open            # http://127.0.0.1:8765/ until Ctrl+C
+    agent-memory review --tenant acme --port 0   # the memory browser of one tenant
 """
 
 from __future__ import annotations
@@ -43,14 +44,20 @@ def register(commands: Subparsers, groups: Mapping[str, Subparsers]) -> None:
     diff.add_argument("--json", action="store_true", help="print the diff as JSON")
     diff.set_defaults(handler=procedures_diff, read_only=True)
 
-    review = commands.add_parser("review", help="review pending procedures in a web page")
+    review = commands.add_parser(
+        "review", help="review procedures, browse and repair memory, in a web page"
+    )
     review.add_argument(
         "--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST})"
     )
     review.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"0 for any free one ({DEFAULT_PORT})"
     )
-    review.add_argument("--tenant", help="review only this tenant's procedures")
+    review.add_argument(
+        "--tenant",
+        help="this tenant's memory only: the views beyond Review (episodes, facts, history) "
+        "need one",
+    )
     review.add_argument("--open", action="store_true", help="open the page in a browser")
     review.set_defaults(handler=serve_review)
 
@@ -101,12 +108,13 @@ def serve_review(args: argparse.Namespace, app: Application, out: TextIO) -> int
         ) from None
     if not is_loopback(args.host):
         print(
-            f"warning: listening on {args.host}: anyone who can reach it can approve procedures",
+            f"warning: listening on {args.host}: anyone who can reach it can approve procedures"
+            + (" and forget or rewrite this tenant's memory" if args.tenant else ""),
             file=sys.stderr,
         )
     try:
         with server:
-            out.write(f"reviewing procedures at {server.url} (Ctrl+C to stop)\n")
+            out.write(f"reviewing {_scope(args.tenant)} at {server.url} (Ctrl+C to stop)\n")
             out.flush()
             if args.open:
                 webbrowser.open(server.url)
@@ -114,6 +122,10 @@ def serve_review(args: argparse.Namespace, app: Application, out: TextIO) -> int
     except KeyboardInterrupt:
         out.write("stopped\n")
     return 0
+
+
+def _scope(tenant: str | None) -> str:
+    return f"tenant {tenant}'s memory" if tenant else "procedures of every tenant"
 
 
 def _diff_json(compared: ProcedureComparison) -> dict[str, Any]:

@@ -1,17 +1,11 @@
-"""The review page: HTML, CSS and JS templates, filled with escaped stored text.
-
-Everything shown comes from memory that runs wrote, so every value goes through
-:func:`html.escape`, each hidden character shown by name (``core/model/visible.py``); the page
-also runs under a nonce-only Content-Security-Policy, so markup
-that slipped through could not run a script anyway.
+"""The review view: pending procedures with their evidence and a decision form each, the
+served ones with a retire form, and the tenant's open flags, in the shared frame
+(:mod:`agent_memory.review.layout`, which escapes every stored value).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
-from html import escape
 from string import Template
 from typing import Literal
 
@@ -20,228 +14,16 @@ from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.api.flag_page import FlagRecord
 from agent_memory.core.model.models import Procedure, ProcedureStatus
 from agent_memory.core.model.procedure_diff import ProcedureDiff, StepChange
-from agent_memory.core.model.visible import one_line
+from agent_memory.review.layout import Banner, render_shell
+from agent_memory.review.layout import e as _e
+from agent_memory.review.layout import field as _field
+from agent_memory.review.layout import when as _when
 
 DECIDE_PATH = "/decide"
 EDIT_PATH = "/edit"
 RETIRE_PATH = "/retire"
 DISMISS_PATH = "/dismiss"
 
-
-@dataclass(frozen=True, slots=True)
-class Banner:
-    """A message above the list: what a decision did, or why it did not happen."""
-
-    kind: Literal["ok", "error"]
-    text: str
-
-
-_CSS = """
-:root { color-scheme: light dark; --ok: #1a7f37; --bad: #cf222e; --muted: #6e7781;
-  --line: #d0d7de; --add: #dafbe1; --del: #ffebe9; --card: #ffffff; --bg: #f6f8fa; }
-@media (prefers-color-scheme: dark) { :root { --line: #30363d; --add: #12361f; --del: #42191b;
-  --card: #161b22; --bg: #0d1117; } }
-* { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.45 system-ui, sans-serif; background: var(--bg); }
-header.top { position: sticky; top: 0; z-index: 1; display: flex; flex-wrap: wrap; gap: 1rem;
-  align-items: center; justify-content: space-between; padding: .8rem 1.5rem;
-  background: var(--card); border-bottom: 1px solid var(--line); }
-header.top h1 { font-size: 1.2rem; margin: 0; }
-header.top .scope { color: var(--muted); margin: 0; }
-label.reviewer input { font: inherit; padding: .3rem .5rem; width: 16rem; }
-main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
-.banner { max-width: 72rem; margin: 1rem auto 0; padding: .6rem 1rem; border-radius: 6px;
-  border: 1px solid; }
-.banner.ok { border-color: var(--ok); color: var(--ok); }
-.banner.error { border-color: var(--bad); color: var(--bad); }
-.empty { color: var(--muted); font-size: 1.1rem; }
-article.procedure, article.served { background: var(--card); border: 1px solid var(--line);
-  border-radius: 8px; padding: 1rem 1.25rem; margin: 1rem 0; }
-article h2 { margin: 0 .5rem 0 0; font-size: 1.15rem; display: inline; }
-article h3 { font-size: .95rem; margin: 1rem 0 .4rem; text-transform: uppercase;
-  letter-spacing: .04em; color: var(--muted); }
-.meta, .hint { color: var(--muted); margin: .3rem 0; }
-.status { font-size: .75rem; font-weight: 600; padding: .1rem .45rem; border-radius: 999px;
-  border: 1px solid var(--line); vertical-align: middle; }
-.status.NEEDS_REVIEW { border-color: var(--bad); color: var(--bad); }
-.flag { color: var(--bad); }
-.grid { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0 2rem; }
-@media (max-width: 800px) { .grid { grid-template-columns: minmax(0, 1fr); } }
-dl.history { display: grid; grid-template-columns: max-content auto; gap: .15rem 1rem;
-  margin: 0; }
-dl.history dt { color: var(--muted); }
-dl.history dd { margin: 0; }
-table { border-collapse: collapse; width: 100%; font-size: .9rem; }
-th, td { text-align: left; vertical-align: top; padding: .25rem .5rem;
-  border-bottom: 1px solid var(--line); }
-ol.diff { list-style: none; padding: 0; margin: 0; font-family: ui-monospace, monospace;
-  font-size: .88rem; }
-ol.diff li { padding: .15rem .5rem; white-space: pre-wrap; }
-ol.diff .num { color: var(--muted); }
-ol.diff li.added { background: var(--add); }
-ol.diff li.removed { background: var(--del); }
-ins { background: var(--add); text-decoration: none; }
-del { background: var(--del); }
-form.decision { display: flex; flex-wrap: wrap; gap: .6rem; align-items: flex-end;
-  margin-top: 1rem; padding-top: 1rem; border-top: 1px solid var(--line); }
-form.decision label { flex: 1 1 24rem; }
-form.decision textarea { display: block; width: 100%; min-height: 2.6rem; font: inherit; }
-button { font: inherit; padding: .45rem 1.1rem; border-radius: 6px; cursor: pointer;
-  border: 1px solid var(--line); }
-button.approve { background: var(--ok); border-color: var(--ok); color: #fff; }
-button.reject { background: transparent; border-color: var(--bad); color: var(--bad); }
-.problem { flex-basis: 100%; color: var(--bad); margin: 0; }
-details.edit { margin: -.6rem 0 1rem; padding: .6rem 1.25rem; background: var(--card);
-  border: 1px solid var(--line); border-radius: 0 0 8px 8px; }
-form.repair { display: flex; flex-direction: column; gap: .5rem; margin-top: .6rem; }
-form.repair textarea, form.repair input[type=text] { width: 100%; font: inherit; }
-form.repair textarea.steps { min-height: 8rem; font-family: ui-monospace, monospace; }
-button.retire { background: transparent; border-color: var(--bad); color: var(--bad);
-  align-self: flex-start; }
-button.save { align-self: flex-start; }
-.edited { color: var(--muted); }
-section.flags h2 { font-size: 1.1rem; margin: 1.5rem 0 .5rem; }
-article.flagged { background: var(--card); border: 1px solid var(--bad); border-radius: 8px;
-  padding: .8rem 1.25rem; margin: .8rem 0; }
-article.flagged blockquote { margin: .4rem 0; white-space: pre-wrap; }
-button.dismiss { background: transparent; border-color: var(--muted); }
-/* Stored text keeps its spaces: what is shown is what an agent is served. */
-article h2, .steps li, dl.history dd, td, .meta b, ins, del { white-space: pre-wrap; }
-"""
-
-_JS = """
-(function () {
-  "use strict";
-  var reviewer = document.getElementById("reviewer");
-  var KEY = "agent-memory.reviewer";
-  try {
-    if (!reviewer.value) { reviewer.value = localStorage.getItem(KEY) || ""; }
-    reviewer.addEventListener("input", function () {
-      localStorage.setItem(KEY, reviewer.value.trim());
-    });
-  } catch (ignored) { /* storage may be disabled: the name is then typed each time */ }
-  function refuse(event, form, message, field) {
-    event.preventDefault();
-    var problem = form.querySelector(".problem");
-    problem.textContent = message;
-    problem.hidden = false;
-    field.focus();
-  }
-  // A page restored from the back/forward cache would keep its disabled buttons.
-  window.addEventListener("pageshow", function (event) {
-    if (event.persisted) { window.location.reload(); }
-  });
-  document.querySelectorAll("form.decision").forEach(function (form) {
-    form.querySelectorAll("button").forEach(function (button) {
-      button.addEventListener("click", function () { form.dataset.decision = button.value; });
-    });
-    form.addEventListener("submit", function (event) {
-      var decision = event.submitter ? event.submitter.value : form.dataset.decision;
-      if (decision !== "approve" && decision !== "reject") {
-        event.preventDefault();
-        return;
-      }
-      var name = reviewer.value.trim();
-      if (!name) {
-        refuse(event, form, "Type your name as reviewer (top right) first.", reviewer);
-        return;
-      }
-      var reason = form.elements.namedItem("reason");
-      if (decision === "reject" && !reason.value.trim()) {
-        refuse(event, form, "A rejection needs a reason: say what is wrong.", reason);
-        return;
-      }
-      form.elements.namedItem("reviewer").value = name;
-      // Disabled buttons are left out of the submission, so the choice travels in a field.
-      form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-      var chosen = document.createElement("input");
-      chosen.type = "hidden";
-      chosen.name = "decision";
-      chosen.value = decision;
-      form.appendChild(chosen);
-    });
-  });
-  // An edit or a retirement: a name, a reason and the confirmation box, then one submission.
-  document.querySelectorAll("form.repair").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      var name = reviewer.value.trim();
-      if (!name) {
-        refuse(event, form, "Type your name as reviewer (top right) first.", reviewer);
-        return;
-      }
-      var steps = form.elements.namedItem("steps");
-      if (steps && !steps.value.trim()) {
-        refuse(event, form, "Give at least one step, one per line.", steps);
-        return;
-      }
-      var reason = form.elements.namedItem("reason");
-      if (!reason.value.trim()) {
-        refuse(event, form, "Say why: the history keeps the reason.", reason);
-        return;
-      }
-      var confirmed = form.elements.namedItem("confirm");
-      if (!confirmed.checked) {
-        refuse(event, form, "Tick the box to confirm.", confirmed);
-        return;
-      }
-      form.elements.namedItem("reviewer").value = name;
-      form.querySelectorAll("button").forEach(function (b) { b.disabled = true; });
-    });
-  });
-  document.querySelectorAll("form.dismissal").forEach(function (form) {
-    form.addEventListener("submit", function (event) {
-      var name = reviewer.value.trim();
-      if (!name) {
-        refuse(event, form, "Type your name as reviewer (top right) first.", reviewer);
-        return;
-      }
-      var reason = form.elements.namedItem("reason");
-      if (!reason.value.trim()) {
-        refuse(event, form, "A dismissal needs a reason: say why the item stands.", reason);
-        return;
-      }
-      if (!window.confirm(form.dataset.confirm)) {
-        event.preventDefault();
-        return;
-      }
-      form.elements.namedItem("reviewer").value = name;
-      form.querySelector("button").disabled = true;
-    });
-  });
-})();
-"""
-
-_PAGE = Template(
-    """<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Procedure review · agent-memory</title>
-<style nonce="$nonce">$css</style>
-</head>
-<body>
-<header class="top">
-  <div>
-    <h1>Procedures awaiting review</h1>
-    <p class="scope">$scope</p>
-  </div>
-  <label class="reviewer">Reviewer
-    <input id="reviewer" autocomplete="name" maxlength="128" placeholder="your name">
-  </label>
-</header>
-<noscript><p class="banner error">This page needs JavaScript to carry your reviewer name
-into a decision.</p></noscript>
-$banner
-<main>
-$items
-$flags
-</main>
-<script nonce="$nonce">$js</script>
-</body>
-</html>
-"""
-)
 
 _ITEM = Template(
     """<article class="procedure" id="$anchor" data-procedure-id="$procedure_id">
@@ -324,6 +106,7 @@ _FLAG = Template(
   <form class="dismissal" method="post" action="$action" data-confirm="$confirm">
     <input type="hidden" name="csrf_token" value="$csrf">
     <input type="hidden" name="flag_id" value="$flag_id">
+    <input type="hidden" name="back" value="$back">
     <input type="hidden" name="tenant_id" value="$tenant">
     <input type="hidden" name="reviewer" value="">
     <label>Reason <span class="hint">(required: why the item stands; kept in the history)</span>
@@ -332,15 +115,6 @@ _FLAG = Template(
     <p class="problem" role="alert" hidden></p>
   </form>
 </article>
-"""
-)
-
-_ERROR = Template(
-    """<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>$title · agent-memory</title></head>
-<body><h1>$title</h1><p>$message</p><p><a href="/">Back to the review list</a></p></body>
-</html>
 """
 )
 
@@ -371,33 +145,15 @@ def render_page(
         body += '<h2 class="served">Served now</h2>' + "".join(
             _served(view, csrf_token) for view in served
         )
-    return _PAGE.substitute(
-        nonce=_e(nonce),
-        css=_CSS,
-        js=_JS,
-        scope=_e(count),
-        banner=_banner(banner),
-        items=body,
-        flags=_flags(flags, tenant_id, csrf_token),
+    return render_shell(
+        view="review",
+        title="Procedure review",
+        heading="Procedures awaiting review",
+        scope=count,
+        body=body + render_flags(flags, tenant_id, csrf_token),
+        nonce=nonce,
+        banner=banner,
     )
-
-
-def render_error(title: str, message: str) -> str:
-    """A bare page for a refused request (no form, no token)."""
-    return _ERROR.substitute(title=_e(title), message=_e(message))
-
-
-def _e(value: object) -> str:
-    # Stored text as the memory block shows it: one line, each hidden character by name, so the
-    # reviewer reads every character an agent would be served.
-    return escape(one_line(str(value)), quote=True)
-
-
-def _banner(banner: Banner | None) -> str:
-    if banner is None:
-        return ""
-    role = "status" if banner.kind == "ok" else "alert"
-    return f'<p class="banner {banner.kind}" role="{role}">{_e(banner.text)}</p>'
 
 
 def _item(item: ReviewItem, csrf_token: str) -> str:
@@ -428,11 +184,6 @@ def _item(item: ReviewItem, csrf_token: str) -> str:
         csrf=_e(csrf_token),
         edit=_edit(p, csrf_token),
     )
-
-
-def _field(value: str) -> str:
-    # A form field's value is sent back as it is shown: escaped, but not made one line.
-    return escape(value, quote=True)
 
 
 def _edit(p: Procedure, csrf_token: str) -> str:
@@ -477,17 +228,26 @@ def _served(view: ProcedureView, csrf_token: str) -> str:
     )
 
 
-def _flags(flags: Sequence[FlagRecord] | None, tenant_id: str | None, csrf_token: str) -> str:
-    heading = '<section class="flags"><h2>Flagged by agents</h2>'
+def render_flags(
+    flags: Sequence[FlagRecord] | None,
+    tenant_id: str | None,
+    csrf_token: str,
+    back: Literal["review", "flags"] = "review",
+) -> str:
+    """The tenant's open flags, each with a dismissal form (None: the page is of every
+    tenant, whose flags are reviewed one tenant at a time).
+    """
+    heading = '<section class="flags" id="flags"><h2>Flagged by agents</h2>'
     if flags is None or tenant_id is None:
         hint = "Flags are reviewed one tenant at a time: open this page with --tenant."
         return f'{heading}<p class="hint">{_e(hint)}</p></section>'
     if not flags:
         return f'{heading}<p class="empty">No agent has flagged anything.</p></section>'
-    return heading + "".join(_flag(flag, tenant_id, csrf_token) for flag in flags) + "</section>"
+    listed = "".join(_flag(flag, tenant_id, csrf_token, back) for flag in flags)
+    return f"{heading}{listed}</section>"
 
 
-def _flag(flag: FlagRecord, tenant_id: str, csrf_token: str) -> str:
+def _flag(flag: FlagRecord, tenant_id: str, csrf_token: str, back: str) -> str:
     confirm = (
         f"Dismiss the flag of {flag['agent_id']} on {flag['kind']} {flag['record_id']}? "
         "That agent is served it again."
@@ -504,13 +264,8 @@ def _flag(flag: FlagRecord, tenant_id: str, csrf_token: str) -> str:
         confirm=_e(confirm),
         csrf=_e(csrf_token),
         tenant=_e(tenant_id),
+        back=_e(back),
     )
-
-
-def _when(timestamp: float | None) -> str:
-    if timestamp is None:
-        return "never"
-    return datetime.fromtimestamp(timestamp, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _rate(procedure: Procedure) -> str:

@@ -21,7 +21,6 @@ import secrets
 import socket
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from socketserver import TCPServer, ThreadingMixIn
 from types import TracebackType
 from urllib.parse import parse_qs, quote, urlsplit
@@ -43,13 +42,28 @@ from agent_memory.app.messages import (
 from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, TransientError
 from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.review.browser import (
+    ACTION_PATHS,
+    FLAGS_PATH,
+    MAX_FLAGS_SHOWN,
+    VIEW_PATHS,
+    Browser,
+)
+from agent_memory.review.http import MAX_FORM_BYTES as MAX_FORM_BYTES  # the tests read it here
+from agent_memory.review.http import (
+    Response,
+    html,
+    query_value,
+    read_form,
+    redirect,
+    refused,
+)
+from agent_memory.review.layout import Banner, render_error
 from agent_memory.review.page import (
     DECIDE_PATH,
     DISMISS_PATH,
     EDIT_PATH,
     RETIRE_PATH,
-    Banner,
-    render_error,
     render_page,
 )
 
@@ -57,21 +71,8 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
-# The largest edit: 50 steps of 2,000 characters, each up to 9 bytes once form-encoded.
-MAX_FORM_BYTES = 1024 * 1024
-# The most open flags the page lists at once (``agent-memory flags list`` pages through more).
-MAX_FLAGS_SHOWN = 100
 _LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 _WILDCARDS = ("0.0.0.0", "::", "")
-
-
-@dataclass(frozen=True, slots=True)
-class Response:
-    """A status line, headers and body."""
-
-    status: str
-    body: bytes = b""
-    headers: list[tuple[str, str]] = field(default_factory=list)
 
 
 class ReviewApp:
@@ -94,6 +95,7 @@ class ReviewApp:
         self.tenant_id = tenant_id
         self.csrf_token = csrf_token or secrets.token_urlsafe(32)
         self.allowed_hosts = None if allowed_hosts is None else frozenset(allowed_hosts)
+        self.browser = Browser(app, tenant_id, self.csrf_token)
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> list[bytes]:
         """Answer one request."""
@@ -101,28 +103,30 @@ class ReviewApp:
             response = self.respond(environ)
         except Exception:
             logger.exception("review request failed")
-            response = _html("500 Internal Server Error", render_error("Error", _INTERNAL))
+            response = html("500 Internal Server Error", render_error("Error", _INTERNAL))
         start_response(response.status, response.headers)
         return [b"" if environ.get("REQUEST_METHOD") == "HEAD" else response.body]
 
     def respond(self, environ: WSGIEnvironment) -> Response:
         """The response to a request: route, check, then show the page or decide."""
         if not self._host_allowed(environ):
-            return _refused("421 Misdirected Request", "This server does not answer that name.")
+            return refused("421 Misdirected Request", "This server does not answer that name.")
         method, path = environ.get("REQUEST_METHOD", "GET"), environ.get("PATH_INFO", "/")
         if path == "/" and method in ("GET", "HEAD"):
             query = environ.get("QUERY_STRING", "")
-            if _query_value(query, "dismissed") is not None:
+            if query_value(query, "dismissed") is not None:
                 # Not echoed: a link could put any text there.
                 said = "Flag dismissed: its agent is served the item again."
                 return self._page(banner=Banner("ok", said))
             return self._page(*_done(query))
+        if path in VIEW_PATHS and method in ("GET", "HEAD"):
+            return self.browser.view(path, environ.get("QUERY_STRING", ""))
         if path in _POSTS and method == "POST":
             return self._post(path, environ)
-        if path in ("/", *_POSTS):
-            allowed = "GET, HEAD" if path == "/" else "POST"
-            return _refused("405 Method Not Allowed", f"Use {allowed}.", [("Allow", allowed)])
-        return _refused("404 Not Found", "There is nothing here.")
+        if path in ("/", *VIEW_PATHS, *_POSTS):
+            allowed = "GET, HEAD" if path in ("/", *VIEW_PATHS) else "POST"
+            return refused("405 Method Not Allowed", f"Use {allowed}.", [("Allow", allowed)])
+        return refused("404 Not Found", "There is nothing here.")
 
     def _host_allowed(self, environ: WSGIEnvironment) -> bool:
         if self.allowed_hosts is None:
@@ -143,7 +147,7 @@ class ReviewApp:
         flags = None
         if self.tenant_id is not None:
             flags = self.memory.handle(ListFlags(self.tenant_id, MAX_FLAGS_SHOWN))["flags"]
-        html = render_page(
+        page = render_page(
             self.memory.handle(ReviewQueue(self.tenant_id)),
             csrf_token=self.csrf_token,
             nonce=nonce,
@@ -152,7 +156,7 @@ class ReviewApp:
             served=self.memory.handle(served),
             flags=flags,
         )
-        return _html(status, html, nonce)
+        return html(status, page, nonce)
 
     def _decided_banner(self, procedure_id: str, done: str = "decided") -> Banner | None:
         try:
@@ -175,13 +179,13 @@ class ReviewApp:
         )
 
     def _post(self, path: str, environ: WSGIEnvironment) -> Response:
-        form, problem = _read_form(environ)
+        form, problem = read_form(environ)
         if problem is not None:
             return problem
         if not self._origin_allowed(environ) or not hmac.compare_digest(
             form.get("csrf_token", "").encode(), self.csrf_token.encode()
         ):
-            return _refused(
+            return refused(
                 "403 Forbidden",
                 "This form is not from this review server, or the server has restarted "
                 "since the page was loaded: reload the page and decide again.",
@@ -190,6 +194,8 @@ class ReviewApp:
             return self._decide(form)
         if path == DISMISS_PATH:
             return self._dismiss(form)
+        if path in ACTION_PATHS:
+            return self.browser.act(path, form)
         return self._repair(path, form)
 
     def _dismiss(self, form: dict[str, str]) -> Response:
@@ -208,10 +214,9 @@ class ReviewApp:
         except TransientError:
             return self._failed("503 Service Unavailable", "Not dismissed: memory is busy; retry.")
         logger.info("flag dismissed", extra={"flag_id": closed["flag_id"]})
-        return Response(
-            "303 See Other",
-            headers=[("Location", f"/?dismissed={quote(closed['flag_id'], safe='')}")],
-        )
+        if form.get("back") == "flags":
+            return redirect(f"{FLAGS_PATH}?dismissed=1")
+        return redirect(f"/?dismissed={quote(closed['flag_id'], safe='')}")
 
     def _repair(self, path: str, form: dict[str, str]) -> Response:
         """An edit or a retirement, confirmed on the page (the box ticked)."""
@@ -314,37 +319,8 @@ class ReviewApp:
         return parts.scheme == "http" and parts.netloc.lower() in self.allowed_hosts
 
 
-_POSTS = (DECIDE_PATH, EDIT_PATH, RETIRE_PATH, DISMISS_PATH)
+_POSTS = (DECIDE_PATH, EDIT_PATH, RETIRE_PATH, DISMISS_PATH, *ACTION_PATHS)
 _INTERNAL = "The review server failed to answer; its log says why."
-
-
-def _read_form(environ: WSGIEnvironment) -> tuple[dict[str, str], Response | None]:
-    """The POSTed form as single values, or the response refusing it."""
-    content_type = str(environ.get("CONTENT_TYPE", "")).split(";")[0].strip().lower()
-    if content_type != "application/x-www-form-urlencoded":
-        return {}, _refused("415 Unsupported Media Type", "Post the page's form.")
-    try:
-        length = int(environ.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return {}, _refused("400 Bad Request", "Bad Content-Length.")
-    if length < 0 or length > MAX_FORM_BYTES:
-        return {}, _refused("413 Content Too Large", "That form is too large.")
-    raw = environ["wsgi.input"].read(length)
-    try:
-        fields = parse_qs(raw.decode("utf-8"), keep_blank_values=True, max_num_fields=20)
-    except (UnicodeDecodeError, ValueError):
-        return {}, _refused("400 Bad Request", "That form could not be read.")
-    form: dict[str, str] = {}
-    for name, values in fields.items():
-        if len(set(values)) != 1:
-            return {}, _refused("400 Bad Request", f"The field {name!r} has several values.")
-        form[name] = values[0]
-    return form, None
-
-
-def _query_value(query: str, name: str) -> str | None:
-    values = parse_qs(query, max_num_fields=5).get(name)
-    return values[0] if values else None
 
 
 def _done(query: str) -> tuple[str | None, str]:
@@ -354,36 +330,6 @@ def _done(query: str) -> tuple[str | None, str]:
         if fields.get(done):
             return fields[done][0], done
     return None, "decided"
-
-
-def _security_headers(nonce: str | None) -> list[tuple[str, str]]:
-    scripts = f"'nonce-{nonce}'" if nonce else "'none'"
-    return [
-        (
-            "Content-Security-Policy",
-            f"default-src 'none'; script-src {scripts}; style-src {scripts}; "
-            "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-        ),
-        ("X-Content-Type-Options", "nosniff"),
-        ("X-Frame-Options", "DENY"),
-        ("Referrer-Policy", "same-origin"),
-        ("Cache-Control", "no-store"),
-    ]
-
-
-def _html(status: str, html: str, nonce: str | None = None) -> Response:
-    body = html.encode("utf-8")
-    headers = [
-        ("Content-Type", "text/html; charset=utf-8"),
-        ("Content-Length", str(len(body))),
-        *_security_headers(nonce),
-    ]
-    return Response(status, body, headers)
-
-
-def _refused(status: str, message: str, headers: Iterable[tuple[str, str]] = ()) -> Response:
-    refused = _html(status, render_error(status.split(" ", 1)[1], message))
-    return Response(refused.status, refused.body, [*refused.headers, *headers])
 
 
 def allowed_hosts(host: str, port: int) -> frozenset[str] | None:
