@@ -46,6 +46,7 @@ FACT_GAUGES = (
     "StoredFactsPending",
     "StoredFactsConfirmed",
     "StoredFactsContested",
+    "StoredFactsRetracted",
     "StoredFactsAwaitingIngestion",
 )
 PROCEDURE_GAUGES = (

@@ -111,8 +111,8 @@ class OperatorAccess(Construct):
                     resources=[foundation_model_arn(self, EMBEDDING_MODEL_ID)],
                 ),
                 iam.PolicyStatement(
-                    # Who decided and why are scrubbed before the history keeps them; the
-                    # API has no resource to name.
+                    # Who decided and why (a forget, a redaction, a flag's dismissal) are
+                    # scrubbed before the history keeps them; the API has no resource to name.
                     sid="ScrubDecisions",
                     actions=["comprehend:DetectPiiEntities"],
                     resources=["*"],
@@ -131,12 +131,6 @@ class OperatorAccess(Construct):
                     sid="ReadFailedExecutions",
                     actions=["states:DescribeExecution"],
                     resources=[executions],
-                ),
-                iam.PolicyStatement(
-                    # A dismissal's reviewer and reason are scrubbed as stored text is.
-                    sid="ScrubDecisions",
-                    actions=["comprehend:DetectPiiEntities"],
-                    resources=["*"],
                 ),
                 iam.PolicyStatement(
                     sid="DeadLetters",
