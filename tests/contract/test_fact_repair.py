@@ -44,14 +44,12 @@ def test_retract_takes_a_served_fact_off_the_fast_path_for_good(facts: FactStore
     facts.mark_ingested("acme", "billing", "h-1", now=NOW + 1)
     # When a person retracts it, naming the fact that supersedes it
     assert facts.retract("acme", "billing", "h-1", now=NOW + 2, superseded_by="h-9") is True
-    # Then it keeps its content and log, RETRACTED, awaiting the ingestion that drops its document
+    # Then it keeps its log but neither its text nor its vectors, RETRACTED, awaiting the
+    # ingestion that drops its document
     fact = facts.get("acme", "billing", "h-1")
     assert fact is not None
-    assert (fact.status, fact.superseded_by, fact.content) == (
-        FactStatus.RETRACTED,
-        "h-9",
-        "Invoices are issued on the first business day",
-    )
+    assert (fact.status, fact.superseded_by, fact.content) == (FactStatus.RETRACTED, "h-9", "")
+    assert (fact.embedding, fact.spare_embedding) == (None, None)
     assert (fact.staged_at, fact.ingested_at, fact.run_ids) == (NOW + 2, None, {"run-1"})
     assert facts.fast_path("acme", "billing") == []
     assert [f.fact_hash for f in facts.awaiting_ingestion(limit=10).items] == ["h-1"]
@@ -173,3 +171,28 @@ def test_a_person_s_fact_seen_by_a_run_counts_that_run(facts: FactStore) -> None
 
     assert (seen.status, seen.asserted_by) == (FactStatus.CONFIRMED, "alice")
     assert (seen.sightings, seen.confirmations, seen.run_ids) == (1, 1, {"run-7"})
+
+
+def test_a_later_sighting_gives_a_retracted_fact_neither_its_text_nor_a_vector(
+    facts: FactStore,
+) -> None:
+    # Given a retracted fact
+    facts.observe(observation(embedding=VECTOR))
+    facts.retract("acme", "billing", "h-1", now=NOW)
+    # When another run sees the same text, with its vector
+    after = facts.observe(observation(run_id="run-2", embedding=VECTOR))
+    # Then the sighting is logged, and the fact stays without text or vector
+    assert after.sightings == 2 and after.status is FactStatus.RETRACTED
+    assert (after.content, after.embedding) == ("", None)
+
+
+def test_a_person_asserting_a_retracted_fact_again_restores_its_text(facts: FactStore) -> None:
+    facts.observe(observation(embedding=VECTOR))
+    facts.retract("acme", "billing", "h-1", now=NOW)
+
+    text = "Invoices are issued on the first business day"
+    back = facts.assert_fact(asserted(fact_hash="h-1", content=text))
+
+    assert back.status is FactStatus.CONFIRMED
+    assert back.content == "Invoices are issued on the first business day"
+    assert back.embedding == VECTOR

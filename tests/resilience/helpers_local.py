@@ -64,13 +64,13 @@ class LockingDatabase(SqliteDatabase):
         return spell > 0
 
     @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
+    def write(self, *, erases: bool = False) -> Iterator[sqlite3.Connection]:
         contended = self.rate > 0 and self._contended()
         if not contended:
-            with super().write() as conn:
+            with super().write(erases=erases) as conn:
                 yield conn
             return
-        with held_write_lock(self.path), super().write() as conn:
+        with held_write_lock(self.path), super().write(erases=erases) as conn:
             yield conn  # not reached: the write waits busy_timeout, then raises
 
 

@@ -69,7 +69,11 @@ class MemoryFactStore:
                 stored,
                 last_seen=last_seen,
                 confidence=max(stored.confidence, o.confidence),
-                embedding=stored.embedding if stored.embedding is not None else o.embedding,
+                embedding=(
+                    stored.embedding
+                    if stored.embedding is not None or stored.status is FactStatus.RETRACTED
+                    else o.embedding
+                ),
                 confirmations=stored.confirmations + (counted is not None),
             )
             return self._as_fact(row)
@@ -142,6 +146,9 @@ class MemoryFactStore:
                 superseded_by=superseded_by,
                 staged_at=now,
                 ingested_at=None,
+                content="",
+                embedding=None,
+                spare_embedding=None,
             )
         return True
 
@@ -175,6 +182,8 @@ class MemoryFactStore:
                     superseded_by=None,
                     staged_at=None,
                     ingested_at=None,
+                    content=row.fact.content or fact.content,
+                    embedding=row.fact.embedding or fact.embedding,
                 )
             return self._as_fact(row)
 

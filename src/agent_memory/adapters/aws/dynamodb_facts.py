@@ -250,12 +250,18 @@ class DynamoDbFactStore:
         indexes, and joins awaiting-index until the job that drops its document is settled.
         """
         pk = partition_key(tenant_id, domain)
-        sets = f"#status = :retracted, staged_at = :now, {AWAITING_SHARD} = :awaiting"
-        removes = f"ingested_at, {FAST_PATH_KEY}, {PENDING_SHARD}"
+        # The text and the vectors made of it go: the hash is what keeps later sightings
+        # from promoting it again.
+        sets = (
+            f"#status = :retracted, staged_at = :now, {AWAITING_SHARD} = :awaiting, "
+            "content = :erased"
+        )
+        removes = ", ".join(("ingested_at", FAST_PATH_KEY, PENDING_SHARD, *_VECTOR_ATTRIBUTES))
         values = {
             ":retracted": s(FactStatus.RETRACTED.value),
             ":now": n(now),
             ":awaiting": s(shard_key(_AWAITING, shard_of(pk, fact_hash))),
+            ":erased": s(""),
         }
         if superseded_by is None:
             removes += ", superseded_by"
@@ -284,10 +290,18 @@ class DynamoDbFactStore:
                         ConditionExpression="attribute_not_exists(pk)",
                     )
             except ConditionFailed:
+                # A retracted fact's text and vector were erased: the person's word restores them.
+                restored, vector = "", Item()
+                if fact.embedding is not None:
+                    put_vector(vector, fact.embedding)
+                    restored = ", " + ", ".join(
+                        f"{name} = if_not_exists({name}, :{name})" for name in vector
+                    )
                 confirmed = self._update(
                     key,
                     "SET #status = :confirmed, asserted_by = :by, confirmed_at = :at, "
-                    f"{FAST_PATH_KEY} = :fast REMOVE superseded_by, staged_at, ingested_at, "
+                    f"{FAST_PATH_KEY} = :fast{restored} "
+                    "REMOVE superseded_by, staged_at, ingested_at, "
                     f"{AWAITING_SHARD}, {PENDING_SHARD}",
                     condition="attribute_exists(pk)",
                     names=_STATUS,
@@ -296,10 +310,17 @@ class DynamoDbFactStore:
                         ":by": s(fact.asserted_by or ""),
                         ":at": n(fact.confirmed_at or fact.last_seen),
                         ":fast": s(tenant_prefix(fact.tenant_id)),
+                        **{f":{name}": value for name, value in vector.items()},
                     },
                 )
                 if not confirmed:
                     continue  # deleted since the put failed: put it again
+                self._update(
+                    key,
+                    "SET content = :content",
+                    condition="content = :erased",
+                    values={":content": s(fact.content), ":erased": s("")},
+                )
             after = self._read(key)
             if after is not None:
                 return self._as_fact(after)
@@ -860,7 +881,9 @@ def _sighting(
     if new_run and o.confidence > get_float(current, "confidence"):
         sets.append("confidence = :confidence")
         values[":confidence"] = n(o.confidence)
-    if new_run and o.embedding is not None and "embedding" not in current:
+    # A retracted fact keeps no vector: its text was erased with it.
+    retracted = get_s(current, "status") == FactStatus.RETRACTED.value
+    if new_run and o.embedding is not None and "embedding" not in current and not retracted:
         sets += ["embedding = :e", "embedding_model = :em", "embedding_dimension = :ed"]
         vector: Item = {}
         put_vector(vector, o.embedding)

@@ -62,13 +62,14 @@ class SqliteFactStore:
                 )
             if not created and new_run:
                 # A known run changes nothing but last_seen (see the port).
+                # A retracted fact keeps no vector: its text was erased with it.
                 conn.execute(
                     "UPDATE facts SET confidence = MAX(confidence, ?), "
                     "embedding_model = COALESCE(embedding_model, ?), "
                     "embedding_dimension = COALESCE(embedding_dimension, ?), "
                     "embedding = COALESCE(embedding, ?) "
-                    "WHERE pk = ? AND fact_hash = ?",
-                    (o.confidence, model, dimension, data, pk, o.fact_hash),
+                    "WHERE pk = ? AND fact_hash = ? AND status != ?",
+                    (o.confidence, model, dimension, data, pk, o.fact_hash, FactStatus.RETRACTED),
                 )
                 if _count_if_independent(conn, pk, o, independence):
                     conn.execute(
@@ -157,18 +158,24 @@ class SqliteFactStore:
         """Move a fact of another status to RETRACTED, its document awaiting ingestion again;
         True only for the call that changed it.
         """
-        changed = self._db.execute(
-            "UPDATE facts SET status = ?, superseded_by = ?, staged_at = ?, ingested_at = NULL "
-            "WHERE pk = ? AND fact_hash = ? AND status != ?",
-            (
-                FactStatus.RETRACTED,
-                superseded_by,
-                now,
-                partition_key(tenant_id, domain),
-                fact_hash,
-                FactStatus.RETRACTED,
-            ),
-        )
+        # The text and the vectors made of it go (secure_delete zeroes them, and the WAL is
+        # folded back): the hash is what keeps later sightings from promoting it again.
+        with self._db.write(erases=True) as conn:
+            changed = conn.execute(
+                "UPDATE facts SET status = ?, superseded_by = ?, staged_at = ?, "
+                "ingested_at = NULL, content = '', embedding_model = NULL, "
+                "embedding_dimension = NULL, embedding = NULL, spare_embedding_model = NULL, "
+                "spare_embedding_dimension = NULL, spare_embedding = NULL "
+                "WHERE pk = ? AND fact_hash = ? AND status != ?",
+                (
+                    FactStatus.RETRACTED,
+                    superseded_by,
+                    now,
+                    partition_key(tenant_id, domain),
+                    fact_hash,
+                    FactStatus.RETRACTED,
+                ),
+            ).rowcount
         return changed == 1
 
     def assert_fact(self, fact: Fact) -> Fact:
@@ -184,7 +191,13 @@ class SqliteFactStore:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '{}', ?) "
                 "ON CONFLICT (pk, fact_hash) DO UPDATE SET status = excluded.status, "
                 "asserted_by = excluded.asserted_by, confirmed_at = excluded.confirmed_at, "
-                "superseded_by = NULL, staged_at = NULL, ingested_at = NULL",
+                "superseded_by = NULL, staged_at = NULL, ingested_at = NULL, "
+                # A retracted fact's text and vector were erased: the person's word restores them.
+                "content = CASE content WHEN '' THEN excluded.content ELSE content END, "
+                "embedding_model = COALESCE(embedding_model, excluded.embedding_model), "
+                "embedding_dimension = "
+                "COALESCE(embedding_dimension, excluded.embedding_dimension), "
+                "embedding = COALESCE(embedding, excluded.embedding)",
                 (
                     pk,
                     f.fact_hash,

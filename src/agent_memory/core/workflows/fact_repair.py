@@ -3,7 +3,9 @@
 Each is recorded in the tenant's history (who and why scrubbed, before anything changes). A
 retracted fact is served nowhere from the next bootstrap on: it leaves the fast path at once,
 its knowledge-base document is deleted (the next ingestion drops it from the index, and until
-then retrieval skips it), and agents' later sightings count without promoting it again. A
+then retrieval skips it), its text and vectors are erased from the store and from the run
+records that carried it (only its hash stays, and agents' later sightings count without
+promoting it again). A
 person's text, a correction's or an assertion's, is held to the bounds of an agent's fact and
 scrubbed as every stored text is; it is served at once (fast path) and staged for the KB.
 The history keeps ids and, for what was removed, a digest: never the content.
@@ -12,6 +14,7 @@ The history keeps ids and, for what was removed, a digest: never the content.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from agent_memory.core.api.contracts import MAX_ITEM_CHARS
 from agent_memory.core.model.decisions import MAX_RECORD_ID, Action, RecordKind, digest
@@ -143,8 +146,46 @@ def _withdraw(ports: MemoryPorts, fact: Fact, *, superseded_by: str | None = Non
         fact.tenant_id, fact.domain, fact.fact_hash, now=ports.clock(), superseded_by=superseded_by
     )
     ports.knowledge_base.delete_document(document_key(fact.tenant_id, fact.domain, fact.fact_hash))
+    _drop_from_runs(ports, fact.tenant_id, fact.fact_hash)
     if not changed:
         raise Conflict(f"fact {fact.fact_hash!r} was retracted already")
+
+
+def _drop_from_runs(ports: MemoryPorts, tenant_id: str, fact_hash: str) -> int:
+    """Take the retracted fact out of every run record that carries it (a run's scrubbed
+    state, a failed run's event), so no record keeps its text; a run redelivered or replayed
+    later simply does not report it. How many records were rewritten.
+    """
+    rewritten = 0
+    for entry in ports.run_ledger.entries(tenant_id):
+        value, dropped = _without_fact(entry.value, fact_hash)
+        if dropped:
+            rewritten += ports.run_ledger.reword(entry.key, value)
+    return rewritten
+
+
+def _without_fact(value: Any, fact_hash: str) -> tuple[Any, bool]:
+    """``value`` with every fact of that hash taken out of its ``facts`` lists."""
+    if isinstance(value, list):
+        pairs = [_without_fact(item, fact_hash) for item in value]
+        return [item for item, _ in pairs], any(dropped for _, dropped in pairs)
+    if not isinstance(value, dict):
+        return value, False
+    kept: dict[str, Any] = {}
+    dropped = False
+    for key, item in value.items():
+        if key == "facts" and isinstance(item, list):
+            facts = [f for f in item if not _is_fact(f, fact_hash)]
+            dropped |= len(facts) < len(item)
+            item = facts
+        kept[key], inner = _without_fact(item, fact_hash)
+        dropped |= inner
+    return kept, dropped
+
+
+def _is_fact(item: Any, fact_hash: str) -> bool:
+    content = item.get("content") if isinstance(item, dict) else None
+    return isinstance(content, str) and semantic.fact_hash(content) == fact_hash
 
 
 def _scrubbed_content(ports: MemoryPorts, tenant_id: str, content: str) -> str:
