@@ -161,3 +161,24 @@ def test_any_history_pages_back_whole(
     assert sorted(d.decision_id for d in found) == sorted(d.decision_id for d in made)
     times = [round(d.at, 6) for d in found]
     assert times == sorted(times, reverse=True)
+
+
+def test_one_records_decisions_page_back_alone_past_many_others(decisions: DecisionLog) -> None:
+    # Given two decisions about one record, 150 about others between and around them
+    wanted = [
+        Decision("acme", Action.REJECT, RecordKind.PROCEDURE, "proc-1", "ana", NOW + 10),
+        Decision("acme", Action.APPROVE, RecordKind.PROCEDURE, "proc-1", "bo", NOW + 200),
+    ]
+    for n in range(150):
+        decisions.record(
+            Decision("acme", Action.APPROVE, RecordKind.PROCEDURE, f"p-{n}", "x", NOW + n)
+        )
+    for decision in wanted:
+        decisions.record(decision)
+    # When the record's history is read one at a time
+    first = decisions.history("acme", limit=1, record_id="proc-1")
+    second = decisions.history("acme", limit=1, cursor=first.cursor, record_id="proc-1")
+    # Then its decisions come alone, newest first, and the second page is the last
+    assert [*first.items, *second.items] == list(reversed(wanted))
+    assert second.cursor is None
+    assert decisions.history("acme", limit=5, record_id="proc-9").items == ()

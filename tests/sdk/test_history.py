@@ -159,3 +159,29 @@ def test_the_cli_approves_a_rejected_procedure_only_when_told_to_overrule(tmp_pa
     # And the second validates it
     assert overruled.returncode == 0, overruled.stderr
     assert f"{procedure} is VALIDATED" in overruled.stdout
+
+
+def test_one_records_decisions_are_read_back_alone_and_shown_with_it(local: LocalMemory) -> None:
+    # Given a procedure rejected, then approved overruling it, among 120 other decisions
+    target = proposed(local, "run-0", "contract_review")
+    local.client.reject_procedure("acme", target, reviewer="counsel", reason="Skips clause 9")
+    for n in range(1, 121):
+        other = proposed(local, f"run-{n}", f"task-{n}")
+        local.client.approve_procedure("acme", other, reviewer=f"reviewer-{n}")
+    local.client.approve_procedure("acme", target, reviewer="lead", overrule=True)
+    # When its history is asked for, one decision a page
+    first = local.client.history("acme", record_id=target, limit=1)
+    second = local.client.history("acme", record_id=target, limit=1, cursor=first["cursor"])
+    # Then its two decisions come back alone, newest first, and the listing ends
+    assert [d["action"] for d in first["decisions"] + second["decisions"]] == [
+        "approve",
+        "reject",
+    ]
+    assert second["cursor"] is None
+    # And `procedures show` lists them under the procedure
+    local.client.close()
+    shown = cli(local.store.parent, "--store", str(local.store), "procedures", "show", target)
+    assert shown.returncode == 0, shown.stderr
+    after = shown.stdout.split("decisions:\n", 1)[1]
+    assert after.index("approve procedure") < after.index("reject procedure")
+    assert "Skips clause 9" in after

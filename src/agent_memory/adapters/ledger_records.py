@@ -282,6 +282,10 @@ def decision_key(decision: Decision) -> str:
     return f"{decision_prefix(decision.tenant_id)}{moment}{KEY_SEPARATOR}{decision.decision_id}"
 
 
+# Decisions read at once while looking for one record's.
+_CHUNK = 100
+
+
 class KeyedDecisionLog:
     """``DecisionLog`` over a :class:`LedgerTable`: each decision one record, never expiring,
     at :func:`decision_key`; a page's cursor is its last key, held to the tenant's prefix.
@@ -295,13 +299,31 @@ class KeyedDecisionLog:
         value = decision.as_json()
         self._table.add(decision_key(decision), value, now=decision.at, expires_at=None)
 
-    def history(self, tenant_id: str, *, limit: int, cursor: str | None = None) -> Page[Decision]:
-        """The tenant's decisions, newest first, one page."""
+    def history(
+        self,
+        tenant_id: str,
+        *,
+        limit: int,
+        cursor: str | None = None,
+        record_id: str | None = None,
+    ) -> Page[Decision]:
+        """The tenant's decisions (about one record, when given), newest first, one page; a
+        record's are found reading the history back a chunk at a time.
+        """
         check_limit(limit)
         prefix = decision_prefix(tenant_id)
         if cursor is not None and not cursor.startswith(prefix):
             raise InvalidInput("cursor", "not a cursor of this tenant's history")
-        found = self._table.latest(prefix, limit=limit + 1, before=cursor)
+        found: list[tuple[str, dict[str, Any]]] = []
+        before = cursor
+        while len(found) <= limit:
+            chunk = self._table.latest(
+                prefix, limit=limit + 1 if record_id is None else _CHUNK, before=before
+            )
+            found += [f for f in chunk if record_id is None or f[1]["record_id"] == record_id]
+            if record_id is None or len(chunk) < _CHUNK:
+                break
+            before = chunk[-1][0]
         page = found[:limit]
         decisions = tuple(Decision.from_json(tenant_id, value) for _, value in page)
         return Page(decisions, page[-1][0] if len(found) > limit else None)

@@ -184,6 +184,8 @@ class History(Message["HistoryPage"]):
     tenant_id: str
     limit: int = 50
     cursor: str | None = None
+    # Only the decisions about this record (a procedure's id, a fact's ``domain/hash``, ...).
+    record_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -19,8 +20,12 @@ from agent_memory.cli.shared import (
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import FactStatus, ProcedureStatus
 
+# The decisions ``procedures show`` lists under a procedure (``history --record`` pages the rest).
+MAX_HISTORY_SHOWN = 20
+
 if TYPE_CHECKING:
     from agent_memory.app import Application
+    from agent_memory.core.api.history_page import DecisionRecord
 
     # Not subscriptable at run time; only the annotations (strings here) name it.
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -175,6 +180,9 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     history.add_argument("--tenant", required=True, help=TENANT_HELP)
     history.add_argument("--limit", type=int, default=50, help="decisions per page (1-100)")
     history.add_argument("--cursor", help="continue from a page's cursor (as --json prints it)")
+    history.add_argument(
+        "--record", help="only the decisions about this record (a procedure id, domain/hash, ...)"
+    )
     history.add_argument("--json", action="store_true", help=JSON_HELP)
     history.set_defaults(handler=_history, read_only=True)
 
@@ -219,7 +227,7 @@ def _procedures_list(args: argparse.Namespace, app: Application, out: TextIO) ->
 
 
 def _procedures_show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
-    from agent_memory.app.messages import ShowProcedure
+    from agent_memory.app.messages import History, ShowProcedure
     from agent_memory.core.model.errors import NotFound
     from agent_memory.core.model.visible import one_line
 
@@ -242,6 +250,12 @@ def _procedures_show(args: argparse.Namespace, app: Application, out: TextIO) ->
     out.write(
         f"proposed by {data['proposals']} runs: {named}{f' and {more} more' if more else ''}\n"
     )
+    # Its decision history: who approved, rejected, edited or retired it, and why.
+    decided = app.handle(History(data["tenant_id"], MAX_HISTORY_SHOWN, None, args.procedure_id))
+    out.write("decisions:\n" if decided["decisions"] else "decisions: none yet\n")
+    write_decisions(decided["decisions"], out, indent="  ")
+    if decided["cursor"]:
+        out.write(f"  (more: history --tenant {data['tenant_id']} --record {args.procedure_id})\n")
     return 0
 
 
@@ -419,23 +433,30 @@ def _moment(at: float) -> str:
 
 def _history(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     from agent_memory.app.messages import History
-    from agent_memory.core.model.visible import one_line
 
-    page = app.handle(History(checked_tenant(args.tenant), args.limit, args.cursor))
+    tenant = checked_tenant(args.tenant)
+    page = app.handle(History(tenant, args.limit, args.cursor, args.record))
     if args.json:
         print_json(page, out)
         return 0
     if not page["decisions"]:
         out.write("no decisions\n")
-    for d in page["decisions"]:
-        when = datetime.fromtimestamp(d["at"], UTC).isoformat(timespec="seconds")
-        line = f"{when}  {d['action']} {d['kind']} {d['record_id']}  by {d['actor']}"
-        out.write(one_line(line) + "\n")
-        if d["reason"]:
-            out.write(f"    {one_line(d['reason'])}\n")
+    write_decisions(page["decisions"], out)
     if page["cursor"]:
         out.write(f"(more: --cursor {page['cursor']})\n")
     return 0
+
+
+def write_decisions(decisions: Sequence[DecisionRecord], out: TextIO, indent: str = "") -> None:
+    """Decisions as a person reads them: when, what, about which record, by whom, and why."""
+    from agent_memory.core.model.visible import one_line
+
+    for d in decisions:
+        when = datetime.fromtimestamp(d["at"], UTC).isoformat(timespec="seconds")
+        line = f"{when}  {d['action']} {d['kind']} {d['record_id']}  by {d['actor']}"
+        out.write(indent + one_line(line) + "\n")
+        if d["reason"]:
+            out.write(f"{indent}    {one_line(d['reason'])}\n")
 
 
 def _facts_resolve(args: argparse.Namespace, app: Application, out: TextIO) -> int:

@@ -594,9 +594,16 @@ class DecisionLog(Protocol):
         """Append the decision (one already recorded under its ``decision_id`` stays as it is)."""
         ...
 
-    def history(self, tenant_id: str, *, limit: int, cursor: str | None = None) -> Page[Decision]:
-        """One page of the tenant's decisions, newest first; ``cursor`` continues a listing
-        (one of another tenant's listings is refused).
+    def history(
+        self,
+        tenant_id: str,
+        *,
+        limit: int,
+        cursor: str | None = None,
+        record_id: str | None = None,
+    ) -> Page[Decision]:
+        """The tenant's decisions (only those about ``record_id``, when given), newest first,
+        one page of at most ``limit``; ``cursor`` continues a listing.
         """
         ...
 

@@ -640,13 +640,23 @@ class MemoryClient:
             request["run_id"] = run_id
         return self._backend.handle(_parsed(FlagMemory, flag_message, request))
 
-    def history(self, tenant_id: str, *, limit: int = 50, cursor: str | None = None) -> HistoryPage:
+    def history(
+        self,
+        tenant_id: str,
+        *,
+        limit: int = 50,
+        cursor: str | None = None,
+        record_id: str | None = None,
+    ) -> HistoryPage:
         """One page of the tenant's history, newest first: every decision people made about
-        its memory (who, when, what, about which record, why). Locally; on AWS an operator
-        reads it with ``agent-memory history --aws-stack``.
+        its memory (who, when, what, about which record, why), or only those about
+        ``record_id`` (a procedure's id, a fact's ``domain/hash``, an ``agent/run``). Locally;
+        on AWS as an operator (``aws_from_stack(..., operator=True)``).
         """
         tenant = _parsed_tenant(tenant_id)
-        return self._backend.handle(History(tenant, limit, cursor))
+        if record_id is not None:
+            record_id = _text(record_id, "record_id")
+        return self._backend.handle(History(tenant, limit, cursor, record_id))
 
     def forget_runs(
         self,
