@@ -24,27 +24,14 @@ from tests.review.scenario import (
     seed,
     status_of,
 )
-from tests.support.browser import CHROMIUM, chromium
+from tests.support.browser import browser, require_chromium
 from tests.support.memory import Memory, make_memory
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Dialog, Page
 
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the playwright package (a dev dependency) is not installed"
-)
-
-if CHROMIUM is None:
-    pytest.skip(
-        "no Chromium browser found (install it with: apt-get install -y chromium)",
-        allow_module_level=True,
-    )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with chromium() as launched:
-        yield launched
+sync_api = require_chromium()
+__all__ = ["browser"]  # the shared fixture, used by the tests below
 
 
 @pytest.fixture

@@ -6,7 +6,10 @@ import os
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import ModuleType
 from typing import TYPE_CHECKING
+
+import pytest
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -46,3 +49,25 @@ def chromium() -> Iterator[Browser]:
             yield launched
         finally:
             launched.close()
+
+
+def require_chromium() -> ModuleType:
+    """``playwright.sync_api``, or the calling test module skipped (no playwright, or no
+    Chromium on this machine), saying what to install.
+    """
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the playwright package (a dev dependency) is not installed"
+    )
+    if CHROMIUM is None:
+        pytest.skip(
+            "no Chromium browser found (install it with: apt-get install -y chromium)",
+            allow_module_level=True,
+        )
+    return sync_api
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for a test module."""
+    with chromium() as launched:
+        yield launched
