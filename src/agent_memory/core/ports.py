@@ -61,9 +61,20 @@ class EpisodeStore(Protocol):
         ...
 
     def recent(
-        self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
+        self,
+        tenant_id: str,
+        agent_id: str,
+        *,
+        now: float,
+        limit: int,
+        cursor: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
     ) -> Page[Episode]:
-        """The agent's unexpired episodes, newest first, one page of at most ``limit``."""
+        """The agent's unexpired episodes, newest first, one page of at most ``limit``; with
+        ``since`` or ``until``, only those created in ``[since, until)``, chosen by the store's
+        query (not by filtering a page). A cursor continues the listing with the same bounds.
+        """
         ...
 
     def failed_before(
