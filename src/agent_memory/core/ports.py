@@ -35,6 +35,7 @@ from agent_memory.core.model.models import (
 )
 from agent_memory.core.model.policies import EpisodicPolicy, Independence, Policies
 from agent_memory.core.model.scope import AGENT_SCOPE, Scope
+from agent_memory.core.model.time_window import OPEN, TimeWindow
 
 T = TypeVar("T")
 FloatArray = npt.NDArray[np.float32]
@@ -884,12 +885,14 @@ class EpisodeSearch(Protocol):
         candidates: int = 64,
         min_word_share: float | None = None,
         excluded: frozenset[tuple[str, str]] = frozenset(),
+        window: TimeWindow = OPEN,
     ) -> SearchResult:
         """The live episodes and their units best matching ``text`` (and its vector ``query``),
         best first. With ``min_similarity``, none ranked below the last episode that reaches
         it (or, with ``min_word_share``, holds that share of the query's word weight) is
         returned (none at all when no episode does). The ``excluded`` episodes, by (agent,
-        run), are never returned.
+        run), are never returned, nor any created outside ``window``: the episodes ranked
+        are chosen among those created in it.
         """
         ...
 
@@ -910,10 +913,12 @@ class EpisodeIndexes(Protocol):
         now: float,
         policy: EpisodicPolicy,
         scope: Scope = AGENT_SCOPE,
+        window: TimeWindow = OPEN,
     ) -> EpisodeSearch:
         """The index of the episodes of the scope's agents (``agent_id``'s own by default) as
         they stand in ``store`` at ``now``: one index over all of them, each episode keeping
-        its author.
+        its author; it holds every episode created in ``window`` that a search of the window
+        may rank (the newest ``policy.candidates`` of each agent's in the window, at least).
         """
         ...
 
