@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Episode, EpisodeUnit, StoredVector
@@ -200,6 +203,94 @@ def test_recent_of_an_agent_without_episodes_is_one_empty_page(episodes: Episode
 
     assert page.items == ()
     assert page.cursor is None
+
+
+def test_recent_within_a_window_holds_since_and_leaves_out_until(episodes: EpisodeStore) -> None:
+    # Given episodes created a day apart
+    for age in range(4):
+        episodes.add(episode(run_id=f"day-{age}", created_at=NOW - age * DAY))
+
+    # When the window runs from three days ago up to (not including) the newest one
+    page = episodes.recent("acme", "agent-1", now=NOW, limit=10, since=NOW - 3 * DAY, until=NOW)
+
+    # Then its first moment is in, its last moment is out
+    assert [e.run_id for e in page.items] == ["day-1", "day-2", "day-3"]
+
+
+def test_recent_within_an_open_ended_window_bounds_one_side(episodes: EpisodeStore) -> None:
+    for age in range(4):
+        episodes.add(episode(run_id=f"day-{age}", created_at=NOW - age * DAY))
+
+    newer = episodes.recent("acme", "agent-1", now=NOW, limit=10, since=NOW - DAY)
+    older = episodes.recent("acme", "agent-1", now=NOW, limit=10, until=NOW - DAY)
+
+    assert [e.run_id for e in newer.items] == ["day-0", "day-1"]
+    assert [e.run_id for e in older.items] == ["day-2", "day-3"]
+
+
+def test_recent_within_an_empty_window_is_one_empty_page(episodes: EpisodeStore) -> None:
+    episodes.add(episode(created_at=NOW - DAY))
+
+    page = episodes.recent("acme", "agent-1", now=NOW, limit=10, since=NOW - DAY, until=NOW - DAY)
+
+    assert page.items == ()
+    assert page.cursor is None
+
+
+_WINDOW_TENANTS = itertools.count()
+# Moments a few days apart, often equal (ties), often exactly on a bound.
+_MOMENTS = st.one_of(
+    st.sampled_from([NOW - k * DAY for k in range(4)]),
+    st.floats(NOW - 4 * DAY, NOW, allow_nan=False),
+)
+_BOUND = st.one_of(st.none(), _MOMENTS)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    moments=st.lists(st.tuples(_MOMENTS, st.booleans()), max_size=10),
+    since=_BOUND,
+    until=_BOUND,
+    page=st.integers(1, 4),
+)
+def test_any_window_pages_back_exactly_its_episodes_newest_first(
+    episodes: EpisodeStore,
+    moments: list[tuple[float, bool]],
+    since: float | None,
+    until: float | None,
+    page: int,
+) -> None:
+    # Given episodes of a fresh tenant created at any moments, some of them expired
+    tenant = f"w{next(_WINDOW_TENANTS)}"
+    for n, (created_at, expired) in enumerate(moments):
+        expires_at = NOW - 1 if expired else NOW + 90 * DAY
+        episodes.add(
+            episode(
+                tenant_id=tenant, run_id=f"run-{n}", created_at=created_at, expires_at=expires_at
+            )
+        )
+    # When the window is read page by page
+    pages = all_pages(
+        lambda cursor: episodes.recent(
+            tenant, "agent-1", now=NOW, limit=page, cursor=cursor, since=since, until=until
+        )
+    )
+    found = [e for p in pages for e in p.items]
+    # Then every unexpired episode created in [since, until) comes exactly once, newest first
+    expected = {
+        f"run-{n}"
+        for n, (created_at, expired) in enumerate(moments)
+        if not expired
+        and (since is None or created_at >= since)
+        and (until is None or created_at < until)
+    }
+    assert sorted(e.run_id for e in found) == sorted(expected)
+    assert [e.created_at for e in found] == sorted((e.created_at for e in found), reverse=True)
+    assert all(len(p.items) <= page for p in pages)
 
 
 def test_failed_before_lists_failed_episodes_created_strictly_before_cutoff(

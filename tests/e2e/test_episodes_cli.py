@@ -6,15 +6,22 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
 
+from agent_memory.adapters.local import embeddings
+from agent_memory.adapters.local.embeddings import LocalModel
+from agent_memory.cli.main import main
+from agent_memory.core.model.policies import EpisodicPolicy, Policies
 from agent_memory.sdk import MemoryClient
 from tests.e2e.test_cli_options import cli
 from tests.support.embedder import HashingEmbedder
 from tests.support.fakes import FakePiiDetector
-from tests.support.memory import run_event
+from tests.support.memory import HASHING_CALIBRATION, run_event
+
+README = Path(__file__).parents[2] / "README.md"
 
 WHO = ("--tenant", "acme", "--agent", "reviewer")
 
@@ -83,3 +90,108 @@ def test_a_bad_request_is_a_usage_error_naming_its_field(
     done = cli(store, "episodes", *args)
     assert done.returncode == 2
     assert done.stderr.startswith(f"agent-memory: error: {field}: "), done.stderr
+
+
+# The lines README.md prints for listing and searching by time, run below as typed.
+BY_TIME = (
+    "agent-memory episodes list --tenant acme --agent reviewer "
+    "--since 2026-12-02T00:00:00Z --until 2026-12-04T00:00:00Z",
+    'agent-memory search "liability cap" --tenant acme --agent reviewer '
+    "--since 2026-12-02T00:00:00Z",
+)
+MODEL = "test-hashing-256"
+
+
+@pytest.fixture
+def dated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Runs of acme's reviewer finished on 1 to 5 December 2026 at 09:00 UTC, kept a century
+    (so the dates above stay in memory), under a registered test embedding model.
+    """
+    monkeypatch.setitem(
+        embeddings.LOCAL_MODELS,
+        MODEL,
+        LocalModel(MODEL, lambda: HashingEmbedder(256, MODEL), HASHING_CALIBRATION),
+    )
+    home = tmp_path / "dated"
+    assert main(["--store", str(home), "reembed", "--to", MODEL, "--switch"]) == 0
+    kept = Policies(episodic=EpisodicPolicy(retention_days=36_500))
+    embedder = HashingEmbedder(256, MODEL)
+    with MemoryClient.local(
+        home, embedder=embedder, pii=FakePiiDetector(), policies=kept
+    ) as memory:
+        for n in range(5):
+            event = run_event(f"run-{n}", finished_at=f"2026-12-0{n + 1}T09:00:00Z")
+            memory.finish_run(event).wait(timeout=60)
+    return home
+
+
+def run_line(home: Path, line: str, capsys: pytest.CaptureFixture[str], *more: str) -> str:
+    """A documented command line, run as typed (plus ``more``) on ``home``."""
+    assert line in " ".join(README.read_text().split()), line
+    return run(home, capsys, *shlex.split(line)[1:], *more)
+
+
+def run(home: Path, capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    code = main(["--store", str(home), *args])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def test_the_readmes_listing_by_time_lists_the_runs_created_in_its_window(
+    dated: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # When the README's line lists the runs from 2 December up to 4 December
+    out = run_line(dated, BY_TIME[0], capsys)
+    # Then the runs of 2 and 3 December are listed, newest first, and no other
+    assert re.findall(r"^(run-\d)\s", out, flags=re.MULTILINE) == ["run-2", "run-1"]
+
+
+def test_the_readmes_search_by_time_ranks_only_the_runs_since(
+    dated: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    found = json.loads(run_line(dated, BY_TIME[1], capsys, "--json"))
+    assert sorted(e["run_id"] for e in found["episodes"]) == ["run-1", "run-2", "run-3", "run-4"]
+
+
+def test_a_windowed_listing_prints_its_window_with_the_cursor(
+    dated: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # When a window of three runs is listed two at a time, following the printed line
+    window = ("--since", "2026-12-02T00:00:00Z", "--until", "2026-12-05T00:00:00Z")
+    first = run(dated, capsys, "episodes", "list", *WHO, *window, "--limit", "2")
+    more = re.search(r"\(more: (.+)\)", first)
+    assert more is not None
+    out = run(dated, capsys, "episodes", "list", *WHO, *more.group(1).split())
+    # Then the next page holds the window's last run, and the listing ends
+    listed = re.findall(r"^(run-\d)\s", first + out, flags=re.MULTILINE)
+    assert listed == ["run-3", "run-2", "run-1"]
+    assert "more:" not in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("episodes", "list", *WHO, "--since", "2 December"), "--since must be an ISO 8601 time"),
+        (("episodes", "list", *WHO, "--until", "2026-12-02T00:00:00"), "--until needs a time zone"),
+        (
+            (
+                "search",
+                "cap",
+                *WHO,
+                "--since",
+                "2026-12-02T00:00:00Z",
+                "--until",
+                "2026-12-01T00:00:00Z",
+            ),
+            "until: must be later than since",
+        ),
+    ],
+)
+def test_a_bad_bound_is_a_usage_error_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
+) -> None:
+    code = main(["--store", str(tmp_path / "home"), *args])
+    _, err = capsys.readouterr()
+    assert code == 2
+    assert message in err, err

@@ -142,7 +142,9 @@ class SearchEpisodes(Message["EpisodeSearch"]):
     similarity threshold unless ``min_similarity`` is given. ``as_of`` reckons recency and
     dates from that moment instead of now (a benchmark's question asked on its own date; it
     hides no episode stored later) and ``query_vector`` is the embedding of ``text``'s query
-    form when the caller has it already: neither is sent to a function.
+    form when the caller has it already: neither is sent to a function. With ``since`` or
+    ``until`` (seconds since the epoch), only episodes created in ``[since, until)`` are
+    ranked: the result still holds up to ``top_episodes`` of them.
     """
 
     tenant_id: str
@@ -154,6 +156,8 @@ class SearchEpisodes(Message["EpisodeSearch"]):
     as_of: float | None = None
     min_similarity: float | None = None
     query_vector: FloatArray | None = field(default=None, compare=False)
+    since: float | None = None
+    until: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,12 +171,17 @@ class GetEpisode(Message["EpisodeRecord | None"]):
 
 @dataclass(frozen=True, slots=True)
 class ListEpisodes(Message["EpisodePage"]):
-    """One page of an agent's unexpired episodes, newest first."""
+    """One page of an agent's unexpired episodes, newest first; with ``since`` or ``until``
+    (seconds since the epoch), only those created in ``[since, until)``: a cursor continues
+    the listing given the same bounds.
+    """
 
     tenant_id: str
     agent_id: str
     limit: int = 100
     cursor: str | None = None
+    since: float | None = None
+    until: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from agent_memory.app.messages import (
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import checked_id
 from agent_memory.core.model.models import FactStatus
+from agent_memory.core.model.time_window import window_of
 
 ProcedureMessage = (
     ListProcedures | ShowProcedure | DecideProcedure | EditProcedure | RetireProcedure
@@ -57,6 +58,8 @@ EPISODE_FIELDS = frozenset(
         "domain",
         "fact_hash",
         "status",
+        "since",
+        "until",
     }
 )
 FLAG_FIELDS = frozenset(
@@ -88,8 +91,9 @@ def bootstrap_message(data: object) -> Bootstrap:
 
 def search_message(data: object) -> SearchEpisodes:
     """A search request (``{"action": "search", "tenant_id", "agent_id", "query", "scope",
-    "team", "limit", "units", "min_similarity"}``, which the bootstrap function
-    takes beside its own) as its message; ``InvalidInput`` names a bad field.
+    "team", "limit", "units", "min_similarity", "since", "until"}``, which the bootstrap
+    function takes beside its own) as its message; ``InvalidInput`` names a bad field.
+    ``since`` and ``until`` are numbers of seconds since the epoch, as in a listing.
     """
     from agent_memory.core.api.episode_search import parse_search_request
 
@@ -102,6 +106,8 @@ def search_message(data: object) -> SearchEpisodes:
         top_units=r.units,
         scope=r.read_scope(),
         min_similarity=r.min_similarity,
+        since=r.since,
+        until=r.until,
     )
 
 
@@ -210,8 +216,10 @@ def _repair(r: Any) -> FactRepair:
 
 def episode_message(data: object) -> EpisodeMessage:
     """An episodes request (``{"action": "get"|"list"|"forget"|"agents"|"fact"|"facts",
-    "tenant_id", "agent_id", "run_id", "limit", "cursor", "domain", "fact_hash", "status"}``)
-    as its message; ``InvalidInput`` names a bad field.
+    "tenant_id", "agent_id", "run_id", "limit", "cursor", "domain", "fact_hash", "status",
+    "since", "until"}``) as its message; ``InvalidInput`` names a bad field. A listing's
+    ``since`` and ``until`` are numbers of seconds since the epoch (episodes created in
+    ``[since, until)``); an ``until`` not after ``since`` is refused naming ``until``.
     """
     if not isinstance(data, dict):
         raise InvalidInput("request", "must be a JSON object")
@@ -232,7 +240,15 @@ def episode_message(data: object) -> EpisodeMessage:
     agent_id = checked_id(_text(data, "agent_id"), "agent_id", "agent id")
     if action == "list":
         limit = _limit(data.get("limit", MAX_PAGE))
-        return ListEpisodes(tenant_id, agent_id, limit=limit, cursor=_cursor(data))
+        window = window_of(data.get("since"), data.get("until"))
+        return ListEpisodes(
+            tenant_id,
+            agent_id,
+            limit=limit,
+            cursor=_cursor(data),
+            since=window.since,
+            until=window.until,
+        )
     run_id = checked_id(_text(data, "run_id"), "run_id", "run id")
     return (GetEpisode if action == "get" else ForgetRun)(tenant_id, agent_id, run_id)
 
@@ -311,7 +327,8 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
             return facts if message.cursor is None else {**facts, "cursor": message.cursor}
         case ListEpisodes(tenant_id=tenant_id, agent_id=agent_id, limit=limit, cursor=cursor):
             page = {"action": "list", "tenant_id": tenant_id, "limit": limit}
-            return {**page, **({} if cursor is None else {"cursor": cursor}), "agent_id": agent_id}
+            page |= {} if cursor is None else {"cursor": cursor}
+            return {**page, "agent_id": agent_id, **_window_json(message.since, message.until)}
         case GetEpisode() | ForgetRun():
             action = "get" if isinstance(message, GetEpisode) else "forget"
             ids = {"tenant_id": message.tenant_id, "agent_id": message.agent_id}
@@ -367,7 +384,12 @@ def _search_json(m: SearchEpisodes) -> dict[str, Any]:
     }
     if m.min_similarity is not None:
         data["min_similarity"] = m.min_similarity
-    return data
+    return data | _window_json(m.since, m.until)
+
+
+def _window_json(since: float | None, until: float | None) -> dict[str, float]:
+    bounds = {"since": since, "until": until}
+    return {name: moment for name, moment in bounds.items() if moment is not None}
 
 
 # What each reply holds its answer under (None: the reply is the answer, with these keys).

@@ -3,6 +3,7 @@
 Example::
 
     agent-memory episodes list --tenant acme --agent reviewer
+    agent-memory episodes list --tenant acme --agent reviewer --since 2026-05-01T00:00:00Z
     agent-memory episodes show run-0001 --tenant acme --agent reviewer --json
 """
 
@@ -12,7 +13,13 @@ import argparse
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
-from agent_memory.cli.shared import JSON_HELP, TENANT_HELP, print_json
+from agent_memory.cli.shared import (
+    JSON_HELP,
+    TENANT_HELP,
+    print_json,
+    window_arguments,
+    window_fields,
+)
 from agent_memory.core.model.errors import InvalidInput
 
 if TYPE_CHECKING:
@@ -34,6 +41,7 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     _who(listing)
     listing.add_argument("--limit", type=int, default=20, help="episodes per page (1-100)")
     listing.add_argument("--cursor", help="continue from a page's cursor (as printed)")
+    window_arguments(listing, "episodes")
     listing.add_argument("--json", action="store_true", help=JSON_HELP)
     listing.set_defaults(handler=_list, read_only=True)
     show = actions.add_parser("show", help="one episode, every field as stored")
@@ -70,6 +78,7 @@ def _list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     fields: dict[str, Any] = {"limit": args.limit}
     if args.cursor is not None:
         fields["cursor"] = args.cursor
+    fields |= window_fields(args)
     page = app.handle(_parsed(ListEpisodes, _request(args, "list", **fields)))
     if args.json:
         print_json(page, out)
@@ -81,7 +90,12 @@ def _list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
         summary = one_line(episode["task_summary"])
         out.write(f"{one_line(episode['run_id'])}  {day}  {episode['outcome']:<9}  {summary}\n")
     if page["cursor"]:
-        out.write(f"(more: --cursor {page['cursor']})\n")
+        # The same window with the cursor: a cursor continues the listing it came from.
+        more = f"--cursor {page['cursor']}"
+        more += "".join(
+            f" --{n} {getattr(args, n)}" for n in ("since", "until") if getattr(args, n)
+        )
+        out.write(f"(more: {more})\n")
     return 0
 
 

@@ -18,6 +18,8 @@ from agent_memory.cli.shared import (
     login_name,
     names,
     print_json,
+    window_arguments,
+    window_fields,
 )
 
 if TYPE_CHECKING:
@@ -58,6 +60,7 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     search.add_argument(
         "--min-similarity", type=float, help="leave out what is less similar (-1 to 1)"
     )
+    window_arguments(search, "runs")
     search.add_argument("--json", action="store_true", help="print the whole reply as JSON")
     search.set_defaults(handler=_search, read_only=True)
 
@@ -173,6 +176,7 @@ def _search(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     request |= {"limit": args.limit, "units": args.units}
     if args.min_similarity is not None:
         request["min_similarity"] = args.min_similarity
+    request |= window_fields(args)
     found = app.handle(search_message(request))
     if args.json:
         print_json(found, out)

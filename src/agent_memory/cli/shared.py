@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -69,15 +70,33 @@ def names(listed: str) -> list[str]:
     return [name.strip() for name in listed.split(",") if name.strip()]
 
 
-def parse_time(text: str) -> float:
-    """``--now``: an ISO 8601 time with its zone, as seconds since the epoch."""
+def parse_time(text: str, option: str = "--now") -> float:
+    """``option`` (``--now`` by default): an ISO 8601 time with its zone, as seconds since the
+    epoch.
+    """
     try:
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise UsageError(f"--now must be an ISO 8601 time, not {text!r}") from None
+        raise UsageError(f"{option} must be an ISO 8601 time, not {text!r}") from None
     if moment.tzinfo is None:
-        raise UsageError("--now needs a time zone, e.g. 2026-12-01T00:00:00Z")
+        raise UsageError(f"{option} needs a time zone, e.g. 2026-12-01T00:00:00Z")
     return moment.timestamp()
+
+
+def window_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--since`` and ``--until``: the window of time ``what`` were created in."""
+    parser.add_argument(
+        "--since", help=f"only {what} created at or after this ISO 8601 time (with its zone)"
+    )
+    parser.add_argument("--until", help=f"only {what} created before this ISO 8601 time")
+
+
+def window_fields(args: argparse.Namespace) -> dict[str, float]:
+    """A request's ``since`` and ``until`` (seconds since the epoch) from ``--since`` and
+    ``--until``, each parsed by :func:`parse_time`; absent when not given.
+    """
+    given = {"since": args.since, "until": args.until}
+    return {name: parse_time(text, f"--{name}") for name, text in given.items() if text}
 
 
 def checked_tenant(tenant: str) -> str:

@@ -35,6 +35,7 @@ from agent_memory.core.model.models import (
 )
 from agent_memory.core.model.policies import EpisodicPolicy, Independence, Policies
 from agent_memory.core.model.scope import AGENT_SCOPE, Scope
+from agent_memory.core.model.time_window import OPEN, TimeWindow
 
 T = TypeVar("T")
 FloatArray = npt.NDArray[np.float32]
@@ -61,9 +62,20 @@ class EpisodeStore(Protocol):
         ...
 
     def recent(
-        self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
+        self,
+        tenant_id: str,
+        agent_id: str,
+        *,
+        now: float,
+        limit: int,
+        cursor: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
     ) -> Page[Episode]:
-        """The agent's unexpired episodes, newest first, one page of at most ``limit``."""
+        """The agent's unexpired episodes, newest first, one page of at most ``limit``; with
+        ``since`` or ``until``, only those created in ``[since, until)``, chosen by the store's
+        query (not by filtering a page). A cursor continues the listing with the same bounds.
+        """
         ...
 
     def failed_before(
@@ -932,12 +944,14 @@ class EpisodeSearch(Protocol):
         candidates: int = 64,
         min_word_share: float | None = None,
         excluded: frozenset[tuple[str, str]] = frozenset(),
+        window: TimeWindow = OPEN,
     ) -> SearchResult:
         """The live episodes and their units best matching ``text`` (and its vector ``query``),
         best first. With ``min_similarity``, none ranked below the last episode that reaches
         it (or, with ``min_word_share``, holds that share of the query's word weight) is
         returned (none at all when no episode does). The ``excluded`` episodes, by (agent,
-        run), are never returned.
+        run), are never returned, nor any created outside ``window``: the episodes ranked
+        are chosen among those created in it.
         """
         ...
 
@@ -958,10 +972,12 @@ class EpisodeIndexes(Protocol):
         now: float,
         policy: EpisodicPolicy,
         scope: Scope = AGENT_SCOPE,
+        window: TimeWindow = OPEN,
     ) -> EpisodeSearch:
         """The index of the episodes of the scope's agents (``agent_id``'s own by default) as
         they stand in ``store`` at ``now``: one index over all of them, each episode keeping
-        its author.
+        its author; it holds every episode created in ``window`` that a search of the window
+        may rank (the newest ``policy.candidates`` of each agent's in the window, at least).
         """
         ...
 

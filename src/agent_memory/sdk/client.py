@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from itertools import islice
 from pathlib import Path
 from types import TracebackType
@@ -94,6 +95,8 @@ from agent_memory.sdk.types import BootstrapReply, ProcedureView, SearchReply
 Mode = Literal["local", "aws"]
 R = TypeVar("R")
 M = TypeVar("M", bound=Message[Any])
+# A moment a caller names: an aware datetime, or seconds since the epoch.
+Moment = datetime | float
 DEFAULT_STACK = "AgentMemory"
 
 
@@ -335,11 +338,15 @@ class MemoryClient:
         limit: int = 10,
         units: int = 10,
         min_similarity: float | None = None,
+        since: Moment | None = None,
+        until: Moment | None = None,
     ) -> EpisodeSearch:
         """The scope's past runs ranked against ``query``, best first: at most ``limit``
         episodes (each with its best units) and ``units`` units across them, ranked as
         :meth:`bootstrap` ranks them but in full (no threshold unless ``min_similarity``).
-        ``reply["left_out"]`` counts what a reply too large to send left out.
+        With ``since`` or ``until`` (as :meth:`list_episodes` takes them), only runs created
+        in ``[since, until)`` are ranked. ``reply["left_out"]`` counts what a reply too large
+        to send left out.
         """
         request: dict[str, Any] = {"action": "search", "tenant_id": tenant_id}
         request |= {"agent_id": agent_id, "query": query, "scope": scope}
@@ -348,6 +355,7 @@ class MemoryClient:
             request["team"] = _team(team)
         if min_similarity is not None:
             request["min_similarity"] = min_similarity
+        request |= _window(since, until)
         return self._backend.handle(_parsed(SearchEpisodes, search_message, request))
 
     def finish_run(self, event: Mapping[str, Any] | None = None, /, **fields: Any) -> RunHandle:
@@ -493,15 +501,25 @@ class MemoryClient:
         return self._backend.handle(_parsed(GetEpisode, episode_message, request))
 
     def list_episodes(
-        self, tenant_id: str, agent_id: str, *, limit: int = 100, cursor: str | None = None
+        self,
+        tenant_id: str,
+        agent_id: str,
+        *,
+        limit: int = 100,
+        cursor: str | None = None,
+        since: Moment | None = None,
+        until: Moment | None = None,
     ) -> EpisodePage:
         """One page of the agent's unexpired episodes, newest first (at most ``limit``, up to
-        100); pass the page's ``cursor`` back for the next one (None on the last page).
+        100); pass the page's ``cursor`` back for the next one (None on the last page), with
+        the same ``since`` and ``until``: only episodes created in ``[since, until)`` (each an
+        aware ``datetime`` or seconds since the epoch; a naive ``datetime`` is refused).
         """
         request: dict[str, Any] = {"action": "list", "tenant_id": tenant_id, "limit": limit}
         if cursor is not None:
             request["cursor"] = cursor
         request["agent_id"] = agent_id
+        request |= _window(since, until)
         return self._backend.handle(_parsed(ListEpisodes, episode_message, request))
 
     def forget_run(self, tenant_id: str, agent_id: str, run_id: str) -> bool:
@@ -804,6 +822,22 @@ def _as_actor(texts: dict[str, Any]) -> dict[str, Any]:
     if reason is not None and not isinstance(reason, str):
         raise invalid(InvalidInput("reason", "must be a string"))
     return {"actor": texts["reviewer"], "reason": reason}
+
+
+def _window(since: object, until: object) -> dict[str, object]:
+    """``since`` and ``until`` as a request's numbers of seconds since the epoch (absent when
+    None); a ``datetime`` without a time zone is refused naming its field (which moment it
+    means is the caller's machine's guess, and a store's times are absolute).
+    """
+    window: dict[str, object] = {}
+    for field, moment in (("since", since), ("until", until)):
+        if isinstance(moment, datetime):
+            if moment.tzinfo is None or moment.utcoffset() is None:
+                raise invalid(InvalidInput(field, "needs a time zone (e.g. tzinfo=UTC)"))
+            moment = moment.timestamp()
+        if moment is not None:
+            window[field] = moment
+    return window
 
 
 def _team(team: object) -> object:

@@ -72,6 +72,22 @@ def test_list_pages_the_agents_episodes_newest_first(aws: Aws) -> None:
     assert second["cursor"] is None
 
 
+def test_list_within_a_window_reads_only_the_runs_created_in_it(aws: Aws) -> None:
+    # Given four runs of the reviewer a day apart
+    now = time.time()
+    made = {run_id: now - (3 - n) * 86_400 for n, run_id in enumerate(("r1", "r2", "r3", "r4"))}
+    for run_id, at in made.items():
+        consolidate(aws, run_id, at=at)
+    who = {"action": "list", "tenant_id": "acme", "agent_id": "reviewer"}
+    # When the window from r2's moment up to r4's is listed a page of one at a time
+    window = {"since": made["r2"], "until": made["r4"]}
+    first = episodes(**who, limit=1, **window)
+    second = episodes(**who, limit=1, cursor=first["cursor"], **window)
+    # Then r3 and r2 come back, newest first (since is in, until out), and the listing ends
+    assert [e["run_id"] for e in first["episodes"] + second["episodes"]] == ["r3", "r2"]
+    assert second["cursor"] is None
+
+
 def test_agents_names_the_tenants_agents_only(aws: Aws) -> None:
     # Given runs of two acme agents and one of globex
     consolidate(aws, "r1")
@@ -139,6 +155,11 @@ def test_another_tenants_run_is_not_reachable(aws: Aws) -> None:
         ({"action": "get", "tenant_id": "acme", "agent_id": "reviewer", "run_id": "r 1"}, "run_id"),
         ({"action": "list", "tenant_id": "acme", "agent_id": "reviewer", "limit": 500}, "limit"),
         ({"action": "list", "tenant_id": "acme", "agent_id": "reviewer", "cursor": 3}, "cursor"),
+        ({"action": "list", "tenant_id": "acme", "agent_id": "reviewer", "since": "x"}, "since"),
+        (
+            {"action": "list", "tenant_id": "acme", "agent_id": "reviewer", "since": 5, "until": 5},
+            "until",
+        ),
         ({"action": "get", "tenant_id": "acme", "agent_id": "reviewer", "runid": "r1"}, "runid"),
     ],
 )

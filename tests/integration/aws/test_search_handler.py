@@ -6,6 +6,7 @@ call against the stack's).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -50,6 +51,19 @@ def test_a_search_ranks_the_scopes_episodes_and_nothing_of_another_tenant(runs: 
     assert authors(search("globex", scope="tenant")) == [("security-reviewer", "globex-1")]
 
 
+def test_a_search_within_a_window_ranks_only_the_runs_created_in_it(runs: Aws) -> None:
+    # Given the scope's runs, created just now
+    an_hour_ago = time.time() - 3600
+    # When the tenant is searched from an hour ago on, and up to an hour ago
+    since, until = (
+        search(scope="tenant", since=an_hour_ago),
+        search(scope="tenant", until=an_hour_ago),
+    )
+    # Then the first window holds every run of the tenant, the second none
+    assert [run for _, run in authors(since)] == ["out-1", "own-1", "mate-1"]
+    assert until["episodes"] == [] and until["units"] == []
+
+
 @pytest.mark.parametrize(
     ("fields", "field"),
     [
@@ -57,6 +71,8 @@ def test_a_search_ranks_the_scopes_episodes_and_nothing_of_another_tenant(runs: 
         ({"query": "  "}, "query"),
         ({"task": "liability"}, "task"),
         ({"scope": "team"}, "team"),
+        ({"since": "2026-05-01"}, "since"),
+        ({"since": 10.0, "until": 10.0}, "until"),
     ],
 )
 def test_a_bad_search_is_refused_naming_the_field(

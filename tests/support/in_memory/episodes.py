@@ -99,9 +99,19 @@ class MemoryEpisodeStore:
         return self._as_episode(episode)
 
     def recent(
-        self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
+        self,
+        tenant_id: str,
+        agent_id: str,
+        *,
+        now: float,
+        limit: int,
+        cursor: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
     ) -> Page[Episode]:
-        """Sorted newest first from the agent's own records, then cut at the cursor."""
+        """Sorted newest first from the agent's own records in the window, then cut at the
+        cursor.
+        """
         check_limit(limit)
         pk = partition_key(tenant_id, agent_id)
         after = decode_cursor("recent", cursor, (float, str)) if cursor is not None else None
@@ -109,7 +119,10 @@ class MemoryEpisodeStore:
             found = [
                 row.episode
                 for row in self._table.rows.get(pk, {}).values()
-                if row.episode.expires_at > now and (after is None or _recency(row.episode) < after)
+                if row.episode.expires_at > now
+                and (since is None or row.episode.created_at >= since)
+                and (until is None or row.episode.created_at < until)
+                and (after is None or _recency(row.episode) < after)
             ]
         page, more = page_of(_newest_first(found), limit)
         next_cursor = encode_cursor("recent", _recency(page[-1])) if more else None

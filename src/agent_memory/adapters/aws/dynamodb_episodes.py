@@ -12,6 +12,7 @@ of the attributes an index or a listing selects on, so nothing lists them.
 from __future__ import annotations
 
 import json
+import math
 import uuid
 import zlib
 from collections.abc import Iterator, Sequence
@@ -192,18 +193,33 @@ class DynamoDbEpisodeStore:
         return self._as_episode(whole[0]) if whole else None
 
     def recent(
-        self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
+        self,
+        tenant_id: str,
+        agent_id: str,
+        *,
+        now: float,
+        limit: int,
+        cursor: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
     ) -> Page[Episode]:
-        """The agent's unexpired episodes, newest first (``agent-time-index``, descending)."""
+        """The agent's unexpired episodes, newest first (``agent-time-index``, descending);
+        ``[since, until)`` is a key condition on the index's sort key, ``created_at``.
+        """
+        window = _created_between(since, until)
+        if window is None:
+            return Page(())
+        condition, values = window
         listing = Listing(
             design=EPISODES,
             table_name=self._table,
             kind="episodes.recent",
             partitions=(partition_key(tenant_id, agent_id),),
             index=EPISODES.index(AGENT_TIME_INDEX),
+            range_condition=condition,
             filter="#expires_at > :now",
             names={"#expires_at": "expires_at"},
-            values={":now": n(now)},
+            values={":now": n(now), **values},
             forward=False,
         )
         page = read_page(self._client, listing, limit=limit, cursor=cursor)
@@ -867,3 +883,26 @@ def _logged_after(item: Item | None, count: int, at_most: int) -> list[str] | No
             return None  # overwritten, or its write was lost
         run_ids.append(get_s(entry, "run_id"))
     return run_ids
+
+
+def _created_between(
+    since: float | None, until: float | None
+) -> tuple[str | None, dict[str, Item]] | None:
+    """The key condition on ``created_at`` (``#rk``) for ``[since, until)``, and its values;
+    None when the window is empty.
+
+    A key condition takes one comparison of the sort key, so both ends are ``BETWEEN`` since
+    and the float just below until: every ``created_at`` is a float written exactly
+    (``Decimal(repr(x))``, whose order is the floats' order), so ``< until`` and ``<=`` that
+    float select the same episodes.
+    """
+    if since is not None and until is not None:
+        last = math.nextafter(until, -math.inf)
+        if since > last:
+            return None
+        return "#rk BETWEEN :since AND :last", {":since": n(since), ":last": n(last)}
+    if since is not None:
+        return "#rk >= :since", {":since": n(since)}
+    if until is not None:
+        return "#rk < :until", {":until": n(until)}
+    return None, {}

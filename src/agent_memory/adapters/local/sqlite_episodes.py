@@ -177,12 +177,28 @@ class SqliteEpisodeStore:
         return self._as_episode(row) if row is not None else None
 
     def recent(
-        self, tenant_id: str, agent_id: str, *, now: float, limit: int, cursor: str | None = None
+        self,
+        tenant_id: str,
+        agent_id: str,
+        *,
+        now: float,
+        limit: int,
+        cursor: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
     ) -> Page[Episode]:
-        """List the agent's unexpired episodes, newest first, one page of at most ``limit``."""
+        """List the agent's unexpired episodes, newest first, one page of at most ``limit``
+        (of those created in ``[since, until)``: a range of the ``(pk, created_at)`` index).
+        """
         check_limit(limit)
         sql = f"SELECT {_COLUMNS} FROM episodes WHERE pk = ? AND expires_at > ?"
         params: list[object] = [partition_key(tenant_id, agent_id), now]
+        if since is not None:
+            sql += " AND created_at >= ?"
+            params.append(since)
+        if until is not None:
+            sql += " AND created_at < ?"
+            params.append(until)
         if cursor is not None:
             created_at, run_id = decode_cursor("recent", cursor, (float, str))
             sql += " AND (created_at, run_id) < (?, ?)"

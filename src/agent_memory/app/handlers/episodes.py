@@ -15,6 +15,7 @@ from agent_memory.core.model.errors import Forbidden
 from agent_memory.core.model.models import Episode
 from agent_memory.core.model.run_records import RunRecord
 from agent_memory.core.model.store_items import is_store_item
+from agent_memory.core.model.time_window import TimeWindow
 from agent_memory.core.ports import Page
 
 
@@ -29,7 +30,8 @@ def list_episodes(message: ListEpisodes, ports: EpisodePorts) -> EpisodePage:
     """A page of at most ``limit`` episodes whose JSON fits the deployment's reply budget
     (``max_reply_bytes``: Lambda refuses a synchronous response over 6 MB, and 100 episodes
     at the contract's maxima reach far past it): as many of the page's first episodes as fit,
-    at least one, read again as a page of that many (for its cursor) when fewer fit.
+    at least one, read again as a page of that many (for its cursor) when fewer fit. A
+    window ``[since, until)`` whose ``until`` is not after ``since`` is refused naming ``until``.
     """
     page = _page(message, ports, message.limit)
     budget = ports.policies.max_reply_bytes - reply_bytes(
@@ -47,9 +49,15 @@ def list_episodes(message: ListEpisodes, ports: EpisodePorts) -> EpisodePage:
 
 
 def _page(message: ListEpisodes, ports: EpisodePorts, limit: int) -> Page[Episode]:
-    m = message
+    m, window = message, TimeWindow(message.since, message.until)
     return ports.episodes.recent(
-        m.tenant_id, m.agent_id, now=ports.clock(), limit=limit, cursor=m.cursor
+        m.tenant_id,
+        m.agent_id,
+        now=ports.clock(),
+        limit=limit,
+        cursor=m.cursor,
+        since=window.since,
+        until=window.until,
     )
 
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 from agent_memory.app.messages import Bootstrap, SearchEpisodes, Stats
 from agent_memory.core.api.bootstrap_reply import BootstrapReply
 from agent_memory.core.api.episode_search import EpisodeSearch, episode_search
+from agent_memory.core.model.time_window import TimeWindow
 from agent_memory.core.ports import MemoryPorts
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, query_form
 from agent_memory.core.retrieval.reranking import rerank
@@ -27,9 +28,10 @@ def search_episodes(message: SearchEpisodes, ports: MemoryPorts) -> EpisodeSearc
     Names in the text are matched through the same pseudonyms as stored memory; with a
     reranker configured, it orders the result (``SearchResult.ranked_by``), as in bootstrap.
     With ``min_similarity``, units come from the episodes returned. Episodes the agent
-    flagged (still open) are left out, as bootstrap leaves them out.
+    flagged (still open) are left out, as bootstrap leaves them out, and so are those created
+    outside ``[since, until)`` (an ``until`` not after ``since`` is refused naming ``until``).
     """
-    m = message
+    m, window = message, TimeWindow(message.since, message.until)
     moment = ports.clock() if m.as_of is None else m.as_of
     text = query_form(m.text, ports.pii, pseudonyms_for(ports.pseudonym_key, m.tenant_id))
     vector = ports.embedder.embed_query(text) if m.query_vector is None else m.query_vector
@@ -45,6 +47,7 @@ def search_episodes(message: SearchEpisodes, ports: MemoryPorts) -> EpisodeSearc
         top_units=m.top_units,
         min_similarity=m.min_similarity,
         excluded=flagged_by(ports, m.tenant_id, m.agent_id).episodes,
+        window=window,
     )
     ranked = rerank(found, text, ports.reranker, top_episodes=m.top_episodes)
     if m.min_similarity is not None:

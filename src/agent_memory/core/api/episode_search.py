@@ -16,6 +16,7 @@ from agent_memory.core.api.contracts import MAX_TASK_CHARS, NOT_BLANK
 from agent_memory.core.api.episode_record import EpisodeRecord, episode_record
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import SearchResult, UnitHit
+from agent_memory.core.model.time_window import TimeWindow
 
 # The most episodes, and units, one search returns.
 MAX_RESULTS = 100
@@ -63,6 +64,7 @@ class EpisodeSearch(TypedDict):
 
 
 Results = Annotated[int, Field(ge=1, le=MAX_RESULTS)]
+Moment = Annotated[float, Field(strict=True, allow_inf_nan=False)]
 
 
 class SearchRequestModel(ReaderModel):
@@ -73,6 +75,9 @@ class SearchRequestModel(ReaderModel):
     limit: Results = DEFAULT_RESULTS
     units: Results = DEFAULT_RESULTS
     min_similarity: Annotated[float, Field(ge=-1.0, le=1.0, strict=False)] | None = None
+    # Only episodes created in [since, until), in seconds since the epoch.
+    since: Moment | None = None
+    until: Moment | None = None
 
 
 def parse_search_request(data: object) -> SearchRequestModel:
@@ -82,6 +87,7 @@ def parse_search_request(data: object) -> SearchRequestModel:
     if not isinstance(data, dict):
         raise InvalidInput("request", "must be a JSON object")
     request = validate(SearchRequestModel, data)
+    TimeWindow(request.since, request.until)  # an until not after since is refused
     return request.model_copy(update={"query": request.query[:MAX_TASK_CHARS]})
 
 

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
+from math import inf
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ import numpy.typing as npt
 from agent_memory.core.model.models import Episode, EpisodeHit, SearchResult, UnitHit
 from agent_memory.core.model.policies import EpisodicPolicy
 from agent_memory.core.model.scope import AGENT_SCOPE, Scope
+from agent_memory.core.model.time_window import OPEN, TimeWindow
 from agent_memory.core.ports import Embedder, EpisodeStore, FloatArray
 from agent_memory.core.retrieval.index_rows import (
     OBJECT_BYTES,
@@ -163,6 +165,7 @@ class EpisodeIndex:
         candidates: int = 64,
         min_word_share: float | None = None,
         excluded: frozenset[tuple[str, str]] = frozenset(),
+        window: TimeWindow = OPEN,
     ) -> SearchResult:
         """Rank the live episodes and their units for ``text`` (and its vector ``query``).
 
@@ -176,12 +179,14 @@ class EpisodeIndex:
         (IDF over episodes, see ``Bm25Index.word_shares``) reaches the gate by its words.
         Expired episodes are never returned; ties go to COMPLETED runs, then newer ones, and
         neither are the ``excluded`` ones, by (agent, run): the reader flagged them, and the
-        flags are read afresh for each search, never kept in the index.
+        flags are read afresh for each search, never kept in the index. Only episodes created
+        in ``window`` are live: the candidates are chosen among them, so a window fills the
+        result from its own episodes, however many better ones lie outside it.
         """
         q = np.asarray(query, dtype=np.float32)
         # "Four weeks ago" says when (the period prior below), not what to match.
         terms, unknown = self.lexical.query_terms(without_durations(text))
-        live = self._candidates(terms, q, now, candidates)
+        live = self._candidates(terms, q, now, candidates, window)
         if excluded:
             kept = [i for i in live.tolist() if self._identity(i) not in excluded]
             live = np.asarray(kept, dtype=np.int64)
@@ -253,7 +258,12 @@ class EpisodeIndex:
         return self.episode_lexical.groups.word_shares(terms, unknown)
 
     def _candidates(
-        self, terms: Sequence[int], q: FloatArray, now: float, candidates: int
+        self,
+        terms: Sequence[int],
+        q: FloatArray,
+        now: float,
+        candidates: int,
+        window: TimeWindow = OPEN,
     ) -> npt.NDArray[np.int64]:
         """The live episodes whose units are ranked, in index order: all of them, or
         ``candidates`` of them: half the nearest by centroid, the rest those whose units best
@@ -264,8 +274,8 @@ class EpisodeIndex:
         keeping 1 episode in 16 by centroid alone drops session recall@5 from 0.93 to 0.65,
         and by centroid and words together only to 0.93 (benchmarks/research).
         """
-        everyone = now < self.earliest_expiry
-        alive = None if everyone else self.expires_at > now
+        everyone = now < self.earliest_expiry and not window.bounded
+        alive = None if everyone else self._alive(now, window)
         if (len(self.episodes) if alive is None else int(alive.sum())) <= candidates:
             return np.arange(len(self.episodes)) if alive is None else np.flatnonzero(alive)
         half = (candidates + 1) // 2
@@ -286,6 +296,15 @@ class EpisodeIndex:
         if len(chosen) < candidates:  # few episodes share a word with the query
             add(self._nearest(q, alive, candidates))
         return np.sort(np.fromiter(chosen, dtype=np.int64, count=len(chosen)))
+
+    def _alive(self, now: float, window: TimeWindow) -> npt.NDArray[np.bool_]:
+        """Which episodes are unexpired at ``now`` and created in ``window``."""
+        alive = self.expires_at > now
+        if window.since is not None:
+            alive &= self.created_at >= window.since
+        if window.until is not None:
+            alive &= self.created_at < window.until
+        return alive
 
     def _nearest(
         self, q: FloatArray, alive: npt.NDArray[np.bool_] | None, count: int
@@ -504,9 +523,17 @@ def _recency(episode: Episode) -> tuple[float, str]:
 
 
 def recent_episodes(
-    store: EpisodeStore, tenant_id: str, agent_id: str, *, now: float, policy: EpisodicPolicy
+    store: EpisodeStore,
+    tenant_id: str,
+    agent_id: str,
+    *,
+    now: float,
+    policy: EpisodicPolicy,
+    window: TimeWindow = OPEN,
 ) -> list[Episode]:
-    """The agent's newest unexpired episodes, at most ``policy.candidates``, across pages."""
+    """The agent's newest unexpired episodes (of those created in ``window``), at most
+    ``policy.candidates``, across pages.
+    """
     episodes: list[Episode] = []
     cursor: str | None = None
     while len(episodes) < policy.candidates:
@@ -516,6 +543,8 @@ def recent_episodes(
             now=now,
             limit=min(policy.page_size, policy.candidates - len(episodes)),
             cursor=cursor,
+            since=window.since,
+            until=window.until,
         )
         episodes.extend(page.items)
         cursor = page.cursor
@@ -536,6 +565,22 @@ def member_candidates(policy: EpisodicPolicy, members: int) -> int:
     if members <= 1:
         return policy.candidates
     return max(1, min(policy.candidates, SCOPE_EPISODES // members))
+
+
+def _covers(index: EpisodeIndex, members: Sequence[str], limit: int, window: TimeWindow) -> bool:
+    """Whether ``index`` (built from each member's newest ``limit`` episodes) holds every
+    unexpired episode of the members created in ``window``: a member with fewer held holds all
+    of its own, and one with ``limit`` holds all created after its oldest held one (not every
+    one created at that same moment).
+    """
+    oldest: dict[str, float] = {}
+    held: dict[str, int] = dict.fromkeys(members, 0)
+    for episode in index.episodes:
+        held[episode.agent_id] = held.get(episode.agent_id, 0) + 1
+        oldest[episode.agent_id] = min(oldest.get(episode.agent_id, inf), episode.created_at)
+    return all(
+        held[m] < limit or (window.since is not None and window.since > oldest[m]) for m in members
+    )
 
 
 # An index's key: tenant, its member agents (None: the tenant's, whoever they are), model.
@@ -590,18 +635,55 @@ class EpisodeIndexCache:
         now: float,
         policy: EpisodicPolicy,
         scope: Scope = AGENT_SCOPE,
+        window: TimeWindow = OPEN,
     ) -> EpisodeIndex:
         """The index of the scope's agents (by default ``agent_id`` alone), built from each
         member's newest ``policy.candidates`` episodes (fewer past :data:`SCOPE_EPISODES` in
         all: :func:`member_candidates`).
+
+        With a bounded ``window``, the kept index serves when it holds every episode of the
+        window (each member's held episodes reach back past ``since``); otherwise an index of
+        each member's newest episodes in the window, read by the store's windowed query, is
+        built for this search alone (from the kept index's rows where it holds them) and not
+        kept: a window further back than the newest episodes is an occasional look.
         """
         named = scope.agents(agent_id)
-        key: _Key = (tenant_id, named, embedder.model_id)
         members = named if named is not None else tuple(store.agents(tenant_id))
+        policy = replace(policy, candidates=member_candidates(policy, len(members)))
+        kept = self._kept(store, embedder, tenant_id, named, members, now=now, policy=policy)
+        if not window.bounded or _covers(kept, members, policy.candidates, window):
+            return kept
+        episodes = [
+            episode
+            for member in members
+            for episode in recent_episodes(
+                store, tenant_id, member, now=now, policy=policy, window=window
+            )
+        ]
+        return EpisodeIndex(
+            episodes,
+            embedder.model_id,
+            embedder.dimension,
+            reuse=kept,
+            quantized=policy.vector_encoding == "int8",
+        )
+
+    def _kept(
+        self,
+        store: EpisodeStore,
+        embedder: Embedder,
+        tenant_id: str,
+        named: tuple[str, ...] | None,
+        members: Sequence[str],
+        *,
+        now: float,
+        policy: EpisodicPolicy,
+    ) -> EpisodeIndex:
+        """The scope's kept index, brought up to date with the store (or built and kept)."""
+        key: _Key = (tenant_id, named, embedder.model_id)
         with self._lock:
             previous = self._entries.get(key)
         entry = previous
-        policy = replace(policy, candidates=member_candidates(policy, len(members)))
         if entry is not None and (entry.limit != policy.candidates or entry.stale(self._max_age)):
             entry = None
         changes = self._changes(store, entry, tenant_id, members, now)

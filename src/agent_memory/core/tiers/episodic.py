@@ -19,6 +19,7 @@ from agent_memory.core.model.models import (
 )
 from agent_memory.core.model.policies import DAY, EpisodicPolicy
 from agent_memory.core.model.scope import Scope
+from agent_memory.core.model.time_window import OPEN, TimeWindow
 from agent_memory.core.ports import FloatArray, MemoryPorts
 from agent_memory.core.privacy.aliases import shortened, without_pseudonyms
 from agent_memory.core.retrieval import vectors
@@ -74,11 +75,13 @@ def search(
     top_units: int,
     min_similarity: float | None,
     excluded: frozenset[tuple[str, str]] = frozenset(),
+    window: TimeWindow = OPEN,
 ) -> SearchResult:
     """The scope's episodes and units best matching ``text`` (its query form) and ``query``
     (its vector), from the scope's kept index: enough episodes for the reranker to choose
     ``top_episodes`` from, when one is configured (it orders them after). The ``excluded``
-    episodes, by (agent, run), are left out (the reader flagged them).
+    episodes, by (agent, run), are left out (the reader flagged them), and so are those
+    created outside ``window``: the ranking chooses among the window's own.
     """
     policy = ports.policies.episodic
     index = ports.episode_indexes.index(
@@ -89,6 +92,7 @@ def search(
         now=now,
         policy=policy,
         scope=scope,
+        window=window,
     )
     return index.search(
         text,
@@ -101,6 +105,7 @@ def search(
         candidates=policy.rerank_candidates,
         min_word_share=policy.min_word_share,
         excluded=excluded,
+        window=window,
     )
 
 
