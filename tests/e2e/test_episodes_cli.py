@@ -28,9 +28,14 @@ WHO = ("--tenant", "acme", "--agent", "reviewer")
 
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
-    """Five runs of acme's reviewer, one whose summary carries a terminal escape."""
+    """Five runs of acme's reviewer, one whose summary carries a terminal escape, finished in
+    December 2026 and kept a century (so the test does not expire with them).
+    """
     home = tmp_path / "home"
-    with MemoryClient.local(home, embedder=HashingEmbedder(), pii=FakePiiDetector()) as memory:
+    kept = Policies(episodic=EpisodicPolicy(retention_days=36_500))
+    with MemoryClient.local(
+        home, embedder=HashingEmbedder(), pii=FakePiiDetector(), policies=kept
+    ) as memory:
         for n in range(5):
             event = run_event(f"run-{n}", finished_at=f"2026-12-0{n + 1}T09:00:00Z")
             event["artifacts"]["task_summary"] = f"Reviewed MSA {n}" + ("\x1b[2J" if n == 4 else "")
