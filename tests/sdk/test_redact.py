@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from agent_memory.core.tiers.semantic import fact_hash
+from agent_memory.core.workflows.redaction import text_digest
 from agent_memory.sdk import InvalidInputError
 from tests.sdk.conftest import LocalMemory
 from tests.sdk.test_forget_runs import stored_bytes
@@ -83,7 +84,11 @@ def test_redacting_removes_the_text_from_every_record_and_every_byte(
         "tenant",
         "acme",
     )
-    assert decision["digest"] == hashlib.sha256(SECRET.encode()).hexdigest()
+    # A digest keyed by the store's pseudonym key: no one without the key can try candidates
+    key = local.ports().pseudonym_key
+    assert key is not None
+    assert decision["digest"] == text_digest(SECRET, key)
+    assert decision["digest"] != hashlib.sha256(SECRET.encode()).hexdigest()
     assert (decision["actor"], decision["reason"]) == ("dpo", "a leaked password")
 
 

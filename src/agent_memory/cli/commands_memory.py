@@ -99,7 +99,7 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
         description="Replace TEXT by [REDACTED] in every record of the tenant that holds it, "
         "in any case and in look-alike characters: episodes (re-embedded), facts and their "
         "knowledge-base documents, procedures, the run ledger, flags and the history. "
-        "Recorded in the history with a SHA-256 digest of the text, never the text. Give "
+        "Recorded in the history with a keyed digest of the text, never the text. Give "
         "--text - to read the text from standard input (hidden on a terminal), so the secret "
         "stays out of your shell history. Asks first on a terminal; elsewhere it needs --yes.",
     )

@@ -30,6 +30,7 @@ text after its record was passed: run it again after such runs.
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -108,9 +109,20 @@ class TextRedacted:
         }
 
 
-def text_digest(text: str) -> str:
-    """The SHA-256 (hex) of the text as stored text is kept (canonically composed)."""
-    return hashlib.sha256(stored_form(text).encode("utf-8")).hexdigest()
+# Keeps a redaction's digest apart from every other use of the key.
+_DIGEST_LABEL = b"agent-memory redaction digest\x00"
+
+
+def text_digest(text: str, key: bytes | None = None) -> str:
+    """The digest (hex) of the text as stored text is kept (canonically composed): keyed
+    (HMAC-SHA256 under the deployment's pseudonym key) where a key is configured, so a short
+    secret cannot be recovered from the history by trying candidates; else its SHA-256. Whoever
+    holds the key can still check whether a given text was redacted.
+    """
+    data = stored_form(text).encode("utf-8")
+    if key is None:
+        return hashlib.sha256(data).hexdigest()
+    return hmac.new(key, _DIGEST_LABEL + data, hashlib.sha256).hexdigest()
 
 
 @dataclass(slots=True)
@@ -149,7 +161,7 @@ def redact_text(
     actor = wanted.redact(actor)
     reason = None if reason is None else wanted.redact(reason)
     at = ports.clock()
-    digest = text_digest(text)
+    digest = text_digest(text, ports.pseudonym_key)
     found = _find(ports, tenant_id, wanted)
     if not found.any():
         return TextRedacted(tenant_id, at, digest)
