@@ -704,9 +704,9 @@ class MemoryClient:
         that holds it, in any case and in look-alike characters, replaced by ``[REDACTED]``:
         episodes (re-embedded), facts (moved to the hash of their new content, their KB
         documents rewritten), procedures, the run ledger, flags and the history. A person's
-        decision, recorded as ``reviewer``'s with ``reason`` and a keyed digest of the text (HMAC-SHA256 under the pseudonym key)
-        (never the text); idempotent. A text shorter than four characters is refused. Locally,
-        or on AWS as an operator.
+        decision, recorded as ``reviewer``'s with ``reason`` and a keyed digest of the text
+        (HMAC-SHA256 under the pseudonym key; never the text); idempotent. A text shorter than
+        four characters is refused. Locally, or on AWS as an operator.
         """
         tenant = _parsed_tenant(tenant_id)
         texts = _checked(
