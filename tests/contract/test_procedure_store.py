@@ -772,3 +772,51 @@ def test_list_finds_retired_procedures_by_status(procedures: ProcedureStore) -> 
     for tenant in ("acme", None):
         listed = procedures.list(tenant_id=tenant, status=RETIRED).items
         assert [p.procedure_id for p in listed] == ["proc-1"]
+
+
+def test_a_decision_held_to_the_revision_read_is_refused_after_an_edit(
+    procedures: ProcedureStore,
+) -> None:
+    # Given a pending procedure a reviewer read at revision 0, then edited (revision 1)
+    procedures.propose(procedure(), "run-1")
+    assert _replace(procedures, revision=0) is not None
+
+    # When the reviewer's approval is held to the revision they read, then to the current one
+    stale = procedures.set_status(
+        "proc-1",
+        tenant_id="acme",
+        status=ProcedureStatus.VALIDATED,
+        allowed_from=[ProcedureStatus.PENDING],
+        now=NOW,
+        revision=0,
+    )
+    fresh = procedures.set_status(
+        "proc-1",
+        tenant_id="acme",
+        status=ProcedureStatus.VALIDATED,
+        allowed_from=[ProcedureStatus.PENDING],
+        now=NOW,
+        revision=1,
+    )
+
+    # Then the stale one changes nothing, the fresh one approves the edited steps
+    assert stale is None
+    assert fresh is not None and fresh.status is ProcedureStatus.VALIDATED
+    assert fresh.revision == 1
+
+
+def test_a_decision_at_revision_zero_holds_for_a_procedure_never_edited(
+    procedures: ProcedureStore,
+) -> None:
+    procedures.propose(procedure(), "run-1")
+
+    decided = procedures.set_status(
+        "proc-1",
+        tenant_id="acme",
+        status=ProcedureStatus.REJECTED,
+        allowed_from=[ProcedureStatus.PENDING],
+        now=NOW,
+        revision=0,
+    )
+
+    assert decided is not None and decided.status is ProcedureStatus.REJECTED

@@ -212,7 +212,9 @@ def test_procedures_list_and_show_count_every_proposing_run(
     # Then both count every run, and the listing of names says how many it leaves out
     assert f"runs={total} " in listed
     assert f"proposed by {total} runs: " in shown
-    assert shown.rstrip().endswith(" and 7 more")
+    [proposed] = [line for line in shown.splitlines() if line.startswith("proposed by ")]
+    assert proposed.endswith(" and 7 more")
+    assert shown.rstrip().endswith("decisions: none yet")
 
 
 def test_contested_facts_count_every_run_that_saw_them(

@@ -155,3 +155,23 @@ def test_the_stack_client_edits_approves_and_retires_through_the_review_function
     assert sorted(d.action.value for d in history) == ["approve", "approve", "edit", "retire"]
     edit = next(d for d in history if d.action.value == "edit")
     assert edit.digest is not None and edit.actor == "dana"
+
+
+def test_an_approval_of_the_steps_read_is_refused_after_an_edit(local: LocalMemory) -> None:
+    # Given a pending procedure its reviewer read (revision 0), then someone else edited
+    local.client.finish_run(run_event("run-1")).wait(timeout=30)
+    [read] = local.client.list_procedures("acme")
+    local.client.edit_procedure(
+        "acme", read["procedure_id"], ["Only this step"], reviewer="eve", reason="shorter"
+    )
+    # When the reviewer approves what they read
+    with pytest.raises(ConflictError, match="edited since you read it"):
+        local.client.approve_procedure(
+            "acme", read["procedure_id"], reviewer="lead", expected_revision=read["revision"]
+        )
+    # Then nothing was approved; approving the revision now shown does
+    assert local.client.get_procedure("acme", read["procedure_id"])["status"] == "PENDING"
+    approved = local.client.approve_procedure(
+        "acme", read["procedure_id"], reviewer="lead", expected_revision=read["revision"] + 1
+    )
+    assert (approved["status"], approved["steps"]) == ("VALIDATED", ["Only this step"])

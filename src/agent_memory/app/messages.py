@@ -266,7 +266,8 @@ class ShowProcedure(Message["ProcedureView"]):
 class DecideProcedure(Message["ProcedureView"]):
     """A person approves (validates) or rejects a procedure; the reviewer and the reason are
     recorded. Approving a rejected or retired one overrules that person's decision:
-    ``overrule`` says so.
+    ``overrule`` says so. ``expected_revision`` is the revision of the steps they read (None:
+    whatever they are now): an edit made since is never decided unread.
     """
 
     procedure_id: str
@@ -275,6 +276,7 @@ class DecideProcedure(Message["ProcedureView"]):
     note: str | None = None
     tenant_id: str | None = None
     overrule: bool = False
+    expected_revision: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

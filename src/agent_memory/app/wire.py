@@ -187,6 +187,7 @@ def review_message(data: Any) -> ReviewMessage:
         note=r.reason,
         tenant_id=r.tenant_id,
         overrule=r.overrule,
+        expected_revision=r.expected_revision,
     )
 
 
@@ -299,8 +300,14 @@ def request_json(message: RemoteMessage) -> dict[str, Any]:
             return {"action": "show", "tenant_id": tenant_id, "procedure_id": procedure_id}
         case DecideProcedure(procedure_id=p, approve=approve, reviewer=who, note=note):
             action = "approve" if approve else "reject"
-            decided = {"action": action, "tenant_id": message.tenant_id, "procedure_id": p}
+            decided: dict[str, Any] = {
+                "action": action,
+                "tenant_id": message.tenant_id,
+                "procedure_id": p,
+            }
             decided |= {"reviewer": who, **({"reason": note} if note is not None else {})}
+            if message.expected_revision is not None:
+                decided["expected_revision"] = message.expected_revision
             return decided | ({"overrule": True} if message.overrule else {})
         case EditProcedure():
             return _edit_json(message)

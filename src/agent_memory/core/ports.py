@@ -406,10 +406,12 @@ class ProcedureStore(Protocol):
         allowed_from: Sequence[ProcedureStatus],
         now: float,
         review: Review | None = None,
+        revision: int | None = None,
     ) -> Procedure | None:
-        """Change the status only if the current one is in ``allowed_from``; the procedure
-        after, or None if the condition failed or it does not exist. ``updated_at`` becomes
-        ``now``; with a ``review``, the procedure's review is replaced by it, at ``now``.
+        """Change the status only if the current one is in ``allowed_from`` (and its steps are
+        at ``revision``, when given: what the reviewer read); the procedure after, or None if
+        the condition failed or it does not exist. ``updated_at`` becomes ``now``; with a
+        ``review``, the procedure's review is replaced by it, at ``now``.
         """
         ...
 

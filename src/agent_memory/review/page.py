@@ -41,6 +41,7 @@ _ITEM = Template(
     <input type="hidden" name="csrf_token" value="$csrf">
     <input type="hidden" name="procedure_id" value="$procedure_id">
     <input type="hidden" name="tenant_id" value="$tenant">
+    <input type="hidden" name="expected_revision" value="$revision">
     <input type="hidden" name="reviewer" value="">
     <label>Reason <span class="hint">(required to reject; kept as the review note)</span>
       <textarea name="reason" maxlength="2000" rows="2"></textarea></label>
@@ -182,6 +183,7 @@ def _item(item: ReviewItem, csrf_token: str) -> str:
         diff=_diff(item.diff, item.served_trial),
         action=DECIDE_PATH,
         csrf=_e(csrf_token),
+        revision=str(p.revision),
         edit=_edit(p, csrf_token),
     )
 

@@ -230,7 +230,6 @@ class ReviewApp:
             return self._failed("400 Bad Request", f"Not {what}: tick the box to confirm.")
         message: Message[ProcedureView]
         if path == EDIT_PATH:
-            revision = form.get("expected_revision", "")
             steps = tuple(line for line in form.get("steps", "").splitlines() if line.strip())
             message = EditProcedure(
                 tenant_id,
@@ -239,7 +238,7 @@ class ReviewApp:
                 form.get("reviewer", ""),
                 form.get("reason", ""),
                 title=form.get("title") or None,
-                expected_revision=int(revision) if revision.isdigit() else None,
+                expected_revision=_revision(form),
             )
         else:
             reviewer, reason = form.get("reviewer", ""), form.get("reason", "")
@@ -287,6 +286,8 @@ class ReviewApp:
                     reviewer=form.get("reviewer", ""),
                     note=form.get("reason") or None,
                     tenant_id=tenant_id,
+                    # The steps the reviewer read: an edit made since is not decided unread.
+                    expected_revision=_revision(form),
                 )
             )
         except InvalidInput as error:
@@ -430,3 +431,9 @@ class ReviewServer:
         trace: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _revision(form: dict[str, str]) -> int | None:
+    """The revision a form says its reviewer read (None: the form names none)."""
+    revision = form.get("expected_revision", "")
+    return int(revision) if revision.isdigit() else None

@@ -442,14 +442,19 @@ class MemoryClient:
         *,
         reviewer: str,
         overrule: bool = False,
+        expected_revision: int | None = None,
     ) -> ProcedureView:
         """Validate a procedure: from now on it is served (as a trial for its first uses).
         A procedure a person rejected or retired is approved only with ``overrule=True``
-        (else ``ConflictError`` names that decision); the history keeps both decisions.
+        (else ``ConflictError`` names that decision); the history keeps both decisions. With
+        ``expected_revision`` (the ``revision`` of the steps you read), an edit made since is
+        never approved unread (``ConflictError``).
         """
         fields: dict[str, Any] = {"reviewer": reviewer}
         if overrule:
             fields["overrule"] = overrule
+        if expected_revision is not None:
+            fields["expected_revision"] = expected_revision
         return self._review("approve", tenant_id, procedure_id, **fields)
 
     def reject_procedure(

@@ -104,8 +104,11 @@ class MemoryProcedureStore:
         allowed_from: Sequence[ProcedureStatus],
         now: float,
         review: Review | None = None,
+        revision: int | None = None,
     ) -> Procedure | None:
-        """Changed under the lock (None if not in ``allowed_from``, or not the tenant's)."""
+        """Changed under the lock (None if not in ``allowed_from``, not at ``revision`` when
+        given, or not the tenant's).
+        """
         allowed = {ProcedureStatus(s) for s in allowed_from}
         if not allowed:
             return None
@@ -113,6 +116,8 @@ class MemoryProcedureStore:
         with self._db.lock:
             row = self._owned(procedure_id, tenant_id)
             if row is None or row.procedure.status not in allowed:
+                return None
+            if revision is not None and row.procedure.revision != revision:
                 return None
             changed = replace(row.procedure, status=ProcedureStatus(status), updated_at=now)
             if review is not None:

@@ -221,9 +221,11 @@ class DynamoDbProcedureStore:
         allowed_from: Sequence[ProcedureStatus],
         now: float,
         review: Review | None = None,
+        revision: int | None = None,
     ) -> Procedure | None:
-        """One conditional UpdateItem (None if the procedure is not in ``allowed_from``, or
-        not the tenant's); a review without a note removes the last one's.
+        """One conditional UpdateItem (None if the procedure is not in ``allowed_from``, not at
+        ``revision`` when given, or not the tenant's); a review without a note removes the
+        last one's.
         """
         allowed = [ProcedureStatus(a) for a in dict.fromkeys(allowed_from)]
         pk = self._owned(procedure_id, tenant_id)
@@ -248,13 +250,21 @@ class DynamoDbProcedureStore:
         marks = [f":from{i}" for i in range(len(allowed))]
         values |= {mark: s(a.value) for mark, a in zip(marks, allowed, strict=True)}
         expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
+        condition = f"attribute_exists(pk) AND #status IN ({', '.join(marks)})"
+        if revision is not None:
+            # An item written before edits existed has no revision: it is at revision 0.
+            values[":revision"] = n(revision)
+            seen = "revision = :revision"
+            if revision == 0:
+                seen = f"(attribute_not_exists(revision) OR {seen})"
+            condition += f" AND {seen}"
         try:
             with translated():
                 response = self._client.update_item(
                     TableName=self._table,
                     Key=_key(pk, procedure_id),
                     UpdateExpression=expression,
-                    ConditionExpression=f"attribute_exists(pk) AND #status IN ({', '.join(marks)})",
+                    ConditionExpression=condition,
                     ExpressionAttributeNames=_STATUS,
                     ExpressionAttributeValues=values,
                     ReturnValues="ALL_NEW",

@@ -159,9 +159,10 @@ class SqliteProcedureStore:
         allowed_from: Sequence[ProcedureStatus],
         now: float,
         review: Review | None = None,
+        revision: int | None = None,
     ) -> Procedure | None:
-        """One conditional UPDATE (None if the procedure is not in ``allowed_from``, or not
-        the tenant's).
+        """One conditional UPDATE (None if the procedure is not in ``allowed_from``, not at
+        ``revision`` when given, or not the tenant's).
         """
         allowed = [ProcedureStatus(s) for s in allowed_from]
         if not allowed:
@@ -174,8 +175,19 @@ class SqliteProcedureStore:
             changed = conn.execute(
                 f"UPDATE procedures SET status = ?, updated_at = ?{reviewed} "
                 f"WHERE procedure_id = ? AND pk >= ? AND pk < ? AND tenant_id = ? "
-                f"AND status IN ({marks})",
-                [status, now, *review_params, procedure_id, low, high, tenant_id, *allowed],
+                f"AND status IN ({marks}) AND (? IS NULL OR revision = ?)",
+                [
+                    status,
+                    now,
+                    *review_params,
+                    procedure_id,
+                    low,
+                    high,
+                    tenant_id,
+                    *allowed,
+                    revision,
+                    revision,
+                ],
             ).rowcount
             if changed != 1:
                 return None

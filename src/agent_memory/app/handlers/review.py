@@ -61,6 +61,7 @@ def decide_procedure(message: DecideProcedure, ports: MemoryPorts) -> ProcedureV
         note=m.note,
         tenant_id=m.tenant_id,
         overrule=m.overrule,
+        revision=m.expected_revision,
     )
     reason = updated.review_note
     decision = procedural.OVERRULED.get(before.status) if before is not None else None

@@ -136,6 +136,7 @@ def review(
     note: str | None = None,
     tenant_id: str | None = None,
     overrule: bool = False,
+    revision: int | None = None,
 ) -> Procedure:
     """A human's decision on a procedure: approve (VALIDATED) or reject (REJECTED, with reason).
 
@@ -144,7 +145,8 @@ def review(
     rejection or retirement made meanwhile is never overruled unasked. Raises
     :class:`NotFound` for an unknown id and :class:`Conflict` when the procedure is not in a
     state the decision applies to (approving a validated one, say, or a rejected one without
-    ``overrule``).
+    ``overrule``). With ``revision`` (the steps the reviewer read), the same write holds the
+    decision to those steps: an edit made meanwhile is never approved unread (``Conflict``).
     """
     target = ProcedureStatus.VALIDATED if approve else ProcedureStatus.REJECTED
     allowed: tuple[ProcedureStatus, ...] = APPROVABLE_FROM if approve else REJECTABLE_FROM
@@ -160,6 +162,7 @@ def review(
         now=now,
         tenant_id=tenant_id,
         reason_needed=None if approve else "a rejection",
+        revision=revision,
     )
 
 
@@ -174,6 +177,7 @@ def transition(
     now: float,
     tenant_id: str | None = None,
     reason_needed: str | None = None,
+    revision: int | None = None,
 ) -> Procedure:
     """Move a procedure to ``target`` from a status in ``allowed`` by one conditional write,
     recording the person's review (``reason_needed`` names a decision that takes a reason);
@@ -196,9 +200,15 @@ def transition(
         allowed_from=allowed,
         now=now,
         review=Review(reviewer, note.strip() if note else None),
+        revision=revision,
     )
     if updated is None:
         found = store.get(procedure_id_, tenant_id=current.tenant_id) or current
+        if revision is not None and found.revision != revision and found.status in allowed:
+            raise Conflict(
+                f"procedure {procedure_id_} was edited since you read it (revision "
+                f"{found.revision} by {found.edited_by}, you read {revision}): read it again"
+            )
         decision = OVERRULED.get(found.status)
         if target is ProcedureStatus.VALIDATED and decision is not None:
             raise Conflict(
@@ -239,6 +249,7 @@ def decide(
     note: str | None = None,
     tenant_id: str | None = None,
     overrule: bool = False,
+    revision: int | None = None,
 ) -> Procedure:
     """:func:`review` as every surface records a human's decision: the reviewer's name and
     the reason :func:`signed` before anything is written.
@@ -256,6 +267,7 @@ def decide(
         now=ports.clock(),
         tenant_id=current.tenant_id,
         overrule=overrule,
+        revision=revision,
     )
 
 
