@@ -115,3 +115,19 @@ def test_retire_with_yes_stops_serving_it_and_history_lists_edit_and_retire(
     lines = [line for line in out.splitlines() if not line.startswith("    ")]
     assert f"retire procedure {scenario.served_id}  by lee" in lines[0]
     assert f"edit procedure {scenario.proposed_id}  by dana" in lines[1]
+
+
+def test_an_approval_of_a_revision_no_longer_current_is_refused(
+    memory: Memory, scenario: Scenario, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given the pending proposal edited once (revision 1)
+    edit = ("procedures", "edit", scenario.proposed_id, "--tenant", "acme", "--step", "Only")
+    code, _, err = run(memory, capsys, *edit, "--reviewer", "eve", "--reason", "shorter")
+    assert code == 0, err
+    # When it is approved as read at revision 0, then at revision 1
+    approve = ("procedures", "approve", scenario.proposed_id, "--reviewer", "lee", "--revision")
+    stale = run(memory, capsys, *approve, "0")
+    fresh = run(memory, capsys, *approve, "1")
+    # Then the stale approval is refused in one line, the current one approves
+    assert stale[0] == 1 and "edited since you read it" in stale[2]
+    assert fresh[0] == 0 and "VALIDATED" in fresh[1]

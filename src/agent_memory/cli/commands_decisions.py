@@ -57,11 +57,13 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
         help="approve a procedure a person rejected or retired (both decisions stay in the "
         "history)",
     )
+    _read_revision(approve)
     approve.set_defaults(handler=_procedures_approve)
     reject = actions.add_parser("reject", help="reject a procedure")
     reject.add_argument("procedure_id", help="the procedure's id, as listed")
     reject.add_argument("--reviewer", required=True, help="who rejects (recorded)")
     reject.add_argument("--reason", required=True, help="why (recorded)")
+    _read_revision(reject)
     reject.set_defaults(handler=_procedures_reject)
     edit = actions.add_parser(
         "edit",
@@ -187,6 +189,15 @@ def register(commands: Subparsers, groups: dict[str, Subparsers]) -> None:
     history.set_defaults(handler=_history, read_only=True)
 
 
+def _read_revision(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--revision",
+        type=int,
+        help="the revision of the steps you read (procedures show --json): refused if "
+        "someone edited them since",
+    )
+
+
 def _fact_key(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("fact_hash", help="the fact's hash, as listed")
     parser.add_argument("--tenant", required=True, help=TENANT_HELP)
@@ -273,7 +284,9 @@ def _decide(args: argparse.Namespace, app: Application, out: TextIO, *, approve:
     note = None if approve else args.reason
     overrule = approve and args.overrule
     decided = app.handle(
-        DecideProcedure(args.procedure_id, approve, args.reviewer, note, None, overrule)
+        DecideProcedure(
+            args.procedure_id, approve, args.reviewer, note, None, overrule, args.revision
+        )
     )
     out.write(
         f"{decided['procedure_id']} is {decided['status']} (reviewer {decided['reviewer']})\n"
