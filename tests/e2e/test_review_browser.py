@@ -1,6 +1,6 @@
 """The memory browser in a real headless Chromium: a person finds a run's episode and forgets
-it, then retracts, asserts and corrects facts, and reads each decision in the history, all by
-clicking.
+it, then retracts, asserts and corrects facts, forgets an agent and redacts a text, and reads each
+decision in the history, all by clicking.
 
 Needs Debian's Chromium and the ``playwright`` package, as ``test_review_page.py`` does.
 """
@@ -148,3 +148,45 @@ def test_a_person_retracts_asserts_and_corrects_facts_then_reads_the_history(
         expect(rows.nth(row)).to_contain_text(why)
         expect(rows.nth(row)).to_contain_text("Dana Lee")
     assert ACME_FACT not in page.content()
+
+
+def test_a_person_forgets_an_agent_then_redacts_a_text_it_never_sees_again(
+    page: Page, memory: Memory
+) -> None:
+    expect = sync_api.expect
+    app = Application(memory.ports)
+    secret = "Clause 7.3 caps liability"
+    # Given the checker's Episodes view
+    page.click("nav.views a[data-view=episodes]")
+    page.get_by_role("link", name="checker", exact=True).click()
+    # When they forget every run of it with a reason and the box ticked
+    forget = page.locator("form.forget-agent")
+    forget.locator("textarea[name=reason]").fill("Its model was poisoned")
+    forget.locator("input[name=confirm]").check()
+    forget.locator("button").click()
+    # Then the receipt names its run, and the run is gone
+    expect(page.locator(".banner.ok")).to_contain_text("Every run of checker forgotten")
+    expect(page.locator("article.receipt")).to_contain_text("checker/run-2")
+    assert app.handle(GetEpisode("acme", "checker", "run-2")) is None
+    memory.clock.advance(60)
+    # When they redact a text the reviewer's run holds, first without a reason
+    page.click("nav.views a[data-view=redact]")
+    redact = page.locator("form.redact")
+    redact.locator("textarea[name=text]").fill(secret)
+    redact.locator("button").click()
+    expect(redact.locator(".problem")).to_contain_text("Say why")
+    redact.locator("textarea[name=reason]").fill("A client's clause, not ours to keep")
+    redact.locator("input[name=confirm]").check()
+    redact.locator("button").click()
+    # Then the receipt counts what was rewritten, and neither it nor its address holds the text
+    expect(page.locator(".banner.ok")).to_contain_text("Text redacted from every record")
+    expect(page.locator("article.redaction")).to_contain_text("Episodes rewritten")
+    assert secret.lower() not in page.content().lower() and "Clause" not in page.url
+    episode = app.handle(GetEpisode("acme", "reviewer", "run-1"))
+    assert episode is not None and episode["key_findings"] == ["[REDACTED] at 0.5x fees"]
+    # And the History lists both decisions, newest first
+    page.click("nav.views a[data-view=history]")
+    rows = page.locator("tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("redact")
+    expect(rows.nth(1)).to_contain_text("agent checker")

@@ -206,3 +206,20 @@ def test_without_a_tenant_every_browser_view_says_it_needs_one_and_shows_nothing
         assert page.status == 200
         assert "start the server with --tenant" in page.text
         assert "checker" not in page.text and ACME_FACT not in page.text
+
+
+def test_a_fact_lists_its_own_decisions_newest_first(
+    acme: Client, memory: Memory, browsed: Browsed
+) -> None:
+    # Given acme's fact retracted by dana, and another record's decision by lee
+    Application(memory.ports).handle(
+        RetractFact("acme", "contracts", browsed.acme_fact, "dana", "Wrong cap")
+    )
+    acme.act("/forget", agent_id="checker", run_id="run-2", reviewer="lee", reason="Poisoned")
+    # When the fact's page is opened
+    page = acme.page(f"/fact?domain=contracts&hash={browsed.acme_fact}")
+    # Then its decisions are listed, and only its own
+    rows = re.findall(r'<tr data-decision-id="[^"]+">(.*?)</tr>', page.text)
+    assert [text_of(r).split(" UTC ", 1)[1].strip() for r in rows] == [
+        f"dana retract fact contracts/{browsed.acme_fact} Wrong cap"
+    ]

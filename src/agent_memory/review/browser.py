@@ -1,5 +1,6 @@
 """The memory browser: the review server's views of what one tenant's memory holds (episodes,
-facts, procedures, flags, history) and the actions that repair it one record at a time.
+facts, procedures, flags, history) and the actions that repair it: one run, one agent, one fact
+or one procedure at a time, or one text redacted from every record.
 
 Each view reads through one or two application queries; each action is one application message,
 posted from the view with a reason and a ticked confirmation box (the server checks both), and
@@ -21,6 +22,7 @@ from agent_memory.app import Application
 from agent_memory.app.messages import (
     AssertFact,
     CorrectFact,
+    DecideProcedure,
     ForgetRuns,
     GetEpisode,
     GetFact,
@@ -30,17 +32,22 @@ from agent_memory.app.messages import (
     ListFacts,
     ListFlags,
     ListProcedures,
+    RedactText,
     RetractFact,
+    ShowProcedure,
 )
 from agent_memory.app.wire import episode_message, search_message
 from agent_memory.core.api.episode_record import EpisodePage, EpisodeRecord
 from agent_memory.core.api.fact_record import FactPage, FactRecord
+from agent_memory.core.model.decisions import fact_record_id
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound, TransientError
 from agent_memory.core.model.identifiers import checked_id
 from agent_memory.core.workflows.forgetting import RunsForgotten
+from agent_memory.core.workflows.redaction import TextRedacted
 from agent_memory.review.episodes_view import (
     EPISODE_PATH,
     EPISODES_PATH,
+    FORGET_AGENT_PATH,
     FORGET_PATH,
     RECEIPT_PATH,
     SEARCH_PATH,
@@ -60,14 +67,25 @@ from agent_memory.review.facts_view import (
     facts_list,
 )
 from agent_memory.review.http import Response, html, query_fields, redirect
-from agent_memory.review.layout import Banner, render_shell
+from agent_memory.review.layout import Banner, render_shell, section
 from agent_memory.review.page import render_flags
 from agent_memory.review.records_view import (
     HISTORY_PATH,
     NEEDS_TENANT,
+    OVERRULABLE,
+    OVERRULE_PATH,
+    PROCEDURE_PATH,
     PROCEDURES_PATH,
     history_list,
+    procedure_page,
     procedures_list,
+)
+from agent_memory.review.redaction_view import (
+    REDACT_PATH,
+    REDACT_VIEW_PATH,
+    REDACTED_PATH,
+    redact_form,
+    redaction_receipt,
 )
 
 FLAGS_PATH = "/flags"
@@ -79,24 +97,39 @@ VIEW_PATHS = (
     FACTS_PATH,
     FACT_PATH,
     PROCEDURES_PATH,
+    PROCEDURE_PATH,
     FLAGS_PATH,
     HISTORY_PATH,
+    REDACT_VIEW_PATH,
+    REDACTED_PATH,
 )
-ACTION_PATHS = (FORGET_PATH, RETRACT_PATH, CORRECT_PATH, ASSERT_PATH)
+ACTION_PATHS = (
+    FORGET_PATH,
+    FORGET_AGENT_PATH,
+    RETRACT_PATH,
+    CORRECT_PATH,
+    ASSERT_PATH,
+    OVERRULE_PATH,
+    REDACT_PATH,
+)
 EPISODES_PER_PAGE = 20
 FACTS_PER_PAGE = 50
 DECISIONS_PER_PAGE = 50
 # The most open flags a view lists at once (``agent-memory flags list`` pages through more).
 MAX_FLAGS_SHOWN = 100
-# Receipts of runs forgotten since the server started, the latest kept for their page.
+# Receipts of runs forgotten and texts redacted since the server started, the latest kept
+# for their page.
 MAX_RECEIPTS = 32
 
 # What each action did, as its failure says it did not (``Not retracted: ...``).
 _DONE = {
     FORGET_PATH: "forgotten",
+    FORGET_AGENT_PATH: "forgotten",
     RETRACT_PATH: "retracted",
     CORRECT_PATH: "corrected",
     ASSERT_PATH: "asserted",
+    OVERRULE_PATH: "approved again",
+    REDACT_PATH: "redacted",
 }
 # The banner a fact's page shows after an action: the server's words, never the request's.
 _FACT_BANNERS = {
@@ -104,6 +137,12 @@ _FACT_BANNERS = {
     "corrected": "Fact corrected: this is your text, confirmed and served in the old one's place.",
     "asserted": "Fact asserted: confirmed in your name and served from the next bootstrap on.",
 }
+_OVERRULED = (
+    "Procedure approved again, overruling the decision that took it out of service: it is "
+    "served from the next bootstrap on, and the history keeps both decisions."
+)
+# A kept receipt: what it is of (``run``, ``agent`` or ``redaction``), and what it says.
+Receipt = tuple[str, RunsForgotten | TextRedacted]
 
 Build = Callable[[str], str]
 M = TypeVar("M")
@@ -118,7 +157,7 @@ class Browser:
         self.memory = memory
         self.tenant_id = tenant_id
         self.csrf_token = csrf_token
-        self._receipts: OrderedDict[str, RunsForgotten] = OrderedDict()
+        self._receipts: OrderedDict[str, Receipt] = OrderedDict()
         self._lock = threading.Lock()
 
     # --- views --------------------------------------------------------------------------------
@@ -142,12 +181,19 @@ class Browser:
             return self._show("facts", "Fact", lambda t: self._fact(t, q), said)
         if path == PROCEDURES_PATH:
             return self._show("procedures", "Procedures", self._procedures)
+        if path == PROCEDURE_PATH:
+            overruled = Banner("ok", _OVERRULED) if q.get("done") == "overruled" else None
+            return self._show("procedures", "Procedure", lambda t: self._procedure(t, q), overruled)
         if path == FLAGS_PATH:
             dismissed = Banner("ok", "Flag dismissed: its agent is served the item again.")
             shown = dismissed if "dismissed" in q else None
             return self._show("flags", "Flags", self._flags, shown)
         if path == HISTORY_PATH:
             return self._show("history", "History", lambda t: self._history(t, q))
+        if path == REDACT_VIEW_PATH:
+            return self._show("redact", "Redact", self._redact_form)
+        if path == REDACTED_PATH:
+            return self._redacted_view(q.get("receipt", ""))
         raise ValueError(f"not a view of the browser: {path!r}")
 
     def _show(
@@ -193,7 +239,7 @@ class Browser:
         request = {"action": "list", "tenant_id": tenant, "agent_id": agent}
         fields = {"limit": EPISODES_PER_PAGE, **({"cursor": q["cursor"]} if "cursor" in q else {})}
         page: EpisodePage = self.memory.handle(_parsed(ListEpisodes, request | fields))
-        return shown + episodes_list(agent, page)
+        return shown + episodes_list(agent, page, self.csrf_token, tenant)
 
     def _search(self, tenant: str, q: dict[str, str]) -> str:
         agent, text = q.get("agent", ""), q.get("q", "")
@@ -211,20 +257,42 @@ class Browser:
         return episode_page(found, self.csrf_token, tenant)
 
     def _receipt_view(self, name: str) -> Response:
-        with self._lock:
-            receipt = self._receipts.get(name)
-        if receipt is None:
-            said = (
-                "No such receipt: this server keeps the latest ones since it started (the "
-                "History view lists every run forgotten)."
-            )
-            missing = Banner("error", said)
-            return self._show("episodes", "Run forgotten", _nothing, missing, "404 Not Found")
-        said = "Run forgotten everywhere it counted: the receipt is below."
+        kept = self._kept(name)
+        receipt = kept[1] if kept is not None else None
+        if kept is None or not isinstance(receipt, RunsForgotten):
+            return self._no_receipt("episodes", "Run forgotten", "every run forgotten")
+        agent = kept[0] == "agent"
         if not receipt.found:
             said = "Nothing was left to forget of that run: it was forgotten already."
+            if agent:
+                said = "Nothing was left to forget of that agent: its runs were forgotten already."
+        elif agent:
+            said = f"Every run of {receipt.agent_id} forgotten everywhere it counted: the receipt "
+            said += "is below."
+        else:
+            said = "Run forgotten everywhere it counted: the receipt is below."
+        heading = "Agent forgotten" if agent else "Run forgotten"
         shown = Banner("ok", said)
-        return self._show("episodes", "Run forgotten", lambda t: receipt_page(receipt), shown)
+        return self._show("episodes", heading, lambda t: receipt_page(receipt), shown)
+
+    def _redacted_view(self, name: str) -> Response:
+        kept = self._kept(name)
+        receipt = kept[1] if kept is not None else None
+        if not isinstance(receipt, TextRedacted):
+            return self._no_receipt("redact", "Text redacted", "every redaction")
+        said = "Text redacted from every record of this tenant that held it: the receipt is below."
+        if not receipt.found:
+            said = "No record held that text: nothing was changed."
+        shown = Banner("ok", said)
+        return self._show("redact", "Text redacted", lambda t: redaction_receipt(receipt), shown)
+
+    def _no_receipt(self, view: str, heading: str, listed: str) -> Response:
+        said = (
+            "No such receipt: this server keeps the latest ones since it started (the "
+            f"History view lists {listed})."
+        )
+        missing = Banner("error", said)
+        return self._show(view, heading, _nothing, missing, "404 Not Found")
 
     def _facts(self, tenant: str, q: dict[str, str]) -> str:
         status = q.get("status") or None
@@ -240,10 +308,31 @@ class Browser:
         found: FactRecord | None = self.memory.handle(_parsed(GetFact, request))
         if found is None:
             raise NotFound(f"no fact {fact_hash!r} in domain {domain!r}")
-        return fact_page(found, self.csrf_token, tenant)
+        domain, fact_hash = found["domain"], found["fact_hash"]
+        decisions = self._decisions(
+            tenant, fact_record_id(domain, fact_hash), q, FACT_PATH, domain=domain, hash=fact_hash
+        )
+        return fact_page(found, self.csrf_token, tenant) + section("Decisions", decisions)
 
     def _procedures(self, tenant: str) -> str:
         return procedures_list(self.memory.handle(ListProcedures(tenant)))
+
+    def _procedure(self, tenant: str, q: dict[str, str]) -> str:
+        procedure_id = checked_id(q.get("id", ""), "id", "procedure id")
+        found = self.memory.handle(ShowProcedure(procedure_id, tenant_id=tenant))
+        decisions = self._decisions(tenant, procedure_id, q, PROCEDURE_PATH, id=procedure_id)
+        return procedure_page(found, decisions, self.csrf_token, tenant)
+
+    def _decisions(
+        self, tenant: str, record: str, q: dict[str, str], path: str, **kept: str
+    ) -> str:
+        """One page of the decisions about one record, its next page at ``path``."""
+        limit, cursor = DECISIONS_PER_PAGE, q.get("cursor")
+        page = self.memory.handle(History(tenant, limit, cursor, record_id=record))
+        return history_list(page, path, **kept)
+
+    def _redact_form(self, tenant: str) -> str:
+        return redact_form(self.csrf_token, tenant)
 
     def _flags(self, tenant: str) -> str:
         flags = self.memory.handle(ListFlags(tenant, MAX_FLAGS_SHOWN))["flags"]
@@ -275,17 +364,47 @@ class Browser:
             return self._back(path, form, Banner("error", said), status)
 
     def _done(self, path: str, tenant: str, form: dict[str, str]) -> str:
-        """Carry out the action; where its result is shown."""
+        """Carry out the action; where its result is shown (never anything the form said but
+        the ids it named: a redacted text goes nowhere but into its message).
+        """
         reviewer, reason = form.get("reviewer", ""), form.get("reason", "")
         if not reviewer.strip():
             raise InvalidInput("reviewer", "is required: type your name as reviewer (top right)")
         if not reason.strip():
             raise InvalidInput("reason", "is required: say why (the history keeps it)")
-        if path == FORGET_PATH:
+        if path in (FORGET_PATH, FORGET_AGENT_PATH):
             agent = checked_id(form.get("agent_id", ""), "agent_id", "agent id")
-            run = checked_id(form.get("run_id", ""), "run_id", "run id")
-            receipt = self.memory.handle(ForgetRuns(tenant, agent, run, reviewer, reason))
-            return f"{RECEIPT_PATH}?{urlencode({'receipt': self._keep(receipt)})}"
+            run = None
+            if path == FORGET_PATH:
+                run = checked_id(form.get("run_id", ""), "run_id", "run id")
+            forgotten = self.memory.handle(ForgetRuns(tenant, agent, run, reviewer, reason))
+            kept = self._keep(("run" if run else "agent", forgotten))
+            return f"{RECEIPT_PATH}?{urlencode({'receipt': kept})}"
+        if path == REDACT_PATH:
+            text = form.get("text", "")
+            redacted = self.memory.handle(RedactText(tenant, text, reviewer, reason))
+            return f"{REDACTED_PATH}?{urlencode({'receipt': self._keep(('redaction', redacted))})}"
+        if path == OVERRULE_PATH:
+            return self._overrule(tenant, form, reviewer, reason)
+        return self._repair_fact(path, tenant, form, reviewer, reason)
+
+    def _overrule(self, tenant: str, form: dict[str, str], reviewer: str, reason: str) -> str:
+        """Approve again a procedure a person rejected or retired (and only such a one)."""
+        procedure_id = checked_id(form.get("procedure_id", ""), "procedure_id", "procedure id")
+        before = self.memory.handle(ShowProcedure(procedure_id, tenant_id=tenant))
+        if before["status"] not in OVERRULABLE:
+            raise Conflict(
+                f"procedure {procedure_id!r} is {before['status']}, not rejected or retired: "
+                "there is no decision to overrule (decide on it on the Review view)"
+            )
+        self.memory.handle(
+            DecideProcedure(procedure_id, True, reviewer, reason, tenant, overrule=True)
+        )
+        return f"{PROCEDURE_PATH}?{urlencode({'id': procedure_id, 'done': 'overruled'})}"
+
+    def _repair_fact(
+        self, path: str, tenant: str, form: dict[str, str], reviewer: str, reason: str
+    ) -> str:
         domain = checked_id(form.get("domain", ""), "domain", "domain")
         if path == ASSERT_PATH:
             fact = self.memory.handle(
@@ -303,7 +422,7 @@ class Browser:
         where = {"domain": fact["domain"], "hash": fact["fact_hash"], "done": _DONE[path]}
         return f"{FACT_PATH}?{urlencode(where)}"
 
-    def _keep(self, receipt: RunsForgotten) -> str:
+    def _keep(self, receipt: Receipt) -> str:
         """A new name for the receipt, kept among the latest few for its page."""
         name = secrets.token_urlsafe(16)
         with self._lock:
@@ -312,11 +431,29 @@ class Browser:
                 self._receipts.popitem(last=False)
         return name
 
+    def _kept(self, name: str) -> Receipt | None:
+        with self._lock:
+            return self._receipts.get(name)
+
     def _back(self, path: str, form: dict[str, str], banner: Banner, status: str) -> Response:
-        """The view an action's form was on, with the banner saying why nothing changed."""
+        """The view an action's form was on, with the banner saying why nothing changed (the
+        Redact view's form empty again: the text is never sent back).
+        """
         if path == FORGET_PATH:
             q = {"agent": form.get("agent_id", ""), "run": form.get("run_id", "")}
             return self._show("episodes", "Episode", lambda t: self._episode(t, q), banner, status)
+        if path == FORGET_AGENT_PATH:
+            q = {"agent": form.get("agent_id", "")}
+            return self._show(
+                "episodes", "Episodes", lambda t: self._episodes(t, q), banner, status
+            )
+        if path == REDACT_PATH:
+            return self._show("redact", "Redact", self._redact_form, banner, status)
+        if path == OVERRULE_PATH:
+            q = {"id": form.get("procedure_id", "")}
+            return self._show(
+                "procedures", "Procedure", lambda t: self._procedure(t, q), banner, status
+            )
         if path == ASSERT_PATH:
             return self._show("facts", "Facts", lambda t: self._facts(t, {}), banner, status)
         q = {"domain": form.get("domain", ""), "hash": form.get("fact_hash", "")}

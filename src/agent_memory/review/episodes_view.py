@@ -1,6 +1,7 @@
-"""The browser's episodes: an agent's episodes page by page, a search of them, one episode with
-every field as stored (hidden characters shown by name, as ``episodes show`` prints them) and its
-"Forget this run" form, and the receipt of a run forgotten.
+"""The browser's episodes: an agent's episodes page by page with its "Forget every run of this
+agent" form, a search of them, one episode with every field as stored (hidden characters shown by
+name, as ``episodes show`` prints them) and its "Forget this run" form, and the receipt of a run
+(or an agent's runs) forgotten.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ SEARCH_PATH = "/episodes/search"
 EPISODE_PATH = "/episode"
 RECEIPT_PATH = "/forgotten"
 FORGET_PATH = "/forget"
+# Its own path: a run's form sent without its run never forgets every run of the agent.
+FORGET_AGENT_PATH = "/forget/agent"
 
 
 def search_form(agents: Sequence[str], agent: str | None, query: str = "") -> str:
@@ -47,8 +50,10 @@ def search_form(agents: Sequence[str], agent: str | None, query: str = "") -> st
     )
 
 
-def episodes_list(agent: str, page: EpisodePage) -> str:
-    """One page of the agent's episodes, newest first, each linked to its page."""
+def episodes_list(agent: str, page: EpisodePage, csrf_token: str, tenant_id: str) -> str:
+    """One page of the agent's episodes, newest first, each linked to its page, then the form
+    forgetting every run of the agent.
+    """
     rows = [
         row(
             link(EPISODE_PATH, episode["run_id"], agent=agent, run=episode["run_id"]),
@@ -61,7 +66,21 @@ def episodes_list(agent: str, page: EpisodePage) -> str:
     ]
     listing = table(("Run", "Stored", "Outcome", "Summary"), rows, "This agent has no episodes.")
     heading = f"<h2>Episodes of <b>{e(agent)}</b>, newest first</h2>"
-    return heading + listing + pager(EPISODES_PATH, page["cursor"], agent=agent)
+    forget = ActionForm(
+        name="forget-agent",
+        action=FORGET_AGENT_PATH,
+        button="Forget every run of this agent",
+        confirm=f"Forget every run of {agent} everywhere it counted: all its episodes, its "
+        "sightings of facts, its proposals and feedback on procedures; its open flags closed "
+        "(the history keeps who and why)",
+        hidden=(("agent_id", agent),),
+    )
+    return (
+        heading
+        + listing
+        + pager(EPISODES_PATH, page["cursor"], agent=agent)
+        + section("Forget every run of this agent", forget.html(csrf_token, tenant_id))
+    )
 
 
 def search_results(agent: str, query: str, found: EpisodeSearch) -> str:

@@ -26,6 +26,7 @@ VIEWS = (
     ("procedures", "/procedures", "Procedures"),
     ("flags", "/flags", "Flags"),
     ("history", "/history", "History"),
+    ("redact", "/redact", "Redact"),
 )
 
 

@@ -22,7 +22,7 @@ from agent_memory.app.messages import (
 from agent_memory.app.ports import StorePorts
 from agent_memory.core.api.bootstrap_reply import ProcedureView
 from agent_memory.core.api.fact_record import FactRecord, fact_record
-from agent_memory.core.model.decisions import MAX_REASON, Action, RecordKind
+from agent_memory.core.model.decisions import MAX_REASON, Action, RecordKind, fact_record_id
 from agent_memory.core.model.errors import NotFound
 from agent_memory.core.model.models import Fact
 from agent_memory.core.paging import every
@@ -167,7 +167,7 @@ def resolve_fact(message: ResolveFact, ports: MemoryPorts) -> tuple[str, ...]:
         m.tenant_id,
         Action.RESOLVE,
         RecordKind.FACT,
-        f"{m.domain}/{m.fact_hash}",
+        fact_record_id(m.domain, m.fact_hash),
         reviewer,
         reason=f"kept {m.keep}; removed {', '.join(removed) or 'nothing'}",
     )

@@ -22,6 +22,11 @@ MAX_RECORD_ID = 512
 MAX_REASON = 2_000
 
 
+def fact_record_id(domain: str, fact_hash: str) -> str:
+    """How the history names a fact (``domain/fact_hash``): its decisions are listed by it."""
+    return f"{domain}/{fact_hash}"[:MAX_RECORD_ID]
+
+
 class Action(StrEnum):
     """What was decided."""
 

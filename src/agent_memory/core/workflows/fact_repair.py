@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent_memory.core.api.contracts import MAX_ITEM_CHARS
-from agent_memory.core.model.decisions import MAX_RECORD_ID, Action, RecordKind, digest
+from agent_memory.core.model.decisions import Action, RecordKind, digest
+from agent_memory.core.model.decisions import fact_record_id as record_id
 from agent_memory.core.model.errors import Conflict, InvalidInput, NotFound
 from agent_memory.core.model.keys import document_key
 from agent_memory.core.model.models import Fact, FactStatus
@@ -107,11 +108,6 @@ def assert_fact(ports: MemoryPorts, tenant_id: str, domain: str, content: str, b
         reason=reason,
     )
     return stored
-
-
-def record_id(domain: str, fact_hash: str) -> str:
-    """How the history names a fact (as ``ResolveFact`` does)."""
-    return f"{domain}/{fact_hash}"[:MAX_RECORD_ID]
 
 
 def checked_content(content: object) -> str:
