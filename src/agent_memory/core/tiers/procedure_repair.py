@@ -35,6 +35,11 @@ MAX_STEPS = 50
 MAX_STEP_CHARS = 2_000
 MAX_TITLE_CHARS = 200
 MAX_EDITOR = procedural.MAX_REVIEWER
+# The most edits one procedure takes: its revision's digits count in its item, which the
+# largest procedure, rejected with the longest reason and edited by the longest editor, fills
+# to within a few bytes of DynamoDB's 400 KB (tests/limits/test_repair_limits.py). A procedure
+# edited this often wants retiring and proposing afresh.
+MAX_REVISION = 999
 
 EDITABLE_FROM = (
     ProcedureStatus.PENDING,
@@ -129,7 +134,7 @@ def edit(
     current = ports.procedures.get(procedure_id, tenant_id=tenant_id)
     if current is None:
         raise NotFound(f"no procedure {procedure_id!r}")
-    _check_editable(current, expected_revision)
+    check_editable(current, expected_revision)
     pseudonyms = pseudonyms_for(ports.pseudonym_key, current.tenant_id)
     texts = [editor, reason, new_title or current.title, *new_steps]
     clean = scrub_texts(texts, ports.pii, pseudonyms).texts
@@ -152,17 +157,25 @@ def edit(
         found = ports.procedures.get(procedure_id, tenant_id=current.tenant_id)
         if found is None:
             raise NotFound(f"no procedure {procedure_id!r}")
-        _check_editable(found, expected_revision)
+        check_editable(found, expected_revision)
         raise Conflict(f"procedure {procedure_id} changed while it was edited: read it again")
     return Edited(updated, editor, reason, steps_digest(current.title, current.steps))
 
 
-def _check_editable(procedure: Procedure, expected_revision: int | None) -> None:
+def check_editable(procedure: Procedure, expected_revision: int | None) -> None:
+    """Refuse (``Conflict``, saying why) an edit of a served procedure, of one edited the most
+    times one takes, or of another revision than the one read.
+    """
     p = procedure
     if p.status not in EDITABLE_FROM:
         raise Conflict(
             f"procedure {p.procedure_id} is {p.status} and served as it is: an edit never "
             "changes what is served; reject or retire it, edit it, then approve it"
+        )
+    if p.revision >= MAX_REVISION:
+        raise Conflict(
+            f"procedure {p.procedure_id} was edited {p.revision} times, the most one takes: "
+            "retire it, and approve a fresh proposal instead"
         )
     if expected_revision is not None and expected_revision != p.revision:
         by = f" by {p.edited_by}" if p.edited_by else ""
