@@ -71,6 +71,9 @@ def commands(
                 required.append(value)
             elif action.required:
                 required += [action.option_strings[0], value]
+        for group in parser._mutually_exclusive_groups:
+            if group.required:  # one of them is required: give the first
+                required += [group._group_actions[0].option_strings[0], "x"]
         yield words, required
     for action in subcommands:
         for name, sub in action.choices.items():

@@ -32,7 +32,13 @@ def test_stats_json_counts_every_tier_across_tenants(store: Path) -> None:
     assert figures["episodes"] == {"COMPLETED": 3, "PARTIAL": 0, "FAILED": 1, "UNKNOWN": 0}
     assert figures["facts"] == {"PENDING": 0, "CONFIRMED": 1, "CONTESTED": 0, "RETRACTED": 0}
     assert figures["facts_awaiting_ingestion"] == 1
-    assert figures["procedures"] == {"PENDING": 1, "VALIDATED": 0, "REJECTED": 0, "NEEDS_REVIEW": 0}
+    assert figures["procedures"] == {
+        "PENDING": 1,
+        "VALIDATED": 0,
+        "REJECTED": 0,
+        "NEEDS_REVIEW": 0,
+        "RETIRED": 0,
+    }
     assert (figures["procedures_on_trial"], figures["failed_runs"]) == (0, 0)
 
 

@@ -28,6 +28,7 @@ from agent_memory.core.model.models import (
     Episode,
     EpisodeHit,
     EpisodeUnit,
+    FactObservation,
     KbHit,
     ProcedureStatus,
     Review,
@@ -103,7 +104,7 @@ class FoundFacts:
             KbHit(
                 wide(MAX_ITEM_CHARS, f"fact {rank}"),
                 0.9 - rank / 100,
-                {"tenant_id": "acme", "fact_hash": f"h-{rank}"},
+                {"tenant_id": "acme", "domain": "contracts", "fact_hash": f"h-{rank}"},
             )
             for rank in range(self._count)
         ]
@@ -120,6 +121,14 @@ def memory_at_the_maxima(
         episode_indexes=FoundEpisodes(tuple(largest_hit(r) for r in range(episodes))),  # type: ignore[arg-type]
         knowledge_base=FoundFacts(facts),  # type: ignore[arg-type]
     )
+    # The KB's facts are confirmed (and ingested) in the store, as a KB only serves such.
+    for rank in range(facts):
+        key = ("acme", "contracts", f"h-{rank}")
+        memory.ports.facts.observe(
+            FactObservation(*key, f"fact {rank}", 0.9, run_id="r", seen_at=1.0, agent_id="reviewer")
+        )
+        memory.ports.facts.confirm(*key, now=1.0)
+        memory.ports.facts.mark_ingested(*key, now=1.0)
     store = memory.ports.procedures
     largest = procedure(
         task_type="contract_review",

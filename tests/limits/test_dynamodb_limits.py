@@ -220,7 +220,9 @@ def test_a_fact_seen_by_ever_more_runs_stops_growing_under_400_kb_and_counts_eac
     first = see(range(RUN_IDS_KEPT + past))
     second = see(range(RUN_IDS_KEPT + past, RUN_IDS_KEPT + 2 * past))
     # Then its item stopped growing at the log's bound, far under 400 KB by DynamoDB's rules
-    assert second == first < 32 * 1024 < ITEM_LIMIT_BYTES
+    # (the log names its runs twice at most: all of them, and those that were no confirmation,
+    # one agent's burst here, so forgetting a run takes back exactly what it added)
+    assert second == first < 48 * 1024 < ITEM_LIMIT_BYTES
     # And it counts every distinct run once and names the first RUN_IDS_KEPT
     fact = store.get(LONGEST_ID, LONGEST_ID, "h-1")
     assert fact is not None
