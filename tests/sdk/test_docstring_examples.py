@@ -12,6 +12,7 @@ import pytest
 from agent_memory.wiring.local_settings import HOME_VARIABLE, LLM_VARIABLE
 
 MODULES = [
+    "agent_memory",
     "agent_memory.sdk",
     "agent_memory.sdk.client",
     "agent_memory.sdk.aio",
