@@ -114,9 +114,13 @@ def forget_runs(
     """
     actor, reason = scrubbed(ports, tenant_id, actor, reason)
     at = ports.clock()
-    found = _find(ports, tenant_id, agent_id, run_id)
-    sightings = [s for s in ports.facts.sightings(tenant_id) if s.run_id in found.markers]
-    traces = [t for t in ports.procedures.run_traces(tenant_id) if t.run_id in found.markers]
+    # Each tenant-wide log is read once: it both names an agent's runs and is taken back from.
+    logged_sightings = list(ports.facts.sightings(tenant_id))
+    logged_traces = list(ports.procedures.run_traces(tenant_id))
+    logged = [s.run_id for s in logged_sightings] + [t.run_id for t in logged_traces]
+    found = _find(ports, tenant_id, agent_id, run_id, logged)
+    sightings = [s for s in logged_sightings if s.run_id in found.markers]
+    traces = [t for t in logged_traces if t.run_id in found.markers]
     runs = _names(agent_id, found, [s.run_id for s in sightings], [t.run_id for t in traces])
     flagged = run_id is None and bool(_open_flags(ports, tenant_id, agent_id))
     if not runs and not flagged:
@@ -190,8 +194,12 @@ def _untraced(ports: MemoryPorts, tenant_id: str, traces: list[RunTrace]) -> lis
     return orphans
 
 
-def _find(ports: MemoryPorts, tenant_id: str, agent_id: str, run_id: str | None) -> _Found:
-    """The run's (or the agent's runs') episodes, ledger records and markers."""
+def _find(
+    ports: MemoryPorts, tenant_id: str, agent_id: str, run_id: str | None, logged: list[str]
+) -> _Found:
+    """The run's (or the agent's runs') episodes, ledger records and markers; ``logged`` are
+    the run markers facts and procedures log, which name an agent's runs whose episodes went.
+    """
     found = _Found()
     if run_id is not None:
         found.markers.add(run_marker(agent_id, run_id))
@@ -211,15 +219,8 @@ def _find(ports: MemoryPorts, tenant_id: str, agent_id: str, run_id: str | None)
         found.ledger_runs.add(named[2])
         found.markers.add(run_marker(agent_id, named[2]))
     if run_id is None:
-        found.markers |= _agent_markers(ports, tenant_id, agent_id)
+        found.markers |= {marker for marker in logged if marks_agent(marker, agent_id)}
     return found
-
-
-def _agent_markers(ports: MemoryPorts, tenant_id: str, agent_id: str) -> set[str]:
-    """Markers of the agent's runs that facts and procedures still log, episodes gone."""
-    logged = [s.run_id for s in ports.facts.sightings(tenant_id)]
-    logged += [t.run_id for t in ports.procedures.run_traces(tenant_id)]
-    return {marker for marker in logged if marks_agent(marker, agent_id)}
 
 
 def _names(agent_id: str, found: _Found, *logged: Iterable[str]) -> tuple[str, ...]:
