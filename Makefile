@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck unit layer synth synth-check clean
+.PHONY: demo test lint typecheck unit dist layer synth synth-check clean
 
 $(BIN)/python:
 	@echo "==> creating the virtual environment $(VENV) (agent-memory installs there, nowhere else)"
@@ -40,6 +40,13 @@ typecheck: $(VENV)/.installed-dev
 unit: $(VENV)/.installed-dev
 	$(BIN)/pytest tests/unit -q
 
+# The wheel and the sdist, for installing into another project (README: "Install into your own
+# project"). The sdist is built first and the wheel from it, so the wheel holds what a source
+# install would.
+dist: $(VENV)/.installed-dev  ## dist/agent_memory-<version>-py3-none-any.whl and .tar.gz
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
 # --- AWS: offline synth (no credentials, no Docker) ---------------------------------------
 CDK_ENV := PATH="$(abspath $(BIN)):$$PATH" CDK_DISABLE_VERSION_CHECK=1 CDK_DISABLE_CLI_TELEMETRY=1 AWS_EC2_METADATA_DISABLED=true
 
@@ -60,4 +67,4 @@ synth-check: synth  ## python app.py must write the same template as the CLI
 	@echo "npx cdk synth and python app.py wrote the same template"
 
 clean:
-	rm -rf $(VENV) build cdk.out node_modules *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist cdk.out node_modules *.egg-info src/*.egg-info .pytest_cache .mypy_cache .ruff_cache
