@@ -36,8 +36,10 @@ them), best first, and returns up to ``limit`` of them after ``offset``, ``filte
 as LangGraph's ``InMemoryStore`` does: with no threshold by default (``min_similarity`` sets
 bootstrap's kind of gate). Without a query, every item under the prefix is listed, newest
 ``updated_at`` first, then filtered and paged. Episodes of an agent that are not store items
-(its ordinary runs) are not items, though bootstrap serves both. A key is stored scrubbed too:
-``get`` answers under the key asked for, a listing under the key as stored.
+(its ordinary runs) are not items, though bootstrap serves both. A key that is an identifier
+(LangMem's UUIDs among them) is read back from its run id, as it was put; any other key is
+stored scrubbed too: ``get`` answers under the key asked for, a listing under the key as
+stored.
 
 Timing: ``put`` waits for the consolidation, so a ``get`` after a ``put`` returns the item, as
 LangGraph expects. Locally it waits for the run's handle (a consolidation that fails raises
@@ -135,8 +137,9 @@ class AgentMemoryStore(BaseStore):
 
     How it differs from LangGraph's ``InMemoryStore``:
 
-    - Values are read back as scrubbed of PII (an email reads ``[EMAIL]``), keys too in a
-      listing; a namespace must spell an agent id of the store's tenant.
+    - Values are read back as scrubbed of PII (an email reads ``[EMAIL]``), and so are keys
+      in a search unless they are identifiers (up to 120 letters, digits, ``.``, ``_``,
+      ``-``); a namespace must spell an agent id of the store's tenant.
     - A query search's ``score`` is the ranking's own (words and meaning together, to 4
       decimals; the reranker's score when one is configured), not a cosine similarity: results
       come best first by it, but it is no fixed scale to compare with a threshold.
@@ -471,9 +474,13 @@ def item_of(record: EpisodeRecord) -> Item | None:
         created = datetime.fromisoformat(str(data["created_at"]))
     except (KeyError, ValueError):
         created = datetime.fromtimestamp(record["created_at"], UTC)
+    run_id = record["run_id"]
+    # An identifier's run id holds it as it was put (ids are not scrubbed), where the record
+    # may read scrubbed: a UUID can read as a secret, and the key must find its item again.
+    key = run_id[2:] if run_id.startswith("k-") else str(data.get("key", run_id))
     return Item(
         value=cast(dict[str, Any], data.get("value", {})),
-        key=str(data.get("key", record["run_id"])),
+        key=key,
         namespace=namespace_of(record["agent_id"]),
         created_at=created,
         updated_at=datetime.fromtimestamp(record["created_at"], UTC),
