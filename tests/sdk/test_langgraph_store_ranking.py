@@ -15,7 +15,7 @@ from typing import Any, cast
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from langgraph.store.base import BaseStore, Item, PutOp, SearchItem, SearchOp
+from langgraph.store.base import BaseStore, Op, PutOp, SearchItem, SearchOp
 from langgraph.store.memory import InMemoryStore
 from langmem import create_manage_memory_tool, create_search_memory_tool
 
@@ -226,14 +226,18 @@ def test_the_async_batch_returns_what_the_batch_does(store: AgentMemoryStore) ->
 
     def shown(results: list[Any]) -> list[Any]:
         return [
-            None if r is None else [(i.key, i.score) for i in cast(list[Item], r)] for r in results
+            None if r is None else [(i.key, i.score) for i in cast(list[SearchItem], r)]
+            for r in results
         ]
 
     # Then both return the same items, ranked and scored alike, each up to its limit
     assert shown(synced) == shown(awaited)
     assert [len(cast(list[SearchItem], r)) for r in synced] == [3, 2, 2, 4, 6]
     # And a delete in an async batch is seen by the search after it
-    deleting = [PutOp(("notes", "u1"), "k0", None), SearchOp(("notes",), query="dark mode")]
+    deleting: list[Op] = [
+        PutOp(("notes", "u1"), "k0", None),
+        SearchOp(("notes",), query="dark mode"),
+    ]
     after = asyncio.run(store.abatch(deleting))
     assert after[0] is None
     assert sorted(keys(cast(list[SearchItem], after[1]))) == [f"k{i}" for i in range(1, 6)]
