@@ -98,3 +98,41 @@ def test_the_printed_activation_line_puts_agent_memory_on_path(
     # Then the command is found and runs
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("memory of every tenant")
+
+
+def section(lines: list[str], header: str) -> list[str]:
+    """The quoted lines of the context block's section whose header starts with ``header``
+    (none without that section).
+    """
+    start = next((i for i, line in enumerate(lines) if line.startswith(header)), len(lines))
+    quoted: list[str] = []
+    for line in lines[start + 1 :]:
+        if not line.startswith(">"):
+            break
+        quoted.append(line)
+    return quoted
+
+
+def test_the_printed_bootstrap_serves_what_the_demos_new_run_was_served(
+    demo: tuple[Path, list[str]],
+) -> None:
+    _, lines = demo
+    # Given the bootstrap command the demo printed, and the procedure and fact it served
+    command = next(c for c in printed_commands(lines) if " bootstrap " in c)
+    procedure = section(lines, "[PROCEDURAL MEMORY ")[:1]
+    fact = section(lines, "[SEMANTIC MEMORY ")[:1]
+    assert procedure[0].startswith("> Procedure: ") and fact[0].startswith("> - ")
+    # When it is run as typed, against the demo's store
+    done = subprocess.run(
+        shlex.split(command),
+        cwd=ROOT,
+        env=shell_env(),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    # Then its block shows the same procedure and the same fact
+    assert done.returncode == 0, f"{command}: {done.stderr}"
+    shown = done.stdout.splitlines()
+    assert section(shown, "[PROCEDURAL MEMORY ")[:1] == procedure, done.stdout
+    assert fact[0] in section(shown, "[SEMANTIC MEMORY "), done.stdout

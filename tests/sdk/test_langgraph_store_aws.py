@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -191,6 +192,25 @@ def test_an_item_put_is_read_replaced_and_deleted_on_the_stack(deployed: Deploye
     # When it is deleted, then it is gone
     store.delete(namespace, "editor")
     assert store.get(namespace, "editor") is None
+
+
+def test_a_query_ranks_every_item_on_the_stack(deployed: Deployed) -> None:
+    store = AgentMemoryStore(deployed.memory, "acme", timeout=PUT_TIMEOUT)
+    namespace = ("memories", "u7")
+    key = str(uuid.uuid4())
+    # Given four items, one under a UUID key as LangMem's tools make them
+    store.put(namespace, key, {"content": "User prefers dark mode"})
+    for i in range(3):
+        store.put(namespace, f"n{i}", {"content": f"Note {i} about the Friday deploy"})
+    # When they are asked for in words none of them holds, up to ten
+    hits = store.search(namespace, query="editor theme", limit=10)
+    # Then all four come back, best first, under their keys as put
+    assert sorted(h.key for h in hits) == sorted([key, "n0", "n1", "n2"])
+    scores = [h.score for h in hits]
+    assert None not in scores and scores == sorted(scores, key=lambda s: -(s or 0.0))
+    # And a page of them is that slice of the ranking
+    page = store.search(namespace, query="editor theme", limit=2, offset=1)
+    assert [h.key for h in page] == [h.key for h in hits][1:3]
 
 
 def test_another_tenants_store_sees_nothing(deployed: Deployed) -> None:

@@ -163,6 +163,11 @@ def explore_commands(store: Path) -> list[list[str]]:
             story.AGENT,
             "--task",
             story.NEW_TASK,
+            # As the demo's own new run asks: without them no procedure is served.
+            "--task-type",
+            story.TASK_TYPE,
+            "--domain",
+            story.DOMAIN,
         ],
         [*where, "search", story.SEARCH, "--tenant", story.TENANT, "--agent", story.AGENT],
         [*where, "stats"],

@@ -29,15 +29,17 @@ bootstrap serves it like any other past run. A second ``put`` of a key forgets t
 episode (``MemoryClient.forget_run``) and writes the new one: the key's ``created_at`` is kept,
 ``updated_at`` is the new write's. ``delete`` forgets the run.
 
-Reads: ``get`` reads the episode by its run id. ``search`` with a ``query`` is the product's
-retrieval (``MemoryClient.search``, bootstrap's ranking and similarity threshold, over the
-namespaces under the prefix: one agent, else a team of them), so it returns at most the
-deployment's ``episodic.top_k`` items, best first, scored by their similarity to the query;
-``filter``, ``offset`` and ``limit`` apply to those. Without a query, every item under the
-prefix is listed, newest ``updated_at`` first, then filtered and paged. Episodes of an agent
-that are not store items (its ordinary runs) are not items, though bootstrap serves both. A
-key is stored scrubbed too: ``get`` answers under the key asked for, a listing under the key
-as stored.
+Reads: ``get`` reads the episode by its run id. ``search`` with a ``query`` ranks the items
+under the prefix as the product's retrieval ranks past runs (``MemoryClient.search_episodes``:
+words and meaning together, over the namespaces under the prefix: one agent, else a team of
+them), best first, and returns up to ``limit`` of them after ``offset``, ``filter`` applied,
+as LangGraph's ``InMemoryStore`` does: with no threshold by default (``min_similarity`` sets
+bootstrap's kind of gate). Without a query, every item under the prefix is listed, newest
+``updated_at`` first, then filtered and paged. Episodes of an agent that are not store items
+(its ordinary runs) are not items, though bootstrap serves both. A key that is an identifier
+(LangMem's UUIDs among them) is read back from its run id, as it was put; any other key is
+stored scrubbed too: ``get`` answers under the key asked for, a listing under the key as
+stored.
 
 Timing: ``put`` waits for the consolidation, so a ``get`` after a ``put`` returns the item, as
 LangGraph expects. Locally it waits for the run's handle (a consolidation that fails raises
@@ -94,6 +96,7 @@ except ImportError as error:
 
 from agent_memory.core.api.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS
 from agent_memory.core.api.episode_record import EpisodeRecord
+from agent_memory.core.api.episode_search import MAX_RESULTS
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.identifiers import ID_PATTERN, checked_id
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS
@@ -113,6 +116,8 @@ WHOLE_ITEM = "$"
 _WRITING = threading.Lock()
 # The longest wait between two reads of a put's episode on AWS.
 MAX_POLL_SECONDS = 2.0
+# A query search's scores are rounded to this many decimals, as the ranking tells ties apart.
+SCORE_DECIMALS = 4
 
 
 class AgentMemoryStore(BaseStore):
@@ -121,11 +126,30 @@ class AgentMemoryStore(BaseStore):
     ``memory`` is a :class:`MemoryClient`, local or AWS; ``tenant_id`` the tenant every namespace
     belongs to; ``index`` the fields (LangGraph paths such as ``"content"`` or
     ``"facts[*].text"``) an item is found by, ``["$"]`` (every text in it) by default;
-    ``domain`` the domain its episodes are written and searched under. A ``put`` returns once
-    its episode is written (``timeout`` seconds at most, None for no bound), so it is read back
-    at once: a second put of the key must see the first to replace it. On AWS a put reads its
-    episode back until it is written, first after ``poll_interval`` seconds, then with
-    doubling waits (see the module doc).
+    ``domain`` the domain its episodes are written under. A ``put`` returns once its episode is
+    written (``timeout`` seconds at most, None for no bound), so it is read back at once: a
+    second put of the key must see the first to replace it. On AWS a put reads its episode back
+    until it is written, first after ``poll_interval`` seconds, then with doubling waits (see
+    the module doc). ``min_similarity`` (from -1 to 1; None, the default, for none) gates a
+    query search as bootstrap's threshold gates runs: items are returned down to the last one
+    that reaches it (a text at least that similar to the query, or, as in bootstrap, the
+    policy's ``min_word_share`` of its words), none when none does.
+
+    How it differs from LangGraph's ``InMemoryStore``:
+
+    - Values are read back as scrubbed of PII (an email reads ``[EMAIL]``), and so are keys
+      in a search unless they are identifiers (up to 120 letters, digits, ``.``, ``_``,
+      ``-``); a namespace must spell an agent id of the store's tenant.
+    - A query search's ``score`` is the ranking's own (words and meaning together, to 4
+      decimals; the reranker's score when one is configured), not a cosine similarity: results
+      come best first by it, but it is no fixed scale to compare with a threshold.
+    - A query ranks what the product's episode index ranks: when the namespaces hold more than
+      ``episodic.rerank_candidates`` items (64 by default), the candidates nearest the query by
+      meaning and by words, among each agent's newest ``episodic.candidates`` (500); at most
+      100 items reach ``offset`` + ``limit``. An item its agent flagged (still open) is not
+      found by a query, as bootstrap leaves it out.
+    - Items expire with the episode retention; TTLs are refused. A put takes a consolidation's
+      time (seconds on AWS).
     """
 
     supports_ttl = False
@@ -139,11 +163,13 @@ class AgentMemoryStore(BaseStore):
         domain: str | None = None,
         timeout: float | None = 120.0,
         poll_interval: float = 0.1,
+        min_similarity: float | None = None,
     ) -> None:
         try:
             self.tenant_id = checked_id(tenant_id, "tenant_id", "tenant id")
             if domain is not None:
                 checked_id(domain, "domain", "domain")
+            self.min_similarity = similarity_threshold(min_similarity)
         except InvalidInput as error:
             raise invalid(error) from None
         self.memory = memory
@@ -281,16 +307,16 @@ class AgentMemoryStore(BaseStore):
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
         agents = [a for a in self._agents() if under(namespace_of(a), op.namespace_prefix)]
-        if not agents:
+        if not agents or op.limit <= 0:
             return []
+        wanted = None if op.filter is None else plain_terms(op.filter, "filter")
         found: list[tuple[Item, float | None]]
         if op.query is None:
             found = [(item, None) for agent in agents for item in self._items(agent)]
             found.sort(key=lambda pair: pair[0].updated_at, reverse=True)
+            found = [(i, s) for i, s in found if matches(i.value, wanted)]
         else:
-            found = self._ranked(op.query, agents)
-        wanted = None if op.filter is None else plain_terms(op.filter, "filter")
-        kept = [(i, s) for i, s in found if matches(i.value, wanted)]
+            found = [*self._ranked(op.query, agents, wanted, op.offset + op.limit)]
         return [
             SearchItem(
                 namespace=item.namespace,
@@ -300,31 +326,51 @@ class AgentMemoryStore(BaseStore):
                 updated_at=item.updated_at,
                 score=score,
             )
-            for item, score in kept[op.offset : op.offset + op.limit]
+            for item, score in found[op.offset : op.offset + op.limit]
         ]
 
-    def _ranked(self, query: str, agents: list[str]) -> list[tuple[Item, float | None]]:
+    def _ranked(
+        self, query: str, agents: list[str], wanted: Mapping[str, Any] | None, needed: int
+    ) -> list[tuple[Item, float]]:
+        """The items of ``agents`` that meet ``wanted``, best first for ``query``: at least
+        ``needed`` of them when there are (and the search can return as many).
+        """
         asking, others = agents[0], agents[1:]
-        if not others:
-            reply = self.memory.search(self.tenant_id, asking, query, domain=self.domain)
-        elif len(agents) <= MAX_TEAM_AGENTS:
-            reply = self.memory.search(
-                self.tenant_id, asking, query, domain=self.domain, scope="team", team=others
-            )
-        else:
-            reply = self.memory.search(
-                self.tenant_id, asking, query, domain=self.domain, scope="tenant"
-            )
+        scope: dict[str, Any] = {}
+        if len(agents) > MAX_TEAM_AGENTS:
+            scope = {"scope": "tenant"}
+        elif others:
+            scope = {"scope": "team", "team": others}
         members = set(agents)
-        ranked: list[tuple[Item, float | None]] = []
-        for hit in reply["episodes"]:
-            author = hit.get("agent_id", asking)
-            if author not in members:
-                continue
-            record = self.memory.get_episode(self.tenant_id, author, hit["run_id"])
-            item = None if record is None else item_of(record)
-            if item is not None:
-                ranked.append((item, hit["similarity"]))
+        asked = min(needed, MAX_RESULTS)
+        while True:
+            reply = self.memory.search_episodes(
+                self.tenant_id,
+                asking,
+                query,
+                limit=asked,
+                units=1,
+                min_similarity=self.min_similarity,
+                **scope,
+            )
+            ranked: list[tuple[Item, float]] = []
+            for hit in reply["episodes"]:
+                item = item_of(hit) if hit["agent_id"] in members else None
+                if item is not None and matches(item.value, wanted):
+                    ranked.append((item, round(hit["score"], SCORE_DECIMALS)))
+            # Runs that are not items (or not under the prefix, or filtered out) took places:
+            # ask for more, unless the search has no more to give.
+            if (
+                len(ranked) >= needed
+                or asked >= MAX_RESULTS
+                or len(reply["episodes"]) < asked
+                or reply["left_out"]["episodes"]
+            ):
+                break
+            asked = min(2 * asked, MAX_RESULTS)
+        # Scores equal to SCORE_DECIMALS are ties, which the ranking breaks (completed, then
+        # newer runs first); a stable sort keeps that order.
+        ranked.sort(key=lambda pair: -pair[1])
         return ranked
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
@@ -353,6 +399,17 @@ class AgentMemoryStore(BaseStore):
             cursor = page["cursor"]
             if cursor is None:
                 return
+
+
+def similarity_threshold(value: object) -> float | None:
+    """A store's ``min_similarity``: None, or a number from -1 to 1 (``InvalidInput`` naming
+    ``min_similarity`` otherwise).
+    """
+    if value is None:
+        return None
+    if type(value) is bool or not isinstance(value, int | float) or not -1.0 <= value <= 1.0:
+        raise InvalidInput("min_similarity", "must be a number from -1 to 1, or None")
+    return float(value)
 
 
 def item_value(value: object) -> dict[str, Any]:
@@ -417,9 +474,13 @@ def item_of(record: EpisodeRecord) -> Item | None:
         created = datetime.fromisoformat(str(data["created_at"]))
     except (KeyError, ValueError):
         created = datetime.fromtimestamp(record["created_at"], UTC)
+    run_id = record["run_id"]
+    # An identifier's run id holds it as it was put (ids are not scrubbed), where the record
+    # may read scrubbed: a UUID can read as a secret, and the key must find its item again.
+    key = run_id[2:] if run_id.startswith("k-") else str(data.get("key", run_id))
     return Item(
         value=cast(dict[str, Any], data.get("value", {})),
-        key=str(data.get("key", record["run_id"])),
+        key=key,
         namespace=namespace_of(record["agent_id"]),
         created_at=created,
         updated_at=datetime.fromtimestamp(record["created_at"], UTC),
