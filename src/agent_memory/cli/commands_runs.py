@@ -78,7 +78,7 @@ def _consolidate(args: argparse.Namespace, app: Application, out: TextIO) -> int
         f"{result['facts_observed']} fact(s) observed, {len(result['facts_confirmed'])} newly "
         f"confirmed; procedure {result['procedure_proposed'] or 'none'} proposed\n"
     )
-    out.writelines(f"  {line}\n" for line in result["not_kept"])
+    out.writelines(f"  {line}\n" for line in (*result["notes"], *result["not_kept"]))
     return 0
 
 
