@@ -429,9 +429,12 @@ def embed_once(embedder: Embedder, texts: Sequence[str]) -> FloatArray:
 
 
 def _facts_seen(state: RunState, ports: MemoryPorts) -> RunState:
-    """What confirm_facts answers for a run already consolidated."""
+    """What confirm_facts answers for a run already consolidated: nothing observed again, the
+    facts' standings as its record kept them when it was consolidated.
+    """
     lines = _facts_not_kept(state.artifacts, ports.policies.semantic)
-    return state.but(facts=FactResults(), not_kept=(*state.not_kept, *lines))
+    kept = state.facts.progress if state.facts else ()
+    return state.but(facts=FactResults(progress=kept), not_kept=(*state.not_kept, *lines))
 
 
 def _facts_not_kept(artifacts: RunArtifacts, policy: SemanticPolicy) -> list[str]:
@@ -523,7 +526,7 @@ def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     if not state.consolidated:
         recorded = run_record(ports.run_ledger, *_ids(run), now=now)
         if recorded is not None:
-            _mark_consolidated(recorded, ports, now)
+            _mark_consolidated(recorded, ports, now, state.facts)
     ports.run_ledger.delete(ports.run_ledger.failure_key(*_ids(run)))
     return state.but(
         procedure=ProcedureResult(
@@ -749,11 +752,17 @@ def record_failure(payload: State, ports: MemoryPorts) -> FailureKept:
     return FailureKept(record, repeated)
 
 
-def _mark_consolidated(entry: RunEntry, ports: MemoryPorts, now: float) -> None:
+def _mark_consolidated(
+    entry: RunEntry, ports: MemoryPorts, now: float, facts: FactResults | None = None
+) -> None:
     record = RunRecord.read(entry.value)
     if not record.consolidated:
         expires_at = math.ceil(now + RUN_RECORD_DAYS * DAY)
-        done = replace(record, consolidated_at=now).json()
+        state = dict(record.state)
+        if facts is not None and facts.progress:
+            # A replay's summary says where the facts stood, as this one does.
+            state["facts"] = {"progress": [to_json(p) for p in facts.progress]}
+        done = replace(record, consolidated_at=now, state=state).json()
         ports.run_ledger.rewrite(entry, done, now=now, expires_at=expires_at)
 
 
@@ -845,6 +854,7 @@ def summary(state: RunState, *, review: ReviewSurface = "local") -> State:
     procedure = state.procedure or ProcedureResult(None, False)
     run = state.run
     reused = _reused_note(state)
+    replayed = state.consolidated and not state.reused
     facts_said = [] if reused else _facts_said(facts, run.agent_id)
     review_said = None if reused else _procedure_review(procedure, run.tenant_id, review)
     return {
@@ -866,13 +876,22 @@ def summary(state: RunState, *, review: ReviewSurface = "local") -> State:
         "procedure_feedback": to_json(procedure.feedback) if procedure.feedback else None,
         "procedure_review": review_said,
         "pii_entities": dict(state.pii_entities or {}),
-        "not_kept": list(state.not_kept),
+        # A reused id's record is another run's: what it did not keep is not this event's.
+        "not_kept": [] if reused else list(state.not_kept),
         "notes": [
             *([reused] if reused else ()),
+            *([_replayed_note(state)] if replayed else ()),
             *(f["said"] for f in facts_said),
             *([review_said["said"]] if review_said else ()),
         ],
     }
+
+
+def _replayed_note(state: RunState) -> str:
+    return (
+        f"run {state.run.run_id} was consolidated already: this exact replay wrote nothing "
+        "again (the facts stand as they did then)"
+    )
 
 
 def _reused_note(state: RunState) -> str | None:
