@@ -19,6 +19,7 @@ from agent_memory.core.workflows.consolidation import (
     consolidate,
     content_digest,
     extract,
+    redelivery_event,
     summary,
 )
 from agent_memory.core.workflows.tenants import export_tenant
@@ -171,3 +172,20 @@ def test_any_change_is_reported_and_an_exact_replay_never_is(
         # Then no replay is reported as a reuse, and the changed event always is
         assert all(r["already_consolidated"] and not r["run_id_reused"] for r in replayed)
         assert changed["run_id_reused"] is True and changed["notes"] == [REUSED]
+
+
+def test_an_incomplete_runs_redelivery_completes_it_and_is_no_reuse(memory: Memory) -> None:
+    # Given a run whose process died after scrub recorded it (its task holding an email)
+    event = run_event("r1", task="Review the MSA sent by jane@example.com")
+    recorded = extract(event, memory.ports)
+    STEPS["scrub"](recorded, memory.ports)
+    entry = memory.ports.run_ledger.run("acme", "reviewer", "r1", now=memory.clock())
+    assert entry is not None
+    # When the event replaying an incomplete run on AWS is delivered (identity, scrubbed task)
+    result = summary(consolidate(redelivery_event(RunRecord.read(entry.value)), memory.ports))
+    # Then it completes the recorded run rather than being reported as another run
+    assert result["run_id_reused"] is False and result["episode"] == "written"
+    assert result["procedure_proposed"] is not None
+    # And the original event, sent again, is still its replay
+    again = summary(consolidate(event, memory.ports))
+    assert again["already_consolidated"] is True and again["run_id_reused"] is False

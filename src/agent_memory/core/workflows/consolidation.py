@@ -140,7 +140,10 @@ def extract_run(run: RunFinished, ports: MemoryPorts) -> RunState:
     recorded = _recorded(ports, run)
     if recorded is not None:
         # A replay continues from the record; another run under the same id writes nothing.
-        return _from_record(recorded, digest)
+        state = _from_record(recorded, digest)
+        if state.reused and _redelivers(recorded, digest, ports.pseudonym_key):
+            return state.but(reused=False)
+        return state
     source: ExtractedBy
     notes: tuple[str, ...] = ()
     if run.artifacts is not None:
@@ -310,6 +313,14 @@ def _from_record(entry: RunEntry, digest: str | None = None) -> RunState:
         digest=record.digest,
         reused=record.differs(digest),
     )
+
+
+def _redelivers(entry: RunEntry, digest: str, key: bytes | None) -> bool:
+    """Whether an event of content ``digest`` is the :func:`redelivery_event` of the recorded
+    run (what replaying an incomplete run on AWS sends): that run's own delivery, not another's.
+    """
+    event = redelivery_event(RunRecord.read(entry.value))
+    return content_digest(parse_run_finished(event), key) == digest
 
 
 def _unless_reused(step: Step) -> Step:
