@@ -7,8 +7,10 @@ tasks of
 and in-process locally (:func:`consolidate`, in the ASL's order, with no JSON in between).
 Every step is idempotent per run, and a run is (tenant, agent, run id): a redelivered event, a
 replayed execution or a step retried on the same input changes nothing that was already
-written, and two agents' runs of the same id are two runs. The run ledger is the one authority
-on a run: extract reads its record (a run recorded once is continued from it), scrub's
+written, and two agents' runs of the same id are two runs. A delivery whose content differs
+from the run recorded under its id (its digest, kept with the record) is another run reusing
+the id: no step writes anything of it, and its summary says so. The run ledger is the one
+authority on a run: extract reads its record (a run recorded once is continued from it), scrub's
 conditional start lets the first delivery's scrub stand, a run recorded consolidated calls no
 model, and the last step marks it so. Beneath it, each store's conditional writes make a step's
 own writes idempotent when deliveries of one run overlap: the episode is put if absent, a fact
@@ -319,8 +321,11 @@ def _redelivers(entry: RunEntry, digest: str, key: bytes | None) -> bool:
     """Whether an event of content ``digest`` is the :func:`redelivery_event` of the recorded
     run (what replaying an incomplete run on AWS sends): that run's own delivery, not another's.
     """
-    event = redelivery_event(RunRecord.read(entry.value))
-    return content_digest(parse_run_finished(event), key) == digest
+    try:
+        run = parse_run_finished(redelivery_event(RunRecord.read(entry.value)))
+    except InvalidInput:  # a scrubbed task past the contract's length: no event can be it
+        return False
+    return content_digest(run, key) == digest
 
 
 def _unless_reused(step: Step) -> Step:
