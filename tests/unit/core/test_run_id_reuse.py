@@ -2,6 +2,7 @@
 idempotent and is marked as already consolidated."""
 
 import copy
+import json
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from agent_memory.core.workflows.consolidation import (
     redelivery_event,
     summary,
 )
+from agent_memory.core.workflows.redaction import redact_text
 from agent_memory.core.workflows.tenants import export_tenant
 from tests.support.memory import Memory, make_memory, run_event
 
@@ -82,14 +84,28 @@ def test_the_run_record_keeps_the_events_content_digest(memory: Memory) -> None:
     # Given a run consolidated
     event = run_event("r1")
     consolidate(event, memory.ports)
-    # Then its ledger record keeps the digest of its content, keyed by the pseudonym key
+    # Then its ledger record keeps the digest of its content as validated
     entry = memory.ports.run_ledger.run("acme", "reviewer", "r1", now=memory.clock())
     assert entry is not None
     digest = RunRecord.read(entry.value).digest
-    assert digest == content_digest(parse_run_finished(event), memory.ports.pseudonym_key)
-    # And it is not the unkeyed digest a guess at the content could be checked against
-    assert memory.ports.pseudonym_key is not None
-    assert digest != content_digest(parse_run_finished(event), None)
+    assert digest == content_digest(parse_run_finished(event))
+    assert digest != content_digest(parse_run_finished(run_event("r1", task="Other")))
+
+
+def test_a_redacted_run_record_keeps_no_digest_and_takes_any_content_for_a_replay(
+    memory: Memory,
+) -> None:
+    # Given a run whose task held a codename, then redacted from every record
+    event = run_event("r1", task="Review the Bluebird MSA liability cap")
+    consolidate(event, memory.ports)
+    redact_text(memory.ports, "acme", "Bluebird", actor="dpo", reason="a leaked codename")
+    # Then its record keeps no digest a guess at the codename could be checked against
+    entry = memory.ports.run_ledger.run("acme", "reviewer", "r1", now=memory.clock())
+    assert entry is not None and "digest" not in json.dumps(entry.value)
+    assert "Bluebird" not in json.dumps(entry.value)
+    # And the run's id answers as a replay from then on, writing nothing
+    again = summary(consolidate(event, memory.ports))
+    assert again["already_consolidated"] is True and again["run_id_reused"] is False
 
 
 def test_two_deliveries_racing_with_different_content_write_the_first_only(

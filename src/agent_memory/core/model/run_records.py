@@ -65,6 +65,18 @@ class RunRecord:
         return value
 
 
+def without_digest(value: Mapping[str, Any]) -> dict[str, Any]:
+    """A ledger value with no content digest (a run record's, and its state's): a record whose
+    text was redacted keeps nothing a guess at what it held could be checked against; the run
+    is then taken for a replay whatever content arrives under its id.
+    """
+    kept = {k: v for k, v in value.items() if k != DIGEST}
+    state = kept.get("state")
+    if isinstance(state, Mapping) and DIGEST in state:
+        kept["state"] = {k: v for k, v in state.items() if k != DIGEST}
+    return kept
+
+
 @dataclass(frozen=True, slots=True)
 class FailureRecord:
     """A run whose consolidation failed, kept until it is replayed or its tenant forgotten:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import hmac
 import json
 import math
 import re
@@ -111,18 +110,18 @@ def _recorded(ports: MemoryPorts, run: RunFinished) -> RunEntry | None:
 _DIGEST_LABEL = b"agent-memory run content\0"
 
 
-def content_digest(run: RunFinished, key: bytes | None = None) -> str:
-    """The digest (hex) of a validated event's whole content: the same for every delivery of
-    one run, another for any other content under the same run id. Keyed (HMAC-SHA256 under the
-    deployment's pseudonym key) where a key is configured, so the ledger keeps nothing a guess
-    at a run's unscrubbed text could be checked against; else SHA-256.
+def content_digest(run: RunFinished) -> str:
+    """The SHA-256 (hex) of a validated event's whole content: the same for every delivery of
+    one run, another for any other content under the same run id.
+
+    Unkeyed: on AWS, extract (which compares it) cannot read the pseudonym key. Checking a
+    guess against it takes the whole unscrubbed event, and a redaction drops it from the
+    records it rewrites (:func:`~agent_memory.core.model.run_records.without_digest`).
     """
     data = json.dumps(
         to_json(run), sort_keys=True, ensure_ascii=False, separators=(",", ":")
     ).encode("utf-8")
-    if key is None:
-        return hashlib.sha256(_DIGEST_LABEL + data).hexdigest()
-    return hmac.new(key, _DIGEST_LABEL + data, hashlib.sha256).hexdigest()
+    return hashlib.sha256(_DIGEST_LABEL + data).hexdigest()
 
 
 def extract(event: State, ports: MemoryPorts) -> RunState:
@@ -138,12 +137,12 @@ def extract(event: State, ports: MemoryPorts) -> RunState:
 
 def extract_run(run: RunFinished, ports: MemoryPorts) -> RunState:
     """:func:`extract` for an event already validated (e.g. by a Lambda's parser)."""
-    digest = content_digest(run, ports.pseudonym_key)
+    digest = content_digest(run)
     recorded = _recorded(ports, run)
     if recorded is not None:
         # A replay continues from the record; another run under the same id writes nothing.
         state = _from_record(recorded, digest)
-        if state.reused and _redelivers(recorded, digest, ports.pseudonym_key):
+        if state.reused and _redelivers(recorded, digest):
             return state.but(reused=False)
         return state
     source: ExtractedBy
@@ -317,7 +316,7 @@ def _from_record(entry: RunEntry, digest: str | None = None) -> RunState:
     )
 
 
-def _redelivers(entry: RunEntry, digest: str, key: bytes | None) -> bool:
+def _redelivers(entry: RunEntry, digest: str) -> bool:
     """Whether an event of content ``digest`` is the :func:`redelivery_event` of the recorded
     run (what replaying an incomplete run on AWS sends): that run's own delivery, not another's.
     """
@@ -325,7 +324,7 @@ def _redelivers(entry: RunEntry, digest: str, key: bytes | None) -> bool:
         run = parse_run_finished(redelivery_event(RunRecord.read(entry.value)))
     except InvalidInput:  # a scrubbed task past the contract's length: no event can be it
         return False
-    return content_digest(run, key) == digest
+    return content_digest(run) == digest
 
 
 def _unless_reused(step: Step) -> Step:
