@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.run_records import RunRecord
 from agent_memory.core.ports import Checkpoint, RunEntryKind, RunLedger
 from tests.contract.builders import AWKWARD_CONFIDENCE, DAY, NOW, in_threads
 from tests.contract.conftest import Stores
@@ -127,6 +129,42 @@ def test_rewrite_replaces_the_value_and_the_expiry_in_place(run_ledger: RunLedge
 def test_values_json_cannot_carry_are_refused(run_ledger: RunLedger) -> None:
     with pytest.raises(InvalidInput):
         start(run_ledger, value={"x": float("nan")})
+
+
+# --- a run's content digest ---------------------------------------------------------------------
+
+DIGEST = "9f" * 32
+
+
+def test_a_run_records_content_digest_is_kept_through_its_life(run_ledger: RunLedger) -> None:
+    # Given a run recorded with the digest of its event's content
+    record = RunRecord({"run": {"run_id": "r1"}}, scrubbed_at=NOW, digest=DIGEST)
+    assert start(run_ledger, value=record.json())
+    entry = run_ledger.run("acme", "reviewer", "r1", now=NOW)
+    assert entry is not None
+    # When it is marked consolidated, then a redaction rewords its state
+    done = replace(RunRecord.read(entry.value), consolidated_at=NOW + 1)
+    run_ledger.rewrite(entry, done.json(), now=NOW, expires_at=NOW + DAY)
+    redacted = replace(done, state={"run": {"run_id": "r1", "task": "[REDACTED]"}})
+    assert run_ledger.reword(entry.key, redacted.json())
+    # Then the record still holds the digest: the same content is a replay, other content not
+    later = run_ledger.run("acme", "reviewer", "r1", now=NOW + 2)
+    assert later is not None
+    kept = RunRecord.read(later.value)
+    assert kept == redacted and kept.digest == DIGEST
+    assert not kept.differs(DIGEST) and kept.differs("0e" * 32)
+
+
+def test_a_run_recorded_before_digests_takes_any_content_for_a_replay(
+    run_ledger: RunLedger,
+) -> None:
+    # Given a run recorded by an older version, without a digest
+    start(run_ledger, value={"state": {"run": {"run_id": "r1"}}, "scrubbed_at": NOW})
+    entry = run_ledger.run("acme", "reviewer", "r1", now=NOW)
+    assert entry is not None
+    # Then no content is told apart from it
+    record = RunRecord.read(entry.value)
+    assert record.digest is None and not record.differs(DIGEST)
 
 
 # --- the keys underneath ------------------------------------------------------------------------

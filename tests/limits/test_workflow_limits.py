@@ -107,7 +107,17 @@ def _pii(detail: dict[str, Any], i: int) -> None:
         detail["artifacts"]["key_findings"].append(text[:2000])
 
 
+def _facts(detail: dict[str, Any], i: int) -> None:
+    # As many facts as the contract takes, each one the summary reports a standing of.
+    facts = detail["artifacts"].setdefault("facts", [])
+    if len(facts) < 50:
+        facts.append({"content": f"Fact {i}: caps below 1x fees are a red flag", "confidence": 0.9})
+        return
+    _messages(detail, i)
+
+
 SHAPES = {
+    "facts-then-messages": _facts,
     "messages": _messages,
     "artifacts-then-messages": _artifacts,
     "pii-dense": _pii,

@@ -73,12 +73,16 @@ def _consolidate(args: argparse.Namespace, app: Application, out: TextIO) -> int
     if args.json:
         print_json(result, out)
         return 0
+    if result["run_id_reused"]:
+        out.write(f"run {result['run_id']}: nothing written\n")
+        out.writelines(f"  {line}\n" for line in result["notes"])
+        return 0
     out.write(
         f"run {result['run_id']} ({result['outcome']}): episode {result['episode']}; "
         f"{result['facts_observed']} fact(s) observed, {len(result['facts_confirmed'])} newly "
         f"confirmed; procedure {result['procedure_proposed'] or 'none'} proposed\n"
     )
-    out.writelines(f"  {line}\n" for line in result["not_kept"])
+    out.writelines(f"  {line}\n" for line in (*result["notes"], *result["not_kept"]))
     return 0
 
 

@@ -52,14 +52,27 @@ class RunResult(TypedDict):
     outcome: NotRequired[str]
     extracted_by: NotRequired[str | None]
     episode: NotRequired[str]
+    # An exact replay of a run consolidated already; a run_id recorded with other content (then
+    # nothing was written, and ``notes`` says so).
+    already_consolidated: NotRequired[bool]
+    run_id_reused: NotRequired[bool]
     facts_observed: NotRequired[int]
     facts_confirmed: NotRequired[list[str]]
     facts_contested: NotRequired[list[str]]
+    # Per fact the run reported: its confirmations of those its rule needs, whether this run
+    # counted, and when this agent's next run (``counts_again_at``) and another agent's
+    # (``others_count_from``) can count; ``said`` puts it in words.
+    facts: NotRequired[list[dict[str, Any]]]
     kb_documents_staged: NotRequired[int]
     procedure_proposed: NotRequired[str | None]
     procedure_created: NotRequired[bool]
     procedure_feedback: NotRequired[dict[str, Any] | None]
+    # The proposed procedure's status and, while it waits for a person, where they review it.
+    procedure_review: NotRequired[dict[str, Any] | None]
     pii_entities: NotRequired[dict[str, int]]
     # What a write-path limit left out, one line each (``episode`` is "not kept" when the run
     # finished past the episodes' retention).
     not_kept: NotRequired[list[str]]
+    # What the summary says for people, a line each: each fact's standing, the procedure's
+    # review, a reused run_id.
+    notes: NotRequired[list[str]]

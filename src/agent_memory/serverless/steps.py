@@ -89,8 +89,13 @@ def propose_procedure(event: Any) -> State:
     count("ProceduresProposed", int(bool(procedure and procedure.created)))
     feedback = procedure.feedback if procedure else None
     count("ProcedureFeedbackCounted", int(bool(feedback and feedback.counted)))
-    logger.info("run consolidated", **summary(result))
-    return state_to_json(result)
+    said = summary(result, review="aws")
+    if result.reused:
+        logger.warning("run_id reused with other content: nothing written", **said)
+    else:
+        logger.info("run consolidated", **said)
+    # The execution's output: the run's state, and its summary as the other surfaces give it.
+    return {**state_to_json(result), "summary": said}
 
 
 # The dead-letter message carries this much of the error's cause (Step Functions allows 32,768

@@ -69,8 +69,8 @@ def test_without_forgetting_a_second_report_changes_nothing(memory: Memory) -> N
     consolidate(run_event("r1", task="Review the Northwind MSA"), memory.ports)
     # When it is reported again without being forgotten
     again = summary(consolidate(run_event("r1", task="Review the Tailspin MSA"), memory.ports))
-    # Then the first report is the one kept
-    assert again["episode"] == "already present"
+    # Then the first report is the one kept, and the second is told nothing was written
+    assert again["episode"] == "not written" and again["run_id_reused"] is True
     episode = get_episode(memory, "acme", "reviewer", "r1")
     assert episode is not None and episode["task"] == "Review the Northwind MSA"
 

@@ -127,11 +127,15 @@ class Independence:
         again (after every counted confirmation so far): its own gap since its last one, and
         the gap across agents since the latest of all.
         """
-        latest = max(last_counted.values(), default=-math.inf)
-        return {
-            agent: max(at + self.same_agent_gap, latest + self.any_agent_gap)
-            for agent, at in sorted(last_counted.items())
-        }
+        return {agent: self.counts_from(last_counted, agent) for agent in sorted(last_counted)}
+
+    def counts_from(self, last_counted: Mapping[str, float], agent_id: str | None) -> float:
+        """The earliest time a new run of ``agent_id`` counts (None: an agent with no counted
+        confirmation in ``last_counted``); ``-inf`` when nothing holds it back.
+        """
+        across = max(last_counted.values(), default=-math.inf) + self.any_agent_gap
+        own = None if agent_id is None else last_counted.get(agent_id)
+        return across if own is None else max(own + self.same_agent_gap, across)
 
 
 @dataclass(frozen=True, slots=True)

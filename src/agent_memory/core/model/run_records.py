@@ -12,17 +12,21 @@ from typing import Any
 
 SCRUBBED = "scrubbed_at"
 CONSOLIDATED = "consolidated_at"
+DIGEST = "digest"
 
 
 @dataclass(frozen=True, slots=True)
 class RunRecord:
     """A run's consolidation record: its scrubbed state (the JSON the steps carry), written by
-    scrub (the run has started writing), and when its last step completed it (None: not yet).
+    scrub (the run has started writing), when its last step completed it (None: not yet), and
+    the digest of the event's content it was recorded from (None: recorded before digests
+    were kept), which tells a replay of the run from another run reusing its id.
     """
 
     state: Mapping[str, Any]
     scrubbed_at: float
     consolidated_at: float | None = None
+    digest: str | None = None
 
     @classmethod
     def read(cls, value: Mapping[str, Any]) -> RunRecord:
@@ -32,12 +36,19 @@ class RunRecord:
             state=value["state"],
             scrubbed_at=float(value[SCRUBBED]),
             consolidated_at=None if consolidated is None else float(consolidated),
+            digest=None if value.get(DIGEST) is None else str(value[DIGEST]),
         )
 
     @property
     def consolidated(self) -> bool:
         """Whether the run was completed."""
         return self.consolidated_at is not None
+
+    def differs(self, digest: str | None) -> bool:
+        """Whether an event of content ``digest`` is another run than the one recorded (a record
+        or an event without a digest cannot tell: it is taken for a replay).
+        """
+        return self.digest is not None and digest is not None and self.digest != digest
 
     def run_json(self) -> Mapping[str, Any]:
         """The run as the state holds it (identity, task; scrubbed)."""
@@ -49,7 +60,21 @@ class RunRecord:
         value: dict[str, Any] = {"state": dict(self.state), SCRUBBED: self.scrubbed_at}
         if self.consolidated_at is not None:
             value[CONSOLIDATED] = self.consolidated_at
+        if self.digest is not None:
+            value[DIGEST] = self.digest
         return value
+
+
+def without_digest(value: Mapping[str, Any]) -> dict[str, Any]:
+    """A ledger value with no content digest (a run record's, and its state's): a record whose
+    text was redacted keeps nothing a guess at what it held could be checked against; the run
+    is then taken for a replay whatever content arrives under its id.
+    """
+    kept = {k: v for k, v in value.items() if k != DIGEST}
+    state = kept.get("state")
+    if isinstance(state, Mapping) and DIGEST in state:
+        kept["state"] = {k: v for k, v in state.items() if k != DIGEST}
+    return kept
 
 
 @dataclass(frozen=True, slots=True)

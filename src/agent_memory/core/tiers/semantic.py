@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 import numpy as np
 
@@ -65,13 +66,70 @@ def facts_worth_keeping(
 
 
 @dataclass(frozen=True, slots=True)
+class FactProgress:
+    """Where one fact the run reported stands under the tenant's rule once the run was logged.
+
+    ``confirmations`` of ``needed`` independent runs (from ``agents`` of ``agents_needed``
+    agents); ``counted``: this run's sighting was one of them. When it was not,
+    ``counts_again_at`` is when this agent's next run can count and ``others_count_from`` when
+    another agent's run can (at once when it is not after the sighting).
+    """
+
+    fact_hash: str
+    status: str
+    confirmations: int
+    needed: int
+    agents: int
+    agents_needed: int
+    counted: bool
+    seen_at: float
+    counts_again_at: float | None = None
+    others_count_from: float | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FactProgress:
+        """Inverse of ``to_json``."""
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+
+
+def progress_of(
+    fact: Fact, *, agent_id: str, seen_at: float, policy: SemanticPolicy
+) -> FactProgress:
+    """Where ``fact`` stands once ``agent_id``'s run saw it at ``seen_at``: the one place the
+    promotion rule is read back for a person (the run's summary).
+
+    The sighting counted when the store recorded this agent's last counted confirmation at
+    ``seen_at``; when it did not, the Independence policy says when this agent's next run, and
+    another agent's, can count (what ``facts show`` says per agent, from the same rule; at
+    ``seen_at`` itself: at once).
+    """
+    last = dict(fact.counted_by)
+    counted = last.get(agent_id) == seen_at
+    independence = policy.independence
+    return FactProgress(
+        fact_hash=fact.fact_hash,
+        status=fact.status.value,
+        confirmations=fact.confirmations,
+        needed=policy.confirmations,
+        agents=fact.agents,
+        agents_needed=policy.min_distinct_agents,
+        counted=counted,
+        seen_at=seen_at,
+        # Never before the sighting (JSON has no -inf): at ``seen_at`` means at once.
+        counts_again_at=None if counted else max(seen_at, independence.counts_from(last, agent_id)),
+        others_count_from=None if counted else max(seen_at, independence.counts_from(last, None)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Confirmation:
-    """What observing one run's facts did."""
+    """What observing one run's facts did, and where each observed fact stands."""
 
     observed: tuple[str, ...]
     confirmed: tuple[str, ...]
     newly_confirmed: tuple[str, ...]
     contested: tuple[str, ...] = ()
+    progress: tuple[FactProgress, ...] = ()
 
 
 def observe_facts(
@@ -104,6 +162,7 @@ def observe_facts(
     confirmed: list[str] = []
     newly: list[str] = []
     contested: list[str] = []
+    progress: list[FactProgress] = []
     for fact, embedding in zip(facts, embeddings, strict=True):
         key = fact_hash(fact.content)
         record = store.observe(
@@ -121,31 +180,52 @@ def observe_facts(
             policy.independence,
         )
         observed.append(key)
-        if record.status is FactStatus.RETRACTED:
-            continue  # logged and counted; only a person brings a retracted fact back
-        if record.status is FactStatus.CONFIRMED:
+        status, promoted = _promote(
+            store, kb, record, fact.content, embedding, embedder.model_id, now=now, policy=policy
+        )
+        if status is FactStatus.CONFIRMED:
             confirmed.append(key)
-        elif record.status is FactStatus.CONTESTED:
-            contested.append(key)
-        elif is_confirmed(record, policy):
-            conflict = find_conflict(
-                kb,
-                store,
-                tenant_id=tenant_id,
-                domain=domain,
-                content=fact.content,
-                fact_hash=key,
-                query=embedding,
-                model_id=embedder.model_id,
-            )
-            if conflict is not None:
-                store.contest(tenant_id, domain, key, now=now, reason=conflict)
-                contested.append(key)
-                continue
-            if store.confirm(tenant_id, domain, key, now=now):
+            if promoted:
                 newly.append(key)
-            confirmed.append(key)
-    return Confirmation(tuple(observed), tuple(confirmed), tuple(newly), tuple(contested))
+        elif status is FactStatus.CONTESTED:
+            contested.append(key)
+        stands = progress_of(record, agent_id=agent_id, seen_at=now, policy=policy)
+        progress.append(replace(stands, status=status.value))
+    return Confirmation(
+        tuple(observed), tuple(confirmed), tuple(newly), tuple(contested), tuple(progress)
+    )
+
+
+def _promote(
+    store: FactStore,
+    kb: KnowledgeBase,
+    record: Fact,
+    content: str,
+    embedding: FloatArray,
+    model_id: str,
+    *,
+    now: float,
+    policy: SemanticPolicy,
+) -> tuple[FactStatus, bool]:
+    """The fact's status once its sighting is logged, and whether this call promoted it."""
+    if record.status is not FactStatus.PENDING or not is_confirmed(record, policy):
+        # A retracted fact is logged and counted; only a person brings it back.
+        return record.status, False
+    tenant_id, domain, key = record.tenant_id, record.domain, record.fact_hash
+    conflict = find_conflict(
+        kb,
+        store,
+        tenant_id=tenant_id,
+        domain=domain,
+        content=content,
+        fact_hash=key,
+        query=embedding,
+        model_id=model_id,
+    )
+    if conflict is not None:
+        store.contest(tenant_id, domain, key, now=now, reason=conflict)
+        return FactStatus.CONTESTED, False
+    return FactStatus.CONFIRMED, store.confirm(tenant_id, domain, key, now=now)
 
 
 def is_confirmed(fact: Fact, policy: SemanticPolicy) -> bool:

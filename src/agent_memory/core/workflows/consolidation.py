@@ -7,8 +7,10 @@ tasks of
 and in-process locally (:func:`consolidate`, in the ASL's order, with no JSON in between).
 Every step is idempotent per run, and a run is (tenant, agent, run id): a redelivered event, a
 replayed execution or a step retried on the same input changes nothing that was already
-written, and two agents' runs of the same id are two runs. The run ledger is the one authority
-on a run: extract reads its record (a run recorded once is continued from it), scrub's
+written, and two agents' runs of the same id are two runs. A delivery whose content differs
+from the run recorded under its id (its digest, kept with the record) is another run reusing
+the id: no step writes anything of it, and its summary says so. The run ledger is the one
+authority on a run: extract reads its record (a run recorded once is continued from it), scrub's
 conditional start lets the first delivery's scrub stand, a run recorded consolidated calls no
 model, and the last step marks it so. Beneath it, each store's conditional writes make a step's
 own writes idempotent when deliveries of one run overlap: the episode is put if absent, a fact
@@ -25,7 +27,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from agent_memory.core.api import not_kept
 from agent_memory.core.api.contracts import ID_PATTERN, parse_run_finished, unwrap_event
@@ -51,6 +53,7 @@ from agent_memory.core.ports import (
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_texts
 from agent_memory.core.retrieval.periods import calendar_day
 from agent_memory.core.tiers import episodic, procedural, semantic
+from agent_memory.core.tiers.semantic import FactProgress
 from agent_memory.core.workflows.extraction import (
     complete_artifacts,
     extract_deterministically,
@@ -104,6 +107,23 @@ def _recorded(ports: MemoryPorts, run: RunFinished) -> RunEntry | None:
     return run_record(ports.run_ledger, *_ids(run), now=ports.clock())
 
 
+_DIGEST_LABEL = b"agent-memory run content\0"
+
+
+def content_digest(run: RunFinished) -> str:
+    """The SHA-256 (hex) of a validated event's whole content: the same for every delivery of
+    one run, another for any other content under the same run id.
+
+    Unkeyed: on AWS, extract (which compares it) cannot read the pseudonym key. Checking a
+    guess against it takes the whole unscrubbed event, and a redaction drops it from the
+    records it rewrites (:func:`~agent_memory.core.model.run_records.without_digest`).
+    """
+    data = json.dumps(
+        to_json(run), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+    ).encode("utf-8")
+    return hashlib.sha256(_DIGEST_LABEL + data).hexdigest()
+
+
 def extract(event: State, ports: MemoryPorts) -> RunState:
     """Validate the event and distil the run's artifacts.
 
@@ -117,9 +137,14 @@ def extract(event: State, ports: MemoryPorts) -> RunState:
 
 def extract_run(run: RunFinished, ports: MemoryPorts) -> RunState:
     """:func:`extract` for an event already validated (e.g. by a Lambda's parser)."""
+    digest = content_digest(run)
     recorded = _recorded(ports, run)
     if recorded is not None:
-        return _from_record(recorded)
+        # A replay continues from the record; another run under the same id writes nothing.
+        state = _from_record(recorded, digest)
+        if state.reused and _redelivers(recorded, digest):
+            return state.but(reused=False)
+        return state
     source: ExtractedBy
     notes: tuple[str, ...] = ()
     if run.artifacts is not None:
@@ -147,6 +172,7 @@ def extract_run(run: RunFinished, ports: MemoryPorts) -> RunState:
             extracted_by=source,
             not_kept=(*run.not_kept, *notes, *lines),
             cut_units=kept.cut,
+            digest=digest,
         )
     )
 
@@ -260,7 +286,7 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     # incomplete_runs finds it.
     won = ports.run_ledger.start_run(
         *_ids(run),
-        RunRecord(state_to_json(scrubbed), scrubbed_at=now).json(),
+        RunRecord(state_to_json(scrubbed), scrubbed_at=now, digest=state.digest).json(),
         now=now,
         expires_at=math.ceil(now + RUN_RECORD_DAYS * DAY),
     )
@@ -272,15 +298,45 @@ def scrub(state: RunState, ports: MemoryPorts) -> RunState:
     if recorded is None:
         return scrubbed
     record = RunRecord.read(recorded.value)
-    return state_from_json(record.state).but(consolidated=record.consolidated)
+    return state_from_json(record.state).but(
+        consolidated=record.consolidated, reused=record.differs(state.digest)
+    )
 
 
-def _from_record(entry: RunEntry) -> RunState:
-    """The run's state as its record holds it (scrubbed), and whether it was completed."""
+def _from_record(entry: RunEntry, digest: str | None = None) -> RunState:
+    """The run's state as its record holds it (scrubbed), whether it was completed, and
+    whether the event of content ``digest`` is another run reusing its id (None: a replay).
+    """
     record = RunRecord.read(entry.value)
     return state_from_json(record.state).but(
-        extracted_by="ledger", consolidated=record.consolidated
+        extracted_by="ledger",
+        consolidated=record.consolidated,
+        digest=record.digest,
+        reused=record.differs(digest),
     )
+
+
+def _redelivers(entry: RunEntry, digest: str) -> bool:
+    """Whether an event of content ``digest`` is the :func:`redelivery_event` of the recorded
+    run (what replaying an incomplete run on AWS sends): that run's own delivery, not another's.
+    """
+    try:
+        run = parse_run_finished(redelivery_event(RunRecord.read(entry.value)))
+    except InvalidInput:  # a scrubbed task past the contract's length: no event can be it
+        return False
+    return content_digest(run) == digest
+
+
+def _unless_reused(step: Step) -> Step:
+    """``step``, answering the state unchanged for an event that reuses a recorded run's id
+    with other content: nothing of it is written, and its summary says so.
+    """
+
+    @functools.wraps(step)
+    def guarded(state: RunState, ports: MemoryPorts) -> RunState:
+        return state if state.reused else step(state, ports)
+
+    return guarded
 
 
 def _calls_a_model(done: Step) -> Callable[[Step], Step]:
@@ -388,9 +444,12 @@ def embed_once(embedder: Embedder, texts: Sequence[str]) -> FloatArray:
 
 
 def _facts_seen(state: RunState, ports: MemoryPorts) -> RunState:
-    """What confirm_facts answers for a run already consolidated."""
+    """What confirm_facts answers for a run already consolidated: nothing observed again, the
+    facts' standings as its record kept them when it was consolidated.
+    """
     lines = _facts_not_kept(state.artifacts, ports.policies.semantic)
-    return state.but(facts=FactResults(), not_kept=(*state.not_kept, *lines))
+    kept = state.facts.progress if state.facts else ()
+    return state.but(facts=FactResults(progress=kept), not_kept=(*state.not_kept, *lines))
 
 
 def _facts_not_kept(artifacts: RunArtifacts, policy: SemanticPolicy) -> list[str]:
@@ -443,6 +502,7 @@ def confirm_facts(state: RunState, ports: MemoryPorts) -> RunState:
             confirmation.confirmed,
             confirmation.newly_confirmed,
             confirmation.contested,
+            confirmation.progress,
         ),
         not_kept=(*state.not_kept, *_facts_not_kept(artifacts, policy)),
     )
@@ -470,6 +530,7 @@ def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     # Procedures count the run by its marker: two agents' runs of one id are two runs.
     counted = replace(run, run_id=run_marker(run.agent_id, run.run_id))
     proposed, created = procedural.propose(ports.procedures, counted, artifacts, now=now)
+    found = None if proposed is None else ports.procedures.get(proposed, tenant_id=run.tenant_id)
     feedback = procedural.record_feedback(
         ports.procedures, counted, now=now, key=ports.receipt_key, policy=ports.policies.procedural
     )
@@ -480,10 +541,12 @@ def propose_procedure(state: RunState, ports: MemoryPorts) -> RunState:
     if not state.consolidated:
         recorded = run_record(ports.run_ledger, *_ids(run), now=now)
         if recorded is not None:
-            _mark_consolidated(recorded, ports, now)
+            _mark_consolidated(recorded, ports, now, state.facts)
     ports.run_ledger.delete(ports.run_ledger.failure_key(*_ids(run)))
     return state.but(
-        procedure=ProcedureResult(proposed, created, feedback),
+        procedure=ProcedureResult(
+            proposed, created, feedback, None if found is None else found.status.value
+        ),
         not_kept=(*state.not_kept, *_procedure_not_kept(run, artifacts)),
     )
 
@@ -503,14 +566,17 @@ def _procedure_not_kept(run: RunFinished, artifacts: RunArtifacts) -> list[str]:
 
 
 STEPS: dict[str, Step] = {
-    "scrub": scrub,
-    "write_episode": write_episode,
-    "confirm_facts": confirm_facts,
-    "stage_kb_docs": stage_kb_docs,
-    "propose_procedure": propose_procedure,
+    name: _unless_reused(step)
+    for name, step in (
+        ("scrub", scrub),
+        ("write_episode", write_episode),
+        ("confirm_facts", confirm_facts),
+        ("stage_kb_docs", stage_kb_docs),
+        ("propose_procedure", propose_procedure),
+    )
 }
 """The steps after ``extract`` (which reads the event), by name, in the order of
-``statemachines/consolidation.asl.json``."""
+``statemachines/consolidation.asl.json``; none writes for an event reusing a run's id."""
 AFTER_EXTRACT = tuple(STEPS)
 STEP_NAMES = ("extract", *AFTER_EXTRACT)
 """Every step's name, in the state machine's order."""
@@ -701,11 +767,17 @@ def record_failure(payload: State, ports: MemoryPorts) -> FailureKept:
     return FailureKept(record, repeated)
 
 
-def _mark_consolidated(entry: RunEntry, ports: MemoryPorts, now: float) -> None:
+def _mark_consolidated(
+    entry: RunEntry, ports: MemoryPorts, now: float, facts: FactResults | None = None
+) -> None:
     record = RunRecord.read(entry.value)
     if not record.consolidated:
         expires_at = math.ceil(now + RUN_RECORD_DAYS * DAY)
-        done = replace(record, consolidated_at=now).json()
+        state = dict(record.state)
+        if facts is not None and facts.progress:
+            # A replay's summary says where the facts stood, as this one does.
+            state["facts"] = {"progress": [to_json(p) for p in facts.progress]}
+        done = replace(record, consolidated_at=now, state=state).json()
         ports.run_ledger.rewrite(entry, done, now=now, expires_at=expires_at)
 
 
@@ -768,26 +840,145 @@ def replay(key: str, ports: MemoryPorts) -> RunState:
     return state
 
 
-def summary(state: RunState) -> State:
-    """What one consolidation did, for people and scripts."""
+ReviewSurface = Literal["local", "aws"]
+"""Where people review a tenant's procedures: the local CLI, or a deployed stack."""
+
+
+def review_where(tenant_id: str, surface: ReviewSurface = "local") -> str:
+    """Where a person reviews the tenant's proposed procedures."""
+    if surface == "aws":
+        return (
+            "the stack's procedure-review function (ProcedureReviewFunctionName) with "
+            f'{{"action": "list", "tenant_id": "{tenant_id}", "status": "PENDING"}}'
+        )
+    return (
+        f"agent-memory review --tenant {tenant_id} or "
+        f"agent-memory procedures list --tenant {tenant_id}"
+    )
+
+
+def summary(state: RunState, *, review: ReviewSurface = "local") -> State:
+    """What one consolidation did, for people and scripts: per fact the run reported, how far
+    the tenant's rule has it (``facts``), the proposed procedure's review (``procedure_review``),
+    and ``notes``, the same said a line each (``review``: where people review procedures).
+
+    An exact replay of a consolidated run is marked ``already_consolidated``; an event reusing
+    a recorded run's id with other content is ``run_id_reused`` and wrote nothing.
+    """
     facts = state.facts or FactResults()
     procedure = state.procedure or ProcedureResult(None, False)
+    run = state.run
+    reused = _reused_note(state)
+    replayed = state.consolidated and not state.reused
+    facts_said = [] if reused else _facts_said(facts, run.agent_id)
+    review_said = None if reused else _procedure_review(procedure, run.tenant_id, review)
     return {
-        "run_id": state.run.run_id,
-        "agent_id": state.run.agent_id,
-        "tenant_id": state.run.tenant_id,
+        "run_id": run.run_id,
+        "agent_id": run.agent_id,
+        "tenant_id": run.tenant_id,
         "outcome": state.artifacts.outcome,
         "extracted_by": state.extracted_by,
-        "episode": _episode_word(state),
+        "episode": "not written" if reused else _episode_word(state),
+        "already_consolidated": state.consolidated and not state.reused,
+        "run_id_reused": state.reused,
         "facts_observed": len(facts.observed),
         "facts_confirmed": list(facts.newly_confirmed),
         "facts_contested": list(facts.contested),
+        "facts": facts_said,
         "kb_documents_staged": len(state.kb_staged or ()),
         "procedure_proposed": procedure.proposed,
         "procedure_created": procedure.created,
         "procedure_feedback": to_json(procedure.feedback) if procedure.feedback else None,
+        "procedure_review": review_said,
         "pii_entities": dict(state.pii_entities or {}),
-        "not_kept": list(state.not_kept),
+        # A reused id's record is another run's: what it did not keep is not this event's.
+        "not_kept": [] if reused else list(state.not_kept),
+        "notes": [
+            *([reused] if reused else ()),
+            *([_replayed_note(state)] if replayed else ()),
+            *(f["said"] for f in facts_said),
+            *([review_said["said"]] if review_said else ()),
+        ],
+    }
+
+
+def _replayed_note(state: RunState) -> str:
+    return (
+        f"run {state.run.run_id} was consolidated already: this exact replay wrote nothing "
+        "again (the facts stand as they did then)"
+    )
+
+
+def _reused_note(state: RunState) -> str | None:
+    if not state.reused:
+        return None
+    done = "consolidated" if state.consolidated else "recorded"
+    return (
+        f"nothing written: run_id {state.run.run_id} was already {done} with different content "
+        "(an exact replay is consolidated once; a new run needs its own run_id)"
+    )
+
+
+def _facts_said(facts: FactResults, agent_id: str) -> list[State]:
+    newly = set(facts.newly_confirmed)
+    return [
+        {
+            **to_json(p),
+            "confirmed_now": p.fact_hash in newly,
+            "said": _fact_said(p, agent_id, p.fact_hash in newly),
+        }
+        for p in facts.progress
+    ]
+
+
+def _fact_said(progress: FactProgress, agent_id: str, confirmed_now: bool) -> str:
+    """One fact's standing, as a person reads it."""
+    count = f"{progress.confirmations} of {progress.needed} independent runs"
+    if progress.agents_needed > 1:
+        count += f" from {progress.agents} of {progress.agents_needed} agents"
+    standing = {
+        "CONFIRMED": "confirmed now" if confirmed_now else "confirmed",
+        "PENDING": "not confirmed yet",
+        "CONTESTED": "held for a person's review: it contradicts a confirmed fact",
+        "RETRACTED": "retracted by a person: runs do not bring it back",
+    }.get(progress.status, progress.status)
+    said = f"fact {progress.fact_hash}: {count}, {standing}"
+    if progress.counted or progress.counts_again_at is None:
+        return said + " (this run counted)" if progress.counted else said
+    others = progress.others_count_from
+    at_once = others is None or others <= progress.seen_at
+    return (
+        f"{said}; this run did not count ({agent_id}'s runs count once per window): "
+        f"{agent_id}'s next run counts from {_instant(math.ceil(progress.counts_again_at))}, "
+        "another agent's run counts "
+        + ("at once" if at_once else f"from {_instant(math.ceil(others or 0))}")
+    )
+
+
+def _procedure_review(
+    procedure: ProcedureResult, tenant_id: str, surface: ReviewSurface
+) -> State | None:
+    """Whether the run's proposed procedure waits for a person, and where they review it."""
+    if procedure.proposed is None:
+        return None
+    status = procedure.status
+    pid = procedure.proposed
+    where = None
+    if status in (None, "PENDING", "NEEDS_REVIEW"):
+        where = review_where(tenant_id, surface)
+        said = f"procedure {pid} waits for a person's review ({status or 'PENDING'}): {where}"
+    elif status == "VALIDATED":
+        said = (
+            f"procedure {pid} was approved by a person already: runs of its task type are served it"
+        )
+    else:
+        said = f"procedure {pid} is {status} (a person's decision): it is not served"
+    return {
+        "procedure_id": pid,
+        "status": status,
+        "waits_for_review": where is not None,
+        "where": where,
+        "said": said,
     }
 
 

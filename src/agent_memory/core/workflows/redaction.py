@@ -40,6 +40,7 @@ from agent_memory.core.model.decisions import Action, Decision, RecordKind
 from agent_memory.core.model.flags import Flag
 from agent_memory.core.model.keys import check_tenant, document_key
 from agent_memory.core.model.models import Episode, Fact, FactStatus, Procedure, StoredVector
+from agent_memory.core.model.run_records import without_digest
 from agent_memory.core.paging import every
 from agent_memory.core.ports import MemoryPorts, RunEntry
 from agent_memory.core.privacy.reading_form import stored_form
@@ -191,7 +192,7 @@ def redact_text(
         is not None
     ]
     ledger = sum(
-        ports.run_ledger.reword(entry.key, _redacted_json(wanted, entry.value))
+        ports.run_ledger.reword(entry.key, without_digest(_redacted_json(wanted, entry.value)))
         for entry in found.ledger
     )
     flags = sum(

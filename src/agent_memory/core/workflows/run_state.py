@@ -20,18 +20,22 @@ from agent_memory.core.model.records import (
     to_json,
 )
 from agent_memory.core.tiers.procedural import FeedbackResult
+from agent_memory.core.tiers.semantic import FactProgress
 
 ExtractedBy = Literal["event", "model", "deterministic", "ledger"]
 
 
 @dataclass(frozen=True, slots=True)
 class FactResults:
-    """What confirm_facts did with the run's facts, each a tuple of fact hashes."""
+    """What confirm_facts did with the run's facts, each a tuple of fact hashes, and where
+    each observed fact stands (``progress``, in the order observed).
+    """
 
     observed: tuple[str, ...] = ()
     confirmed: tuple[str, ...] = ()
     newly_confirmed: tuple[str, ...] = ()
     contested: tuple[str, ...] = ()
+    progress: tuple[FactProgress, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +47,8 @@ class ProcedureResult:
     proposed: str | None
     created: bool
     feedback: FeedbackResult | None = None
+    # The proposed procedure's status once the run was counted (PENDING: awaits a person).
+    status: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +62,8 @@ class RunState:
     results are None until their step has run (``episode_expired``: the episode was not
     written, its retention having ended already). ``consolidated``: extract found the run's
     record marked complete (a redelivery): no later step calls a model or writes again.
+    ``digest``: the event's content digest (what tells a replay from a reused run id);
+    ``reused``: the run's id was recorded already with other content: no step writes anything.
     """
 
     run: RunFinished
@@ -72,6 +80,8 @@ class RunState:
     not_kept: tuple[str, ...] = ()
     cut_units: tuple[int, ...] = ()
     consolidated: bool = False
+    digest: str | None = None
+    reused: bool = False
     # Keys of a JSON state this code does not know (a newer version's), carried unchanged.
     extra: Mapping[str, Any] = field(default_factory=dict)
 
@@ -107,6 +117,8 @@ _KNOWN = frozenset(
         "not_kept",
         "cut_units",
         "consolidated",
+        "digest",
+        "reused",
     }
 )
 
@@ -130,6 +142,8 @@ def state_to_json(state: RunState) -> dict[str, Any]:
             data["episode"]["expired"] = True
     if state.facts is not None:
         data["facts"] = {k: list(v) for k, v in to_json(state.facts).items()}
+        if not state.facts.progress:
+            del data["facts"]["progress"]
     if state.kb_staged is not None:
         data["kb"] = {"staged": list(state.kb_staged)}
     if state.procedure is not None:
@@ -140,6 +154,10 @@ def state_to_json(state: RunState) -> dict[str, Any]:
         data["cut_units"] = list(state.cut_units)
     if state.consolidated:
         data["consolidated"] = True
+    if state.digest is not None:
+        data["digest"] = state.digest
+    if state.reused:
+        data["reused"] = True
     return data
 
 
@@ -162,6 +180,7 @@ def state_from_json(data: Mapping[str, Any]) -> RunState:
             tuple(facts.get("confirmed", ())),
             tuple(facts.get("newly_confirmed", ())),
             tuple(facts.get("contested", ())),
+            tuple(FactProgress.from_json(p) for p in facts.get("progress", ())),
         )
         if facts is not None
         else None,
@@ -172,11 +191,14 @@ def state_from_json(data: Mapping[str, Any]) -> RunState:
             FeedbackResult(feedback["procedure_id"], feedback["counted"], feedback.get("reason"))
             if feedback
             else None,
+            procedure.get("status"),
         )
         if procedure is not None
         else None,
         not_kept=tuple(data.get("not_kept", ())),
         cut_units=tuple(data.get("cut_units", ())),
         consolidated=bool(data.get("consolidated", False)),
+        digest=data.get("digest"),
+        reused=bool(data.get("reused", False)),
         extra={k: v for k, v in data.items() if k not in _KNOWN},
     )
