@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
     AfterValidator,
@@ -31,8 +31,14 @@ from pydantic import (
 from agent_memory.core.api.message_text import KNOWN_PART_TYPES
 from agent_memory.core.model.errors import InvalidInput
 
-if TYPE_CHECKING:  # defined by the contract, which rebuilds these models with them
-    from agent_memory.core.api.contracts import Content, EventRole, Id, MessageText, ResultContent
+if TYPE_CHECKING:
+    # The contract's own types, which it hands to rebuild() once they exist: importing them
+    # here would close an import cycle (the contract reads these shapes).
+    Content: TypeAlias = Any
+    EventRole: TypeAlias = str
+    Id: TypeAlias = str
+    MessageText: TypeAlias = str
+    ResultContent: TypeAlias = Any
 
 # LangChain's message types (``BaseMessage.type``), chunks included, as the core's roles; a
 # ``chat`` message names its role itself.
