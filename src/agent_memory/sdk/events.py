@@ -14,6 +14,7 @@ from agent_memory.core.api.json_input import (
     EventTooLarge,
     check_value,
 )
+from agent_memory.core.api.message_shapes import plain_messages
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import RunFinished
 from agent_memory.sdk.errors import EventTooLargeError, invalid
@@ -84,6 +85,12 @@ def plain_detail(
     ``max_bytes``, walked once before anything reads it); :class:`InvalidInput` naming the
     field.
     """
+    fields = (
+        {**fields, "messages": plain_messages(fields["messages"])}
+        if "messages" in fields
+        else fields
+    )
+    event = _with_plain_messages(event)
     if event is None:
         base: object = {}
     elif issubclass(type(event), dict):
@@ -96,6 +103,25 @@ def plain_detail(
         raise InvalidInput("detail", "must be a JSON object")
     merged: dict[str, Any] = check_value({**base, **fields}, max_bytes=max_bytes)
     return merged
+
+
+def _with_plain_messages(data: object) -> object:
+    """An event (or its detail) with messages given as objects (LangChain's, OpenAI's,
+    Anthropic's) as the plain data they dump to, which the contract reads in their own shapes;
+    anything else as it is. Only a dict's own methods are run.
+    """
+    if not issubclass(type(data), dict):
+        return data
+    messages = dict.get(data, "messages")  # type: ignore[call-overload]
+    detail = dict.get(data, "detail")  # type: ignore[call-overload]
+    if not isinstance(messages, list | tuple) and not issubclass(type(detail), dict):
+        return data
+    copy: dict[Any, Any] = dict.copy(data)  # type: ignore[arg-type]
+    if isinstance(messages, list | tuple):
+        copy["messages"] = plain_messages(messages)
+    if issubclass(type(detail), dict):
+        copy["detail"] = _with_plain_messages(detail)
+    return copy
 
 
 def _measured(event: object, fields: Mapping[str, Any]) -> int | None:

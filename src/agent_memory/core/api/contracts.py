@@ -32,7 +32,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
-from agent_memory.core.api import not_kept
+from agent_memory.core.api import message_shapes, not_kept
 from agent_memory.core.api.json_input import MAX_OBJECT_KEYS, check_depth, check_document
 from agent_memory.core.api.message_text import (
     KNOWN_PART_TYPES,
@@ -149,6 +149,7 @@ CORE_ROLES: dict[str, Role] = {
 
 
 Id = Annotated[str, StringConstraints(max_length=256)]
+MessageText = Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)]
 
 
 class FunctionCallModel(StrictModel):
@@ -395,7 +396,8 @@ class MessageModel(StrictModel):
     )
     name: Id | None = None
     tool_call_id: Id | None = None
-    tool_calls: Annotated[list[ToolCall], Field(max_length=128)] = Field(
+    # Null as OpenAI's SDK dumps a message without them (ChatCompletionMessage.model_dump()).
+    tool_calls: Annotated[list[ToolCall], Field(max_length=128)] | None = Field(
         default_factory=list,
         description=(
             "The ids of the tool calls this message issued, or the calls themselves as OpenAI "
@@ -406,7 +408,7 @@ class MessageModel(StrictModel):
     # legacy function call like a tool call; annotations are reported as not kept.
     refusal: Annotated[str, StringConstraints(max_length=MAX_MESSAGE_CHARS)] | None = None
     function_call: FunctionCallModel | None = None
-    annotations: Annotated[list[dict[str, Any]], Field(max_length=MAX_LIST_ITEMS)] = Field(
+    annotations: Annotated[list[dict[str, Any]], Field(max_length=MAX_LIST_ITEMS)] | None = Field(
         default_factory=list
     )
     audio: None = None
@@ -430,8 +432,9 @@ class MessageModel(StrictModel):
             content = self.content or ""
         if self.refusal:
             content = "\n".join(filter(None, [content, self.refusal]))
-        calls = [_call_line(call) for call in self.tool_calls if not isinstance(call, str)]
-        listed = {call if isinstance(call, str) else call.id for call in self.tool_calls}
+        tool_calls = self.tool_calls or []
+        calls = [_call_line(call) for call in tool_calls if not isinstance(call, str)]
+        listed = {call if isinstance(call, str) else call.id for call in tool_calls}
         # A call logged both in tool_calls and as a content part (LangChain keeps both): once.
         calls += [line for line, call_id in parts.calls if call_id is None or call_id not in listed]
         if self.function_call is not None:
@@ -451,9 +454,56 @@ class MessageModel(StrictModel):
 
     def call_ids(self) -> tuple[str, ...]:
         """The ids of the tool calls, however they were given."""
-        ids = [call if isinstance(call, str) else call.id for call in self.tool_calls]
+        ids = [call if isinstance(call, str) else call.id for call in self.tool_calls or []]
         ids += [call_id for _, call_id in self.parts().calls]
         return tuple(dict.fromkeys(i for i in ids if i))
+
+
+message_shapes.rebuild(
+    {
+        "Content": Content,
+        "ResultContent": ResultContent,
+        "EventRole": EventRole,
+        "Id": Id,
+        "MessageText": MessageText,
+    }
+)
+# A message in any shape an event may carry (see message_shapes): the canonical one, or another
+# framework's, told apart by its ``type`` or, without one, by its content's blocks.
+AnyMessage = Annotated[
+    Annotated[MessageModel, Tag("shape:message")]
+    | Annotated[message_shapes.StrandsMessage, Tag("shape:message-strands")]
+    | Annotated[message_shapes.LangChainDump, Tag("shape:message-langchain")]
+    | Annotated[message_shapes.LangChainChat, Tag("shape:message-langchain-chat")]
+    | Annotated[message_shapes.LangChainStored, Tag("shape:message-langchain-stored")]
+    | Annotated[message_shapes.ResponsesMessage, Tag("shape:item-message")]
+    | Annotated[message_shapes.ResponsesFunctionCall, Tag("shape:item-function_call")]
+    | Annotated[message_shapes.ResponsesFunctionCallOutput, Tag("shape:item-function_call_output")]
+    | Annotated[message_shapes.OtherItem, Tag("shape:item-other")],
+    Discriminator(
+        message_shapes.message_shape,
+        custom_error_type="message_shape",
+        custom_error_message="a message is an object whose 'type', if given, is a string",
+    ),
+]
+
+
+def canonical_messages(
+    messages: Sequence[MessageModel | message_shapes.OtherShape],
+) -> list[tuple[MessageModel, tuple[str, ...]]]:
+    """Each message in the canonical form, with what its own shape held that is not kept."""
+    out: list[tuple[MessageModel, tuple[str, ...]]] = []
+    for index, message in enumerate(messages):
+        if isinstance(message, MessageModel):
+            out.append((message, ()))
+            continue
+        data, notes = message_shapes.canonical(message)
+        try:
+            out.append((MessageModel.model_validate(data), notes))
+        except ValidationError as error:
+            first = error.errors(include_url=False)[0]
+            raise InvalidInput(f"messages[{index}]", first["msg"]) from None
+    return out
 
 
 def _call_line(call: OpenAiToolCallModel | LangChainToolCallModel) -> str:
@@ -547,20 +597,64 @@ class RunFinishedEvent(StrictModel):
     task_type: Identifier | None = None
     domain: Identifier | None = None
     outcome: Literal["COMPLETED", "PARTIAL", "FAILED"] | None = None
-    messages: Annotated[list[MessageModel], Field(max_length=MAX_MESSAGES)] = Field(
-        default_factory=list
+    messages: Annotated[list[AnyMessage], Field(max_length=MAX_MESSAGES)] = Field(
+        default_factory=list,
+        description=(
+            "The run's messages, oldest first: canonical ones (OpenAI's chat shape with "
+            "Anthropic's and LangChain's content blocks), LangChain messages as model_dump() "
+            "or messages_to_dict() give them, items of OpenAI's Responses API, or Strands "
+            "messages."
+        ),
     )
     artifacts: ArtifactsModel | None = None
     procedure_feedback: FeedbackModel | None = None
     finished_at: FinishedAt | None = None
 
 
-def json_schema() -> dict[str, Any]:
-    """The published JSON Schema of the RunFinished detail."""
+def json_schema(*, shapes: Literal["all", "canonical"] = "all") -> dict[str, Any]:
+    """The published JSON Schema of the RunFinished detail.
+
+    With ``shapes="canonical"``, its messages are described in the canonical shape alone
+    (what a model writing an event by hand is asked for, e.g. by the MCP server): what the
+    validator also reads (other frameworks' shapes, a null ``tool_calls`` or ``annotations``
+    as OpenAI's SDK dumps them) is left out, so that description stays short.
+    """
     schema = RunFinishedEvent.model_json_schema(mode="validation")
+    if shapes == "canonical":
+        _canonical_messages_only(schema)
     _anchor_ends_for_every_engine(schema)
     _bound_every_object(schema)
     return schema
+
+
+def _canonical_messages_only(schema: dict[str, Any]) -> None:
+    messages = schema["properties"]["messages"]
+    messages.pop("description", None)
+    messages["items"] = {"$ref": "#/$defs/MessageModel"}
+    fields = schema["$defs"]["MessageModel"]["properties"]
+    for name in ("tool_calls", "annotations"):
+        (listed,) = (s for s in fields[name].pop("anyOf") if s.get("type") == "array")
+        fields[name] = {**listed, **fields[name]}
+    kept = _reachable(schema)
+    schema["$defs"] = {name: d for name, d in schema["$defs"].items() if name in kept}
+
+
+def _reachable(schema: dict[str, Any]) -> set[str]:
+    """The names of the definitions ``schema``'s properties refer to, directly or not."""
+    seen: set[str] = set()
+    stack: list[Any] = [schema["properties"]]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.rsplit("/", 1)[-1] not in seen:
+                name = ref.rsplit("/", 1)[-1]
+                seen.add(name)
+                stack.append(schema["$defs"][name])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return seen
 
 
 def _bound_every_object(schema: dict[str, Any]) -> None:
@@ -643,7 +737,11 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
     tool call's arguments, an annotation, a part's extra key) nests past
     :data:`~agent_memory.core.api.json_input.MAX_DEPTH`, as the schema's description says.
     """
-    for path, value, depth in _open_values(event.messages):
+    for index, message in enumerate(event.messages):
+        if not isinstance(message, MessageModel):
+            check_depth(message.model_dump(by_alias=True), f"messages[{index}]", 3)
+    messages = canonical_messages(event.messages)
+    for path, value, depth in _open_values([m for m, _ in messages]):
         check_depth(value, path, depth)
     artifacts = None
     if event.artifacts is not None:
@@ -670,8 +768,7 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
         domain=event.domain,
         outcome=event.outcome,
         messages=tuple(
-            Message(m.core_role(), m.text(), m.name, m.answers(), m.call_ids())
-            for m in event.messages
+            Message(m.core_role(), m.text(), m.name, m.answers(), m.call_ids()) for m, _ in messages
         ),
         artifacts=artifacts,
         procedure_feedback=(
@@ -680,7 +777,9 @@ def run_from_model(event: RunFinishedEvent) -> RunFinished:
             else None
         ),
         finished_at=event.finished_at.timestamp() if event.finished_at else None,
-        not_kept=messages_not_kept(event.messages),
+        not_kept=messages_not_kept(
+            [m for m, _ in messages], notes=[notes for _, notes in messages]
+        ),
     )
 
 
@@ -692,10 +791,10 @@ def _open_values(
     """
     for i, message in enumerate(messages):
         here = f"messages[{i}]"
-        for j, call in enumerate(message.tool_calls):
+        for j, call in enumerate(message.tool_calls or []):
             if isinstance(call, LangChainToolCallModel):
                 yield f"{here}.tool_calls[{j}].args", call.args, 6
-        for j, annotation in enumerate(message.annotations):
+        for j, annotation in enumerate(message.annotations or []):
             yield f"{here}.annotations[{j}]", annotation, 5
         if isinstance(message.content, list):
             yield from _open_part_values(message.content, f"{here}.content", 5)
@@ -718,10 +817,17 @@ def _open_part_values(
             yield from _open_part_values(part.content, f"{where}.content", depth + 2)
 
 
-def messages_not_kept(messages: Sequence[MessageModel]) -> tuple[str, ...]:
+def messages_not_kept(
+    messages: Sequence[MessageModel], notes: Sequence[tuple[str, ...]] = ()
+) -> tuple[str, ...]:
     """What the messages hold that the core does not keep, a line per kind: parts carrying no
-    text (by type), keys of kept parts (citations, annotations), a message's annotations.
+    text (by type), keys of kept parts (citations, annotations), a message's annotations, and
+    ``notes``, what each message's own shape held (see ``message_shapes.canonical``).
     """
+    noted: dict[str, list[int]] = defaultdict(list)
+    for index, kinds in enumerate(notes):
+        for kind in kinds:
+            noted[kind].append(index)
     parts: dict[str, list[int]] = defaultdict(list)
     part_counts: Counter[str] = Counter()
     keys: dict[str, list[int]] = defaultdict(list)
@@ -750,6 +856,9 @@ def messages_not_kept(messages: Sequence[MessageModel]) -> tuple[str, ...]:
     ]
     if annotated:
         lines.append(f"'annotations' of {not_kept.messages(annotated)} not kept")
+    lines += [
+        f"{kind} not kept ({not_kept.messages(where)})" for kind, where in sorted(noted.items())
+    ]
     return tuple(lines)
 
 

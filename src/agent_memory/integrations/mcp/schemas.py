@@ -26,7 +26,7 @@ ID_RULE = "letters, digits, '.', '_' or '-', starting with a letter or digit, at
 
 @cache
 def _contract() -> dict[str, Any]:
-    return json_schema()
+    return json_schema(shapes="canonical")
 
 
 def contract_property(name: str) -> dict[str, Any]:
