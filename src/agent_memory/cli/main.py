@@ -25,6 +25,7 @@ from agent_memory.cli.shared import (
     PROG,
     STORE_HELP,
     StoreFailed,
+    StoreMissing,
     StoreNotWritable,
     UsageError,
     stdout,
@@ -60,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _run(args)
-    except (InvalidInput, UsageError, StoreNotWritable, StoreFailed) as error:
+    except (InvalidInput, UsageError, StoreMissing, StoreNotWritable, StoreFailed) as error:
         return _fail(str(error), 2)
     except MemoryError_ as error:
         if is_store_error(error):
@@ -112,6 +113,13 @@ def _local_app(args: argparse.Namespace) -> Application:
 
     settings = LocalSettings.from_environment(args.store)
     args.store_path = settings.store
+    if _reads_only(args) and not (settings.store / DATABASE_FILE).is_file():
+        # A mistyped --store must not leave an empty store behind for a command that only reads.
+        raise StoreMissing(
+            f"no store at {settings.store}; {_command_name(args)} only reads, so it makes none: "
+            "check --store (or $AGENT_MEMORY_HOME), or write to it first "
+            f"(`{PROG} consolidate RUN.json` or `{PROG} demo`)"
+        )
     why = _unwritable(settings.store)
     if why is not None and not (settings.store / DATABASE_FILE).is_file():
         raise StoreNotWritable(f"no store at {settings.store}, and none can be made ({why})")

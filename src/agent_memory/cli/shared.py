@@ -27,6 +27,10 @@ class StoreNotWritable(Exception):
     """The store cannot be written (a read-only disk, a file in its path, no permission)."""
 
 
+class StoreMissing(Exception):
+    """A command that only reads named a store that does not exist (it creates none)."""
+
+
 class StoreFailed(Exception):
     """The store failed a command part way; the message says what is kept."""
 
