@@ -30,7 +30,7 @@ from agent_memory.cli.shared import (
     UsageError,
     stdout,
 )
-from agent_memory.core.model.errors import InvalidInput, MemoryError_
+from agent_memory.core.model.errors import Conflict, InvalidInput, MemoryError_, NotFound
 
 if TYPE_CHECKING:
     from agent_memory.app import Application
@@ -53,8 +53,19 @@ COMMAND_MODULES = (
 )
 
 
+# The exit codes, one per kind of outcome (README "Exit codes" and ``--help`` say the same).
+OK, FAILED, BAD_INPUT, NOT_FOUND, CONFLICT = 0, 1, 2, 3, 4
+EXIT_CODES = (
+    (OK, "done"),
+    (FAILED, "failed or not done: a step or an AWS call failed, or you declined"),
+    (BAD_INPUT, "bad input or setup: an argument, field, store, extra or AWS setting"),
+    (NOT_FOUND, "not found: the id, hash or run names no record"),
+    (CONFLICT, "conflict: the record is not in a state the command applies to"),
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; the process exit code (0 ok, 1 failed, 2 bad input)."""
+    """Run one command; the process exit code (:data:`EXIT_CODES`)."""
     parser = _parser()
     if "_ARGCOMPLETE" in os.environ:  # a shell asking for completions, not a command
         _complete(parser)
@@ -62,11 +73,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(args)
     except (InvalidInput, UsageError, StoreMissing, StoreNotWritable, StoreFailed) as error:
-        return _fail(str(error), 2)
+        return _fail(str(error), BAD_INPUT)
+    except NotFound as error:
+        return _fail(str(error), NOT_FOUND)
+    except Conflict as error:
+        return _fail(str(error), CONFLICT)
     except MemoryError_ as error:
         if is_store_error(error):
-            return _fail(_unrecorded(args, str(error)), 2)
-        return _fail(str(error), 1)
+            return _fail(_unrecorded(args, str(error)), BAD_INPUT)
+        return _fail(str(error), FAILED)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
     except BrokenPipeError:
@@ -258,7 +273,12 @@ def _version() -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Four-tier memory for LLM agents.")
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Four-tier memory for LLM agents.",
+        epilog="exit codes:\n" + "".join(f"  {code}  {what}\n" for code, what in EXIT_CODES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument(
         "--version", action="version", version=f"%(prog)s {_version()}", help="print the version"
     )
