@@ -79,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Conflict as error:
         return _fail(str(error), CONFLICT)
     except MemoryError_ as error:
-        if is_store_error(error):
+        if is_store_error(error) or _not_set_up(error):
             return _fail(_unrecorded(args, str(error)), BAD_INPUT)
         return _fail(str(error), FAILED)
     except KeyboardInterrupt:
@@ -93,6 +93,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if known is None:
             raise
         return _fail(*known)
+
+
+def _not_set_up(error: MemoryError_) -> bool:
+    """An SDK error saying what to install or set (an extra, an AWS region, credentials)."""
+    from agent_memory.sdk.errors import NotSetUpError
+
+    return isinstance(error, NotSetUpError)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -193,7 +200,13 @@ def _known_failure(error: Exception, args: argparse.Namespace) -> tuple[str, int
     from agent_memory.core.workflows.consolidation import StepFailed
 
     if isinstance(error, AwsCommandFailed):
-        return str(error), 1
+        return str(error), FAILED
+    if isinstance(error, ImportError):
+        from agent_memory.sdk.errors import missing_extra
+
+        extra = missing_extra(error)
+        # An optional extra the command needs is not installed: what to install, not a trace.
+        return (f"{_command_name(args)}: {extra}", BAD_INPUT) if extra is not None else None
     if isinstance(error, StepFailed):
         fault = store_fault(args, error.error)
         if fault is not None:
@@ -248,11 +261,11 @@ def _on_stack(args: argparse.Namespace, handler: Command) -> int:
         )
     if args.store:
         raise UsageError("--store and --aws-stack name two different memories: give one")
-    on_stack = getattr(args, "on_stack", None)
-    if on_stack is not None:
-        return int(on_stack(args, stdout()))
-    app = stack_application(args.aws_stack, args.region)
     with aws_errors():
+        on_stack = getattr(args, "on_stack", None)
+        if on_stack is not None:
+            return int(on_stack(args, stdout()))
+        app = stack_application(args.aws_stack, args.region)
         return handler(args, app, stdout())
 
 
