@@ -135,6 +135,9 @@ def _local_app(args: argparse.Namespace) -> Application:
 
     settings = LocalSettings.from_environment(args.store)
     args.store_path = settings.store
+    why = _unwritable(settings.store)
+    if why is not None and not (settings.store / DATABASE_FILE).is_file():
+        raise StoreNotWritable(f"no store at {settings.store}, and none can be made ({why})")
     if _reads_only(args) and not (settings.store / DATABASE_FILE).is_file():
         # A mistyped --store must not leave an empty store behind for a command that only reads.
         raise StoreMissing(
@@ -142,9 +145,6 @@ def _local_app(args: argparse.Namespace) -> Application:
             "check --store (or $AGENT_MEMORY_HOME), or write to it first "
             f"(`{PROG} consolidate RUN.json` or `{PROG} demo`)"
         )
-    why = _unwritable(settings.store)
-    if why is not None and not (settings.store / DATABASE_FILE).is_file():
-        raise StoreNotWritable(f"no store at {settings.store}, and none can be made ({why})")
     if why is not None and not _reads_only(args):
         raise StoreNotWritable(
             f"the store {settings.store} cannot be written ({why}); "
