@@ -47,6 +47,8 @@ def field_problems(
         if detail["type"] == "missing" and loc and isinstance(loc[-1], str):
             missing.setdefault(loc[:-1], []).append(loc[-1])
     guesses: dict[Loc, str] = {}
+    if model is not None:
+        guesses.update(_ignored_guesses(details, model, missing))
     for detail in details:
         loc = tuple(detail["loc"])
         if detail["type"] == "extra_forbidden" and loc and isinstance(loc[-1], str):
@@ -55,16 +57,48 @@ def field_problems(
             guess = closest(name, missing.get(parent, ())) or closest(name, known)
             if guess is not None:
                 guesses[loc] = guess
-    explained = {(loc[:-1], guess) for loc, guess in guesses.items()}
+    explained: dict[tuple[Loc, int | str], Loc] = {
+        (loc[:-1], guess): loc for loc, guess in guesses.items()
+    }
     problems: list[tuple[str, str]] = []
     for detail in details:
         loc = tuple(detail["loc"])
         if detail["type"] == "missing" and (loc[:-1], loc[-1]) in explained:
+            typo = explained[(loc[:-1], loc[-1])]
+            if not _reported(details, typo):
+                # A model that ignores unknown fields: the typo is reported in its place.
+                problem = (field_path(typo), f"unknown field; did you mean {loc[-1]}?")
+                if problem not in problems:
+                    problems.append(problem)
             continue
         problem = (field_path(loc), _message(detail, guesses.get(loc), blank_pattern))
         if problem not in problems:
             problems.append(problem)
     return problems
+
+
+def _ignored_guesses(
+    details: list[Any], model: type[BaseModel], missing: dict[Loc, list[str]]
+) -> dict[Loc, str]:
+    """For a model that ignores unknown fields: each unknown key of an object that misses a
+    required field it is close to, with that field.
+    """
+    guesses: dict[Loc, str] = {}
+    for detail in details:
+        loc = tuple(detail["loc"])
+        given = detail.get("input")
+        if detail["type"] != "missing" or not isinstance(given, dict) or not loc:
+            continue
+        parent = loc[:-1]
+        unknown = [k for k in given if isinstance(k, str) and k not in _fields_at(model, parent)]
+        for key in unknown:
+            if (*parent, key) not in guesses and closest(key, missing.get(parent, ())) == loc[-1]:
+                guesses[(*parent, key)] = str(loc[-1])
+    return guesses
+
+
+def _reported(details: list[Any], loc: Loc) -> bool:
+    return any(tuple(d["loc"]) == loc for d in details)
 
 
 def listed(problems: list[tuple[str, str]]) -> str:
