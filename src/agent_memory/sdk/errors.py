@@ -35,7 +35,9 @@ class MemoryClientError(MemoryError_):
 class InvalidInputError(MemoryClientError, InvalidInput):
     """Input that breaks a contract, refused before anything was sent or written.
 
-    ``field`` names the offending field as a dotted path (``artifacts.facts[0].confidence``).
+    ``field`` names the offending field as a dotted path (``artifacts.facts[0].confidence``),
+    the first of them: the message lists the others by path (up to 20), and says which field
+    a misspelt name likely meant (``tenant: unknown field; did you mean tenant_id?``).
     """
 
 
