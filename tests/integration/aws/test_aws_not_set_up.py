@@ -179,3 +179,12 @@ def test_another_import_error_is_not_taken_for_a_missing_extra() -> None:
     # When the SDK reads it
     # Then it is left as it is
     assert missing_extra(ModuleNotFoundError("No module named 'nope'", name="nope")) is None
+
+
+def test_importing_the_mcp_server_without_its_extra_names_the_pip_install() -> None:
+    # Given an interpreter without the mcp package
+    # When the MCP integration is imported
+    done = _without("mcp", "import agent_memory.integrations.mcp")
+    # Then the ImportError says what to install
+    assert done.returncode != 0
+    assert "pip install 'agent-memory[mcp]'" in done.stderr.splitlines()[-1], done.stderr
