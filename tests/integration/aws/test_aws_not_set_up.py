@@ -43,7 +43,12 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 
 @pytest.mark.parametrize(
     "argv",
-    [("export", "--tenant", "acme"), ("failed", "list"), ("history", "--tenant", "acme")],
+    [
+        ("export", "--tenant", "acme"),
+        ("failed", "list"),
+        ("history", "--tenant", "acme"),
+        ("mcp", "--tenant", "acme", "--agent", "reviewer"),
+    ],
 )
 def test_no_region_is_one_line_saying_how_to_give_one(
     no_aws: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
