@@ -64,8 +64,12 @@ def _refused(document: dict[str, Any], parse: Any = parse_run_finished) -> Inval
 
 
 def _renamed(document: Any, path: tuple[Any, ...], old: str, new: str) -> Any:
-    """A deep copy of ``document`` with key ``old`` of the object at ``path`` named ``new``."""
+    """A deep copy of ``document`` with key ``old`` of the object at ``path`` named ``new``
+    (added, holding null, if the object has no ``old``).
+    """
     if not path:
+        if old not in document:
+            return {**document, new: None}
         return {(new if k == old else k): v for k, v in document.items()}
     copy = list(document) if isinstance(document, list) else dict(document)
     copy[path[0]] = _renamed(document[path[0]], path[1:], old, new)
@@ -76,11 +80,8 @@ def _renamed(document: Any, path: tuple[Any, ...], old: str, new: str) -> Any:
 def typos(draw: st.DrawFn) -> tuple[int, str, str]:
     """A level, one of its document's field names, and that name with one edit."""
     level = draw(st.integers(0, len(LEVELS) - 1))
-    document, path, _ = LEVELS[level]
-    here: Any = document
-    for part in path:
-        here = here[part]
-    name = draw(st.sampled_from(sorted(here)))
+    _, _, model = LEVELS[level]
+    name = draw(st.sampled_from(sorted(model.model_fields)))
     i = draw(st.integers(0, len(name) - 1))
     letter = draw(st.sampled_from(LETTERS))
     edit = draw(st.sampled_from(["delete", "insert", "replace", "swap"]))
@@ -101,6 +102,7 @@ def test_a_misspelt_field_name_is_answered_with_the_field_it_meant(
     typo: tuple[int, str, str],
 ) -> None:
     # Given a valid event (or bootstrap request) with one field's name misspelt by one edit
+    # (any field of the model: one the document holds is renamed, another is added)
     level, name, misspelt = typo
     document, path, model = LEVELS[level]
     assume(misspelt and misspelt not in model.model_fields)
