@@ -9,13 +9,15 @@ from tests.e2e.test_cli_options import commands
 
 
 def _read_commands() -> list[tuple[tuple[str, ...], list[str]]]:
-    """Every command of the CLI's table that only reads the store (``read_only``)."""
+    """Every command of the CLI's table that only reads the store (``read_only``), and the
+    options that make a writing command only read.
+    """
     parser = _parser()
     found = []
     for words, required in commands(parser):
         if parser.parse_args([*words, *required]).__dict__.get("read_only"):
             found.append((words, required))
-    return found
+    return [*found, (("decay",), ["--dry-run"]), (("reembed",), ["--status"])]
 
 
 READ_COMMANDS = _read_commands()
@@ -31,6 +33,7 @@ def test_the_table_of_read_commands_holds_the_documented_ones() -> None:
     assert {("episodes", "list"), ("facts", "show"), ("procedures", "show")} <= found
     assert {("flags", "list"), ("failed", "list")} <= found
     assert ("consolidate",) not in found and ("procedures", "approve") not in found
+    assert ("decay",) in found and ("reembed",) in found
 
 
 @pytest.mark.parametrize(

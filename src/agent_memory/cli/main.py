@@ -138,7 +138,9 @@ def _local_app(args: argparse.Namespace) -> Application:
     why = _unwritable(settings.store)
     if why is not None and not (settings.store / DATABASE_FILE).is_file():
         raise StoreNotWritable(f"no store at {settings.store}, and none can be made ({why})")
-    if _reads_only(args) and not (settings.store / DATABASE_FILE).is_file():
+    if (_reads_only(args) or getattr(args, "status", False)) and not (
+        settings.store / DATABASE_FILE
+    ).is_file():
         # A mistyped --store must not leave an empty store behind for a command that only reads.
         raise StoreMissing(
             f"no store at {settings.store}; {_command_name(args)} only reads, so it makes none: "
