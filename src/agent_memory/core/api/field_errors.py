@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 # At most this many problems are listed one by one; the rest are counted.
 MAX_LISTED = 20
 # How alike a misspelt name must be to a field's to be offered (difflib's ratio).
-_CUTOFF = 0.6
+_CUTOFF = 0.7
 
 Loc = tuple[int | str, ...]
 
