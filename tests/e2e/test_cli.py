@@ -10,6 +10,9 @@ from typing import Any
 import pytest
 
 from agent_memory.cli.demo_runs import PAST_RUNS
+from agent_memory.sdk import MemoryClient
+from tests.support.embedder import HashingEmbedder
+from tests.support.fakes import FakePiiDetector
 
 pytestmark = pytest.mark.slow
 
@@ -191,6 +194,10 @@ def test_decay_reports_what_it_did(tmp_path: Path) -> None:
 def test_user_mistakes_get_one_clear_line_and_no_traceback(
     tmp_path: Path, args: tuple[str, ...], stdin: str | None, message: str
 ) -> None:
+    # Given a store (empty: a read of a missing store is refused before its arguments)
+    MemoryClient.local(
+        tmp_path / "store", embedder=HashingEmbedder(), pii=FakePiiDetector()
+    ).close()
     done = cli(tmp_path / "store", *args, stdin=stdin, ok=False)
     assert done.returncode != 0
     assert done.stderr.startswith("agent-memory: error: ")

@@ -84,7 +84,6 @@ def test_show_prints_every_field_and_no_terminal_control(store: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "field"),
     [
-        (("show", "run-9", *WHO), "run_id"),
         (("list", *WHO, "--limit", "0"), "limit"),
         (("list", "--tenant", "acme", "--agent", "bad agent"), "agent_id"),
     ],
@@ -95,6 +94,14 @@ def test_a_bad_request_is_a_usage_error_naming_its_field(
     done = cli(store, "episodes", *args)
     assert done.returncode == 2
     assert done.stderr.startswith(f"agent-memory: error: {field}: "), done.stderr
+
+
+def test_an_episode_that_does_not_exist_is_not_found(store: Path) -> None:
+    # When a run the agent never had is shown
+    done = cli(store, "episodes", "show", "run-9", *WHO)
+    # Then it exits 3 (not found), naming the agent and the run
+    assert done.returncode == 3
+    assert done.stderr == "agent-memory: error: agent 'reviewer' has no episode of run 'run-9'\n"
 
 
 # The lines README.md prints for listing and searching by time, run below as typed.
@@ -196,6 +203,8 @@ def test_a_windowed_listing_prints_its_window_with_the_cursor(
 def test_a_bad_bound_is_a_usage_error_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], message: str
 ) -> None:
+    # Given a store (an empty one: a read of a missing store is refused before its arguments)
+    MemoryClient.local(tmp_path / "home", embedder=HashingEmbedder(), pii=FakePiiDetector()).close()
     code = main(["--store", str(tmp_path / "home"), *args])
     _, err = capsys.readouterr()
     assert code == 2

@@ -183,7 +183,6 @@ def test_correct_yes_serves_the_correction_in_the_old_facts_place(asserted: Path
         (("assert", *TENANT, *DOMAIN, "--content", "  "), "content"),
         (("assert", *TENANT, *DOMAIN, "--content", "x" * 2001), "content"),
         (("assert", *TENANT, "--domain", "bad domain", "--content", "A fact"), "domain"),
-        (("retract", "0" * 32, *TENANT, *DOMAIN, "--yes"), "no fact"),
         (("correct", fact_hash(TWO_X), *TENANT, *DOMAIN, "--content", TWO_X, "--yes"), "content"),
     ],
 )
@@ -195,3 +194,13 @@ def test_a_bad_repair_is_refused_and_changes_nothing(
     assert done.returncode == 2 and field in done.stderr, done.stderr
     assert served(asserted) == [fact_hash(TWO_X)]
     assert len(re.findall(r"^\S+  \w+ fact ", cli(asserted, "history", *TENANT).stdout, re.M)) == 1
+
+
+def test_retracting_a_fact_that_does_not_exist_is_not_found_and_changes_nothing(
+    asserted: Path,
+) -> None:
+    # When a hash naming no fact is retracted
+    done = cli(asserted, "facts", "retract", "0" * 32, *TENANT, *DOMAIN, "--yes")
+    # Then it exits 3 (not found) in one line, and the served facts are as they were
+    assert done.returncode == 3 and "no fact" in done.stderr, done.stderr
+    assert served(asserted) == [fact_hash(TWO_X)]

@@ -73,7 +73,7 @@ def test_dismissing_a_flag_that_is_not_open_fails_in_one_line(tmp_path: Path) ->
         "--reason",
         "y",
     )
-    assert done.returncode == 1
+    assert done.returncode == 3  # not found
     assert "no open flag 'a:fact:b'" in done.stderr and "Traceback" not in done.stderr
     malformed = cli(store, "flags", "dismiss", "nope", "--tenant", TENANT, "--reason", "y")
     assert malformed.returncode == 2 and "flag_id" in malformed.stderr

@@ -131,7 +131,7 @@ def test_a_store_moves_to_another_embedding_model_and_back_to_one_space(
 
 def test_mistakes_are_named_and_change_nothing(cli: Cli) -> None:
     assert "is not a local embedding model" in cli("reembed", "--to", "nope", code=2)
-    assert "no migration to finish" in cli("reembed", "--finish", code=1)
+    assert "no migration to finish" in cli("reembed", "--finish", code=4)  # a conflict
     assert "idle" in cli.json("reembed", "--resume")["stage"]
     cli("reembed", "--to", OLD, "--switch")
     assert "already the active model" in cli("reembed", "--to", OLD, code=2)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from agent_memory.cli.demo import run_demo
 from agent_memory.cli.demo_runs import AGENT, DOMAIN, NEW_TASK, TASK_TYPE, TENANT
-from agent_memory.cli.main import main
+from agent_memory.cli.main import EXIT_CODES, main
 from agent_memory.wiring.local import DATABASE_FILE, KB_FOLDER, PSEUDONYM_KEY_FILE
 from tests.support.memory import run_event
 
@@ -106,13 +106,13 @@ def run_cli(store: Path, *args: str) -> Ran:
 
 def clean_ending(ran: Ran) -> str | None:
     """What is wrong with how ``ran`` ended, or None: it must succeed (0), or fail in one line
-    (exit 1 or 2), never escape with a traceback.
+    (with one of the documented exit codes), never escape with a traceback.
     """
     if ran.escaped is not None:
         return f"{' '.join(ran.args)}: traceback\n{ran.escaped}"
     if ran.code == 0:
         return None
-    if ran.code not in (1, 2) or len(ran.errors) != 1:
+    if ran.code not in {code for code, _ in EXIT_CODES if code} or len(ran.errors) != 1:
         return f"{' '.join(ran.args)}: exit {ran.code}, stderr {ran.err!r}"
     return None
 

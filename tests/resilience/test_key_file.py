@@ -56,9 +56,10 @@ def store(demo: Path, tmp_path: Path) -> Path:
 def test_a_new_store_writes_its_key_whole_as_hexadecimal_for_its_owner_only(
     tmp_path: Path,
 ) -> None:
-    # When a command opens a store that does not exist yet
+    # When a command that writes opens a store that does not exist yet (one that only reads
+    # makes none)
     store = tmp_path / "new"
-    assert run_cli(store, "stats").code == 0
+    assert run_cli(store, "ingest").code == 0
     # Then its key is 64 hexadecimal characters and a newline, readable by its owner only,
     # and no temporary file is left beside it
     written = key_path(store).read_bytes()

@@ -86,11 +86,11 @@ def test_diff_as_json_lists_each_change(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("proc-missing",), "procedure_id: no procedure 'proc-missing'"),
+        (("proc-missing",), "error: no procedure 'proc-missing'"),
         (("PROPOSED", "--against", "proc-missing"), "no procedure 'proc-missing' of tenant acme"),
     ],
 )
-def test_diff_of_an_unknown_procedure_is_a_usage_error(
+def test_diff_of_an_unknown_procedure_is_not_found(
     memory: Memory,
     scenario: Scenario,
     capsys: pytest.CaptureFixture[str],
@@ -99,7 +99,7 @@ def test_diff_of_an_unknown_procedure_is_a_usage_error(
 ) -> None:
     named = [scenario.proposed_id if a == "PROPOSED" else a for a in args]
     code, _, err = run(memory, capsys, "procedures", "diff", *named)
-    assert code == 2
+    assert code == 3  # not found
     assert message in err
 
 

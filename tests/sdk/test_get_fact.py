@@ -80,5 +80,5 @@ def test_the_cli_shows_a_fact_of_the_demo(tmp_path: Path) -> None:
     assert record["served_from"] == "knowledge base"
     assert "confirmed by 3 independent run(s)" in text.stdout
     assert "served from the knowledge base" in text.stdout
-    # And a fact the domain does not hold is a usage error naming the hash
-    assert missing.returncode == 2 and "fact_hash" in missing.stderr
+    # And a fact the domain does not hold is not found (exit 3), naming the hash
+    assert missing.returncode == 3 and "no fact '" in missing.stderr

@@ -17,9 +17,11 @@ from typing import Any
 
 from agent_memory.app import Application
 from agent_memory.app.messages import ListRunsToReplay, RedeliveryOf
+from agent_memory.cli.shared import NotSetUp
 from agent_memory.core.model.run_records import FailureRecord, IncompleteRun
 from agent_memory.core.model.tenant_identity import tenant_source
 from agent_memory.core.workflows.consolidation import INCOMPLETE_AFTER_SECONDS
+from agent_memory.sdk.errors import ConfigurationError, NotSetUpError, aws_setup_error
 
 # Commands that work on a deployed stack; the rest run on the local store (on AWS their
 # counterparts are the stack's functions and schedules).
@@ -167,19 +169,26 @@ def stack_failures(stack_name: str, region: str | None) -> StackFailures:
 
 @contextmanager
 def aws_errors() -> Iterator[None]:
-    """Botocore's failures as one line the CLI can print."""
-    from botocore.exceptions import BotoCoreError, ClientError
-
-    from agent_memory.sdk.errors import ConfigurationError
-
+    """Botocore's failures as one line the CLI can print; AWS that is not set up (no region,
+    credentials or ``[aws]`` extra) as :class:`NotSetUp`, saying what to set or install.
+    """
     try:
         yield
-    except ConfigurationError as error:
-        raise AwsCommandFailed(str(error)) from None
-    except ClientError as error:
-        raise AwsCommandFailed(_client_error(error)) from None
-    except BotoCoreError as error:
-        raise AwsCommandFailed(str(error)) from None
+    except Exception as error:
+        setup = error if isinstance(error, NotSetUpError) else aws_setup_error(error)
+        if setup is not None:
+            raise NotSetUp(str(setup)) from None
+        if isinstance(error, ConfigurationError):
+            raise AwsCommandFailed(str(error)) from None
+        if not type(error).__module__.startswith("botocore"):
+            raise
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        if isinstance(error, ClientError):
+            raise AwsCommandFailed(_client_error(error)) from None
+        if isinstance(error, BotoCoreError):
+            raise AwsCommandFailed(str(error)) from None
+        raise
 
 
 def _client_error(error: Any) -> str:

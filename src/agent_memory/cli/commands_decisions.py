@@ -239,13 +239,9 @@ def _procedures_list(args: argparse.Namespace, app: Application, out: TextIO) ->
 
 def _procedures_show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     from agent_memory.app.messages import History, ShowProcedure
-    from agent_memory.core.model.errors import NotFound
     from agent_memory.core.model.visible import one_line
 
-    try:
-        data = app.handle(ShowProcedure(args.procedure_id))
-    except NotFound as error:
-        raise InvalidInput("procedure_id", str(error)) from None
+    data = app.handle(ShowProcedure(args.procedure_id))
     if args.json:
         print_json(data, out)
         return 0
@@ -402,11 +398,12 @@ def _facts_list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
 
 def _facts_show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     from agent_memory.app.messages import GetFact
+    from agent_memory.core.model.errors import NotFound
     from agent_memory.core.model.visible import one_line
 
     found = app.handle(GetFact(checked_tenant(args.tenant), args.domain, args.fact_hash))
     if found is None:
-        raise InvalidInput("fact_hash", f"no fact {args.fact_hash!r} in domain {args.domain!r}")
+        raise NotFound(f"no fact {args.fact_hash!r} in domain {args.domain!r}")
     if args.json:
         print_json(found, out)
         return 0
@@ -487,7 +484,6 @@ def _repair(args: argparse.Namespace, app: Application, out: TextIO, action: str
     before taking a fact out of service (``--yes``: it does not).
     """
     from agent_memory.app.wire import FactRepair, review_message
-    from agent_memory.core.model.errors import NotFound
     from agent_memory.core.model.visible import one_line
 
     tenant = checked_tenant(args.tenant)
@@ -507,10 +503,7 @@ def _repair(args: argparse.Namespace, app: Application, out: TextIO, action: str
         if not confirmed(question):
             print(f"{PROG}: nothing changed", file=sys.stderr)
             return 1
-    try:
-        record = app.handle(message)
-    except NotFound as error:
-        raise InvalidInput("fact_hash", str(error)) from None
+    record = app.handle(message)
     if args.json:
         print_json(record, out)
         return 0

@@ -20,7 +20,6 @@ from agent_memory.cli.shared import (
     window_arguments,
     window_fields,
 )
-from agent_memory.core.model.errors import InvalidInput
 
 if TYPE_CHECKING:
     from agent_memory.app import Application
@@ -101,10 +100,11 @@ def _list(args: argparse.Namespace, app: Application, out: TextIO) -> int:
 
 def _show(args: argparse.Namespace, app: Application, out: TextIO) -> int:
     from agent_memory.app.messages import GetEpisode
+    from agent_memory.core.model.errors import NotFound
 
     found = app.handle(_parsed(GetEpisode, _request(args, "get", run_id=args.run_id)))
     if found is None:
-        raise InvalidInput("run_id", f"agent {args.agent!r} has no episode of run {args.run_id!r}")
+        raise NotFound(f"agent {args.agent!r} has no episode of run {args.run_id!r}")
     if args.json:
         print_json(found, out)
         return 0

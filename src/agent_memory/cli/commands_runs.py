@@ -15,7 +15,7 @@ from agent_memory.cli.shared import (
     print_json,
     read_json,
 )
-from agent_memory.core.model.errors import MemoryError_
+from agent_memory.core.model.errors import MemoryError_, NotFound
 
 if TYPE_CHECKING:
     from agent_memory.app import Application
@@ -131,6 +131,11 @@ def _failed_replay(args: argparse.Namespace, app: Application, out: TextIO) -> i
             result = summary(app.handle(ReplayRun(key)))
             out.write(f"replayed {key}: episode {result['episode']}\n")
             out.writelines(f"  {line}\n" for line in result["not_kept"])
+        except NotFound:
+            if args.key:  # the run named is not recorded: not a replay that failed
+                raise
+            failures += 1
+            out.write(f"replay of {key} failed again: it is no longer recorded\n")
         except (StepFailed, MemoryError_) as error:
             fault = store_fault(args, error.error if isinstance(error, StepFailed) else error)
             if fault is not None:

@@ -25,11 +25,12 @@ from agent_memory.cli.shared import (
     PROG,
     STORE_HELP,
     StoreFailed,
+    StoreMissing,
     StoreNotWritable,
     UsageError,
     stdout,
 )
-from agent_memory.core.model.errors import InvalidInput, MemoryError_
+from agent_memory.core.model.errors import Conflict, InvalidInput, MemoryError_, NotFound
 
 if TYPE_CHECKING:
     from agent_memory.app import Application
@@ -52,20 +53,35 @@ COMMAND_MODULES = (
 )
 
 
+# The exit codes, one per kind of outcome (README "Exit codes" and ``--help`` say the same).
+OK, FAILED, BAD_INPUT, NOT_FOUND, CONFLICT = 0, 1, 2, 3, 4
+EXIT_CODES = (
+    (OK, "done"),
+    (FAILED, "failed or not done: a step or an AWS call failed, or you declined"),
+    (BAD_INPUT, "bad input or setup: an argument, field, store, extra or AWS setting"),
+    (NOT_FOUND, "not found: the id, hash or run names no record"),
+    (CONFLICT, "conflict: the record is not in a state the command applies to"),
+)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; the process exit code (0 ok, 1 failed, 2 bad input)."""
+    """Run one command; the process exit code (:data:`EXIT_CODES`)."""
     parser = _parser()
     if "_ARGCOMPLETE" in os.environ:  # a shell asking for completions, not a command
         _complete(parser)
     args = parser.parse_args(argv)
     try:
         return _run(args)
-    except (InvalidInput, UsageError, StoreNotWritable, StoreFailed) as error:
-        return _fail(str(error), 2)
+    except (InvalidInput, UsageError, StoreMissing, StoreNotWritable, StoreFailed) as error:
+        return _fail(str(error), BAD_INPUT)
+    except NotFound as error:
+        return _fail(str(error), NOT_FOUND)
+    except Conflict as error:
+        return _fail(str(error), CONFLICT)
     except MemoryError_ as error:
-        if is_store_error(error):
-            return _fail(_unrecorded(args, str(error)), 2)
-        return _fail(str(error), 1)
+        if is_store_error(error) or _not_set_up(error):
+            return _fail(_unrecorded(args, str(error)), BAD_INPUT)
+        return _fail(str(error), FAILED)
     except KeyboardInterrupt:
         return _fail("interrupted", 130)
     except BrokenPipeError:
@@ -77,6 +93,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if known is None:
             raise
         return _fail(*known)
+
+
+def _not_set_up(error: MemoryError_) -> bool:
+    """An SDK error saying what to install or set (an extra, an AWS region, credentials)."""
+    from agent_memory.sdk.errors import NotSetUpError
+
+    return isinstance(error, NotSetUpError)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -115,6 +138,15 @@ def _local_app(args: argparse.Namespace) -> Application:
     why = _unwritable(settings.store)
     if why is not None and not (settings.store / DATABASE_FILE).is_file():
         raise StoreNotWritable(f"no store at {settings.store}, and none can be made ({why})")
+    if (_reads_only(args) or getattr(args, "status", False)) and not (
+        settings.store / DATABASE_FILE
+    ).is_file():
+        # A mistyped --store must not leave an empty store behind for a command that only reads.
+        raise StoreMissing(
+            f"no store at {settings.store}; {_command_name(args)} only reads, so it makes none: "
+            "check --store (or $AGENT_MEMORY_HOME), or write to it first "
+            f"(`{PROG} consolidate RUN.json` or `{PROG} demo`)"
+        )
     if why is not None and not _reads_only(args):
         raise StoreNotWritable(
             f"the store {settings.store} cannot be written ({why}); "
@@ -170,7 +202,13 @@ def _known_failure(error: Exception, args: argparse.Namespace) -> tuple[str, int
     from agent_memory.core.workflows.consolidation import StepFailed
 
     if isinstance(error, AwsCommandFailed):
-        return str(error), 1
+        return str(error), FAILED
+    if isinstance(error, ImportError):
+        from agent_memory.sdk.errors import missing_extra
+
+        extra = missing_extra(error)
+        # An optional extra the command needs is not installed: what to install, not a trace.
+        return (f"{_command_name(args)}: {extra}", BAD_INPUT) if extra is not None else None
     if isinstance(error, StepFailed):
         fault = store_fault(args, error.error)
         if fault is not None:
@@ -225,11 +263,11 @@ def _on_stack(args: argparse.Namespace, handler: Command) -> int:
         )
     if args.store:
         raise UsageError("--store and --aws-stack name two different memories: give one")
-    on_stack = getattr(args, "on_stack", None)
-    if on_stack is not None:
-        return int(on_stack(args, stdout()))
-    app = stack_application(args.aws_stack, args.region)
     with aws_errors():
+        on_stack = getattr(args, "on_stack", None)
+        if on_stack is not None:
+            return int(on_stack(args, stdout()))
+        app = stack_application(args.aws_stack, args.region)
         return handler(args, app, stdout())
 
 
@@ -250,7 +288,12 @@ def _version() -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Four-tier memory for LLM agents.")
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Four-tier memory for LLM agents.",
+        epilog="exit codes:\n" + "".join(f"  {code}  {what}\n" for code, what in EXIT_CODES),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument(
         "--version", action="version", version=f"%(prog)s {_version()}", help="print the version"
     )

@@ -23,8 +23,18 @@ class UsageError(Exception):
     """A mistake in how the command was called (bad file, bad JSON, bad date)."""
 
 
+class NotSetUp(UsageError):
+    """What the command needs is not set up (an extra not installed, no AWS region or
+    credentials); the message says what to install or set.
+    """
+
+
 class StoreNotWritable(Exception):
     """The store cannot be written (a read-only disk, a file in its path, no permission)."""
+
+
+class StoreMissing(Exception):
+    """A command that only reads named a store that does not exist (it creates none)."""
 
 
 class StoreFailed(Exception):

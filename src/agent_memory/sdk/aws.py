@@ -51,10 +51,12 @@ from agent_memory.sdk.errors import (
     ForbiddenError,
     InvalidInputError,
     MemoryClientError,
+    MissingExtraError,
     NotFoundError,
     PublishError,
     RemoteFunctionError,
     answered,
+    aws_setup,
 )
 from agent_memory.sdk.events import ValidatedRun, put_events_entry
 from agent_memory.sdk.handles import RunHandle
@@ -156,13 +158,14 @@ def operator_application(
     stack_name: str, *, region: str | None, session: Any | None
 ) -> Application:
     """The application over the stack's stores on the caller's credentials (an operator's)."""
-    from agent_memory.wiring.aws import AwsRuntime
-    from agent_memory.wiring.aws_settings import AwsSettings
+    with aws_setup():
+        from agent_memory.wiring.aws import AwsRuntime
+        from agent_memory.wiring.aws_settings import AwsSettings
 
-    session = session or aws_session(region)
-    outputs = stack_outputs(stack_name, region=region, session=session)
-    runtime = AwsRuntime(AwsSettings.from_stack_outputs(outputs), session=session)
-    return runtime.application(None)
+        session = session or aws_session(region)
+        outputs = stack_outputs(stack_name, region=region, session=session)
+        runtime = AwsRuntime(AwsSettings.from_stack_outputs(outputs), session=session)
+        return runtime.application(None)
 
 
 def function_name_of(name_or_arn: str) -> str:
@@ -174,7 +177,7 @@ def _boto3() -> Any:
     try:
         import boto3
     except ImportError:
-        raise ConfigurationError("AWS mode needs boto3: pip install 'agent-memory[aws]'") from None
+        raise MissingExtraError("aws", "boto3") from None
     return boto3
 
 
@@ -189,30 +192,33 @@ def aws_clients(region: str | None, session: Any | None) -> tuple[Any, Any]:
     The events client makes one attempt per call (the SDK's own loop retries, entries
     included); the Lambda client keeps botocore's standard retries for throttling.
     """
-    from botocore.config import Config
+    with aws_setup():
+        from botocore.config import Config
 
-    session = session or _boto3().Session(region_name=region)
-    events = session.client(
-        "events",
-        region_name=region,
-        config=Config(retries={"mode": "standard", "total_max_attempts": 1}),
-    )
-    lambda_ = session.client(
-        "lambda",
-        region_name=region,
-        config=Config(retries={"mode": "standard", "max_attempts": 3}, read_timeout=70),
-    )
-    return events, lambda_
+        session = session or _boto3().Session(region_name=region)
+        events = session.client(
+            "events",
+            region_name=region,
+            config=Config(retries={"mode": "standard", "total_max_attempts": 1}),
+        )
+        lambda_ = session.client(
+            "lambda",
+            region_name=region,
+            config=Config(retries={"mode": "standard", "max_attempts": 3}, read_timeout=70),
+        )
+        return events, lambda_
 
 
 def stack_outputs(stack_name: str, *, region: str | None, session: Any | None) -> dict[str, str]:
     """The CloudFormation outputs of ``stack_name`` by output key."""
-    from botocore.exceptions import ClientError
-
     session = session or _boto3().Session(region_name=region)
-    cloudformation = session.client("cloudformation", region_name=region)
+    with aws_setup():
+        from botocore.exceptions import ClientError
+
+        cloudformation = session.client("cloudformation", region_name=region)
     try:
-        stacks = cloudformation.describe_stacks(StackName=stack_name)["Stacks"]
+        with aws_setup():
+            stacks = cloudformation.describe_stacks(StackName=stack_name)["Stacks"]
     except ClientError as error:
         message = error.response.get("Error", {}).get("Message", str(error))
         raise ConfigurationError(f"cannot read stack {stack_name!r}: {message}") from None
@@ -402,7 +408,8 @@ class AwsBackend:
                 _log.info("PutEvents retried", extra={"error_code": code, "attempt": attempt + 1})
                 policy.sleep(policy.delay(attempt - 1))
             try:
-                reply = self.events.put_events(Entries=[entry])
+                with aws_setup():
+                    reply = self.events.put_events(Entries=[entry])
             except ClientError as error:
                 code, message, status = _client_error(error)
                 if code in TRANSIENT_CODES or status >= 500 or status == 429:
@@ -424,12 +431,13 @@ class AwsBackend:
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
-            response = self.lambda_.invoke(
-                FunctionName=function_name,
-                InvocationType="RequestResponse",
-                Payload=json.dumps(payload).encode("utf-8"),
-            )
-            body = response["Payload"].read()
+            with aws_setup():
+                response = self.lambda_.invoke(
+                    FunctionName=function_name,
+                    InvocationType="RequestResponse",
+                    Payload=json.dumps(payload).encode("utf-8"),
+                )
+                body = response["Payload"].read()
         except ClientError as error:
             code, message, _ = _client_error(error)
             raise RemoteFunctionError(function_name, code, message) from None

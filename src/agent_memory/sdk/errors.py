@@ -7,6 +7,8 @@ the core keeps working.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
 from agent_memory.core.api.json_input import EventTooLarge
@@ -33,7 +35,9 @@ class MemoryClientError(MemoryError_):
 class InvalidInputError(MemoryClientError, InvalidInput):
     """Input that breaks a contract, refused before anything was sent or written.
 
-    ``field`` names the offending field as a dotted path (``artifacts.facts[0].confidence``).
+    ``field`` names the offending field as a dotted path (``artifacts.facts[0].confidence``),
+    the first of them: the message lists the others by path (up to 20), and says which field
+    a misspelt name likely meant (``tenant: unknown field; did you mean tenant_id?``).
     """
 
 
@@ -57,6 +61,96 @@ class EventTooLargeError(InvalidInputError):
 
 class ConfigurationError(MemoryClientError):
     """The client cannot be set up: a missing setting, stack output or environment variable."""
+
+
+class NotSetUpError(ConfigurationError):
+    """What the call needs is not installed or set up (an extra, an AWS region, credentials);
+    the message says what to install or set. Retrying does not help until it is.
+    """
+
+
+class MissingExtraError(NotSetUpError):
+    """An optional part the call needs is not installed: ``extra`` names the extra whose
+    ``pip install 'agent-memory[extra]'`` adds it, ``module`` the module that was missing.
+    """
+
+    def __init__(self, extra: str, module: str) -> None:
+        super().__init__(
+            f"this needs the [{extra}] extra ({module} is not installed): "
+            f"pip install 'agent-memory[{extra}]'"
+        )
+        self.extra = extra
+        self.module = module
+
+
+class MissingRegionError(NotSetUpError):
+    """No AWS region is set: pass ``region=`` (``--region``), or set ``AWS_DEFAULT_REGION``."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "no AWS region: give one (region=... in the SDK, --region on the command line), "
+            "or set AWS_DEFAULT_REGION (or a region in your AWS profile)"
+        )
+
+
+class MissingCredentialsError(NotSetUpError):
+    """No usable AWS credentials were found (none, or only part of a key pair)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(
+            f"no usable AWS credentials ({detail}): set AWS_PROFILE, or AWS_ACCESS_KEY_ID with "
+            "AWS_SECRET_ACCESS_KEY, or run `aws configure` (`aws sso login` for SSO)"
+        )
+
+
+# The extra that installs each optional top-level module a surface imports.
+EXTRA_OF_MODULE = {
+    "boto3": "aws",
+    "botocore": "aws",
+    "aws_lambda_powertools": "aws",
+    "langchain_aws": "aws",
+    "mcp": "mcp",
+    "langgraph": "langgraph",
+    "langchain_core": "langgraph",
+    "strands": "strands",
+}
+
+
+def missing_extra(error: ImportError) -> MissingExtraError | None:
+    """The :class:`MissingExtraError` of an import that failed for want of an extra; None for
+    any other import error (a bug to show as it is).
+    """
+    name = (error.name or "").split(".", 1)[0]
+    extra = EXTRA_OF_MODULE.get(name)
+    return MissingExtraError(extra, name) if extra is not None else None
+
+
+def aws_setup_error(error: BaseException) -> NotSetUpError | None:
+    """The SDK's error for AWS that is not set up (no region, no credentials, no boto3);
+    None for another error.
+    """
+    if isinstance(error, ImportError):
+        return missing_extra(error)
+    if not type(error).__module__.startswith("botocore"):
+        return None
+    kind = type(error).__name__
+    if kind == "NoRegionError":
+        return MissingRegionError()
+    if kind in ("NoCredentialsError", "PartialCredentialsError"):
+        return MissingCredentialsError(str(error))
+    return None
+
+
+@contextmanager
+def aws_setup() -> Iterator[None]:
+    """Raises AWS's setup failures (no region, credentials or boto3) as the SDK's errors."""
+    try:
+        yield
+    except Exception as error:
+        setup = aws_setup_error(error)
+        if setup is None:
+            raise
+        raise setup from None
 
 
 class NotFoundError(MemoryClientError, NotFound):

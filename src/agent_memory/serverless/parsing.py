@@ -26,7 +26,7 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def parse_model(event: Any, model: type[M]) -> M:
-    """``event`` parsed as ``model``, or :class:`InvalidInput` naming the first bad field.
+    """``event`` parsed as ``model``, or :class:`InvalidInput` naming every bad field.
 
     The event is held to what a JSON text could carry first (no object of more than
     :data:`~agent_memory.core.api.json_input.MAX_OBJECT_KEYS` keys, finite numbers): a request of a
@@ -36,7 +36,7 @@ def parse_model(event: Any, model: type[M]) -> M:
     try:
         return parse(event=event, model=model)
     except ValidationError as error:
-        raise invalid_input(error) from None
+        raise invalid_input(error, model) from None
 
 
 def parse_run_finished_event(event: Any) -> RunFinished:
@@ -61,7 +61,10 @@ def parse_run_finished_event(event: Any) -> RunFinished:
         detail: Any = unwrap_event(event)
         model = parse(event=detail, model=RunFinishedEvent)
     except ValidationError as error:
-        raise invalid_input(error) from None
+        # An envelope's own errors are EventBridge's fields, not the detail's.
+        raise invalid_input(
+            error, RunFinishedEvent if error.title != "EventBridgeModel" else None
+        ) from None
     return run_from_model(model)
 
 

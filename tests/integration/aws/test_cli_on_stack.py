@@ -227,7 +227,7 @@ def test_an_operator_lists_and_shows_a_tenants_facts_on_a_stack(cli: Cli):
     page = json.loads(listed[1])
     assert listed[0] == 0 and page["cursor"] is None
     assert {f["tenant_id"] for f in page["facts"]} <= {"acme"}
-    assert missing[0] == 2 and "no fact" in missing[2]
+    assert missing[0] == 3 and "no fact" in missing[2]  # not found
 
 
 def test_an_operator_lists_and_dismisses_an_agents_flag_on_the_stack(cli: Cli) -> None:

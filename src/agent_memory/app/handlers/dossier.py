@@ -10,7 +10,7 @@ from functools import partial
 from agent_memory.app.messages import CompareProcedure, ReviewQueue
 from agent_memory.app.ports import StorePorts
 from agent_memory.app.replies import ProcedureComparison, ReviewItem, SourceRun
-from agent_memory.core.model.errors import InvalidInput
+from agent_memory.core.model.errors import NotFound
 from agent_memory.core.model.keys import parse_run_marker
 from agent_memory.core.model.models import Episode, Procedure, ProcedureStatus
 from agent_memory.core.model.policies import DecayPolicy, ProceduralPolicy
@@ -63,14 +63,12 @@ def compare_procedure(message: CompareProcedure, ports: StorePorts) -> Procedure
     """How the procedure differs, step by step, from the served one (or ``against``)."""
     procedure = ports.procedures.get(message.procedure_id)
     if procedure is None:
-        raise InvalidInput("procedure_id", f"no procedure {message.procedure_id!r}")
+        raise NotFound(f"no procedure {message.procedure_id!r}")
     policy = ports.policies.procedural
     if message.against is not None:
         against = ports.procedures.get(message.against, tenant_id=procedure.tenant_id)
         if against is None:
-            raise InvalidInput(
-                "against", f"no procedure {message.against!r} of tenant {procedure.tenant_id}"
-            )
+            raise NotFound(f"no procedure {message.against!r} of tenant {procedure.tenant_id}")
     else:
         against = served_procedure(ports.procedures, procedure, policy)
     candidates = ports.procedures.for_task_type(procedure.tenant_id, procedure.task_type)

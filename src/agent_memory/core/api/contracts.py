@@ -33,6 +33,8 @@ from pydantic import (
 )
 
 from agent_memory.core.api import message_shapes, not_kept
+from agent_memory.core.api.field_errors import field_path as field_path  # re-exported
+from agent_memory.core.api.field_errors import field_problems, listed
 from agent_memory.core.api.json_input import MAX_OBJECT_KEYS, check_depth, check_document
 from agent_memory.core.api.message_text import (
     KNOWN_PART_TYPES,
@@ -688,21 +690,10 @@ def _anchor_ends_for_every_engine(schema: dict[str, Any]) -> None:
             stack.extend(node)
 
 
-def field_path(loc: tuple[int | str, ...]) -> str:
-    """A pydantic error location as a dotted path, e.g. ``artifacts.facts[2].confidence``."""
-    path = ""
-    for part in loc:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        elif not part.startswith(("function-", "shape:")) and "[" not in part:
-            path += f".{part}" if path else part
-    return path or "event"
-
-
 def parse_run_finished(data: object) -> RunFinished:
     """Validate one RunFinished detail and return it as a domain record.
 
-    Raises :class:`InvalidInput` naming the first offending field (a dotted path such as
+    Raises :class:`InvalidInput` naming each offending field (a dotted path such as
     ``artifacts.facts[2].confidence``); nothing is written for an invalid event.
     """
     if not isinstance(data, dict):
@@ -712,22 +703,21 @@ def parse_run_finished(data: object) -> RunFinished:
 
 
 def validate(model: type[M], data: dict[str, Any]) -> M:
-    """``data`` as a ``model``, or :class:`InvalidInput` naming the first bad field."""
+    """``data`` as a ``model``, or :class:`InvalidInput` naming every bad field."""
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        raise invalid_input(error) from None
+        raise invalid_input(error, model) from None
 
 
-def invalid_input(error: ValidationError) -> InvalidInput:
-    """The first problem pydantic found, as :class:`InvalidInput` naming its field."""
-    first = error.errors(include_url=False)[0]
-    message = first["msg"]
-    if first["type"] == "extra_forbidden":
-        message = "unknown field"
-    elif first["type"] == "string_pattern_mismatch" and first["ctx"]["pattern"] == NOT_BLANK:
-        message = "must hold something besides whitespace"
-    return InvalidInput(field_path(tuple(first["loc"])), message)
+def invalid_input(error: ValidationError, model: type[BaseModel] | None = None) -> InvalidInput:
+    """Every problem pydantic found, as one :class:`InvalidInput`: ``field`` names the first,
+    the message lists the others by path (bounded), and a misspelt field name says which
+    field of ``model`` it likely meant.
+    """
+    problems = field_problems(error, model, blank_pattern=NOT_BLANK)
+    field, message = problems[0] if problems else ("event", "is not valid")
+    return InvalidInput(field, message + listed(problems))
 
 
 def run_from_model(event: RunFinishedEvent) -> RunFinished:

@@ -7,11 +7,10 @@ on the server (the MCP SDK reports it without its text).
 
 from __future__ import annotations
 
-from typing import Any
-
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from agent_memory.core.api.field_errors import field_problems, listed
 from agent_memory.core.model.errors import InvalidInput, MemoryError_, NotFound
 from agent_memory.integrations.mcp.schemas import ID_RULE, MAX_SEARCH_LIMIT, OUTCOMES
 
@@ -47,13 +46,17 @@ def invalid_argument(field: str, message: str) -> ToolError:
     return ToolError(f"invalid argument {field}: {message}{hint}")
 
 
-def refused_arguments(error: ValidationError) -> ToolError:
-    """The first argument the tool's schema refused, as :func:`invalid_argument` words it."""
-    first: Any = error.errors()[0]
-    field = ".".join(str(part) for part in first["loc"]) or "arguments"
-    text = str(first["msg"])
-    message = "is required" if first["type"] == "missing" else text[:1].lower() + text[1:]
-    return invalid_argument(field, message)
+def refused_arguments(error: ValidationError, model: type[BaseModel] | None = None) -> ToolError:
+    """Every argument the tool's schema refused (``model``: its arguments' model, for the
+    argument a misspelt name meant), the first as :func:`invalid_argument` words it.
+    """
+    problems = [
+        (path, "is required" if message == "Field required" else message[:1].lower() + message[1:])
+        for path, message in field_problems(error, model)
+    ]
+    field, message = problems[0] if problems else ("arguments", "are not valid")
+    refused = invalid_argument("arguments" if field == "event" else field, message)
+    return ToolError(f"{refused}{listed(problems)}")
 
 
 def tool_error(error: MemoryError_) -> ToolError:

@@ -71,7 +71,8 @@ class MemoryMCPServer(MCPServer[Any]):
             cause = error.__cause__
             if not isinstance(cause, ValidationError):
                 raise
-            refused = refused_arguments(cause)
+            tool = self._tool_manager.get_tool(name)
+            refused = refused_arguments(cause, tool.fn_metadata.arg_model if tool else None)
             raise ToolError(f"Error executing tool {name}: {refused}") from None
 
     async def get_prompt(
