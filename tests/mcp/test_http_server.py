@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import urllib.request
@@ -239,7 +240,8 @@ def test_procedure_feedback_counts_once_approved_by_a_person(
 
     # When two runs are served the procedure: one records its success with the run, the
     # other reports a failure on its own
-    async def runs(client: Client) -> tuple[Any, Any, str]:
+    async def runs(client: Client) -> tuple[Any, Any, str, dict[str, Any]]:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
         served = await client.call_tool(
             "memory_context", {"task": TASK, "task_type": "contract_review"}
         )
@@ -270,11 +272,18 @@ def test_procedure_feedback_counts_once_approved_by_a_person(
             served,
             (first, second),
             await read_text(client, f"memory://procedures/{procedure_id}"),
+            listed,
         )
 
-    served, recorded, procedure = session(acme.url, runs)
+    served, recorded, procedure, tools = session(acme.url, runs)
     assert served.structured_content["procedure"]["procedure_id"] == procedure_id
     assert "receipt" not in served.structured_content["procedure"]
+    # And the block speaks of this server's tools only: no event field, no receipt
+    [line] = [x for x in text_of(served).splitlines() if f"(procedure_id: {procedure_id}; " in x]
+    assert "report_procedure_result" in line and "record_run" in line
+    assert "receipt" not in line and "procedure_feedback" not in line
+    named = set(re.findall(r"[a-z]+(?:_[a-z]+)+", line))
+    assert named <= TOOLS | set(properties(tools["record_run"].input_schema)), named
     assert [r.structured_content["status"] for r in recorded] == ["ACCEPTED", "ACCEPTED"]
     # Then both reports count (the client attached each serving's receipt)
     view = json.loads(procedure)
