@@ -149,7 +149,8 @@ Limit = Annotated[
     Field(ge=1, le=MAX_SEARCH_LIMIT, description="At most this many episodes and facts each."),
 ]
 OutcomeArg = Annotated[Outcome, Field(description="How the run ended.")]
-Messages = Annotated[list[dict[str, Any]] | None, WithJsonSchema(MESSAGES_SCHEMA)]
+# Items of any shape: the contract (MessageModel) decides which it accepts, naming the field.
+Messages = Annotated[list[Any] | None, WithJsonSchema(MESSAGES_SCHEMA)]
 Artifacts = Annotated[dict[str, Any] | None, WithJsonSchema(ARTIFACTS_SCHEMA)]
 ProcedureId = Annotated[
     str,
