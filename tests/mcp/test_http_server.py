@@ -319,7 +319,10 @@ def test_procedure_feedback_counts_once_approved_by_a_person(
                 "task_type": "contract_review",
             },
         )
-        await consolidated(client, "run-contoso")
+        reports.append(await consolidated(client, "run-contoso"))
+        reports.append(
+            await client.call_tool("memory_context", {"task": TASK, "task_type": "contract_review"})
+        )
         return (
             served,
             (first, second),
@@ -327,6 +330,7 @@ def test_procedure_feedback_counts_once_approved_by_a_person(
             listed,
         )
 
+    reports: list[Any] = []
     served, recorded, procedure, tools = session(acme.url, runs)
     assert served.structured_content["procedure"]["procedure_id"] == procedure_id
     assert "receipt" not in served.structured_content["procedure"]
@@ -340,6 +344,12 @@ def test_procedure_feedback_counts_once_approved_by_a_person(
     # Then both reports count (the client attached each serving's receipt)
     view = json.loads(procedure)
     assert (view["times_applied"], view["times_succeeded"]) == (2, 1)
+    # And the reports wrote no episode: the next context for the task serves neither run
+    reported, after = reports
+    assert reported["episode"] == "not kept"
+    assert reported["procedure_feedback"] is not None
+    runs_served = {e["run_id"] for e in after.structured_content["episodes"]}
+    assert runs_served.isdisjoint({"run-tailspin", "run-contoso"}), runs_served
 
 
 def test_another_tenants_server_sees_nothing_of_the_first(
