@@ -142,3 +142,16 @@ def test_an_empty_episode_an_older_version_wrote_is_not_served(tmp_path: Path) -
 
     # Then only the run with a finding is served
     assert served == ["run-real"]
+
+
+def test_a_summary_of_its_own_is_content_even_one_the_task_begins_with() -> None:
+    # Given a task, and a summary of the caller's that is its first words
+    task = "Set up the MSA review for contract_law"
+    own = RunArtifacts("Set up the MSA review", "COMPLETED")
+
+    # When it is asked whether the episode says more than its task
+    # Then it does; the task itself, or its first sentence, as summary does not
+    assert episodic.says_more_than_its_task(task, own)
+    for whole, written in ((task, task), (f"{task}. Then report.", f"{task}."), (task, " ")):
+        restated = dataclasses.replace(own, task_summary=written)
+        assert not episodic.says_more_than_its_task(whole, restated), (whole, written)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -69,9 +70,18 @@ def has_content(episode: Episode) -> bool:
 
 
 def _restates(summary: str, task: str) -> bool:
-    """Whether ``summary`` is blank or the start of ``task`` (as the extractor cuts it)."""
-    words = " ".join(summary.split()).casefold().removesuffix("...").rstrip()
-    return not words or " ".join(task.split()).casefold().startswith(words)
+    """Whether ``summary`` is blank, or ``task`` (or its first sentence) restated, as the
+    extractor writes a summary it has nothing else for: a summary of its own, even one the
+    task begins with, is content.
+    """
+    words = " ".join(summary.split()).casefold()
+    whole = " ".join(task.split()).casefold()
+    if not words:
+        return True
+    if words.endswith("..."):  # the extractor's cut of a long first sentence
+        return whole.startswith(words.removesuffix("..."))
+    first = re.match(r"(.+?[.!?])(?:\s|$)", whole)
+    return words in (whole, first.group(1) if first else whole)
 
 
 def embedding_inputs(
