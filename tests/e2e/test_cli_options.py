@@ -16,7 +16,14 @@ import pytest
 from agent_memory.cli.main import _parser
 
 ROOT = Path(__file__).parents[2]
-EVENT = {"tenant_id": "acme", "agent_id": "reviewer", "run_id": "run-1", "task": "Review the MSA."}
+EVENT = {
+    "tenant_id": "acme",
+    "agent_id": "reviewer",
+    "run_id": "run-1",
+    "task": "Review the MSA.",
+    # A run with nothing beyond its task writes no episode.
+    "artifacts": {"key_findings": ["Clause 7 caps liability"]},
+}
 
 
 def cli(home: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import urllib.request
@@ -118,9 +119,48 @@ def test_the_tools_are_listed_with_schemas_a_model_can_read(acme: HttpServer) ->
     # The run's parts are described by the RunFinished contract itself
     artifacts = json.dumps(properties(tools["record_run"].input_schema)["artifacts"])
     assert "key_findings" in artifacts and "$ref" not in artifacts
-    assert tools["memory_context"].output_schema is not None
     assert tools["memory_context"].annotations is not None
     assert tools["memory_context"].annotations.read_only_hint is True
+
+
+# A host sends tools/list into every conversation: its whole JSON stays under this.
+MAX_TOOLS_LIST_CHARS = 8_000
+
+
+def undescribed(schema: Any, where: str) -> list[str]:
+    """The properties of ``schema``, at every level, that have no description (by path)."""
+    if not isinstance(schema, dict):
+        return []
+    missing: list[str] = []
+    for name, part in schema.get("properties", {}).items():
+        if not part.get("description"):
+            missing.append(f"{where}.{name}")
+        missing += undescribed(part, f"{where}.{name}")
+    missing += undescribed(schema.get("items"), f"{where}[]")
+    return missing
+
+
+def test_tools_list_is_short_and_describes_every_field(acme: HttpServer) -> None:
+    # When a host lists the tools, in a bare request as it goes on the wire
+    reply, _ = post(acme.url, {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    listed = json.dumps(reply["result"], separators=(",", ":"), ensure_ascii=False)
+    tools = reply["result"]["tools"]
+    # Then the whole listing is short
+    assert len(listed) < MAX_TOOLS_LIST_CHARS, len(listed)
+    assert {tool["name"] for tool in tools} == TOOLS
+    # And every property at every level is described, each description one plain paragraph
+    for tool in tools:
+        assert undescribed(tool["inputSchema"], tool["name"]) == []
+        texts = re.findall(r'"description": "((?:[^"\\]|\\.)*)"', json.dumps(tool))
+        for text in [tool["description"], *texts]:
+            assert text and "\\n" not in text and "  " not in text, (tool["name"], text)
+    # And the run's parts are hand-kept: messages as {role, content}, artifacts by field
+    [record_run] = [tool for tool in tools if tool["name"] == "record_run"]
+    parts = record_run["inputSchema"]["properties"]
+    assert set(parts["messages"]["items"]["properties"]) == {"role", "content"}
+    assert {"task_summary", "key_findings", "facts", "procedure"} <= set(
+        parts["artifacts"]["properties"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -138,6 +178,19 @@ def test_the_tools_are_listed_with_schemas_a_model_can_read(acme: HttpServer) ->
             "artifacts.facts[0].confidence",
         ),
         ("record_run", {"task": TASK, "procedure_id": "proc-1"}, "procedure_succeeded"),
+        (
+            "record_run",
+            {
+                "task": TASK,
+                "messages": [{"role": "human", "content": "x"}, {"role": "robot", "content": "x"}],
+            },
+            "messages[1].role",
+        ),
+        (
+            "record_run",
+            {"task": TASK, "artifacts": {"procedure": {"title": "t"}}},
+            "artifacts.procedure.steps",
+        ),
         ("report_procedure_result", {"procedure_id": "proc-1", "task": TASK}, "succeeded"),
     ],
 )
@@ -239,7 +292,8 @@ def test_procedure_feedback_counts_once_approved_by_a_person(
 
     # When two runs are served the procedure: one records its success with the run, the
     # other reports a failure on its own
-    async def runs(client: Client) -> tuple[Any, Any, str]:
+    async def runs(client: Client) -> tuple[Any, Any, str, dict[str, Any]]:
+        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
         served = await client.call_tool(
             "memory_context", {"task": TASK, "task_type": "contract_review"}
         )
@@ -265,20 +319,37 @@ def test_procedure_feedback_counts_once_approved_by_a_person(
                 "task_type": "contract_review",
             },
         )
-        await consolidated(client, "run-contoso")
+        reports.append(await consolidated(client, "run-contoso"))
+        reports.append(
+            await client.call_tool("memory_context", {"task": TASK, "task_type": "contract_review"})
+        )
         return (
             served,
             (first, second),
             await read_text(client, f"memory://procedures/{procedure_id}"),
+            listed,
         )
 
-    served, recorded, procedure = session(acme.url, runs)
+    reports: list[Any] = []
+    served, recorded, procedure, tools = session(acme.url, runs)
     assert served.structured_content["procedure"]["procedure_id"] == procedure_id
     assert "receipt" not in served.structured_content["procedure"]
+    # And the block speaks of this server's tools only: no event field, no receipt
+    [line] = [x for x in text_of(served).splitlines() if f"(procedure_id: {procedure_id}; " in x]
+    assert "report_procedure_result" in line and "record_run" in line
+    assert "receipt" not in line and "procedure_feedback" not in line
+    named = set(re.findall(r"[a-z]+(?:_[a-z]+)+", line))
+    assert named <= TOOLS | set(properties(tools["record_run"].input_schema)), named
     assert [r.structured_content["status"] for r in recorded] == ["ACCEPTED", "ACCEPTED"]
     # Then both reports count (the client attached each serving's receipt)
     view = json.loads(procedure)
     assert (view["times_applied"], view["times_succeeded"]) == (2, 1)
+    # And the reports wrote no episode: the next context for the task serves neither run
+    reported, after = reports
+    assert reported["episode"] == "not kept"
+    assert reported["procedure_feedback"] is not None
+    runs_served = {e["run_id"] for e in after.structured_content["episodes"]}
+    assert runs_served.isdisjoint({"run-tailspin", "run-contoso"}), runs_served
 
 
 def test_another_tenants_server_sees_nothing_of_the_first(

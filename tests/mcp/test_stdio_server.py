@@ -13,7 +13,7 @@ import pytest
 from mcp.client import Client
 
 from tests.mcp.servers import consolidated, mcp_args, server_env, session, stdio_server, text_of
-from tests.mcp.test_http_server import FINDING, NORTHWIND, TASK, TOOLS
+from tests.mcp.test_http_server import FINDING, MAX_TOOLS_LIST_CHARS, NORTHWIND, TASK, TOOLS
 
 pytestmark = pytest.mark.slow
 
@@ -24,14 +24,19 @@ def test_a_run_recorded_on_stdio_is_remembered_by_the_next_server(tmp_path: Path
     # Given a host that lists the tools, starts a task on an empty memory, records the run,
     # and disconnects at once (its consolidation still queued)
     async def first(client: Client) -> tuple[set[str], Any, Any, str | None]:
-        tools = {tool.name for tool in (await client.list_tools()).tools}
+        listing = await client.list_tools()
+        tools = {tool.name for tool in listing.tools}
+        listed.append(len(listing.model_dump_json(by_alias=True, exclude_none=True)))
         context = await client.call_tool("memory_context", {"task": TASK})
         recorded = await client.call_tool("record_run", NORTHWIND)
         info = client.server_info
         return tools, context, recorded, info.name if info else None
 
+    listed: list[int] = []
     tools, context, recorded, name = session(stdio_server(store), first)
     assert (tools, name) == (TOOLS, "agent-memory")
+    # (tools/list as the stdio client read it is as short as on HTTP)
+    assert listed[0] < MAX_TOOLS_LIST_CHARS
     assert not context.is_error and FINDING not in text_of(context)
     assert recorded.structured_content == {"run_id": "run-northwind", "status": "ACCEPTED"}
 

@@ -200,6 +200,9 @@ def test_bootstrap_node_puts_the_memory_context_after_the_system_prompt(
     assert [s.kind for s in sections][-1] == markers.PROCEDURAL
     assert guidance == markers.guidance(markers.parse(block).token)
     assert served_procedure_id({"messages": messages}) is not None
+    # And the block asks the model for nothing the graph reports on its behalf
+    assert "the application reports whether it worked when the run finishes" in block
+    assert "receipt" not in block and "procedure_feedback" not in block
     # Only once: with the context present, the node does nothing
     assert node({**state, "messages": messages}) == {"messages": []}
 

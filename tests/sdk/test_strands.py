@@ -224,6 +224,9 @@ def test_search_serves_the_procedure_and_its_outcome_is_counted(local: LocalMemo
     assert found[0].metadata is not None and found[0].metadata["kind"] == "procedure"
     assert found[0].metadata["procedure_id"] == procedure_id
     assert "Read clause 7.3" in found[0].content
+    # And the entry asks the model for nothing the store reports on its behalf
+    assert "whether it worked is reported with the run's outcome" in found[0].content
+    assert "receipt" not in found[0].content
     assert result["procedure_feedback"] is not None
     assert result["procedure_feedback"]["counted"] is True
     counts = local.client.get_procedure("acme", procedure_id)

@@ -256,6 +256,7 @@ def bootstrap_node(
                 domain=_read(domain, state),
                 scope=_read(scope, state),
                 team=_read(team, state),
+                surface="langgraph",
             )
         except InvalidInput:
             raise

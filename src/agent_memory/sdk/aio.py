@@ -28,6 +28,7 @@ from types import TracebackType
 from typing import Any, Literal
 
 from agent_memory.core.model.models import ProcedureStatus
+from agent_memory.core.model.requests import Surface
 from agent_memory.core.model.scope import ScopeKind
 from agent_memory.sdk.client import MemoryClient, Mode
 from agent_memory.sdk.handles import AsyncRunHandle
@@ -77,6 +78,7 @@ class AsyncMemoryClient:
         domain: str | None = None,
         scope: ScopeKind = "agent",
         team: Sequence[str] | None = None,
+        surface: Surface = "sdk",
     ) -> BootstrapReply:
         """See :meth:`MemoryClient.bootstrap`."""
         return await asyncio.to_thread(
@@ -88,6 +90,7 @@ class AsyncMemoryClient:
             domain=domain,
             scope=scope,
             team=team,
+            surface=surface,
         )
 
     async def search(

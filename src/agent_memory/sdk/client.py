@@ -67,7 +67,7 @@ from agent_memory.core.model.errors import Conflict, InvalidInput, StoreUnavaila
 from agent_memory.core.model.identifiers import checked_id
 from agent_memory.core.model.models import ProcedureStatus
 from agent_memory.core.model.policies import Policies
-from agent_memory.core.model.requests import BootstrapRequest
+from agent_memory.core.model.requests import BootstrapRequest, Surface
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS, ScopeKind
 from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.core.ports import ChatModel, Embedder, PiiDetector
@@ -283,6 +283,7 @@ class MemoryClient:
         domain: str | None = None,
         scope: ScopeKind = "agent",
         team: Sequence[str] | None = None,
+        surface: Surface = "sdk",
     ) -> BootstrapReply:
         """The memory of a run about to start.
 
@@ -295,9 +296,11 @@ class MemoryClient:
         tenant); each episode names its author (``agent_id``). The procedure's serving
         receipt (``reply["procedure"]["receipt"]``) is kept by the client: a run of this agent
         reporting on that procedure (``procedure_feedback`` in :meth:`finish_run`, or
-        :meth:`record_procedure_result`) carries it back.
+        :meth:`record_procedure_result`) carries it back. ``surface`` names who reads the
+        block (``"sdk"``; an integration names itself): the block tells the model how to
+        report the procedure's result with what that surface offers.
         """
-        request = _request(tenant_id, agent_id, task, task_type, domain, scope, team)
+        request = _request(tenant_id, agent_id, task, task_type, domain, scope, team, surface)
         reply = self._backend.handle(Bootstrap(request))
         self._served.keep(request.tenant_id, request.agent_id, reply)
         return reply
@@ -780,10 +783,13 @@ def _request(
     domain: str | None,
     scope: ScopeKind = "agent",
     team: Sequence[str] | None = None,
+    surface: Surface = "sdk",
     *,
     field: str = "task",
 ) -> BootstrapRequest:
     data: dict[str, Any] = {"tenant_id": tenant_id, "agent_id": agent_id, "task": task}
+    if surface != "sdk":
+        data["surface"] = surface
     if task_type is not None:
         data["task_type"] = task_type
     if domain is not None:

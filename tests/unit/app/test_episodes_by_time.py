@@ -129,7 +129,10 @@ def test_a_window_fills_the_result_from_its_own_runs_past_better_matches(tmp_pat
     # runs about renewals before six newer ones that match the query far better
     policies = Policies(episodic=EpisodicPolicy(rerank_candidates=3))
     memory = make_memory(tmp_path, policies=policies)
-    renewal = {"task": "Check the renewal notice period", "artifacts": {"key_findings": []}}
+    renewal = {
+        "task": "Check the renewal notice period",
+        "artifacts": {"key_findings": ["The notice period is 60 days"]},
+    }
     at = runs_a_day_apart(memory, 3, **renewal)
     for n in range(6):
         consolidate(run_event(f"cap-{n}"), memory.ports)

@@ -44,7 +44,6 @@ from agent_memory.core.api.contracts import json_schema, parse_run_finished
 from agent_memory.core.api.message_shapes import plain_messages
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Message, RunFinished
-from agent_memory.integrations.mcp.schemas import contract_property
 
 SCHEMA = jsonschema.Draft202012Validator(json_schema())
 
@@ -412,16 +411,3 @@ def test_a_message_object_whose_dump_fails_names_the_message() -> None:
     assert refused.value.field == "messages[1]"
 
 
-def test_the_schema_a_model_is_asked_to_write_describes_the_canonical_shape_alone() -> None:
-    # Given the contract's schema in its canonical form, which the MCP server inlines
-    canonical = json_schema(shapes="canonical")
-    # When its messages are read, every reference followed
-    messages = json.dumps(contract_property("messages"))
-    # Then no other framework's shape is described there, while the published schema has them
-    assert canonical["properties"]["messages"]["items"] == {"$ref": "#/$defs/MessageModel"}
-    assert "StrandsMessage" not in canonical["$defs"]
-    assert "function_call_output" not in messages and "Strands" not in messages
-    assert "StrandsMessage" in json_schema()["$defs"]
-    # And a canonical message it describes is one the published schema accepts
-    event = event_with({"role": "user", "content": "hi"})
-    assert jsonschema.Draft202012Validator(canonical).is_valid(event) and SCHEMA.is_valid(event)

@@ -14,7 +14,7 @@ from agent_memory.core.api.contracts import (
     validate,
 )
 from agent_memory.core.model.errors import InvalidInput
-from agent_memory.core.model.requests import BootstrapRequest
+from agent_memory.core.model.requests import BootstrapRequest, Surface
 from agent_memory.core.model.scope import MAX_TEAM_AGENTS, Scope, team_scope
 
 
@@ -53,6 +53,8 @@ class BootstrapRequestModel(ReaderModel):
     task: Annotated[str, StringConstraints(pattern=NOT_BLANK)]
     task_type: Identifier | None = None
     domain: Identifier | None = None
+    # Whose model reads the block (core/model/requests.py): its instructions name what it can do.
+    surface: Surface = "sdk"
 
     def request(self) -> BootstrapRequest:
         """The validated request (a long task is cut, not refused: the query needs its gist)."""
@@ -63,6 +65,7 @@ class BootstrapRequestModel(ReaderModel):
             self.task_type,
             self.domain,
             self.read_scope(),
+            self.surface,
         )
 
 

@@ -613,50 +613,12 @@ class RunFinishedEvent(StrictModel):
     finished_at: FinishedAt | None = None
 
 
-def json_schema(*, shapes: Literal["all", "canonical"] = "all") -> dict[str, Any]:
-    """The published JSON Schema of the RunFinished detail.
-
-    With ``shapes="canonical"``, its messages are described in the canonical shape alone
-    (what a model writing an event by hand is asked for, e.g. by the MCP server): what the
-    validator also reads (other frameworks' shapes, a null ``tool_calls`` or ``annotations``
-    as OpenAI's SDK dumps them) is left out, so that description stays short.
-    """
+def json_schema() -> dict[str, Any]:
+    """The published JSON Schema of the RunFinished detail."""
     schema = RunFinishedEvent.model_json_schema(mode="validation")
-    if shapes == "canonical":
-        _canonical_messages_only(schema)
     _anchor_ends_for_every_engine(schema)
     _bound_every_object(schema)
     return schema
-
-
-def _canonical_messages_only(schema: dict[str, Any]) -> None:
-    messages = schema["properties"]["messages"]
-    messages.pop("description", None)
-    messages["items"] = {"$ref": "#/$defs/MessageModel"}
-    fields = schema["$defs"]["MessageModel"]["properties"]
-    for name in ("tool_calls", "annotations"):
-        (listed,) = (s for s in fields[name].pop("anyOf") if s.get("type") == "array")
-        fields[name] = {**listed, **fields[name]}
-    kept = _reachable(schema)
-    schema["$defs"] = {name: d for name, d in schema["$defs"].items() if name in kept}
-
-
-def _reachable(schema: dict[str, Any]) -> set[str]:
-    """The names of the definitions ``schema``'s properties refer to, directly or not."""
-    seen: set[str] = set()
-    stack: list[Any] = [schema["properties"]]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.rsplit("/", 1)[-1] not in seen:
-                name = ref.rsplit("/", 1)[-1]
-                seen.add(name)
-                stack.append(schema["$defs"][name])
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return seen
 
 
 def _bound_every_object(schema: dict[str, Any]) -> None:

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from agent_memory.core.model.scope import AGENT_SCOPE, Scope
+
+# Who reads the block: what it tells the model to do depends on what that surface offers it
+# (the SDK, the CLI and the bootstrap function: a RunFinished event; MCP: its tools; the
+# LangGraph and Strands integrations report on the model's behalf).
+Surface = Literal["sdk", "mcp", "langgraph", "strands"]
+SURFACES: tuple[Surface, ...] = get_args(Surface)
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +24,7 @@ class BootstrapRequest:
     task_type: str | None = None
     domain: str | None = None
     scope: Scope = AGENT_SCOPE
+    surface: Surface = "sdk"
 
     def as_json(self) -> dict[str, object]:
         """The request as the bootstrap function takes it (defaults left out)."""
@@ -29,4 +37,6 @@ class BootstrapRequest:
             data["task_type"] = self.task_type
         if self.domain:
             data["domain"] = self.domain
+        if self.surface != "sdk":
+            data["surface"] = self.surface
         return {**data, **self.scope.as_json()}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
@@ -34,6 +35,53 @@ MOMENT_CHARS = 300
 def episode_text(artifacts: RunArtifacts) -> str:
     """What an episode is embedded from: its summary and its findings."""
     return " ".join([artifacts.task_summary, *artifacts.key_findings]).strip()
+
+
+def says_more_than_its_task(
+    task: str, artifacts: RunArtifacts, units: Sequence[EpisodeUnit] = ()
+) -> bool:
+    """Whether a run's episode would hold anything beyond its task: a finding, a pattern, an
+    approach, a tool, a message with words, or a summary that is not the task restated (a
+    run that only reports a procedure's result holds none of these).
+    """
+    texts = (
+        artifacts.approach_used,
+        *artifacts.key_findings,
+        *artifacts.reusable_patterns,
+        *artifacts.tools_used,
+        *(unit.text for unit in units),
+    )
+    return any(text.strip() for text in texts) or not _restates(artifacts.task_summary, task)
+
+
+def has_content(episode: Episode) -> bool:
+    """Whether ``episode`` holds anything beyond its task (:func:`says_more_than_its_task`);
+    one without is never written, nor served if an older version wrote it.
+    """
+    artifacts = RunArtifacts(
+        episode.task_summary,
+        episode.outcome,
+        key_findings=episode.key_findings,
+        approach_used=episode.approach_used,
+        tools_used=episode.tools_used,
+        reusable_patterns=episode.reusable_patterns,
+    )
+    return says_more_than_its_task(episode.task, artifacts, episode.units)
+
+
+def _restates(summary: str, task: str) -> bool:
+    """Whether ``summary`` is blank, or ``task`` (or its first sentence) restated, as the
+    extractor writes a summary it has nothing else for: a summary of its own, even one the
+    task begins with, is content.
+    """
+    words = " ".join(summary.split()).casefold()
+    whole = " ".join(task.split()).casefold()
+    if not words:
+        return True
+    if words.endswith("..."):  # the extractor's cut of a long first sentence
+        return whole.startswith(words.removesuffix("..."))
+    first = re.match(r"(.+?[.!?])(?:\s|$)", whole)
+    return words in (whole, first.group(1) if first else whole)
 
 
 def embedding_inputs(
@@ -94,7 +142,7 @@ def search(
         scope=scope,
         window=window,
     )
-    return index.search(
+    found = index.search(
         text,
         query,
         now=now,
@@ -106,6 +154,23 @@ def search(
         min_word_share=policy.min_word_share,
         excluded=excluded,
         window=window,
+    )
+    return _with_content(found)
+
+
+def _with_content(found: SearchResult) -> SearchResult:
+    """``found`` without the episodes that hold nothing beyond their task, nor their units."""
+    empty = {
+        (h.episode.agent_id, h.episode.run_id) for h in found.episodes if not has_content(h.episode)
+    }
+    if not empty:
+        return found
+    return replace(
+        found,
+        episodes=tuple(
+            h for h in found.episodes if (h.episode.agent_id, h.episode.run_id) not in empty
+        ),
+        units=tuple(u for u in found.units if (u.agent_id, u.run_id) not in empty),
     )
 
 

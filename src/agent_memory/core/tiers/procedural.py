@@ -20,6 +20,7 @@ from agent_memory.core.model.models import (
     RunFinished,
 )
 from agent_memory.core.model.policies import DAY, ProceduralPolicy
+from agent_memory.core.model.requests import Surface
 from agent_memory.core.ports import FeedbackCount, MemoryPorts, ProcedureStore
 from agent_memory.core.privacy.scrubbing import pseudonyms_for, scrub_signed
 
@@ -391,10 +392,23 @@ def record_feedback(
     return FeedbackResult(procedure_id_, False, count.value)
 
 
+# How the model reading the block reports the procedure's result, by surface: only what that
+# surface lets it do (an MCP host never sees a RunFinished event nor a serving receipt).
+_REPORT: dict[Surface, str] = {
+    "sdk": "report the result as procedure_feedback, with the reply's procedure.receipt",
+    "mcp": "when the task is done, say whether it worked: procedure_id and procedure_succeeded "
+    "in record_run, or report_procedure_result; if it is wrong, flag_memory",
+    "langgraph": "the application reports whether it worked when the run finishes",
+    "strands": "whether it worked is reported with the run's outcome",
+}
+
+
 def format_procedure(
-    procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy()
+    procedure: Procedure, policy: ProceduralPolicy = ProceduralPolicy(), surface: Surface = "sdk"
 ) -> Section:
-    """The procedural section of the memory context."""
+    """The procedural section of the memory context, its last line saying how the model
+    reading it on ``surface`` reports the procedure's result.
+    """
     rate = procedure.success_rate
     if is_trial(procedure, policy):
         record = Line(
@@ -410,12 +424,7 @@ def format_procedure(
     lines.append(
         Line("This procedure is a starting point. Adapt it if the current task requires it.")
     )
-    lines.append(
-        Line(
-            f"(procedure_id: {procedure.procedure_id}; report the result as procedure_feedback, "
-            "with the reply's procedure.receipt)"
-        )
-    )
+    lines.append(Line(f"(procedure_id: {procedure.procedure_id}; {_REPORT[surface]})"))
     title = f"recommended approach for {procedure.task_type}"
     return Section(PROCEDURAL, title, tuple(lines))
 

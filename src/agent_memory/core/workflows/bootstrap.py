@@ -132,7 +132,7 @@ def bootstrap(
     token = markers.new_token()
     content, truncated = fit_reply(
         Found(episodes, tuple(facts), procedure),
-        lambda draft: _content(draft, ports, token, request.agent_id, focus=text),
+        lambda draft: _content(draft, ports, token, request, focus=text),
         ports.policies.max_reply_bytes,
     )
     if procedure is not None and content["procedure"] is not None:
@@ -315,24 +315,27 @@ def _episode_bytes(hit: EpisodeHit) -> int:
 
 
 def _content(
-    found: Found, ports: MemoryPorts, token: str, agent_id: str, *, focus: str
+    found: Found, ports: MemoryPorts, token: str, request: BootstrapRequest, *, focus: str
 ) -> ReplyContent:
-    """The reply's context block (its boundaries carrying ``token``; episodes of agents other
-    than ``agent_id`` name their author; a long moment shows its part nearest ``focus``, the
-    task as memory words it) and per-tier views of ``found``.
+    """The reply's context block (its boundaries carrying ``token``; its instructions for the
+    request's surface; episodes of agents other than the requester name their author; a long
+    moment shows its part nearest ``focus``, the task as memory words it) and per-tier views
+    of ``found``.
     """
     procedure = found.procedure
     alias = Aliases(_stored_texts(found))
     sections = [
         episodic.format_episodes(
             found.episodes,
-            reader=agent_id,
+            reader=request.agent_id,
             full=ports.policies.episodic.top_k,
             focus=focus,
             alias=alias,
         ),
         semantic.format_facts(list(found.facts)),
-        procedural.format_procedure(procedure, ports.policies.procedural) if procedure else None,
+        procedural.format_procedure(procedure, ports.policies.procedural, request.surface)
+        if procedure
+        else None,
     ]
     context = markers.render(markers.CONTEXT, _with_legend(sections, alias), token)
     return {

@@ -411,6 +411,12 @@ def write_episode(state: RunState, ports: MemoryPorts) -> RunState:
         return _episode_present(state, ports)
     artifacts = state.artifacts
     units = episodic.episode_units(state.units, artifacts)
+    if not episodic.says_more_than_its_task(run.task, artifacts, units):
+        return state.but(
+            episode_written=False,
+            episode_expired=True,
+            not_kept=(*state.not_kept, *lines, _no_episode(run)),
+        )
     # Units are embedded as the index matches them: with their run's calendar day.
     day = calendar_day(run.finished_at or ports.clock())
     texts = episodic.embedding_inputs(artifacts, units, day, ports.policies.episodic)
@@ -428,6 +434,18 @@ def write_episode(state: RunState, ports: MemoryPorts) -> RunState:
     )
     return state.but(
         episode_written=ports.episodes.add(episode), not_kept=(*state.not_kept, *lines)
+    )
+
+
+def _no_episode(run: RunFinished) -> str:
+    """Why a run with nothing beyond its task has no episode (it would rank first for the
+    same task again, and say nothing).
+    """
+    if run.procedure_feedback is not None:
+        return "episode not kept: the run reports a procedure's result only (no episode)"
+    return (
+        "episode not kept: the run holds nothing beyond its task (no messages with words, "
+        "findings, patterns, approach, tools or summary)"
     )
 
 

@@ -1,19 +1,19 @@
 """What the MCP tools take and return, as JSON schemas a model can read.
 
-The parts of a run (``messages``, ``artifacts``) are described by the RunFinished contract's
-own schema, inlined: one definition for the CLI, the SDK and this server. The SDK validates
-them; the schema tells the model what to send.
+A host sends ``tools/list`` into every conversation, so the schemas are short: the arguments'
+own constraints and a few words each, no titles, no null alternatives (:func:`compact`). The
+parts of a run (``messages``, ``artifacts``) have a hand-kept schema naming the fields a model
+fills; the server still validates them with the full RunFinished contract (through the SDK)
+and names the field it refuses, so this schema never restates the contract's every shape.
 """
 
 from __future__ import annotations
 
-import copy
-from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, WithJsonSchema
 
-from agent_memory.core.api.contracts import MAX_TASK_CHARS, json_schema
+from agent_memory.core.api.contracts import MAX_TASK_CHARS
 from agent_memory.core.model.decisions import MAX_REASON
 from agent_memory.core.model.identifiers import ID_PATTERN
 from agent_memory.core.model.visible import shown
@@ -24,145 +24,151 @@ OUTCOMES: tuple[Outcome, ...] = ("COMPLETED", "PARTIAL", "FAILED")
 ID_RULE = "letters, digits, '.', '_' or '-', starting with a letter or digit, at most 128"
 
 
-@cache
-def _contract() -> dict[str, Any]:
-    return json_schema(shapes="canonical")
-
-
-def contract_property(name: str) -> dict[str, Any]:
-    """The RunFinished contract's schema of the property ``name``, every ``$ref`` inlined."""
-    contract = _contract()
-    definitions = contract["$defs"]
-
-    def inline(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                return inline(copy.deepcopy(definitions[ref.rsplit("/", 1)[-1]]))
-            return {key: inline(value) for key, value in node.items()}
-        if isinstance(node, list):
-            return [inline(item) for item in node]
-        return node
-
-    schema: dict[str, Any] = inline(contract["properties"][name])
-    return schema
-
-
-def _optional(schema: dict[str, Any], description: str) -> dict[str, Any]:
+def compact(schema: Any) -> Any:
+    """``schema`` without what a host need not read: titles, the null alternative of an
+    optional argument (leaving it out says none) and a null default.
+    """
+    if isinstance(schema, list):
+        return [compact(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
     options = schema.get("anyOf")
-    body = {**schema, "anyOf": options} if options else {"anyOf": [schema, {"type": "null"}]}
-    body.pop("default", None)
-    body.pop("title", None)
-    return {**body, "default": None, "description": description}
+    if isinstance(options, list) and {"type": "null"} in options:
+        rest = [option for option in options if option != {"type": "null"}]
+        if len(rest) == 1:
+            outer = {k: v for k, v in schema.items() if k != "anyOf"}
+            schema = {**rest[0], **outer}
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "title" or (key == "default" and value is None):
+            continue
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: compact(part) for name, part in value.items()}
+        else:
+            out[key] = compact(value)
+    return out
 
+
+def _text(description: str) -> dict[str, Any]:
+    return {"type": "string", "description": description}
+
+
+def _texts(description: str) -> dict[str, Any]:
+    return {"type": "array", "items": {"type": "string"}, "description": description}
+
+
+# Hand-kept, not generated from the contract's MessageModel: a model needs {role, content}; the
+# contract accepts more shapes (content blocks, tool calls) and checks every one server-side.
+MESSAGES_SCHEMA: dict[str, Any] = {
+    "type": "array",
+    "description": "The run's conversation, oldest first. Give messages, artifacts or both.",
+    "items": {
+        "type": "object",
+        "properties": {
+            "role": _text("system, human, ai or tool (user, assistant, function accepted)."),
+            "content": {"description": "What was said, as text."},
+        },
+        "required": ["role", "content"],
+    },
+}
+ARTIFACTS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "What you learned (no model is then needed to extract it).",
+    "properties": {
+        "task_summary": _text("What the run did, in a sentence."),
+        "key_findings": _texts("Findings a later run should know."),
+        "approach_used": _text("How you went about it."),
+        "reusable_patterns": _texts("Ways of working that worked."),
+        "facts": {
+            "type": "array",
+            "description": "Domain facts true beyond this run.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "content": _text("The fact, in a sentence."),
+                    "confidence": {
+                        "type": "number",
+                        "minimum": 0,
+                        "maximum": 1,
+                        "description": "How sure you are.",
+                    },
+                },
+                "required": ["content", "confidence"],
+            },
+        },
+        "procedure": {
+            "type": "object",
+            "description": "The procedure you followed, for a person to review.",
+            "properties": {
+                "title": _text("What it does."),
+                "steps": _texts("Its steps, in order."),
+            },
+            "required": ["title", "steps"],
+        },
+    },
+}
 
 Task = Annotated[
     str,
     Field(
         min_length=1,
         max_length=MAX_TASK_CHARS,
-        description="The task in words, as you would state it (what memory is searched for), "
-        "e.g. 'Review the Tailspin MSA for liability risk'.",
+        description="The task in words, e.g. 'Review the Tailspin MSA'.",
     ),
 ]
 Query = Annotated[
     str,
-    Field(
-        min_length=1,
-        max_length=MAX_TASK_CHARS,
-        description="What to look for in past runs and confirmed facts, in words.",
-    ),
+    Field(min_length=1, max_length=MAX_TASK_CHARS, description="What to look for, in words."),
 ]
 TaskType = Annotated[
     str | None,
     Field(
         pattern=ID_PATTERN,
-        description="The kind of task (e.g. 'contract_review'): selects the validated "
-        f"procedure to follow. Identifier: {ID_RULE}.",
+        description="Kind of task, e.g. contract_review (selects its procedure).",
     ),
 ]
 FactHash = Annotated[
-    str,
-    Field(pattern=ID_PATTERN, description="The fact's hash (fact_hash in memory_context's facts)."),
+    str, Field(pattern=ID_PATTERN, description="The fact_hash a reply gave the fact.")
 ]
 FactDomain = Annotated[
-    str, Field(pattern=ID_PATTERN, description="The fact's knowledge domain (e.g. 'contract_law').")
+    str, Field(pattern=ID_PATTERN, description="The fact's domain, e.g. 'contract_law'.")
 ]
 Domain = Annotated[
     str | None,
-    Field(
-        pattern=ID_PATTERN,
-        description=f"The knowledge domain (e.g. 'contract_law'): narrows the facts. {ID_RULE}.",
-    ),
+    Field(pattern=ID_PATTERN, description="Knowledge domain, e.g. contract_law."),
 ]
 RunId = Annotated[
     str | None,
     Field(
         pattern=ID_PATTERN,
-        description="Your id for this run (the idempotency key: a run id is recorded once). "
-        f"Leave it out to have one generated. {ID_RULE}.",
+        description="Your id for the run (recorded once); default: a new one.",
     ),
 ]
 Limit = Annotated[
     int,
-    Field(
-        ge=1,
-        le=MAX_SEARCH_LIMIT,
-        description=f"At most this many episodes and this many facts (1 to {MAX_SEARCH_LIMIT}).",
-    ),
+    Field(ge=1, le=MAX_SEARCH_LIMIT, description="At most this many episodes and facts each."),
 ]
-OutcomeArg = Annotated[
-    Outcome,
-    Field(description="How the run ended: COMPLETED, PARTIAL or FAILED."),
-]
-Messages = Annotated[
-    list[dict[str, Any]] | None,
-    WithJsonSchema(
-        _optional(
-            contract_property("messages"),
-            "The run's conversation, oldest first: {role, content} objects (role system, "
-            "human, ai or tool; OpenAI's user, assistant and function are accepted). "
-            "Give messages or artifacts, or both.",
-        )
-    ),
-]
-Artifacts = Annotated[
-    dict[str, Any] | None,
-    WithJsonSchema(
-        _optional(
-            contract_property("artifacts"),
-            "What you distilled from the run: task_summary, key_findings, facts "
-            "({content, confidence}), reusable_patterns, and the procedure you followed "
-            "({title, steps}). With artifacts no model is needed to extract them.",
-        )
-    ),
-]
+OutcomeArg = Annotated[Outcome, Field(description="How the run ended.")]
+# Items of any shape: the contract (MessageModel) decides which it accepts, naming the field.
+Messages = Annotated[list[Any] | None, WithJsonSchema(MESSAGES_SCHEMA)]
+Artifacts = Annotated[dict[str, Any] | None, WithJsonSchema(ARTIFACTS_SCHEMA)]
 ProcedureId = Annotated[
     str,
-    Field(
-        pattern=ID_PATTERN,
-        description="The id of the procedure memory_context served (procedure.procedure_id).",
-    ),
+    Field(pattern=ID_PATTERN, description="procedure.procedure_id from memory_context."),
 ]
 OptionalProcedureId = Annotated[
     str | None,
     Field(
         pattern=ID_PATTERN,
-        description="The procedure memory_context served to this run, if you followed one: "
-        "its result is counted towards the procedure's track record. Give "
-        "procedure_succeeded with it.",
+        description="The procedure memory_context served, if you followed it.",
     ),
 ]
 ProcedureSucceeded = Annotated[
-    bool | None,
-    Field(description="Whether following that procedure worked (with procedure_id)."),
+    bool | None, Field(description="Whether it worked (required with procedure_id).")
 ]
 Succeeded = Annotated[bool, Field(description="Whether following the procedure worked.")]
 FlagKindArg = Annotated[
-    Literal["episode", "fact", "procedure"],
-    Field(
-        description="What memory_context or search_memory served you: episode, fact or procedure."
-    ),
+    Literal["episode", "fact", "procedure"], Field(description="What kind of item it is.")
 ]
 FlagRecordId = Annotated[
     str,
@@ -170,8 +176,7 @@ FlagRecordId = Annotated[
         min_length=1,
         max_length=2 * 128 + 1,
         pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}(/[A-Za-z0-9][A-Za-z0-9._-]{0,127})?$",
-        description="Which one: an episode's run_id (another agent's episode: that agent's id, "
-        "'/', its run_id), a fact's fact_hash, a procedure's procedure_id.",
+        description="Its run_id (agent/run_id for another agent's), fact_hash or procedure_id.",
     ),
 ]
 FlagReason = Annotated[
@@ -179,7 +184,7 @@ FlagReason = Annotated[
     Field(
         min_length=1,
         max_length=MAX_REASON,
-        description="Why it is wrong, in a sentence or two (a person reads it to decide).",
+        description="Why it is wrong, in a sentence or two (a person reads it).",
     ),
 ]
 

@@ -13,6 +13,7 @@ Example (the embedded memory of ``./mem``, for tenant acme's agent reviewer, on 
 
 from __future__ import annotations
 
+import inspect
 import socket
 import sys
 from typing import Any
@@ -23,10 +24,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, CallToolResult, GetPromptResult, InputRequiredResult
+from mcp_types import Tool as MCPTool
 from pydantic import ValidationError
 
 from agent_memory.integrations.mcp.errors import refused_arguments
 from agent_memory.integrations.mcp.resources import register_resources
+from agent_memory.integrations.mcp.schemas import compact
 from agent_memory.integrations.mcp.state import ServerIdentity, ServerState
 from agent_memory.integrations.mcp.tools import register_tools
 from agent_memory.integrations.mcp.unreadable import AnsweringReader
@@ -60,6 +63,22 @@ class MemoryMCPServer(MCPServer[Any]):
                 write_stream,
                 server.create_initialization_options(),
             )
+
+    async def list_tools(self) -> list[MCPTool]:
+        """The tools as a host reads them in every conversation: one-paragraph descriptions,
+        compact input schemas, and no output schema (each tool's description says what it
+        returns; its structured content is still validated here before it is sent).
+        """
+        return [
+            tool.model_copy(
+                update={
+                    "description": " ".join(inspect.cleandoc(tool.description or "").split()),
+                    "input_schema": compact(tool.input_schema),
+                    "output_schema": None,
+                }
+            )
+            for tool in await super().list_tools()
+        ]
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None

@@ -57,6 +57,7 @@ class ServerState:
             task_type=task_type,
             domain=domain,
             **identity.read_scope(),
+            surface="mcp",
         )
         with self._lock:
             self._last_task, self._last_reply = task, reply

@@ -171,6 +171,7 @@ class AgentMemoryStore(MemoryStore):
             domain=self.domain,
             scope=self.scope,
             team=self.team,
+            surface="strands",
         )
         procedure = reply["procedure"]
         if procedure is not None:
