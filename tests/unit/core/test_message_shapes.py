@@ -409,5 +409,3 @@ def test_a_message_object_whose_dump_fails_names_the_message() -> None:
     with pytest.raises(InvalidInput) as refused:
         plain_messages(["fine", Broken()])
     assert refused.value.field == "messages[1]"
-
-
