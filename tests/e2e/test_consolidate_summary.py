@@ -45,7 +45,7 @@ def test_each_run_says_where_its_fact_stands_and_why_it_did_not_count(
     said = second.splitlines()[1]
     assert said.startswith(
         f"  fact {KEY}: 1 of 3 independent runs, not confirmed yet; this run did not count "
-        "(reviewer's runs count once per window): reviewer's next run counts from "
+        "(reviewer's runs count at most once every hour): reviewer's next run counts from "
     )
     assert said.endswith("another agent's run counts at once")
 
@@ -60,9 +60,10 @@ def test_a_reused_run_id_prints_that_nothing_was_written(
     other = run_event("r1", task="Draft the renewal letter")
     code, out = consolidate(store, capsys, other)
     _, replay = consolidate(store, capsys, run_event("r1"))
-    _, printed = consolidate(store, capsys, other, "--json")
-    # Then the other is reported with nothing written, and the replay as consolidated already
-    assert code == 0
+    json_code, printed = consolidate(store, capsys, other, "--json")
+    # Then the other is refused as a conflict (exit 4) with nothing written, and the replay
+    # reported as consolidated already
+    assert code == json_code == 4
     assert out == (
         "run r1: nothing written\n"
         "  nothing written: run_id r1 was already consolidated with different content (an "

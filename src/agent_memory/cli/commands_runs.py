@@ -6,6 +6,7 @@ import argparse
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, TextIO
 
+from agent_memory.cli.exit_codes import CONFLICT, OK
 from agent_memory.cli.faults import store_fault
 from agent_memory.cli.shared import (
     INCOMPLETE_AFTER_MINUTES,
@@ -70,13 +71,15 @@ def _consolidate(args: argparse.Namespace, app: Application, out: TextIO) -> int
     from agent_memory.core.workflows.consolidation import summary
 
     result = summary(app.handle(args.message))
+    # A run_id already used for another run is a conflict: nothing was written.
+    code = CONFLICT if result["run_id_reused"] else OK
     if args.json:
         print_json(result, out)
-        return 0
+        return code
     if result["run_id_reused"]:
         out.write(f"run {result['run_id']}: nothing written\n")
         out.writelines(f"  {line}\n" for line in result["notes"])
-        return 0
+        return code
     out.write(
         f"run {result['run_id']} ({result['outcome']}): episode {result['episode']}; "
         f"{result['facts_observed']} fact(s) observed, {len(result['facts_confirmed'])} newly "

@@ -20,6 +20,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from agent_memory.cli.exit_codes import (  # re-exported: tests and --help read them
+    BAD_INPUT as BAD_INPUT,
+    CONFLICT as CONFLICT,
+    EXIT_CODES as EXIT_CODES,
+    FAILED as FAILED,
+    NOT_FOUND as NOT_FOUND,
+    OK as OK,
+)
 from agent_memory.cli.faults import is_store_error, os_error, store_fault
 from agent_memory.cli.shared import (
     PROG,
@@ -50,17 +58,6 @@ COMMAND_MODULES = (
     "commands_maintenance",
     "commands_reembed",
     "commands_mcp",
-)
-
-
-# The exit codes, one per kind of outcome (README "Exit codes" and ``--help`` say the same).
-OK, FAILED, BAD_INPUT, NOT_FOUND, CONFLICT = 0, 1, 2, 3, 4
-EXIT_CODES = (
-    (OK, "done"),
-    (FAILED, "failed or not done: a step or an AWS call failed, or you declined"),
-    (BAD_INPUT, "bad input or setup: an argument, field, store, extra or AWS setting"),
-    (NOT_FOUND, "not found: the id, hash or run names no record"),
-    (CONFLICT, "conflict: the record is not in a state the command applies to"),
 )
 
 

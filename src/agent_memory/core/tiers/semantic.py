@@ -85,6 +85,8 @@ class FactProgress:
     seen_at: float
     counts_again_at: float | None = None
     others_count_from: float | None = None
+    # The rule's gap: one agent's runs count at most once in this many seconds.
+    agent_gap: float | None = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FactProgress:
@@ -118,6 +120,7 @@ def progress_of(
         # Never before the sighting (JSON has no -inf): at ``seen_at`` means at once.
         counts_again_at=None if counted else max(seen_at, independence.counts_from(last, agent_id)),
         others_count_from=None if counted else max(seen_at, independence.counts_from(last, None)),
+        agent_gap=None if counted else independence.same_agent_gap,
     )
 
 

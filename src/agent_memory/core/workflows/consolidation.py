@@ -966,11 +966,24 @@ def _fact_said(progress: FactProgress, agent_id: str, confirmed_now: bool) -> st
     others = progress.others_count_from
     at_once = others is None or others <= progress.seen_at
     return (
-        f"{said}; this run did not count ({agent_id}'s runs count once per window): "
+        f"{said}; this run did not count ({_gap_said(agent_id, progress.agent_gap)}): "
         f"{agent_id}'s next run counts from {_instant(math.ceil(progress.counts_again_at))}, "
         "another agent's run counts "
         + ("at once" if at_once else f"from {_instant(math.ceil(others or 0))}")
     )
+
+
+def _gap_said(agent_id: str, gap: float | None) -> str:
+    """The Independence rule's gap, in the largest unit that divides it."""
+    if not gap:
+        return f"{agent_id}'s runs count once per window"
+    for unit, seconds in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if gap >= seconds and gap % seconds == 0:
+            n = int(gap // seconds)
+            return f"{agent_id}'s runs count at most once every " + (
+                unit if n == 1 else f"{n} {unit}s"
+            )
+    return f"{agent_id}'s runs count at most once every {gap:g} seconds"
 
 
 def _procedure_review(
