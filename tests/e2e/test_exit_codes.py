@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_memory.cli.main import EXIT_CODES, NOT_FOUND, _parser, main
+from agent_memory.cli.exit_codes import EXIT_CODES, NOT_FOUND
+from agent_memory.cli.main import _parser, main
 from tests.e2e.test_cli_options import commands
 
 README = Path(__file__).resolve().parents[2] / "README.md"

@@ -22,7 +22,8 @@ from pathlib import Path
 
 from agent_memory.cli.demo import run_demo
 from agent_memory.cli.demo_runs import AGENT, DOMAIN, NEW_TASK, TASK_TYPE, TENANT
-from agent_memory.cli.main import EXIT_CODES, main
+from agent_memory.cli.exit_codes import EXIT_CODES
+from agent_memory.cli.main import main
 from agent_memory.wiring.local import DATABASE_FILE, KB_FOLDER, PSEUDONYM_KEY_FILE
 from tests.support.memory import run_event
 

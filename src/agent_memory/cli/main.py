@@ -20,14 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from agent_memory.cli.exit_codes import (  # re-exported: tests and --help read them
-    BAD_INPUT as BAD_INPUT,
-    CONFLICT as CONFLICT,
-    EXIT_CODES as EXIT_CODES,
-    FAILED as FAILED,
-    NOT_FOUND as NOT_FOUND,
-    OK as OK,
-)
+from agent_memory.cli.exit_codes import BAD_INPUT, CONFLICT, EXIT_CODES, FAILED, NOT_FOUND
 from agent_memory.cli.faults import is_store_error, os_error, store_fault
 from agent_memory.cli.shared import (
     PROG,
