@@ -53,6 +53,18 @@ def printed_commands(lines: list[str]) -> list[str]:
     return [line.strip() for line in lines[start + 1 :] if line.startswith("   ")]
 
 
+def run_as_typed(command: str) -> subprocess.CompletedProcess[str]:
+    """Run a printed command as a person pastes it, from the repository's root."""
+    return subprocess.run(
+        shlex.split(command),
+        cwd=ROOT,
+        env=shell_env(),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
 def test_the_demo_prints_commands_to_explore_its_store(demo: tuple[Path, list[str]]) -> None:
     store, lines = demo
     commands = printed_commands(lines)
@@ -67,14 +79,7 @@ def test_each_printed_command_runs_as_typed(demo: tuple[Path, list[str]]) -> Non
     assert commands, lines[-5:]
     # When each printed command is run as typed, from the root, without activating the venv
     for command in commands:
-        done = subprocess.run(
-            shlex.split(command),
-            cwd=ROOT,
-            env=shell_env(),
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
+        done = run_as_typed(command)
         # Then it works and prints something
         assert done.returncode == 0, f"{command}: {done.stderr}"
         assert done.stdout.strip(), command
@@ -123,14 +128,7 @@ def test_the_printed_bootstrap_serves_what_the_demos_new_run_was_served(
     fact = section(lines, "[SEMANTIC MEMORY ")[:1]
     assert procedure[0].startswith("> Procedure: ") and fact[0].startswith("> - ")
     # When it is run as typed, against the demo's store
-    done = subprocess.run(
-        shlex.split(command),
-        cwd=ROOT,
-        env=shell_env(),
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
+    done = run_as_typed(command)
     # Then its block shows the same procedure and the same fact
     assert done.returncode == 0, f"{command}: {done.stderr}"
     shown = done.stdout.splitlines()

@@ -83,6 +83,12 @@ def local(tmp_path: Path) -> Iterator[LocalMemory]:
     memory.client.close()
 
 
+@pytest.fixture
+def memory(local: LocalMemory) -> LocalMemory:
+    """The same local client as ``local``, under the name the store and bounds tests use."""
+    return local
+
+
 @dataclass
 class StubbedAws:
     """An AWS-mode client whose EventBridge and Lambda calls are answered by Stubbers."""

@@ -10,9 +10,8 @@ import itertools
 import json
 import time
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,13 +96,6 @@ def assert_nothing_written(local: LocalMemory) -> None:
     ports = local.ports()
     assert ledger_contents(ports) == []
     assert list(ports.episodes.list_all(now=time.time(), limit=10).items) == []
-
-
-@pytest.fixture
-def memory(tmp_path: Path) -> Iterator[LocalMemory]:
-    local = make_local(tmp_path / "store")
-    yield local
-    local.client.close()
 
 
 @HOSTILE

@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 import tracemalloc
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +27,7 @@ from agent_memory.integrations.langgraph import (
 )
 from agent_memory.integrations.langgraph_store import AgentMemoryStore
 from agent_memory.sdk import InvalidInputError
-from tests.sdk.conftest import LocalMemory, make_local
+from tests.sdk.conftest import LocalMemory
 from tests.support.hostile import (
     CYCLE,
     Hostile,
@@ -44,13 +43,6 @@ HOSTILE = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 TASK = "Review the Northwind MSA liability cap"
-
-
-@pytest.fixture
-def memory(tmp_path: Path) -> Iterator[LocalMemory]:
-    local = make_local(tmp_path / "store")
-    yield local
-    local.client.close()
 
 
 def calling(args: dict[str, Any], **extra: Any) -> list[BaseMessage]:

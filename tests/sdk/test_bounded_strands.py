@@ -10,7 +10,6 @@ import asyncio
 import time
 import tracemalloc
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +21,7 @@ from agent_memory.core.api.json_input import MAX_DEPTH
 from agent_memory.integrations.strands import AgentMemoryStore, to_core_messages
 from agent_memory.integrations.strands.store import invocation_outcome
 from agent_memory.sdk import InvalidInputError
-from tests.sdk.conftest import LocalMemory, make_local
+from tests.sdk.conftest import LocalMemory
 from tests.support.hostile import Hostile, RaisingStr, bounded, hostile_values
 from tests.support.ledger import ledger_contents
 
@@ -32,13 +31,6 @@ HOSTILE = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 TASK = "Review the Tailspin MSA liability cap"
-
-
-@pytest.fixture
-def memory(tmp_path: Path) -> Iterator[LocalMemory]:
-    local = make_local(tmp_path / "store")
-    yield local
-    local.client.close()
 
 
 def invocation(tool_input: Any = None, tool_json: Any = None) -> list[Message]:

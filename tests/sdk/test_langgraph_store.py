@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import cast
 
@@ -43,13 +43,6 @@ TENANT = "acme"
 # The test policies' episode threshold: the test embedder's vectors of unrelated texts sit
 # below it.
 THRESHOLD = TEST_POLICIES.episodic.min_similarity
-
-
-@pytest.fixture
-def memory(tmp_path: Path) -> Iterator[LocalMemory]:
-    local = make_local(tmp_path / "store")
-    yield local
-    local.client.close()
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import asyncio
 import json
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, cast
 
 import pytest
@@ -58,13 +57,6 @@ def side_by_side(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Bas
             for store in (ours, theirs):
                 store.put(("side", f"n{count}"), f"k{i}", item_value(i))
     yield ours, theirs
-    local.client.close()
-
-
-@pytest.fixture
-def memory(tmp_path: Path) -> Iterator[LocalMemory]:
-    local = make_local(tmp_path / "store")
-    yield local
     local.client.close()
 
 
