@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -166,6 +167,16 @@ class Project:
     def python(self, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
         """The project environment's Python, run in the project's folder."""
         return run([str(self.venv / "bin" / "python"), *args], self.folder, self.shell_env(**env))
+
+    def extra_command(self, extra: str) -> list[str]:
+        """The pip command a missing-extra message of the installed package prints, as words."""
+        done = self.python(
+            "-c",
+            "from agent_memory.adapters.install import install_command;"
+            f"print(install_command({extra!r}))",
+        )
+        assert done.returncode == 0, done.stderr
+        return shlex.split(done.stdout)
 
     def origin(self) -> dict[str, object]:
         """Where pip says the installed agent-memory came from (PEP 610's direct_url.json)."""
@@ -324,6 +335,10 @@ def test_the_readme_agent_loop_runs_from_the_installed_wheel(
     assert (home / ".agent-memory").is_dir()
     where = project.python("-c", "import agent_memory; print(agent_memory.__file__)")
     assert Path(where.stdout.strip()).is_relative_to(project.venv), where.stdout
+    # And a missing extra's message installs it from the same wheel
+    command = project.extra_command("aws")
+    assert command[:2] == ["pip", "install"] and command[2].startswith("agent-memory[aws] @ file:")
+    assert command[2].endswith(".whl"), command
 
 
 def test_agent_memory_help_runs_from_the_installed_wheel(project: Project, dist: Path) -> None:
@@ -345,6 +360,8 @@ def test_a_clone_on_disk_installs(project: Project) -> None:
     # Then the package came from that folder, and its command runs
     assert project.origin()["url"] == project.checkout.as_uri()
     assert project.shell("agent-memory --version", cwd=project.folder).returncode == 0
+    # And a missing extra's message installs it from the same folder
+    assert project.extra_command("aws") == ["pip", "install", f"{project.checkout}[aws]"]
 
 
 def test_a_git_url_installs(project: Project) -> None:
@@ -354,6 +371,10 @@ def test_a_git_url_installs(project: Project) -> None:
     origin = project.origin()
     assert origin["url"] == project.clone_url and "vcs_info" in origin, origin
     assert project.shell("agent-memory --version", cwd=project.folder).returncode == 0
+    # And a missing extra's message installs it from the same URL
+    command = project.extra_command("aws")
+    assert command[:2] == ["pip", "install"]
+    assert command[2].startswith(f"agent-memory[aws] @ git+{project.clone_url}"), command
 
 
 def test_an_extra_installs_with_the_package(project: Project) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
 from typing import Any, cast
 
@@ -19,6 +20,7 @@ from langchain_core.messages import (
 )
 from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 
+from agent_memory.adapters.install import install_command
 from agent_memory.core.model import markers
 from agent_memory.core.model.models import Message
 from agent_memory.core.model.policies import WorkingMemoryPolicy
@@ -339,7 +341,7 @@ def test_missing_langgraph_is_explained(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setitem(sys.modules, "langgraph.graph.message", None)
     monkeypatch.delitem(sys.modules, "agent_memory.integrations.langgraph")
 
-    with pytest.raises(ImportError, match=r"pip install 'agent-memory\[langgraph\]'"):
+    with pytest.raises(ImportError, match=re.escape(install_command("langgraph"))):
         importlib.import_module("agent_memory.integrations.langgraph")
 
 

@@ -61,7 +61,9 @@ def chat_from_spec(spec: str, **options: Any) -> LangChainChat:
         try:
             from langchain_aws import ChatBedrockConverse
         except ImportError:
-            raise InvalidInput("llm", "bedrock needs: pip install 'agent-memory[aws]'") from None
+            from agent_memory.adapters.install import install_command
+
+            raise InvalidInput("llm", f"bedrock needs: {install_command('aws')}") from None
         return LangChainChat(ChatBedrockConverse(model=model, temperature=0, **options))
     if provider == "ollama":
         try:

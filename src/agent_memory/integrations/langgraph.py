@@ -61,8 +61,10 @@ try:
     )
     from langgraph.graph.message import REMOVE_ALL_MESSAGES
 except ImportError as error:
+    from agent_memory.adapters.install import install_command
+
     raise ImportError(
-        "agent_memory.integrations.langgraph needs LangGraph: pip install 'agent-memory[langgraph]'"
+        f"agent_memory.integrations.langgraph needs LangGraph: {install_command('langgraph')}"
     ) from error
 
 from agent_memory.adapters.chat import LangChainChat

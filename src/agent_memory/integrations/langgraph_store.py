@@ -89,9 +89,10 @@ try:
         validate_op_namespace,
     )
 except ImportError as error:
+    from agent_memory.adapters.install import install_command
+
     raise ImportError(
-        "agent_memory.integrations.langgraph_store needs LangGraph: "
-        "pip install 'agent-memory[langgraph]'"
+        "agent_memory.integrations.langgraph_store needs LangGraph: " + install_command("langgraph")
     ) from error
 
 from agent_memory.core.api.contracts import MAX_ITEM_CHARS, MAX_LIST_ITEMS, MAX_TASK_CHARS

@@ -70,14 +70,16 @@ class NotSetUpError(ConfigurationError):
 
 
 class MissingExtraError(NotSetUpError):
-    """An optional part the call needs is not installed: ``extra`` names the extra whose
-    ``pip install 'agent-memory[extra]'`` adds it, ``module`` the module that was missing.
+    """An optional part the call needs is not installed: ``extra`` names the extra that adds
+    it (the message gives the pip command, from where agent-memory was installed), ``module``
+    the module that was missing.
     """
 
     def __init__(self, extra: str, module: str) -> None:
+        from agent_memory.adapters.install import install_command
+
         super().__init__(
-            f"this needs the [{extra}] extra ({module} is not installed): "
-            f"pip install 'agent-memory[{extra}]'"
+            f"this needs the [{extra}] extra ({module} is not installed): {install_command(extra)}"
         )
         self.extra = extra
         self.module = module

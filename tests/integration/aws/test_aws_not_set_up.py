@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from agent_memory.adapters.install import install_command
 from agent_memory.cli.main import BAD_INPUT, main
 from agent_memory.sdk import MemoryClient
 from agent_memory.sdk.errors import (
@@ -126,7 +127,7 @@ def test_a_missing_aws_extra_names_the_pip_install(module: str) -> None:
     # Then it exits 2 with one line naming the extra to install
     assert done.returncode == BAD_INPUT, done.stderr
     assert done.stderr.count("\n") == 1
-    assert "pip install 'agent-memory[aws]'" in done.stderr and "Traceback" not in done.stderr
+    assert install_command("aws") in done.stderr and "Traceback" not in done.stderr
 
 
 def test_the_sdk_without_boto3_raises_missing_extra() -> None:
@@ -154,7 +155,7 @@ def test_mcp_without_its_extra_names_the_pip_install(tmp_path: Path) -> None:
     )
     # Then it exits 2 with one line naming the extra, and makes no store
     assert done.returncode == BAD_INPUT, done.stderr
-    assert done.stderr.count("\n") == 1 and "pip install 'agent-memory[mcp]'" in done.stderr
+    assert done.stderr.count("\n") == 1 and install_command("mcp") in done.stderr
     assert not store.exists()
 
 
@@ -176,7 +177,7 @@ def test_each_optional_module_names_its_extra(module: str, extra: str) -> None:
     # Then it names the extra that installs the module
     assert isinstance(found, MissingExtraError)
     assert (found.extra, found.module) == (extra, module)
-    assert f"pip install 'agent-memory[{extra}]'" in str(found)
+    assert install_command(extra) in str(found)
 
 
 def test_another_import_error_is_not_taken_for_a_missing_extra() -> None:
@@ -192,4 +193,4 @@ def test_importing_the_mcp_server_without_its_extra_names_the_pip_install() -> N
     done = _without("mcp", "import agent_memory.integrations.mcp")
     # Then the ImportError says what to install
     assert done.returncode != 0
-    assert "pip install 'agent-memory[mcp]'" in done.stderr.splitlines()[-1], done.stderr
+    assert install_command("mcp") in done.stderr.splitlines()[-1], done.stderr

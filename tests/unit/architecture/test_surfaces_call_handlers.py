@@ -49,6 +49,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "agent_memory.core.workflows": frozenset({"reembed"}),  # its report types, annotated
     # A model's name resolved to the local registry's (``reembed --to``).
     "agent_memory.adapters.local.embeddings": frozenset({"local_model"}),
+    # The pip command a missing extra's message prints, from where agent-memory came from.
+    "agent_memory.adapters.install": frozenset({"install_command"}),
     # Errors a surface says in one line.
     "agent_memory.adapters.local.sqlite_db": frozenset({"DatabaseFailed"}),
     "agent_memory.adapters.aws._errors": frozenset({"is_transient"}),

@@ -1,10 +1,12 @@
-"""agent-memory as an MCP server (``pip install 'agent-memory[mcp]'``): see :mod:`.server`."""
+"""agent-memory as an MCP server (its ``mcp`` extra): see :mod:`.server`."""
 
 try:
     import mcp.server  # noqa: F401  (the extra, checked before the modules that use it)
 except ImportError as error:
+    from agent_memory.adapters.install import install_command
+
     raise ImportError(
-        "agent_memory.integrations.mcp needs the MCP SDK: pip install 'agent-memory[mcp]'",
+        f"agent_memory.integrations.mcp needs the MCP SDK: {install_command('mcp')}",
         name=error.name,
     ) from error
 

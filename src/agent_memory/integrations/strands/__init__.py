@@ -37,9 +37,10 @@ store before the model's first call and hands it each invocation's messages afte
 try:
     import strands  # noqa: F401
 except ImportError as error:
+    from agent_memory.adapters.install import install_command
+
     raise ImportError(
-        "agent_memory.integrations.strands needs Strands Agents: "
-        "pip install 'agent-memory[strands]'"
+        f"agent_memory.integrations.strands needs Strands Agents: {install_command('strands')}"
     ) from error
 
 from agent_memory.integrations.strands.conversation import MemoryConversationManager
