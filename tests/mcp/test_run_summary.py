@@ -13,22 +13,16 @@ from mcp.client import Client
 
 from agent_memory.integrations.mcp import build_server, identity_of
 from tests.mcp.servers import consolidated
-from tests.sdk.conftest import LocalMemory, make_local
+from tests.sdk.conftest import LocalMemory, make_local, run_event
 
-RUN: dict[str, Any] = {
-    "run_id": "run-1",
-    "task": "Review the Northwind MSA liability cap",
-    "task_type": "contract_review",
-    "domain": "contracts",
-    "outcome": "COMPLETED",
-    "artifacts": {
-        "key_findings": ["Clause 7.3 caps liability at 0.5x annual fees"],
-        "facts": [
-            {"content": "A liability cap below 1x annual fees is a red flag", "confidence": 0.9}
-        ],
-        "procedure": {"title": "MSA review", "steps": ["Read clause 7.3", "Compare the cap"]},
-    },
+# The SDK tests' run of the contract reviewer, with a fact, as an MCP host records it (the
+# server names the tenant and agent).
+_EVENT = run_event("run-1")
+_EVENT["artifacts"] = {
+    **_EVENT["artifacts"],
+    "facts": [{"content": "A liability cap below 1x annual fees is a red flag", "confidence": 0.9}],
 }
+RUN: dict[str, Any] = {k: v for k, v in _EVENT.items() if k not in ("tenant_id", "agent_id")}
 
 
 @pytest.fixture
