@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import warnings
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
@@ -15,6 +16,10 @@ NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or "AgentMemory"
 # The package's loggers (adapters log with ``extra=``: a document's failure reason, a throttled
 # call's code).
 PACKAGE_LOGGER = "agent_memory"
+
+# An ingestion window that found nothing publishes no metric on purpose (each metric is billed
+# for every hour it is published in); Powertools would warn of it.
+warnings.filterwarnings("ignore", message="No application metrics to publish", category=UserWarning)
 
 logger = Logger(service=SERVICE)
 tracer = Tracer(service=SERVICE)

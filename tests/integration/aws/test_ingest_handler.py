@@ -93,3 +93,31 @@ def test_a_document_bedrock_failed_keeps_its_fact_waiting_and_is_written_again(
     metrics = emitted(capsys.readouterr().out)
     assert metrics["KbDocumentsFailed"] == 1 and metrics["KbDocumentsRetried"] == 1
     assert metrics["FactsAwaitingIngestion"] == 1 and metrics["FactsIngestionStuck"] == 0
+
+
+def test_a_window_with_nothing_to_ingest_publishes_no_metric(
+    aws: Aws, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given memory with nothing staged, waiting or running
+    capsys.readouterr()
+    # When the ingestion window runs (every 5 minutes, idle or not)
+    report = handler("ingest")({}, Context())
+    # Then it says so and publishes no metric (CloudWatch bills a custom metric for every hour
+    # it is published in: https://aws.amazon.com/cloudwatch/pricing/), the cold start's aside
+    assert report["status"] == "idle" and report["facts_waiting"] == 0
+    assert set(emitted(capsys.readouterr().out)) <= {"ColdStart"}
+
+
+def test_a_window_with_a_fact_waiting_publishes_its_gauges(
+    aws: Aws, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a staged fact and a job the KB leaves running
+    consolidate_runs(aws, "r1", "r2", "r3")
+    started = datetime.now(UTC)
+    aws.agent.add_response("start_ingestion_job", job("IN_PROGRESS", started), JOB)
+    capsys.readouterr()
+    # When the ingestion window runs
+    handler("ingest")({}, Context())
+    # Then its gauges are published, the backlog among them
+    metrics = emitted(capsys.readouterr().out)
+    assert metrics["FactsAwaitingIngestion"] == 1 and metrics["IngestionJobsStarted"] == 1

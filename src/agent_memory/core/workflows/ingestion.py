@@ -55,6 +55,11 @@ class IngestionReport:
     facts_stuck: int = 0
     jobs_failed: tuple[str, ...] = ()
 
+    @property
+    def found_nothing(self) -> bool:
+        """No job ran or settled, and nothing waits, failed or is stuck."""
+        return self == IngestionReport(status="idle")
+
 
 @dataclass(slots=True)
 class _Window:
