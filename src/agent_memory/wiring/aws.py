@@ -202,8 +202,9 @@ class AwsRuntime:
 
     def pii_detectors(self) -> PiiDetector:
         """What every write is scrubbed by: the local PII and credential detectors, and beside
-        them Comprehend (or the given stand-in ``pii``) when ``settings.pii_detector`` is
-        ``comprehend``. Under ``local`` no Comprehend client is made, let alone called.
+        them Comprehend when ``settings.pii_detector`` is ``comprehend`` (or the given stand-in
+        ``pii``, whatever the setting). Under ``local`` no Comprehend client is made, let alone
+        called.
         """
         service = self.pii
         if service is None and self.settings.pii_detector is PiiDetectorChoice.COMPREHEND:
