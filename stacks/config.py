@@ -10,7 +10,7 @@ from constructs import Node
 from agent_memory.core.model.regions import parse_regions
 from agent_memory.core.model.tenant_identity import TenantIdentity
 from agent_memory.wiring.aws_settings import FOUNDATION_MODEL_ARN
-from agent_memory.wiring.detectors import check_regions
+from agent_memory.wiring.detectors import PiiDetectorChoice, check_regions
 
 ROOT = Path(__file__).resolve().parent.parent
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -27,7 +27,9 @@ class MemoryConfig:
     ``tenant_identity`` is where a request's tenant comes from: the payload (trusted callers),
     or the ``tenant_id`` tag of the caller's IAM role (``principal-tag``). ``pii_regions``
     are the countries (ISO 3166 codes, ``DE,BR``) whose national phone numbers the scrubbing
-    functions read without a country code.
+    functions read without a country code. ``pii_detector`` is what those functions scrub
+    with: the local PII detector (``local``, the default) or Amazon Comprehend beside it
+    (``comprehend``: English and Spanish only, billed per 100 characters).
     """
 
     layer_path: Path
@@ -36,11 +38,12 @@ class MemoryConfig:
     rerank_model_arn: str = ""
     tenant_identity: TenantIdentity = TenantIdentity.PAYLOAD
     pii_regions: tuple[str, ...] = ()
+    pii_detector: PiiDetectorChoice = PiiDetectorChoice.LOCAL
 
     @classmethod
     def from_context(cls, node: Node) -> MemoryConfig:
         """Read ``layerPath``, ``chatModelId``, ``logLevel``, ``rerankModelArn``,
-        ``tenantIdentity``, ``piiRegions``; a relative path is from the repo.
+        ``tenantIdentity``, ``piiRegions``, ``piiDetector``; a relative path is from the repo.
         """
         layer = Path(str(node.try_get_context("layerPath") or "build/layer"))
         config = cls(
@@ -54,6 +57,9 @@ class MemoryConfig:
             pii_regions=check_regions(
                 parse_regions(_listed(node.try_get_context("piiRegions")), field="piiRegions"),
                 field="piiRegions",
+            ),
+            pii_detector=PiiDetectorChoice.parse(
+                _text(node.try_get_context("piiDetector")), field="piiDetector"
             ),
         )
         if config.log_level not in LOG_LEVELS:
@@ -69,6 +75,10 @@ class MemoryConfig:
                 " step does) or pass -c layerPath=<dir>"
             )
         return config
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
 
 
 def _listed(value: object) -> str | None:

@@ -17,6 +17,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from agent_memory.adapters.aws import dynamodb_schema as schema
+from agent_memory.wiring.detectors import PiiDetectorChoice
 from stacks.bedrock_models import (
     EMBEDDING_MODEL_ID,
     foundation_model_arn,
@@ -92,8 +93,9 @@ class FunctionSpec:
     actions, and Query or Scan of the table), per table design; ``index_queries`` the indexes of
     each table they Query. Each is what the job's code calls, nothing more (the session's call
     check, tests/support/aws_calls.py, reports a call without its grant).
-    ``scrubs_pii`` functions call the PII detector and read the name-pseudonym key: the
-    consolidation step that scrubs, and bootstrap, which puts queries in the stored form.
+    ``scrubs_pii`` functions run the PII detectors (Comprehend among them under
+    ``piiDetector=comprehend``) and read the name-pseudonym key: the consolidation step that
+    scrubs, and bootstrap, which puts queries in the stored form.
     ``checks_receipts`` functions read that secret too, for the serving-receipt key derived
     from it (bootstrap signs receipts; propose_procedure checks them).
     """
@@ -357,7 +359,7 @@ class Functions(Construct):
             description=f"Lambda {spec.name}",
         )
         reason = "X-Ray PutTraceSegments/PutTelemetryRecords have no resource-level permissions."
-        if spec.scrubs_pii:
+        if self._calls_comprehend(spec):
             reason += " Comprehend DetectPiiEntities has none either (an API, not a resource)."
         if self._reranks(spec):
             reason += " Nor has bedrock:Rerank; InvokeModel, which it needs too, names the model."
@@ -436,11 +438,17 @@ class Functions(Construct):
             env["CHAT_MODEL_ID"] = self._config.chat_model_id
         if spec.scrubs_pii or spec.checks_receipts:
             env["PSEUDONYM_SECRET_ARN"] = self.pseudonym_key.secret_arn
+        if spec.scrubs_pii:
+            env["PII_DETECTOR"] = self._config.pii_detector.value
         if spec.scrubs_pii and self._config.pii_regions:
             env["PII_REGIONS"] = ",".join(self._config.pii_regions)
         if self._reranks(spec):
             env["RERANK_MODEL_ARN"] = self._config.rerank_model_arn
         return env
+
+    def _calls_comprehend(self, spec: FunctionSpec) -> bool:
+        """Whether ``spec``'s function calls Comprehend: a scrubbing one, under ``comprehend``."""
+        return spec.scrubs_pii and self._config.pii_detector is PiiDetectorChoice.COMPREHEND
 
     def _reranks(self, spec: FunctionSpec) -> bool:
         """Whether ``spec``'s function orders episodes with a reranker: bootstrap, if set."""
@@ -458,7 +466,7 @@ class Functions(Construct):
             self._grant_table(role, table_name, actions)
         for table_name, indexes in (spec.index_queries or {}).items():
             self._grant_index_queries(role, table_name, indexes)
-        if spec.scrubs_pii:
+        if self._calls_comprehend(spec):
             self._grant_pii_detection(role)
         if spec.scrubs_pii or spec.checks_receipts:
             self.pseudonym_key.grant_read(role)

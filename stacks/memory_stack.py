@@ -8,6 +8,7 @@ from aws_cdk import CfnOutput, Stack
 from constructs import Construct
 
 from agent_memory.core.model.tenant_identity import TenantIdentity
+from agent_memory.wiring.detectors import PiiDetectorChoice
 from stacks.agent_access import AgentAccess
 from stacks.caller_tenancy import CallerTenancy
 from stacks.config import MemoryConfig
@@ -28,8 +29,10 @@ class MemoryStack(Stack):
 
     def __init__(self, scope: Construct, construct_id: str, **kwargs: Any) -> None:
         super().__init__(scope, construct_id, **kwargs)
-        require_supported_region(self)
         config = MemoryConfig.from_context(self.node)
+        comprehend = config.pii_detector is PiiDetectorChoice.COMPREHEND
+        require_supported_region(self, comprehend=comprehend)
+        self.pii_detector = config.pii_detector
         self.storage = Storage(self, "Storage")
         self.knowledge_base = KnowledgeBase(
             self, "KnowledgeBase", documents=self.storage.documents, prefix=KB_PREFIX
@@ -74,6 +77,7 @@ class MemoryStack(Stack):
             knowledge_base_arn=self.knowledge_base.knowledge_base.attr_knowledge_base_arn,
             state_machine=self.consolidation.state_machine,
             dead_letters=self.storage.failed_runs,
+            scrubs_with_comprehend=comprehend,
         )
         self.schedules = Schedules(
             self, "Schedules", decay=self.functions["decay"], ingest=self.functions["ingest"]
@@ -85,6 +89,7 @@ class MemoryStack(Stack):
             state_machine=self.consolidation.state_machine,
             failed_runs_queue=self.storage.failed_runs,
             undelivered_queue=self.storage.undelivered_events,
+            comprehend=comprehend,
         )
         self._build_outputs()
 
@@ -105,6 +110,8 @@ class MemoryStack(Stack):
             "OperatorPolicyArn": self.operator_access.policy.managed_policy_arn,
             "AlarmTopicArn": self.observability.topic.topic_arn,
             "DashboardName": self.observability.dashboard.dashboard_name,
+            # The operator CLI and SDK scrub with the deployment's detectors.
+            "PiiDetector": self.pii_detector.value,
         }
         for name, table in self.storage.tables.items():
             outputs[f"{name.title()}TableName"] = table.table_name

@@ -87,10 +87,11 @@ class Observability(Construct):
     Alarms: a dead-letter queue holds messages (a failed run, or a RunFinished event never
     delivered), a consolidation failed or timed out, a KB ingestion job failed, a COMPLETE job
     failed documents (or they stay failed after every retry), the ingestion backlog or a busy
-    data source lasts, bootstrap's p99 is slow, Comprehend stays throttled, and errors or
-    throttles of every function outside the state machine. Consolidation steps are left to the
-    execution alarms: the state machine retries their transient errors, and any that survive
-    end in a failed execution (and a dead-letter message).
+    data source lasts, bootstrap's p99 is slow, Comprehend stays throttled (only when the stack
+    scrubs with it, ``comprehend``), and errors or throttles of every function outside the state
+    machine. Consolidation steps are left to the execution alarms: the state machine retries
+    their transient errors, and any that survive end in a failed execution (and a dead-letter
+    message).
     """
 
     def __init__(
@@ -103,6 +104,7 @@ class Observability(Construct):
         failed_runs_queue: sqs.IQueue,
         undelivered_queue: sqs.IQueue,
         consolidation_steps: Collection[str] = STEP_FUNCTIONS,
+        comprehend: bool = False,
     ) -> None:
         super().__init__(scope, construct_id)
         self._prefix = Stack.of(self).stack_name
@@ -116,7 +118,8 @@ class Observability(Construct):
         self._build_pipeline_alarms()
         self._build_ingestion_alarms()
         self._build_latency_alarm()
-        self._build_comprehend_alarm()
+        if comprehend:
+            self._build_comprehend_alarm()
         # Steps' errors end in failed executions, alarmed above; a function invoked
         # asynchronously (a rule's, a schedule's) has nobody waiting on it but its alarms.
         async_invoked = {spec.name for spec in SPECS if spec.async_invocation is not None}

@@ -3,16 +3,17 @@
 ``export`` and ``forget`` of a tenant read (and ``forget`` deletes) its items in the four tables
 and their indexes, and its documents under ``tenants/<tenant>/``; ``forget`` of one agent or
 run updates the counts of the facts and procedures it counted in, and scrubs who decided and
-why with Comprehend (as ``history`` records them); ``forget`` asks the next
-ingestion window to run (a ledger record) or starts an ingestion itself; ``failed list`` reads
-the ledger; ``flags list`` reads the ledger and ``flags dismiss`` deletes a flag and appends to the
-history there (its reviewer and reason scrubbed, by Comprehend too); ``failed replay`` starts the
-state machine, reads a failed execution's input, and
-receives, returns and deletes the dead-letter queue's messages. ``redact`` rewrites items in
-place, embeds the rewritten texts again with the stack's embedding model (Bedrock
-``InvokeModel`` on that one model), and writes a redacted fact's document again. Every
-command first reads the stack's outputs. The policy is an output (``OperatorPolicyArn``):
-attach it to the operators' role. Operators act across tenants: this is not an agent's policy.
+why (as ``history`` records them); ``forget`` asks the next ingestion window to run (a ledger
+record) or starts an ingestion itself; ``failed list`` reads the ledger; ``flags list`` reads
+the ledger and ``flags dismiss`` deletes a flag and appends to the history there (its reviewer
+and reason scrubbed); ``failed replay`` starts the state machine, reads a failed execution's
+input, and receives, returns and deletes the dead-letter queue's messages. ``redact`` rewrites
+items in place, embeds the rewritten texts again with the stack's embedding model (Bedrock
+``InvokeModel`` on that one model), and writes a redacted fact's document again. Scrubbing runs
+the local detectors in the operator's process; under ``piiDetector=comprehend`` it calls
+Comprehend's ``DetectPiiEntities`` too, which only then is granted. Every command first reads
+the stack's outputs. The policy is an output (``OperatorPolicyArn``): attach it to the
+operators' role. Operators act across tenants: this is not an agent's policy.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ class OperatorAccess(Construct):
         knowledge_base_arn: str,
         state_machine: sfn.StateMachine,
         dead_letters: sqs.IQueue,
+        scrubs_with_comprehend: bool = False,
     ) -> None:
         super().__init__(scope, construct_id)
         stack = Stack.of(self)
@@ -74,6 +76,18 @@ class OperatorAccess(Construct):
         table_arns = [t.table_arn for t in tables.values()]
         indexes = [f"{arn}/index/*" for arn in table_arns]
         tenant_objects = documents.arn_for_objects(f"{documents_prefix}*")
+        if scrubs_with_comprehend:
+            # Who decided and why (a forget, a redaction, a flag's dismissal) are scrubbed
+            # before the history keeps them; the API has no resource to name.
+            scrub: list[iam.PolicyStatement] = [
+                iam.PolicyStatement(
+                    sid="ScrubDecisions",
+                    actions=["comprehend:DetectPiiEntities"],
+                    resources=["*"],
+                )
+            ]
+        else:
+            scrub = []
         self.policy = iam.ManagedPolicy(
             self,
             "Policy",
@@ -110,13 +124,7 @@ class OperatorAccess(Construct):
                     actions=["bedrock:InvokeModel"],
                     resources=[foundation_model_arn(self, EMBEDDING_MODEL_ID)],
                 ),
-                iam.PolicyStatement(
-                    # Who decided and why (a forget, a redaction, a flag's dismissal) are
-                    # scrubbed before the history keeps them; the API has no resource to name.
-                    sid="ScrubDecisions",
-                    actions=["comprehend:DetectPiiEntities"],
-                    resources=["*"],
-                ),
+                *scrub,
                 iam.PolicyStatement(
                     sid="IngestAfterForget",
                     actions=["bedrock:StartIngestionJob"],
@@ -143,15 +151,16 @@ class OperatorAccess(Construct):
                 ),
             ],
         )
-        acknowledge(
-            self.policy,
-            "IAM5",
+        reason = (
             "An operator exports, forgets and replays any tenant's records: every index of the "
             "four tables, every document under the tenants' prefix, this stack (whose ARN ends "
-            "in an id), and this state machine's executions (named at start). Comprehend "
-            "DetectPiiEntities has no resource-level permissions (an API, not a resource).",
-            findings=[
-                *resource_findings(self.policy, stack_arn, executions, tenant_objects, *indexes),
-                "Resource::*",
-            ],
+            "in an id), and this state machine's executions (named at start)."
         )
+        findings = resource_findings(self.policy, stack_arn, executions, tenant_objects, *indexes)
+        if scrubs_with_comprehend:
+            reason += (
+                " Comprehend DetectPiiEntities has no resource-level permissions (an API, not a "
+                "resource)."
+            )
+            findings.append("Resource::*")
+        acknowledge(self.policy, "IAM5", reason, findings=findings)

@@ -56,3 +56,29 @@ def template_file(template: Template, stack: MemoryStack) -> Iterator[Path]:
     """The template as the CLI would write it (the session's assembly)."""
     outdir = Path(cdk.Stage.of(stack).outdir)  # type: ignore[union-attr]
     yield outdir / stack.template_file
+
+
+@pytest.fixture(scope="session")
+def comprehend_stack(
+    context: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
+) -> MemoryStack:
+    """The stack deployed with ``-c piiDetector=comprehend``: Comprehend beside the local
+    detectors."""
+    app = cdk.App(
+        context={**context, "piiDetector": "comprehend"},
+        outdir=str(tmp_path_factory.mktemp("comprehend.out")),
+        builtin_cloud_formation_validation=False,
+    )
+    return MemoryStack(app, STACK_NAME)
+
+
+@pytest.fixture(scope="session")
+def comprehend_template(comprehend_stack: MemoryStack) -> Template:
+    return Template.from_stack(comprehend_stack)
+
+
+@pytest.fixture(scope="session")
+def comprehend_resources(comprehend_template: Template) -> dict[str, dict[str, Any]]:
+    """The ``comprehend`` template's resources by logical id."""
+    resources: dict[str, dict[str, Any]] = comprehend_template.to_json()["Resources"]
+    return resources

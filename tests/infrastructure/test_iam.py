@@ -159,12 +159,20 @@ def test_record_failure_only_reads_and_writes_the_ledger(stack: MemoryStack, res
     ]
 
 
-def test_only_the_functions_that_store_or_match_text_detect_pii(
-    stack: MemoryStack, resources: Resources
-):
-    # Given the roles of every function
+def test_no_function_may_call_comprehend_by_default(stack: MemoryStack, resources: Resources):
+    # Given the roles of every function of the default deployment (piiDetector=local)
     for spec in SPECS:
         statements = _role_statements(stack, resources, spec.name)
+        # Then none may call Comprehend: the local detectors run inside the functions
+        assert not [s for s in statements if "comprehend:DetectPiiEntities" in actions(s)]
+
+
+def test_under_comprehend_only_the_functions_that_store_or_match_text_detect_pii(
+    comprehend_stack: MemoryStack, comprehend_resources: Resources
+):
+    # Given the roles of every function of a deployment with piiDetector=comprehend
+    for spec in SPECS:
+        statements = _role_statements(comprehend_stack, comprehend_resources, spec.name)
         detects = [s for s in statements if "comprehend:DetectPiiEntities" in actions(s)]
         # Then only the scrub step, bootstrap (which scrubs its query) and the review function
         # (which scrubs the reviewer's name and reason) may call Comprehend

@@ -18,6 +18,19 @@ def test_cdk_nag_finds_nothing_unacknowledged(stack: MemoryStack, template: Temp
     assert report.success
 
 
+def test_cdk_nag_finds_nothing_unacknowledged_under_comprehend(
+    comprehend_stack: MemoryStack, comprehend_template: Template
+):
+    # Given the stack with Comprehend beside the local detectors (its grants on "*")
+    report = AwsSolutionsChecks(comprehend_stack, verbose=True).validate_scope(comprehend_stack)
+    findings = [
+        (v.rule_name, [r.construct_path for r in v.violating_resources]) for v in report.violations
+    ]
+    # Then every finding is acknowledged with its reason
+    assert findings == []
+    assert report.success
+
+
 def test_cdk_nag_reports_an_unacknowledged_wildcard():
     # Guards the test above against passing vacuously.
     stack = Stack(App(), "Wildcard")

@@ -367,12 +367,14 @@ def test_bootstrap_p99_duration_raises_an_alarm(stack: MemoryStack, resources: R
 
 
 def test_comprehend_throttling_is_counted_from_the_adapters_log_and_alarmed(
-    stack: MemoryStack, resources: Resources
+    comprehend_stack: MemoryStack, comprehend_resources: Resources
 ):
+    stack, resources = comprehend_stack, comprehend_resources
     from agent_memory.adapters.aws import comprehend_pii
     from stacks.observability import COMPREHEND_THROTTLED_LOG
 
-    # Given the log line the Comprehend adapter writes when a call stays throttled
+    # Given a deployment with piiDetector=comprehend, and the log line the Comprehend adapter
+    # writes when a call stays throttled
     assert COMPREHEND_THROTTLED_LOG == comprehend_pii.THROTTLED_LOG
     # Then a metric filter counts it in the log groups of both functions that detect PII
     filters = [
@@ -392,6 +394,15 @@ def test_comprehend_throttling_is_counted_from_the_adapters_log_and_alarmed(
         a for a in _alarms(resources).values() if a.get("MetricName") == "ComprehendThrottled"
     ]
     _consecutive(alarm, "Sum", 0, 1)
+
+
+def test_the_default_deployment_has_no_comprehend_alarm_nor_filter(resources: Resources):
+    # Given the default deployment (piiDetector=local), which never calls Comprehend
+    # Then no metric filter counts its throttling and no alarm watches it
+    assert not [r for r in resources.values() if r["Type"] == "AWS::Logs::MetricFilter"]
+    assert not [
+        a for a in _alarms(resources).values() if a.get("MetricName") == "ComprehendThrottled"
+    ]
 
 
 def test_the_comprehend_adapter_logs_a_call_still_throttled(caplog: pytest.LogCaptureFixture):

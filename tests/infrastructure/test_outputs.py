@@ -22,6 +22,7 @@ OUTPUTS = {
     "OperatorPolicyArn",
     "AlarmTopicArn",
     "DashboardName",
+    "PiiDetector",
 }
 
 

@@ -4,7 +4,7 @@ DynamoDB, S3 and SQS are moto's. The services moto lacks or cans are answered on
 own ``before-call`` event by the shared fakes of ``tests/support`` (:class:`ServedServices`):
 Comprehend ``DetectPiiEntities`` (emails and a list of names, real offsets), Titan
 ``InvokeModel`` (word-hashing vectors), the KB's ``Retrieve`` over the documents in the bucket,
-and ingestion jobs. So the real adapters
+and ingestion jobs. The harness deploys ``piiDetector=comprehend``, so the real adapters
 (``ComprehendPiiDetector``, ``BedrockEmbedder``, ``BedrockKnowledgeBase``) run, and a
 :class:`~tests.resilience.helpers_faults.FaultInjector` sees every call the workflow makes.
 
@@ -41,6 +41,7 @@ from agent_memory.core.ports import MemoryPorts
 from agent_memory.serverless.observability import metrics
 from agent_memory.wiring import aws as wiring
 from agent_memory.wiring.aws_settings import AwsSettings
+from agent_memory.wiring.detectors import PiiDetectorChoice
 from tests.integration.aws.moto_dynamodb import (
     REGION,
     create_tables,
@@ -287,6 +288,8 @@ def aws_harness(
             knowledge_base_id=KB_ID,
             kb_data_source_id=DS_ID,
             **tenant_access(tables.values(), f"{prefix}tenant-data"),
+            # Comprehend beside the local detectors: its calls are among those faults hit.
+            pii_detector=PiiDetectorChoice.COMPREHEND,
         )
         runtime = GuardedRuntime(
             settings,

@@ -310,14 +310,20 @@ def _labelled_statements(template: Template, role_id: str) -> list[Any]:
     return list(template.role_policy(role_id, Deployment(placeholder, "us-east-1")).statements)
 
 
-AwsSettingsKey = tuple[str, str, str]
+AwsSettingsKey = tuple[str, str, str, str]
 
 
 def configuration(deployment: Deployment) -> AwsSettingsKey:
     """The CDK context a deployment's settings imply: (chatModelId, rerankModelArn,
-    tenantIdentity)."""
+    tenantIdentity, piiDetector). A harness calling Comprehend runs under ``comprehend``, so
+    its calls are checked against that template's grants."""
     s = deployment.settings
-    return s.chat_model_id or "", s.rerank_model_arn or "", s.tenant_identity.value
+    return (
+        s.chat_model_id or "",
+        s.rerank_model_arn or "",
+        s.tenant_identity.value,
+        s.pii_detector.value,
+    )
 
 
 def synthesize(key: AwsSettingsKey) -> Template:
@@ -332,7 +338,7 @@ def synthesize(key: AwsSettingsKey) -> Template:
 
     from stacks.memory_stack import MemoryStack
 
-    chat, rerank, tenant_identity = key
+    chat, rerank, tenant_identity, pii_detector = key
     with tempfile.TemporaryDirectory() as layer, tempfile.TemporaryDirectory() as out:
         context = {
             **cdk_json_context(),
@@ -340,6 +346,7 @@ def synthesize(key: AwsSettingsKey) -> Template:
             "chatModelId": chat,
             "rerankModelArn": rerank,
             "tenantIdentity": tenant_identity,
+            "piiDetector": pii_detector,
         }
         app = cdk.App(context=context, outdir=out, builtin_cloud_formation_validation=False)
         stack = MemoryStack(app, STACK_NAME)

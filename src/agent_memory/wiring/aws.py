@@ -28,7 +28,11 @@ from agent_memory.core.privacy.scrubbing import AllDetectors
 from agent_memory.core.retrieval.episode_index import EpisodeIndexCache
 from agent_memory.wiring.aws_client_config import configured_session
 from agent_memory.wiring.aws_settings import AwsSettings
-from agent_memory.wiring.detectors import DetectorsOnFirstUse, every_detector
+from agent_memory.wiring.detectors import (
+    DetectorsOnFirstUse,
+    PiiDetectorChoice,
+    every_detector,
+)
 
 # An HMAC-SHA256 key should carry at least the hash's 256 bits.
 MIN_PSEUDONYM_KEY_BYTES = 32
@@ -61,10 +65,11 @@ class AwsRuntime:
     settings: AwsSettings
     session: boto3.Session = field(default_factory=boto3.Session)
     embedder: Embedder | None = None
-    # Comprehend's stand-in (tests); the local PII and credential detectors run beside it.
+    # Comprehend's stand-in (tests): when given, it runs beside the local detectors whatever
+    # ``settings.pii_detector`` says (the test asked for a service detector).
     pii: PiiDetector | None = None
-    # Beside Comprehend, every write's local PII detector (the languages, scripts and countries
-    # Comprehend does not read) and credential detector, built on first use (or given).
+    # Every write's local PII detector and credential detector, built on first use (or given);
+    # under ``comprehend``, Comprehend runs beside them.
     local_detectors: PiiDetector | None = None
     chat: ChatModel | None = None
     calibrations: dict[str, Calibration] = field(default_factory=lambda: dict(DEFAULT_CALIBRATIONS))
@@ -151,7 +156,7 @@ class AwsRuntime:
                 data_source_id=s.kb_data_source_id,
             ),
             embedder=embedder,
-            pii=self._pii_detectors(),
+            pii=self.pii_detectors(),
             chat=self._chat(),
             calibrations=self.calibrations,
             pseudonym_key=self._pseudonym_key(),
@@ -195,15 +200,21 @@ class AwsRuntime:
                     self.receipt_key = receipts.derive_key(secret)
         return self.receipt_key
 
-    def _pii_detectors(self) -> PiiDetector:
-        comprehend = self.pii or ComprehendPiiDetector(
-            OnFirstUse(lambda: self.client("comprehend"))
-        )
+    def pii_detectors(self) -> PiiDetector:
+        """What every write is scrubbed by: the local PII and credential detectors, and beside
+        them Comprehend when ``settings.pii_detector`` is ``comprehend`` (or the given stand-in
+        ``pii``, whatever the setting). Under ``local`` no Comprehend client is made, let alone
+        called.
+        """
+        service = self.pii
+        if service is None and self.settings.pii_detector is PiiDetectorChoice.COMPREHEND:
+            service = ComprehendPiiDetector(OnFirstUse(lambda: self.client("comprehend")))
         with self._lock:
             if self.local_detectors is None:
                 regions = self.settings.pii_regions
                 self.local_detectors = DetectorsOnFirstUse(lambda: every_detector(regions=regions))
-            return AllDetectors(comprehend, self.local_detectors)
+            local = self.local_detectors
+        return local if service is None else AllDetectors(service, local)
 
     def _reranker(self) -> Reranker | None:
         """The configured reranker, called in its model's Region (rerankers run in a few

@@ -11,7 +11,7 @@ from typing import Any
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.regions import parse_regions
 from agent_memory.core.model.tenant_identity import TenantIdentity
-from agent_memory.wiring.detectors import check_regions
+from agent_memory.wiring.detectors import PiiDetectorChoice, check_regions
 
 DEFAULT_EMBEDDING_MODEL = "amazon.titan-embed-text-v2:0"
 # A Bedrock foundation model's ARN; its Region is the one to call the model in.
@@ -38,6 +38,9 @@ class AwsSettings:
     audience a caller's identity proof must name and ``caller_account`` the account whose
     roles may call. ``pii_regions`` are the countries whose national phone numbers the local
     PII detector reads without a country code (set on the functions that scrub).
+    ``pii_detector`` says whether Amazon Comprehend runs beside the local PII detector
+    (:class:`PiiDetectorChoice`; set on the functions that scrub, and a stack output for the
+    operator CLI and SDK).
     """
 
     episodes_table: str
@@ -59,6 +62,7 @@ class AwsSettings:
     function_name: str | None = None
     caller_account: str | None = None
     pii_regions: tuple[str, ...] = ()
+    pii_detector: PiiDetectorChoice = PiiDetectorChoice.LOCAL
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> AwsSettings:
@@ -82,14 +86,21 @@ class AwsSettings:
             pii_regions=check_regions(
                 parse_regions(env.get("PII_REGIONS"), field="PII_REGIONS"), field="PII_REGIONS"
             ),
+            pii_detector=PiiDetectorChoice.parse(env.get("PII_DETECTOR"), field="PII_DETECTOR"),
         )
 
     @classmethod
     def from_stack_outputs(cls, outputs: Mapping[str, str]) -> AwsSettings:
         """The settings of a deployed stack, from its CloudFormation outputs (an operator's
         view: no tenant role, so the caller's own credentials are used as they are).
+
+        A stack without a ``PiiDetector`` output (deployed before the choice existed) scrubs
+        with the local detectors, which need no grant.
         """
-        return cls(**_required_fields(outputs, 1, "the stack has no such output"))
+        return cls(
+            **_required_fields(outputs, 1, "the stack has no such output"),
+            pii_detector=PiiDetectorChoice.parse(outputs.get("PiiDetector"), field="PiiDetector"),
+        )
 
 
 # Required settings: (Lambda environment variable, stack output) of each.

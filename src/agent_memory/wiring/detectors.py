@@ -1,20 +1,41 @@
 """The detectors every write is scrubbed by, in both modes, built on first use.
 
-Local mode runs the local PII detector and the credential detector. AWS mode runs Comprehend
-beside the same two: Comprehend reads English and Spanish only, and the local detector holds
-the rules Comprehend has none of (other countries' identifiers and phone numbers, names in
-other scripts), so AWS never promises less than local mode.
+Both modes run the local PII detector and the credential detector. A deployment may add Amazon
+Comprehend beside them (``PiiDetectorChoice.COMPREHEND``): it reads English and Spanish only,
+and is billed per 100 characters; the local detector holds the rules Comprehend has none of
+(other countries' identifiers and phone numbers, names in other scripts), so adding it never
+lowers what is caught.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.ports import PiiDetector, PiiEntity
 
-__all__ = ["DetectorsOnFirstUse", "check_regions", "every_detector"]
+__all__ = ["DetectorsOnFirstUse", "PiiDetectorChoice", "check_regions", "every_detector"]
+
+
+class PiiDetectorChoice(StrEnum):
+    """Which PII detectors a deployment runs: the local detector alone (with the credential
+    detector, as every write is), or Amazon Comprehend beside them.
+    """
+
+    LOCAL = "local"
+    COMPREHEND = "comprehend"
+
+    @classmethod
+    def parse(cls, value: str | None, *, field: str) -> PiiDetectorChoice:
+        """The choice named by ``value`` (empty: ``local``); anything else names ``field``."""
+        text = (value or cls.LOCAL.value).strip().lower()
+        try:
+            return cls(text)
+        except ValueError:
+            allowed = ", ".join(m.value for m in cls)
+            raise InvalidInput(field, f"must be one of {allowed}, not {text!r}") from None
 
 
 def check_regions(regions: Sequence[str], *, field: str) -> tuple[str, ...]:

@@ -1,4 +1,6 @@
-"""AWS mode never promises less than local mode: the local detector runs beside Comprehend.
+"""AWS mode never promises less than local mode: by default it runs the local detector alone
+(``test_pii_detector_choice.py``); under ``piiDetector=comprehend`` the local detector runs
+beside Comprehend, so adding Comprehend never lowers what is caught.
 
 Amazon Comprehend detects PII "in English or Spanish text documents" only
 (https://docs.aws.amazon.com/comprehend/latest/dg/how-pii.html) and reports no type for other
