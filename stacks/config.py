@@ -29,7 +29,9 @@ class MemoryConfig:
     are the countries (ISO 3166 codes, ``DE,BR``) whose national phone numbers the scrubbing
     functions read without a country code. ``pii_detector`` is what those functions scrub
     with: the local PII detector (``local``, the default) or Amazon Comprehend beside it
-    (``comprehend``: English and Spanish only, billed per 100 characters).
+    (``comprehend``: English and Spanish only, billed per 100 characters). ``dashboard``
+    adds the CloudWatch dashboard ($3 a month beyond an account's first three); the alarms
+    are there either way.
     """
 
     layer_path: Path
@@ -39,11 +41,13 @@ class MemoryConfig:
     tenant_identity: TenantIdentity = TenantIdentity.PAYLOAD
     pii_regions: tuple[str, ...] = ()
     pii_detector: PiiDetectorChoice = PiiDetectorChoice.LOCAL
+    dashboard: bool = False
 
     @classmethod
     def from_context(cls, node: Node) -> MemoryConfig:
         """Read ``layerPath``, ``chatModelId``, ``logLevel``, ``rerankModelArn``,
-        ``tenantIdentity``, ``piiRegions``, ``piiDetector``; a relative path is from the repo.
+        ``tenantIdentity``, ``piiRegions``, ``piiDetector``, ``dashboard``; a relative path is
+        from the repo.
         """
         layer = Path(str(node.try_get_context("layerPath") or "build/layer"))
         config = cls(
@@ -61,6 +65,7 @@ class MemoryConfig:
             pii_detector=PiiDetectorChoice.parse(
                 _text(node.try_get_context("piiDetector")), field="piiDetector"
             ),
+            dashboard=_flag(node.try_get_context("dashboard"), field="dashboard"),
         )
         if config.log_level not in LOG_LEVELS:
             raise ValueError(f"logLevel must be one of {LOG_LEVELS}, not {config.log_level!r}")
@@ -75,6 +80,16 @@ class MemoryConfig:
                 " step does) or pass -c layerPath=<dir>"
             )
         return config
+
+
+def _flag(value: object, *, field: str) -> bool:
+    """A context flag given as ``-c dashboard=true`` or as a JSON boolean in ``cdk.json``."""
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    text = str(value).strip().lower()
+    if text not in ("true", "false"):
+        raise ValueError(f"{field} must be true or false, not {value!r}")
+    return text == "true"
 
 
 def _text(value: object) -> str | None:

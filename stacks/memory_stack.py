@@ -90,6 +90,7 @@ class MemoryStack(Stack):
             failed_runs_queue=self.storage.failed_runs,
             undelivered_queue=self.storage.undelivered_events,
             comprehend=comprehend,
+            dashboard=config.dashboard,
         )
         self._build_outputs()
 
@@ -109,10 +110,11 @@ class MemoryStack(Stack):
             "AgentPolicyArn": self.agent_access.policy.managed_policy_arn,
             "OperatorPolicyArn": self.operator_access.policy.managed_policy_arn,
             "AlarmTopicArn": self.observability.topic.topic_arn,
-            "DashboardName": self.observability.dashboard.dashboard_name,
             # The operator CLI and SDK scrub with the deployment's detectors.
             "PiiDetector": self.pii_detector.value,
         }
+        if self.observability.dashboard is not None:
+            outputs["DashboardName"] = self.observability.dashboard.dashboard_name
         for name, table in self.storage.tables.items():
             outputs[f"{name.title()}TableName"] = table.table_name
         for output_id, value in outputs.items():

@@ -81,8 +81,10 @@ def memory_metric(
 
 
 class Observability(Construct):
-    """A CloudWatch dashboard (retrieval per tier, consolidation, ingestion, store gauges,
-    failures) and the alarms that need a human, notifying an encrypted SNS topic.
+    """The alarms that need a human, notifying an encrypted SNS topic, and with ``dashboard``
+    a CloudWatch dashboard (retrieval per tier, consolidation, ingestion, store gauges,
+    failures): $3 a month beyond an account's first three, the largest part of what an idle
+    stack costs, so it is the deployer's choice (``-c dashboard=true``).
 
     Alarms: a dead-letter queue holds messages (a failed run, or a RunFinished event never
     delivered), a consolidation failed or timed out, a KB ingestion job failed, a COMPLETE job
@@ -105,6 +107,7 @@ class Observability(Construct):
         undelivered_queue: sqs.IQueue,
         consolidation_steps: Collection[str] = STEP_FUNCTIONS,
         comprehend: bool = False,
+        dashboard: bool = False,
     ) -> None:
         super().__init__(scope, construct_id)
         self._prefix = Stack.of(self).stack_name
@@ -126,7 +129,7 @@ class Observability(Construct):
         self._build_function_alarms(
             [n for n in functions if n not in consolidation_steps or n in async_invoked]
         )
-        self.dashboard = self._build_dashboard()
+        self.dashboard = self._build_dashboard() if dashboard else None
 
     def _alarm_source(self) -> dict[str, dict[str, str]]:
         """Conditions confining the CloudWatch service principal to this stack's alarms."""

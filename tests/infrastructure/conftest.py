@@ -82,3 +82,22 @@ def comprehend_resources(comprehend_template: Template) -> dict[str, dict[str, A
     """The ``comprehend`` template's resources by logical id."""
     resources: dict[str, dict[str, Any]] = comprehend_template.to_json()["Resources"]
     return resources
+
+
+@pytest.fixture(scope="session")
+def dashboard_stack(
+    context: dict[str, Any], tmp_path_factory: pytest.TempPathFactory
+) -> MemoryStack:
+    """The stack deployed with ``-c dashboard=true``: the CloudWatch dashboard beside the
+    alarms."""
+    app = cdk.App(
+        context={**context, "dashboard": "true"},
+        outdir=str(tmp_path_factory.mktemp("dashboard.out")),
+        builtin_cloud_formation_validation=False,
+    )
+    return MemoryStack(app, STACK_NAME)
+
+
+@pytest.fixture(scope="session")
+def dashboard_template(dashboard_stack: MemoryStack) -> Template:
+    return Template.from_stack(dashboard_stack)

@@ -1,4 +1,6 @@
-"""Observability: alarms on what needs a human, their encrypted topic, and the dashboard."""
+"""Observability: alarms on what needs a human, their encrypted topic, and the dashboard a
+deployer may add (``-c dashboard=true``; $3 a month beyond an account's first three,
+https://aws.amazon.com/cloudwatch/pricing/)."""
 
 from __future__ import annotations
 
@@ -92,8 +94,32 @@ def alarms(resources: Resources) -> dict[str, dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def dashboard(resources: Resources) -> list[Metric]:
-    return _metrics(_body(resources))
+def dashboard(dashboard_template: Template) -> list[Metric]:
+    return _metrics(_body(dashboard_template.to_json()["Resources"]))
+
+
+def test_the_dashboard_is_the_deployers_choice(
+    resources: Resources, template: Template, dashboard_template: Template
+) -> None:
+    # Given the default deployment and one with -c dashboard=true
+    kinds = {r["Type"] for r in resources.values()}
+    with_dashboard = dashboard_template.to_json()
+    # Then only the second has a dashboard, and names it in its outputs; both have the alarms
+    assert "AWS::CloudWatch::Dashboard" not in kinds
+    assert "DashboardName" not in template.to_json()["Outputs"]
+    assert "DashboardName" in with_dashboard["Outputs"]
+    assert len(_alarms(resources)) == len(_alarms(with_dashboard["Resources"])) > 0
+
+
+@pytest.mark.parametrize("value", ["yes", "1", "dashboard"])
+def test_a_dashboard_flag_that_is_not_a_boolean_fails_synth_naming_it(
+    context: dict[str, Any], value: str
+) -> None:
+    # Given a deployment with -c dashboard=<not true or false>
+    app = App(context={**context, "dashboard": value})
+    # When it is synthesized, Then the error names the setting
+    with pytest.raises(Exception, match="dashboard must be true or false"):
+        MemoryStack(app, "AgentMemoryBadDashboard")
 
 
 def test_a_failed_run_waiting_in_the_dead_letter_queue_raises_an_alarm(

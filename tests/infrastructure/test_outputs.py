@@ -21,7 +21,6 @@ OUTPUTS = {
     "AgentPolicyArn",
     "OperatorPolicyArn",
     "AlarmTopicArn",
-    "DashboardName",
     "PiiDetector",
 }
 
