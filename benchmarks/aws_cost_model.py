@@ -89,6 +89,21 @@ class Choices:
     log_class: str = "standard"
 
 
+def waited_seconds(invocation: Invocation) -> float:
+    """Time the invocation waits on AWS calls: its own thread's calls one after another, and
+    a worker pool's (the embedder's) side by side, as long as the busiest worker's.
+    """
+    own: float = 0.0
+    workers: Counter[int] = Counter()
+    for call in invocation.calls:
+        seconds = CALL_SECONDS.get(call.service, 0.02)
+        if call.thread == invocation.thread:
+            own += seconds
+        else:
+            workers[call.thread] += seconds
+    return own + max(workers.values(), default=0.0)
+
+
 def billed_seconds(invocation: Invocation, memory_mb: int, init: float = 0.0) -> float:
     """Lambda duration billed for ``invocation`` at ``memory_mb``: its own CPU time, slowed to
     the share of a vCPU that memory buys, plus each AWS call's time on AWS, plus INIT when
@@ -96,7 +111,7 @@ def billed_seconds(invocation: Invocation, memory_mb: int, init: float = 0.0) ->
     """
     scale = max(1.0, FULL_VCPU_MB / memory_mb)
     own = max(0.0, invocation.seconds - invocation.seconds_in_calls)
-    waited = sum(CALL_SECONDS.get(c.service, 0.02) for c in invocation.calls)
+    waited = waited_seconds(invocation)
     return math.ceil(round(((own + init) * scale + waited) * 1000, 6)) / 1000
 
 

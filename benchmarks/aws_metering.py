@@ -65,6 +65,8 @@ class ApiCall:
     # DynamoDB units, worked out when the call was made (the items before and after it).
     read_units: float = 0.0
     write_units: float = 0.0
+    # The thread that made it: calls of a worker pool overlap in time.
+    thread: int = 0
 
 
 @dataclass
@@ -78,6 +80,7 @@ class Invocation:
     log_events: int
     metrics: frozenset[str]
     calls: list[ApiCall] = field(default_factory=list)
+    thread: int = 0
 
 
 class _Logs:
@@ -143,7 +146,9 @@ class Meter:
 
     def _record(self, client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
         service = client.meta.service_model.service_name
-        call = ApiCall(service, operation, dict(params), self._function, 0.0)
+        call = ApiCall(
+            service, operation, dict(params), self._function, 0.0, thread=threading.get_ident()
+        )
         self._local.depth = 1
         try:
             before = (
@@ -198,6 +203,7 @@ class Meter:
                     log_events=len(lines),
                     metrics=frozenset(_emf_metrics(lines)),
                     calls=calls,
+                    thread=threading.get_ident(),
                 )
             )
 

@@ -33,6 +33,8 @@ from benchmarks.aws_runs import SIZES, RunSize, bootstrap_request, run_event
 
 ROOT = Path(__file__).resolve().parents[1]
 KB_PREFIX = "tenants/"
+PSEUDONYM_KEY = b"cost-model-pseudonym-key-0123456789abcdef"
+PSEUDONYM_SECRET_ARN = f"arn:aws:secretsmanager:{REGION}:123456789012:secret:pseudonym-key-AbCdEf"
 
 
 def log(message: str) -> None:
@@ -170,11 +172,16 @@ def harness(pii_detector: str) -> Iterator[Harness]:
     invocation metered, the embedder at the stack's 1,024 dimensions.
     """
     from agent_memory.adapters.aws.bedrock_models import BedrockEmbedder
+    from agent_memory.serverless.observability import route_package_logs
     from agent_memory.wiring import aws as wiring
+    from agent_memory.wiring.detectors import PiiDetectorChoice
     from tests.resilience.helpers_aws import aws_harness
     from tests.support.moto_workflow import handler_reply
 
     meter = Meter()
+    # In a function, the package's log records go out as JSON lines (observability's import
+    # does this where AWS_LAMBDA_FUNCTION_NAME is set): they are billed log bytes too.
+    route_package_logs()
 
     def invoke(
         backend: LambdaSimpleBackend,
@@ -197,7 +204,13 @@ def harness(pii_detector: str) -> Iterator[Harness]:
         mock.patch.object(LambdaSimpleBackend, "invoke", invoke),
     ):
         runtime = aws.runtime
-        runtime.settings = replace(runtime.settings, pii_detector=pii_detector)
+        choice = PiiDetectorChoice.parse(pii_detector, field="pii_detector")
+        runtime.settings = replace(
+            runtime.settings, pii_detector=choice, pseudonym_secret_arn=PSEUDONYM_SECRET_ARN
+        )
+        # Deployed, the scrubbing functions read the stack's secret (once a container) as this
+        # key: names become pseudonyms, and bootstrap scrubs its query into the same form.
+        runtime.pseudonym_key = PSEUDONYM_KEY
         titan = runtime.prepare(runtime.session.client("bedrock-runtime"))
         runtime.embedder = BedrockEmbedder(titan)
         assert wiring._current is runtime
@@ -345,9 +358,25 @@ class Scenarios:
     log_levels: dict[str, Measured] = field(default_factory=dict)
 
 
-def run_scenarios(pii_detector: str, *, per_size: int, log_levels: bool) -> Scenarios:
-    from agent_memory.serverless.observability import logger
+@contextmanager
+def log_level(level: str) -> Iterator[None]:
+    """The functions' log level (their Powertools logger and the package's loggers) set to
+    ``level`` meanwhile, then back to INFO, the stack's default.
+    """
+    import logging
 
+    from agent_memory.serverless.observability import PACKAGE_LOGGER, logger
+
+    for target in (logger, logging.getLogger(PACKAGE_LOGGER)):
+        target.setLevel(level)
+    try:
+        yield
+    finally:
+        for target in (logger, logging.getLogger(PACKAGE_LOGGER)):
+            target.setLevel("INFO")
+
+
+def run_scenarios(pii_detector: str, *, per_size: int, log_levels: bool) -> Scenarios:
     with harness(pii_detector) as h:
         log(f"[{pii_detector}] idle decay pass and ingestion window")
         decay_idle = measure(h, "decay:idle", lambda: h.call("decay", {}))
@@ -390,15 +419,13 @@ def run_scenarios(pii_detector: str, *, per_size: int, log_levels: bool) -> Scen
         stored = stored_bytes(h)
         levels: dict[str, Measured] = {}
         if log_levels:
-            for level in ("DEBUG", "WARNING"):
+            # The same runs at each level, as POWERTOOLS_LOG_LEVEL sets it: the functions'
+            # logger and the package's loggers routed through it.
+            for level in ("DEBUG", "INFO", "WARNING"):
                 log(f"[{pii_detector}] typical runs at log level {level}")
-                logger.setLevel(level)
-                try:
+                with log_level(level):
                     levels[level] = measure_runs(h, SIZES[1], range(number, number + 2))
-                finally:
-                    logger.setLevel("INFO")
                 number += 2
-            levels["INFO"] = runs["typical"]
         return Scenarios(
             pii_detector,
             runs,
