@@ -38,14 +38,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if __package__ in {None, ""}:  # run as a script: make ``tests`` and ``benchmarks`` importable
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import aws_metering  # noqa: E402
-
-# Powertools' logger keeps the stream it finds when first imported: route it through the meter.
-aws_metering.capture_logs()
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 os.environ.setdefault("CDK_DISABLE_VERSION_CHECK", "1")
 os.environ.setdefault("AWS_EC2_METADATA_DISABLED", "true")
 
+from benchmarks import aws_metering  # noqa: E402
 from benchmarks.aws_cost_model import (  # noqa: E402
     ASSUMPTIONS,
     CALL_SECONDS,
@@ -327,22 +324,29 @@ def choice_section(r: dict[str, Any]) -> list[str]:
     return ["## What each setting costs", "", *table(header, rows), ""]
 
 
-def target_section(r: dict[str, Any]) -> list[str]:
+def target_rows(r: dict[str, Any]) -> list[list[str]]:
+    """Each target of the default configuration: its bound, the figure, met or by how much."""
     rows = []
     for name, t in r["targets"].items():
         gap = t["measured"] - t["target"]
-        rows.append(
-            [
-                name,
-                usd(t["target"]),
-                usd(t["measured"]),
-                "met" if gap <= 0 else f"missed by {usd(gap)}",
-            ]
-        )
+        met = "met" if gap <= 0 else f"missed by {usd(gap)}"
+        rows.append([TARGET_NAMES[name], usd(t["target"]), usd(t["measured"]), met])
+    return rows
+
+
+TARGET_NAMES = {
+    "typical_run_usd": "a typical run",
+    "bootstrap_warm_usd": "a bootstrap, warm container",
+    "bootstrap_cold_usd": "a bootstrap, cold container",
+    "idle_month_usd": "an idle month",
+}
+
+
+def target_section(r: dict[str, Any]) -> list[str]:
     return [
         "## Targets (default configuration)",
         "",
-        *table(["", "target", "measured", ""], rows),
+        *table(["", "target", "measured", ""], target_rows(r)),
         "",
     ]
 
@@ -364,6 +368,49 @@ def assumption_section() -> list[str]:
         "accumulates, for both.",
         "- No free tier, savings plan or volume tier is counted.",
     ]
+
+
+def summary_rows(r: dict[str, Any]) -> list[list[str]]:
+    """The headline table docs/aws.md and benchmarks/README.md print: default, with
+    Comprehend, and AgentCore Memory's price for the same (a run's events; a retrieval).
+    """
+    d, c = (r["configurations"][k] for k in ("local", "comprehend"))
+    rows = []
+    for size in SIZES:
+        label = f"a {size.name} run ({size.messages} messages, {size.transcript_bytes // 1000} KB)"
+        run = d["runs"][size.name]
+        rows.append(
+            [
+                label,
+                usd(run["usd"]),
+                usd(c["runs"][size.name]["usd"]),
+                usd(run["agentcore"]["events"]),
+            ]
+        )
+    retrieval = usd(PRICES["agentcore.retrievals"].of(1))
+    for state in ("warm", "cold"):
+        rows.append(
+            [
+                f"a bootstrap, {state} container",
+                usd(d["bootstrap"][state]["usd"]),
+                usd(c["bootstrap"][state]["usd"]),
+                retrieval,
+            ]
+        )
+    rows.append(["an idle month", usd(d["idle_month"]["usd"]), usd(c["idle_month"]["usd"]), "$0"])
+    for m, mc in zip(d["months"], c["months"], strict=True):
+        rows.append(
+            [
+                f"a month at {m['runs_a_day']:,} runs a day",
+                usd(m["usd"]),
+                usd(mc["usd"]),
+                usd(m["agentcore_usd"]),
+            ]
+        )
+    return rows
+
+
+SUMMARY_HEADER = ["", "default", "`piiDetector=comprehend`", "AgentCore Memory"]
 
 
 def markdown(r: dict[str, Any]) -> str:
@@ -392,6 +439,9 @@ def markdown(r: dict[str, Any]) -> str:
 
 
 def main() -> None:
+    # Powertools' logger keeps the stream it finds when first imported (by the harness, later):
+    # route stdout through the meter first.
+    aws_metering.capture_logs()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks/results/aws_cost.json")
     parser.add_argument("--runs", type=int, default=5, help="runs of each size measured")

@@ -8,8 +8,10 @@ an idle container, a chat model's reply), the model states what it assumes
 
 from __future__ import annotations
 
+import json
 import math
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -44,7 +46,9 @@ ASSUMPTIONS = {
     "express_overhead_seconds_per_state": 0.02,
     "chat_first_token_seconds": 0.6,
     "chat_output_tokens_per_second": 120.0,
-    "chat_reply_chars_per_run": 2400,  # the extraction's JSON reply (artifacts of a run)
+    # A chat model's token is shorter than Titan's: about 3.5 characters of English (Anthropic's
+    # figure for Claude), fewer in code and logs.
+    "chat_chars_per_token": 3.5,
     "log_compression": 1.0,  # CloudWatch stores logs compressed; counted as ingested here
     "bootstraps_per_run": 1,
     "agentcore_records_per_run": 4,  # facts and a summary a built-in strategy extracts
@@ -94,7 +98,7 @@ def waited_seconds(invocation: Invocation) -> float:
     a worker pool's (the embedder's) side by side, as long as the busiest worker's.
     """
     own: float = 0.0
-    workers: Counter[int] = Counter()
+    workers: defaultdict[int, float] = defaultdict(float)
     for call in invocation.calls:
         seconds = CALL_SECONDS.get(call.service, 0.02)
         if call.thread == invocation.thread:
@@ -115,12 +119,15 @@ def billed_seconds(invocation: Invocation, memory_mb: int, init: float = 0.0) ->
     return math.ceil(round(((own + init) * scale + waited) * 1000, 6)) / 1000
 
 
-def units(m: Measured, choices: Choices, *, inits: dict[str, float] | None = None) -> Counter[str]:
+def units(
+    m: Measured, choices: Choices, *, inits: dict[str, float] | None = None
+) -> dict[str, float]:
     """Billable units of a measurement, by price key, under ``choices``."""
-    used: Counter[str] = Counter()
+    used: defaultdict[str, float] = defaultdict(float)
     inits = inits or {}
     for call in m.calls:
-        used.update(units_of(call))
+        for key, quantity in units_of(call).items():
+            used[key] += quantity
     for invocation in m.invocations:
         memory = choices.memory_mb.get(invocation.function, 512)
         seconds = billed_seconds(invocation, memory, inits.get(invocation.function, 0.0))
@@ -165,9 +172,9 @@ def units(m: Measured, choices: Choices, *, inits: dict[str, float] | None = Non
     return used
 
 
-def price(used: Counter[str], *, chat: dict[str, float] | None = None) -> dict[str, float]:
+def price(used: Mapping[str, float], *, chat: dict[str, float] | None = None) -> dict[str, float]:
     """Dollars by service for ``used`` units (``chat``: the extraction model's dollars)."""
-    dollars: Counter[str] = Counter()
+    dollars: defaultdict[str, float] = defaultdict(float)
     for key, quantity in used.items():
         if key in PRICES:
             dollars[SERVICE_OF[key.split(".", 1)[0]]] += PRICES[key].of(quantity)
@@ -181,16 +188,19 @@ def price(used: Counter[str], *, chat: dict[str, float] | None = None) -> dict[s
 
 def extraction_tokens(size: RunSize) -> tuple[int, int]:
     """Input and output tokens of the LLM extraction of a run of ``size``: the product's prompt
-    and its transcript of the run (what the extract step sends), and a reply the size of a
-    run's artifacts.
+    and its transcript of the run (what the extract step sends), and a reply holding the run's
+    artifacts as JSON (what the agent distilled, in the shape the prompt asks for).
     """
     from agent_memory.core.api.contracts import parse_run_finished
     from agent_memory.core.tiers.working_memory import transcript
     from agent_memory.core.workflows.extraction import EXTRACTION_PROMPT
 
-    run = parse_run_finished(run_event(size, 0))
-    reply = tokens("x" * int(ASSUMPTIONS["chat_reply_chars_per_run"]))
-    return tokens(EXTRACTION_PROMPT) + tokens(transcript(run.messages)), reply
+    event = run_event(size, 0)
+    run = parse_run_finished(event)
+    sent = EXTRACTION_PROMPT + transcript(run.messages)
+    reply = json.dumps(event["artifacts"], indent=2)
+    per_token = float(ASSUMPTIONS["chat_chars_per_token"])
+    return math.ceil(len(sent) / per_token), math.ceil(len(reply) / per_token)
 
 
 def chat_cost(model_id: str, size: RunSize, extract_memory_mb: int) -> dict[str, float]:
@@ -212,12 +222,12 @@ def chat_cost(model_id: str, size: RunSize, extract_memory_mb: int) -> dict[str,
     }
 
 
-def kb_ingestion_units(m: Measured, documents_in_prefix: int) -> Counter[str]:
+def kb_ingestion_units(m: Measured, documents_in_prefix: int) -> dict[str, float]:
     """What Bedrock's ingestion of the documents ``m`` wrote costs us: Titan embeds each new
     document, S3 Vectors stores its vector, and the data source reads the document and its
     sidecar and lists the prefix (requests billed to the bucket's owner).
     """
-    used: Counter[str] = Counter()
+    used: defaultdict[str, float] = defaultdict(float)
     for call in m.calls:
         key = str(call.params.get("Key", ""))
         if call.service == "s3" and call.operation == "PutObject" and key.startswith(KB_PREFIX):
@@ -331,9 +341,12 @@ def month(
     kb = price(kb_ingestion_units(s.runs["typical"], s.stored.get("kb_documents", 0)))
     kb_per_run = sum(kb.values()) / s.runs["typical"].count
     decay_idle = per_one(s.decay_idle, choices)["usd"]
-    decay_per_episode = (
-        max(0.0, per_one(s.decay_pass, choices)["usd"] - decay_idle) / s.episodes_stored
-    )
+    # What grows with memory in a pass is DynamoDB's reading of it (the gauges Scan every
+    # episode and fact): priced per stored run, not the pass's Lambda time (noise at this size).
+    grown = per_one(s.decay_pass, choices)["by_service"].get("DynamoDB", 0.0) - per_one(
+        s.decay_idle, choices
+    )["by_service"].get("DynamoDB", 0.0)
+    decay_per_episode = max(0.0, grown) / s.episodes_stored
     average_episodes = runs / 2
     per_run_bytes = {k: v / s.runs_stored for k, v in s.stored.items()}
     logs_per_run = (
@@ -356,18 +369,7 @@ def month(
         "ingestion windows": WINDOWS_A_MONTH * window_idle
         + runs * (ingestion_per_run + kb_per_run),
         "decay passes": DAYS * (decay_idle + decay_per_episode * average_episodes),
-        "storage (month-one average)": (
-            PRICES["dynamodb.storage"].of(per_run_bytes.get("dynamodb", 0) * runs / 2 / 1e9)
-            + PRICES["s3.storage"].of(per_run_bytes.get("s3", 0) * runs / 2 / 1e9)
-            + PRICES["s3vectors.storage"].of(
-                per_run_bytes.get("kb_documents", 0)
-                * float(ASSUMPTIONS["vector_bytes"])
-                * runs
-                / 2
-                / 1e9
-            )
-            + PRICES["logs.storage"].of(logs_per_run * runs / 2 / 1e9)
-        ),
+        "storage (month-one average)": storage_month(per_run_bytes, logs_per_run, runs),
         **fixed_month(stack, metrics),
     }
     agentcore = agentcore_month(runs_a_day)
@@ -379,6 +381,23 @@ def month(
         "agentcore_usd": sum(agentcore.values()),
         "agentcore": agentcore,
     }
+
+
+def storage_month(per_run: dict[str, float], log_bytes_per_run: float, runs: float) -> float:
+    """What a month's runs hold, on average over the month (half of what it ends with):
+    DynamoDB's tables with their indexes and continuous backups (of the tables), the KB's
+    documents and their vectors, and the month's logs.
+    """
+    gb = runs / 2 / 1e9
+    tables = per_run.get("dynamodb", 0.0)
+    vectors = per_run.get("kb_documents", 0.0) * float(ASSUMPTIONS["vector_bytes"])
+    return (
+        PRICES["dynamodb.storage"].of((tables + per_run.get("dynamodb_indexes", 0.0)) * gb)
+        + PRICES["dynamodb.pitr"].of(tables * gb)
+        + PRICES["s3.storage"].of(per_run.get("s3", 0.0) * gb)
+        + PRICES["s3vectors.storage"].of(vectors * gb)
+        + PRICES["logs.storage"].of(log_bytes_per_run * gb)
+    )
 
 
 def agentcore_run(size: RunSize) -> dict[str, float]:
@@ -514,13 +533,17 @@ def choice_table(
             month(default, stack, c, inits, rate)["usd"],
             f"a warm bootstrap ${per_one(default.bootstrap_warm, c)['usd']:.6f}",
         )
-    for level, m in default.log_levels.items():
-        per = per_one(m, base)
+    # Each level's runs differ from INFO's in their logs only (the same runs, side by side):
+    # the default's figures plus that difference, not the runs' timing noise.
+    levels = {level: per_one(m, base) for level, m in default.log_levels.items()}
+    for level, per in levels.items():
+        logs = per["by_service"].get("CloudWatch Logs", 0.0)
+        extra = logs - levels["INFO"]["by_service"].get("CloudWatch Logs", 0.0)
         row(
             "logLevel",
             level,
-            per["usd"],
-            base_month + rate * DAYS * (per["usd"] - run),
+            run + extra,
+            base_month + rate * DAYS * extra,
             f"{per['log_bytes']:,.0f} log bytes a run",
         )
     logs_month = (

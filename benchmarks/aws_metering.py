@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import threading
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -167,8 +168,8 @@ class Meter:
                 with self._lock:
                     self.calls.append(call)
             call.response = response if isinstance(response, dict) else None
-            if service == "dynamodb":
-                call.read_units = _read_units(operation, params, response)
+            if service == "dynamodb" and isinstance(response, dict):
+                call.read_units = self._read_units(client, operation, params, response)
             return response
         finally:
             self._local.depth = 0
@@ -179,7 +180,8 @@ class Meter:
         """Run ``run()`` as one invocation of ``function``: timed, its calls and logs kept."""
         first_call = len(self.calls)
         self._function = function
-        LOGS.active = written = []
+        written: list[str] = []
+        LOGS.active = written
         # moto's Step Functions invokes the handler inside its own (unrecorded) Lambda call:
         # the handler's calls are the function's, so they are recorded.
         depth = getattr(self._local, "depth", 0)
@@ -225,6 +227,77 @@ class Meter:
         return self.calls[mark[0] :], self.invocations[mark[1] :]
 
     # --- DynamoDB ----------------------------------------------------------------------------
+
+    def _read_units(
+        self, client: BaseClient, operation: str, params: dict[str, Any], response: dict[str, Any]
+    ) -> float:
+        """Read units as DynamoDB bills them: by the size of the items read, whole (a
+        projection returns less but reads them all), before any filter, and for an index by
+        what the index holds.
+        """
+        factor = 1.0 if params.get("ConsistentRead") else 0.5
+        if operation == "GetItem":
+            size = item_size(self._item(client, params["TableName"], params["Key"]))
+            return factor * max(1, math.ceil(size / READ_UNIT_BYTES))
+        if operation in ("Query", "Scan"):
+            size = sum(item_size(item) for item in self._items_read(client, operation, params))
+            return factor * max(1, math.ceil(size / READ_UNIT_BYTES))
+        if operation == "BatchGetItem":
+            units = 0.0
+            for table, request in params["RequestItems"].items():
+                consistent = 1.0 if request.get("ConsistentRead") else 0.5
+                for key in request["Keys"]:
+                    item = self._item(client, table, key)
+                    if item:
+                        units += consistent * max(1, math.ceil(item_size(item) / READ_UNIT_BYTES))
+            return units
+        if operation == "TransactGetItems":
+            units = 0.0
+            for entry in params["TransactItems"]:
+                get = entry["Get"]
+                item = self._item(client, get["TableName"], get["Key"])
+                units += 2.0 * max(1, math.ceil(item_size(item) / READ_UNIT_BYTES))
+            return units
+        return 0.0
+
+    def _items_read(
+        self, client: BaseClient, operation: str, params: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """The items a Query or Scan read: the same request without its projection or filter
+        (its ``Limit`` counts items read, before the filter), each as its index holds it.
+        """
+        kept = (
+            "TableName",
+            "IndexName",
+            "KeyConditionExpression",
+            "ExclusiveStartKey",
+            "Limit",
+            "Segment",
+            "TotalSegments",
+            "ConsistentRead",
+            "ScanIndexForward",
+        )
+        request = {k: v for k, v in params.items() if k in kept}
+        expression = str(params.get("KeyConditionExpression", ""))
+        for placeholders in ("ExpressionAttributeNames", "ExpressionAttributeValues"):
+            used = {
+                k: v
+                for k, v in params.get(placeholders, {}).items()
+                if re.search(re.escape(k) + r"(?![A-Za-z0-9_])", expression)
+            }
+            if used:
+                request[placeholders] = used
+        items = list(self._original(client, operation, request).get("Items", []))
+        if "IndexName" not in params:
+            return items
+        table = self._table(client, params["TableName"])
+        [index] = [
+            i
+            for i in table.get("GlobalSecondaryIndexes", [])
+            + table.get("LocalSecondaryIndexes", [])
+            if i["IndexName"] == params["IndexName"]
+        ]
+        return [projected(index, table, item) for item in items]
 
     def _table(self, client: BaseClient, name: str) -> dict[str, Any]:
         if name not in self._tables:
@@ -301,7 +374,7 @@ def _write_units(old: Mapping[str, Any], new: Mapping[str, Any]) -> int:
     return max(1, math.ceil(max(item_size(old), item_size(new)) / WRITE_UNIT_BYTES))
 
 
-def _projected(
+def projected(
     index: Mapping[str, Any], table: Mapping[str, Any], item: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The item as ``index`` holds it (empty if its index key is missing: not in the index)."""
@@ -325,7 +398,7 @@ def _index_write_units(
     new: Mapping[str, Any],
 ) -> int:
     """Units an index write costs: a put, a delete, both (its key changed) or an update."""
-    was, now = _projected(index, table, old), _projected(index, table, new)
+    was, now = projected(index, table, old), projected(index, table, new)
     if not was and not now:
         return 0
     if was == now:
@@ -334,33 +407,6 @@ def _index_write_units(
     if was and now and all(was[k] == now[k] for k in keys):
         return _write_units(was, now)
     return (_write_units({}, was) if was else 0) + (_write_units({}, now) if now else 0)
-
-
-def _read_units(operation: str, params: dict[str, Any], response: Any) -> float:
-    if not isinstance(response, dict):
-        return 0.0
-    factor = 1.0 if params.get("ConsistentRead") else 0.5
-    if operation == "GetItem":
-        size = item_size(response.get("Item") or {})
-        return factor * max(1, math.ceil(size / READ_UNIT_BYTES))
-    if operation in ("Query", "Scan"):
-        size = sum(item_size(item) for item in response.get("Items", []))
-        return factor * max(1, math.ceil(size / READ_UNIT_BYTES))
-    if operation == "BatchGetItem":
-        units = 0.0
-        for table, items in response.get("Responses", {}).items():
-            consistent = params["RequestItems"].get(table, {}).get("ConsistentRead", False)
-            for item in items:
-                units += (1.0 if consistent else 0.5) * max(
-                    1, math.ceil(item_size(item) / READ_UNIT_BYTES)
-                )
-        return units
-    if operation == "TransactGetItems":
-        return sum(
-            2.0 * max(1, math.ceil(item_size(r.get("Item") or {}) / READ_UNIT_BYTES))
-            for r in response.get("Responses", [])
-        )
-    return 0.0
 
 
 def _emf_metrics(lines: list[str]) -> Iterator[str]:
@@ -389,9 +435,9 @@ def tokens(text: str) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN) if text else 0
 
 
-def units_of(call: ApiCall) -> Counter[str]:
+def units_of(call: ApiCall) -> dict[str, float]:
     """What ``call`` is billed for, by price key (``benchmarks/aws_prices.py``)."""
-    units: Counter[str] = Counter()
+    units: defaultdict[str, float] = defaultdict(float)
     p, op = call.params, call.operation
     if call.service == "dynamodb":
         units["dynamodb.read_units"] += call.read_units

@@ -72,8 +72,8 @@ def _prose(rng: random.Random, chars: int) -> str:
 
 
 def _tool_output(rng: random.Random, tool: str, chars: int) -> str:
+    lines: list[str] = []
     if tool == "query_logs":
-        lines = []
         while sum(len(line) + 1 for line in lines) < chars:
             lines.append(
                 f"2026-12-0{rng.randint(1, 6)}T0{rng.randint(0, 9)}:{rng.randint(10, 59)}:"
@@ -82,7 +82,6 @@ def _tool_output(rng: random.Random, tool: str, chars: int) -> str:
             )
         return "\n".join(lines)
     if tool in ("read_file", "search_code"):
-        lines = []
         while sum(len(line) + 1 for line in lines) < chars:
             name = rng.choice(_WORDS)
             lines.append(f"def handle_{name}(request, retries={rng.randint(1, 9)}):")

@@ -27,7 +27,7 @@ from unittest import mock
 
 from moto.awslambda_simple.models import LambdaSimpleBackend
 
-from benchmarks.aws_metering import ApiCall, Invocation, Meter
+from benchmarks.aws_metering import ApiCall, Invocation, Meter, projected
 from benchmarks.aws_prices import REGION
 from benchmarks.aws_runs import SIZES, RunSize, bootstrap_request, run_event
 
@@ -149,18 +149,21 @@ class Harness:
         return self.meter.invoke(function, lambda: module.handler(event, LambdaContext(function)))
 
     def new_container(self) -> None:
-        """Forget what a warm container keeps (clients, detectors, the agents' indexes)."""
+        """A new container's runtime: no clients, detectors or agents' indexes yet (the
+        deployment's settings and keys, and the harness's fakes, as before).
+        """
         from agent_memory.wiring import aws as wiring
 
-        old = wiring._current
-        fresh = replace(
-            old,
-            local_detectors=None,
-            pii=None,
-            tenants=None,
-            reranker=None,
-            _clients={},
-            episode_indexes=type(old.episode_indexes)(),
+        old = self.aws.runtime
+        fresh = type(old)(
+            old.settings,
+            session=old.session,
+            embedder=old.embedder,
+            calibrations=old.calibrations,
+            pseudonym_key=old.pseudonym_key,
+            receipt_key=old.receipt_key,
+            prepare_client=old.prepare_client,
+            dynamodb_lock=old.dynamodb_lock,
         )
         self.aws.runtime = fresh
         wiring._current = fresh
@@ -309,24 +312,30 @@ def init_seconds(function: str, *, scrubs: bool) -> float:
 
 
 def stored_bytes(h: Harness) -> dict[str, int]:
-    """What memory holds now: DynamoDB item bytes (each item with its 100 bytes of overhead),
-    KB documents in S3, and the vectors those documents make.
+    """What memory holds now: DynamoDB's tables and the copies their indexes keep (each item
+    with its 100 bytes of overhead), and the KB's documents in S3 (bytes, and how many).
     """
     from agent_memory.adapters.aws.dynamodb_codec import item_size
 
     aws = h.aws
     settings = aws.runtime.settings
-    total: Counter[str] = Counter()
+    total: Counter[str] = Counter()  # bytes and counts: whole numbers
     with h.meter.paused():
         dynamodb = aws.runtime.session.client("dynamodb")
-        for table in (
+        for name in (
             settings.episodes_table,
             settings.facts_table,
             settings.procedures_table,
             settings.ledger_table,
         ):
-            for page in dynamodb.get_paginator("scan").paginate(TableName=table):
-                total["dynamodb"] += sum(item_size(i) + 100 for i in page["Items"])
+            table = dynamodb.describe_table(TableName=name)["Table"]
+            indexes = table.get("GlobalSecondaryIndexes", [])
+            for page in dynamodb.get_paginator("scan").paginate(TableName=name):
+                for item in page["Items"]:
+                    total["dynamodb"] += item_size(item) + 100
+                    for index in indexes:
+                        copy = projected(index, table, item)
+                        total["dynamodb_indexes"] += item_size(copy) + 100 if copy else 0
         documents = 0
         for page in aws.s3.get_paginator("list_objects_v2").paginate(Bucket=settings.kb_bucket):
             for obj in page.get("Contents", []):

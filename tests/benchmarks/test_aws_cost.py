@@ -12,8 +12,10 @@ Comprehend units (https://aws.amazon.com/comprehend/pricing/), S3 request tiers
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -131,6 +133,37 @@ def test_a_query_sums_its_items_before_rounding(table: Any) -> None:
     assert meter.calls[0].read_units == 1.0
 
 
+def test_a_read_is_billed_for_whole_items_whatever_it_projects_or_filters(table: Any) -> None:
+    # Given three 3 KB items, one of them in the KEYS_ONLY index
+    for sk in "abc":
+        extra = {"g2": "k"} if sk == "a" else {}
+        table.put_item(TableName="t", Item={**item(3000, **extra), "sk": {"S": sk}})
+    meter = Meter()
+    values = {":p": {"S": "p"}, ":k": {"S": "k"}, ":none": {"S": "none"}}
+    with meter.recording():
+        # When one is read for a projection, all are queried through a filter that keeps
+        # none, and the index is queried
+        table.get_item(
+            TableName="t", Key={"pk": {"S": "p"}, "sk": {"S": "a"}}, ProjectionExpression="pk"
+        )
+        table.query(
+            TableName="t",
+            KeyConditionExpression="pk = :p",
+            FilterExpression="body = :none",
+            ExpressionAttributeValues={k: values[k] for k in (":p", ":none")},
+            ConsistentRead=True,
+        )
+        table.query(
+            TableName="t",
+            IndexName="keys",
+            KeyConditionExpression="g2 = :k",
+            ExpressionAttributeValues={":k": values[":k"]},
+        )
+    # Then the projection and the filter save nothing (9 KB read: 3 units), and the index
+    # read is of its keys only (half a unit, eventually consistent)
+    assert [c.read_units for c in meter.calls] == [0.5, 3.0, 0.5]
+
+
 def call(service: str, operation: str, **params: Any) -> ApiCall:
     return ApiCall(service, operation, params, "scrub", 0.0)
 
@@ -144,13 +177,10 @@ def test_comprehend_bills_100_characters_a_unit_at_least_three(chars: int, expec
 
 
 def test_s3_requests_fall_in_their_tiers_and_deletes_are_free() -> None:
-    used = sum(
-        (
-            units_of(call("s3", op, Bucket="b", Key="k"))
-            for op in ("PutObject", "ListObjectsV2", "GetObject", "HeadObject", "DeleteObject")
-        ),
-        start=units_of(call("s3", "CopyObject")),
-    )
+    operations = ("PutObject", "CopyObject", "ListObjectsV2", "GetObject", "HeadObject")
+    used: Counter[str] = Counter()
+    for op in (*operations, "DeleteObject"):
+        used.update(units_of(call("s3", op, Bucket="b", Key="k")))
     assert (used["s3.tier1_requests"], used["s3.tier2_requests"]) == (3, 2)
 
 
@@ -176,11 +206,21 @@ def test_every_price_is_dated_and_sourced() -> None:
     assert Price(0.25, 1_000, "events", "https://aws.amazon.com/").of(40) == pytest.approx(0.01)
 
 
+def printed_command() -> list[str]:
+    """The cost benchmark's command as docs/aws.md prints it."""
+    text = (ROOT / "docs" / "aws.md").read_text()
+    [line] = [x for x in text.splitlines() if x.startswith(".venv/bin/python benchmarks/aws_cost")]
+    return shlex.split(line.split("#", 1)[0])
+
+
 def test_the_benchmark_runs_offline_and_writes_its_tables(tmp_path: Path) -> None:
-    # When the cost benchmark runs in its quick mode
+    # Given the command docs/aws.md prints, writing elsewhere than the committed results
+    command = printed_command()
+    assert command[1:] == ["benchmarks/aws_cost.py", "--out", "benchmarks/results/aws_cost.json"]
     out = tmp_path / "aws_cost.json"
+    # When it runs in its quick mode (one run of each size)
     subprocess.run(
-        [sys.executable, "benchmarks/aws_cost.py", "--quick", "--out", str(out)],
+        [sys.executable, command[1], "--out", str(out), "--quick"],
         cwd=ROOT,
         check=True,
         capture_output=True,
