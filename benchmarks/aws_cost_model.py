@@ -309,6 +309,13 @@ def fixed_month(stack: Stack, metric_months: float) -> dict[str, float]:
     }
 
 
+def init_usd(function: str, choices: Choices, inits: dict[str, float]) -> float:
+    """What a cold container's INIT of ``function`` costs, at its memory's share of a vCPU."""
+    memory = choices.memory_mb.get(function, 512)
+    seconds = inits.get(function, 0.0) * max(1.0, FULL_VCPU_MB / memory)
+    return PRICES["lambda.arm_duration"].of(seconds * memory / 1024)
+
+
 def month(
     s: Scenarios, stack: Stack, choices: Choices, inits: dict[str, float], runs_a_day: float
 ) -> dict[str, Any]:
@@ -317,21 +324,9 @@ def month(
     bootstraps = runs * float(ASSUMPTIONS["bootstraps_per_run"])
     run = per_one(s.runs["typical"], choices)["usd"]
     cold = cold_fraction(runs_a_day)
+    # A cold container of each function a run invokes pays its INIT.
     run_cold_extra = sum(
-        PRICES["lambda.arm_duration"].of(
-            inits.get(f, 0.0)
-            * max(1.0, FULL_VCPU_MB / choices.memory_mb.get(f, 512))
-            * choices.memory_mb.get(f, 512)
-            / 1024
-        )
-        for f in (
-            "extract",
-            "scrub",
-            "write_episode",
-            "confirm_facts",
-            "stage_kb_docs",
-            "propose_procedure",
-        )
+        init_usd(f, choices, inits) for f in {i.function for i in s.runs["typical"].invocations}
     )
     boot_warm = per_one(s.bootstrap_warm, choices)["usd"]
     boot_cold = per_one(s.bootstrap_cold, choices, inits)["usd"]
@@ -439,12 +434,7 @@ def idle_month(
     # A window every 5 minutes finds the last one's container (kept longer than that).
     window_cold = 0.0 if float(ASSUMPTIONS["container_idle_minutes"]) > 5 else 1.0
     window = per_one(s.ingest_idle, choices)["usd"]
-    window_init = PRICES["lambda.arm_duration"].of(
-        inits.get("ingest", 0.0)
-        * max(1.0, FULL_VCPU_MB / choices.memory_mb.get("ingest", 512))
-        * choices.memory_mb.get("ingest", 512)
-        / 1024
-    )
+    window_init = init_usd("ingest", choices, inits)
     decay = per_one(s.decay_idle, choices, inits)["usd"]
     idle_metrics = metric_months((1.0, s.ingest_idle), (DECAY_HOURS_SHARE, s.decay_idle))
     return {
@@ -497,7 +487,7 @@ def choice_table(
             workflow,
             per_one(default.runs["typical"], c)["usd"],
             month(default, stack, c, inits, rate)["usd"],
-            "Express: at-least-once, 5 minutes at most, no execution history API"
+            "Express: 5 minutes at most, no status-change events for the unfinished-run rule"
             if workflow == "EXPRESS"
             else "",
         )

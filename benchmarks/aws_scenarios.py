@@ -179,7 +179,7 @@ def harness(pii_detector: str) -> Iterator[Harness]:
     from agent_memory.wiring import aws as wiring
     from agent_memory.wiring.detectors import PiiDetectorChoice
     from tests.resilience.helpers_aws import aws_harness
-    from tests.support.moto_workflow import handler_reply
+    from tests.support.moto_workflow import handler_name, handler_reply
 
     meter = Meter()
     # In a function, the package's log records go out as JSON lines (observability's import
@@ -196,7 +196,7 @@ def harness(pii_detector: str) -> Iterator[Harness]:
     ) -> bytes:
         from tests.support.lambda_context import LambdaContext
 
-        name = function_name.rsplit(":", 1)[-1].split("-", 1)[-1]
+        name = handler_name(function_name)
         return meter.invoke(  # type: ignore[no-any-return]
             name, lambda: handler_reply(name, body, response_headers, LambdaContext(name))
         )

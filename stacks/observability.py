@@ -31,7 +31,8 @@ BOOTSTRAP_PERIODS = 3
 # What the Comprehend adapter logs when a call stays throttled after botocore's retries
 # (the agent_memory.adapters.aws.comprehend_pii module logs it; a test checks they agree).
 COMPREHEND_THROTTLED_LOG = "comprehend throttled"
-PII_FUNCTIONS = ("scrub", "bootstrap")
+# Every function that scrubs may call Comprehend (under piiDetector=comprehend).
+PII_FUNCTIONS = tuple(spec.name for spec in SPECS if spec.scrubs_pii)
 GRAPH_PERIOD = Duration.minutes(5)
 # The store gauges are emitted once a night, by the decay function after its pass.
 GAUGE_PERIOD = Duration.days(1)

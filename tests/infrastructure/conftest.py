@@ -29,14 +29,21 @@ def context(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {**cdk_json_context(), "layerPath": str(tmp_path_factory.mktemp("layer"))}
 
 
-@pytest.fixture(scope="session")
-def stack(context: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> MemoryStack:
+def synthesized(
+    context: dict[str, Any], tmp_path_factory: pytest.TempPathFactory, folder: str
+) -> MemoryStack:
+    """The stack under ``context``, its assembly in a fresh ``folder``."""
     app = cdk.App(
         context=context,
-        outdir=str(tmp_path_factory.mktemp("cdk.out")),
+        outdir=str(tmp_path_factory.mktemp(folder)),
         builtin_cloud_formation_validation=False,
     )
     return MemoryStack(app, STACK_NAME)
+
+
+@pytest.fixture(scope="session")
+def stack(context: dict[str, Any], tmp_path_factory: pytest.TempPathFactory) -> MemoryStack:
+    return synthesized(context, tmp_path_factory, "cdk.out")
 
 
 @pytest.fixture(scope="session")
@@ -64,12 +71,7 @@ def comprehend_stack(
 ) -> MemoryStack:
     """The stack deployed with ``-c piiDetector=comprehend``: Comprehend beside the local
     detectors."""
-    app = cdk.App(
-        context={**context, "piiDetector": "comprehend"},
-        outdir=str(tmp_path_factory.mktemp("comprehend.out")),
-        builtin_cloud_formation_validation=False,
-    )
-    return MemoryStack(app, STACK_NAME)
+    return synthesized({**context, "piiDetector": "comprehend"}, tmp_path_factory, "comprehend.out")
 
 
 @pytest.fixture(scope="session")
@@ -90,12 +92,7 @@ def dashboard_stack(
 ) -> MemoryStack:
     """The stack deployed with ``-c dashboard=true``: the CloudWatch dashboard beside the
     alarms."""
-    app = cdk.App(
-        context={**context, "dashboard": "true"},
-        outdir=str(tmp_path_factory.mktemp("dashboard.out")),
-        builtin_cloud_formation_validation=False,
-    )
-    return MemoryStack(app, STACK_NAME)
+    return synthesized({**context, "dashboard": "true"}, tmp_path_factory, "dashboard.out")
 
 
 @pytest.fixture(scope="session")

@@ -402,12 +402,15 @@ def test_comprehend_throttling_is_counted_from_the_adapters_log_and_alarmed(
     # Given a deployment with piiDetector=comprehend, and the log line the Comprehend adapter
     # writes when a call stays throttled
     assert COMPREHEND_THROTTLED_LOG == comprehend_pii.THROTTLED_LOG
-    # Then a metric filter counts it in the log groups of both functions that detect PII
+    # Then a metric filter counts it in the log group of every function that scrubs (the
+    # review function scrubs a reviewer's name and reason too)
     filters = [
         r["Properties"] for r in resources.values() if r["Type"] == "AWS::Logs::MetricFilter"
     ]
     watched = {references(f["LogGroupName"]).pop() for f in filters}
-    assert watched == {logical_id(stack.functions[n].log_group) for n in ("scrub", "bootstrap")}
+    scrubbing = [spec.name for spec in SPECS if spec.scrubs_pii]
+    assert set(scrubbing) == {"scrub", "bootstrap", "procedure_review"}
+    assert watched == {logical_id(stack.functions[n].log_group) for n in scrubbing}
     for f in filters:
         assert COMPREHEND_THROTTLED_LOG in f["FilterPattern"]
         [transform] = f["MetricTransformations"]

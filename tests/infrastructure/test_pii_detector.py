@@ -46,28 +46,20 @@ def test_cdk_json_chooses_the_local_detector() -> None:
     assert cdk_json_context()["piiDetector"] == "local"
 
 
-def test_by_default_the_scrubbing_functions_are_told_local_and_the_others_nothing(
-    stack: MemoryStack, resources: Resources
+@pytest.mark.parametrize(
+    ("deployment", "expected"), [("stack", "local"), ("comprehend_stack", "comprehend")]
+)
+def test_the_scrubbing_functions_are_told_the_choice_and_the_others_nothing(
+    request: pytest.FixtureRequest, deployment: str, expected: str
 ) -> None:
-    # Given the default deployment
+    # Given the default deployment, or one with -c piiDetector=comprehend
+    stack: MemoryStack = request.getfixturevalue(deployment)
+    resources = Template.from_stack(stack).to_json()["Resources"]
     for spec in SPECS:
         variables = _variables(stack, resources, spec.name)
-        # Then each function that scrubs runs the local detector; no other is told
+        # Then each function that scrubs runs the chosen detectors; no other is told
         if spec.scrubs_pii:
-            assert variables["PII_DETECTOR"] == "local", spec.name
-        else:
-            assert "PII_DETECTOR" not in variables, spec.name
-
-
-def test_under_comprehend_the_scrubbing_functions_are_told_comprehend(
-    comprehend_stack: MemoryStack, comprehend_resources: Resources
-) -> None:
-    # Given a deployment with -c piiDetector=comprehend
-    for spec in SPECS:
-        variables = _variables(comprehend_stack, comprehend_resources, spec.name)
-        # Then each function that scrubs runs Comprehend beside the local detector
-        if spec.scrubs_pii:
-            assert variables["PII_DETECTOR"] == "comprehend", spec.name
+            assert variables["PII_DETECTOR"] == expected, spec.name
         else:
             assert "PII_DETECTOR" not in variables, spec.name
 

@@ -113,13 +113,18 @@ def _route_to_handlers(invocations: list[str] | None) -> Callable[..., bytes]:
         headers: Any,
         response_headers: Any,
     ) -> bytes:
-        # The function's name, without the prefix deploy_consolidation gave it.
-        name = function_name.rsplit(":", 1)[-1].split("-", 1)[-1]
+        name = handler_name(function_name)
         if invocations is not None:
             invocations.append(name)
         return handler_reply(name, body, response_headers, LambdaContext(name))
 
     return invoke
+
+
+def handler_name(function_name: str) -> str:
+    """The ``functions/`` folder a deployed function's name or ARN runs: the name without the
+    prefix :func:`deploy_consolidation` gave it."""
+    return function_name.rsplit(":", 1)[-1].split("-", 1)[-1]
 
 
 def start_execution(sfn: Any, machine: str, event: Any) -> str:
