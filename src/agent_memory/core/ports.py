@@ -33,7 +33,7 @@ from agent_memory.core.model.models import (
     Review,
     SearchResult,
 )
-from agent_memory.core.model.policies import EpisodicPolicy, Independence, Policies
+from agent_memory.core.model.policies import EpisodicPolicy, Independence, Policies, RankingPolicy
 from agent_memory.core.model.scope import AGENT_SCOPE, Scope
 from agent_memory.core.model.time_window import OPEN, TimeWindow
 
@@ -947,13 +947,14 @@ class EpisodeSearch(Protocol):
         min_word_share: float | None = None,
         excluded: frozenset[tuple[str, str]] = frozenset(),
         window: TimeWindow = OPEN,
+        ranking: RankingPolicy = RankingPolicy(),  # noqa: B008 (frozen: one shared default)
     ) -> SearchResult:
         """The live episodes and their units best matching ``text`` (and its vector ``query``),
-        best first. With ``min_similarity``, none ranked below the last episode that reaches
-        it (or, with ``min_word_share``, holds that share of the query's word weight) is
-        returned (none at all when no episode does). The ``excluded`` episodes, by (agent,
-        run), are never returned, nor any created outside ``window``: the episodes ranked
-        are chosen among those created in it.
+        best first, weighed as ``ranking`` says. With ``min_similarity``, none ranked below
+        the last episode that reaches it (or, with ``min_word_share``, holds that share of the
+        query's word weight) is returned (none at all when no episode does). The ``excluded``
+        episodes, by (agent, run), are never returned, nor any created outside ``window``:
+        the episodes ranked are chosen among those created in it.
         """
         ...
 

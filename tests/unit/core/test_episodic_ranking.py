@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 
 from agent_memory.core.model.models import Episode, EpisodeUnit
+from agent_memory.core.model.policies import RankingPolicy
 from agent_memory.core.retrieval import vectors
 from agent_memory.core.retrieval.episode_index import EpisodeIndex
 from tests.support.embedder import HashingEmbedder
@@ -9,6 +10,7 @@ from tests.support.embedder import HashingEmbedder
 DIM = 256
 EMBEDDER = HashingEmbedder()
 QUERY = np.eye(DIM, dtype=np.float32)[0]
+DEFAULT_RANKING = RankingPolicy()
 
 
 def unit_vector(first: float, spread: int = 1) -> np.ndarray:
@@ -60,9 +62,12 @@ def ranked(
     top_k: int = 3,
     text: str = "",
     now: float = 0.0,
+    ranking: RankingPolicy = DEFAULT_RANKING,
 ) -> list[str]:
     index = EpisodeIndex(episodes, EMBEDDER.model_id, DIM)
-    found = index.search(text, QUERY, now=now, top_episodes=top_k, min_similarity=threshold)
+    found = index.search(
+        text, QUERY, now=now, top_episodes=top_k, min_similarity=threshold, ranking=ranking
+    )
     return [hit.episode.run_id for hit in found.episodes]
 
 
@@ -290,9 +295,11 @@ def test_the_words_of_a_relative_period_are_not_matched_as_content() -> None:
     assert top == ["trip"]
 
 
-def ranked_units(episodes: list[Episode], text: str) -> list[tuple[str, int]]:
+def ranked_units(
+    episodes: list[Episode], text: str, ranking: RankingPolicy = DEFAULT_RANKING
+) -> list[tuple[str, int]]:
     index = EpisodeIndex(episodes, EMBEDDER.model_id, DIM)
-    found = index.search(text, QUERY, now=JUNE_1_2023, top_episodes=3, top_units=3)
+    found = index.search(text, QUERY, now=JUNE_1_2023, top_episodes=3, top_units=3, ranking=ranking)
     return [(hit.run_id, hit.unit.seq) for hit in found.units]
 
 
@@ -334,3 +341,49 @@ def test_a_named_period_also_prefers_the_dated_message() -> None:
     top = ranked_units(runs, "what charity 5K race did I do in the past two weeks?")
     # Then the dated message comes first
     assert top[0] == ("dated", 0)
+
+
+def test_a_ranking_weight_of_zero_turns_its_component_off() -> None:
+    # Given the runs of the tests above where the dated message and the newest run win
+    runs = two_charity_runs()
+    when = "how many days ago did I do the charity 5K race?"
+    latest_runs = [
+        episode("old", 0.5, created_at=JUNE_1_2023 - 30 * DAY_SECONDS, units=(unit(0, "", 0.5),)),
+        episode("new", 0.48, created_at=JUNE_1_2023 - 5 * DAY_SECONDS, units=(unit(0, "", 0.48),)),
+        *(episode(f"other{i}", 0.1, created_at=JUNE_1_2023 - i * DAY_SECONDS) for i in range(1, 7)),
+    ]
+    latest = "where do I keep my sneakers now?"
+    # When the dated prior, and then the recency prior, weigh nothing
+    undated = ranked_units(runs, when, ranking=RankingPolicy(dated=0.0))
+    timeless = ranked(
+        latest_runs, None, top_k=2, text=latest, now=JUNE_1_2023, ranking=RankingPolicy(recency=0)
+    )
+    # Then each question ranks as one without that hint does
+    assert undated[0] == ranked_units(runs, "what about the charity 5K race?")[0]
+    assert timeless == ["old", "new"]
+
+
+def test_words_alone_or_vectors_alone_rank_by_their_side() -> None:
+    # Given a unit sharing a rare word with the query and a unit nearer it by vector
+    eps = [
+        episode(
+            "e", 0.1, units=(unit(0, "we met in Lisbon", 0.2), unit(1, "we met at the office", 0.9))
+        )
+    ]
+    index = EpisodeIndex(eps, EMBEDDER.model_id, DIM)
+
+    def order(ranking: RankingPolicy) -> list[int]:
+        found = index.search(
+            "where was Lisbon", QUERY, now=0.0, top_episodes=1, top_units=2, ranking=ranking
+        )
+        return [u.unit.seq for u in found.units]
+
+    # Then words alone put the word's unit first, vectors alone the nearer one
+    assert order(RankingPolicy(dense=0.0)) == [0, 1]
+    assert order(RankingPolicy(lexical=0.0)) == [1, 0]
+
+
+@pytest.mark.parametrize("weight", [-0.5, float("nan"), float("inf")])
+def test_a_ranking_weight_must_be_a_finite_number_not_below_zero(weight: float) -> None:
+    with pytest.raises(ValueError, match=r"ranking\.dated must be a finite number >= 0"):
+        RankingPolicy(dated=weight)

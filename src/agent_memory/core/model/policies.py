@@ -22,6 +22,35 @@ class WorkingMemoryPolicy:
 
 
 @dataclass(frozen=True, slots=True)
+class RankingPolicy:
+    """What a search adds to a unit's score, each in standard deviations of the scores it
+    sums (0 turns a component off).
+
+    A unit is scored by its words (BM25 over its own text and its neighbours') and its vector,
+    each standardized, summed and standardized again (``lexical``, ``dense``). Its episode's
+    standing among the ranked episodes is added (``standing``), and so are the query's hints:
+    a run inside the period the query names (``period``), the newest runs for a question
+    about the current state (``recency``: 1 for the newest, 0 for the oldest), a unit that
+    dates what it tells for a question about time (``dated``), a unit of the one speaker the
+    query names (``speaker``).
+    """
+
+    lexical: float = 1.0
+    dense: float = 1.0
+    standing: float = 1.0
+    period: float = 1.0
+    recency: float = 1.0
+    dated: float = 0.5
+    speaker: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in self.__slots__:
+            weight = getattr(self, name)
+            if not (math.isfinite(weight) and weight >= 0):
+                raise ValueError(f"ranking.{name} must be a finite number >= 0, not {weight!r}")
+
+
+@dataclass(frozen=True, slots=True)
 class EpisodicPolicy:
     """How episodes are kept and found again."""
 
@@ -79,6 +108,8 @@ class EpisodicPolicy:
     # reordered by it before the top_k are served: the misses of the index alone mostly sit
     # just below the cut (benchmarks/research/RETRIEVAL_RECIPE.md).
     reranked_episodes: int = 10
+    # How a search weighs the words, the vectors and the query's hints (RankingPolicy).
+    ranking: RankingPolicy = field(default_factory=RankingPolicy)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from agent_memory.core.model.models import Episode, EpisodeHit, SearchResult, UnitHit
-from agent_memory.core.model.policies import EpisodicPolicy
+from agent_memory.core.model.policies import EpisodicPolicy, RankingPolicy
 from agent_memory.core.model.scope import AGENT_SCOPE, Scope
 from agent_memory.core.model.time_window import OPEN, TimeWindow
 from agent_memory.core.ports import Embedder, EpisodeStore, FloatArray
@@ -51,11 +51,6 @@ from agent_memory.core.retrieval.periods import (
 )
 from agent_memory.core.retrieval.selection import top_positions
 
-# A question about time ("When did I...?", "How many days ago...?", "What did I do last
-# Friday?") is answered by a message that dates its event ("I ran a 5K today"): such units
-# gain this many standard deviations, half a speaker's or a period's, so it breaks near-ties
-# and lifts no unrelated unit (measured: benchmarks/research/LONGMEMEVAL.md).
-DATED_WEIGHT = 0.5
 # Similarities equal to this many decimals are ties; COMPLETED runs win them.
 _TIE_DECIMALS = 4
 
@@ -66,11 +61,12 @@ class EpisodeIndex:
     The recipe, measured on LoCoMo (``benchmarks/research/RETRIEVAL_RECIPE.md``): every unit is
     matched lexically (BM25 over its own text plus its neighbours' at half weight per step) and
     by its vector; the two z-scored scores are added; an episode is as relevant as its best
-    unit; a unit's final score adds its episode's standing, and one standard deviation each
-    when the query names its speaker or a period its run falls in (absolute, or relative to
-    the search's ``now``); a query about the current state adds up to one more for the
-    newest runs; a query about time (or naming a period) adds half of one to units that date
-    what they tell ("yesterday", "on 3 May").
+    unit; a unit's final score adds its episode's standing, and, by default, one standard
+    deviation each when the query names its speaker or a period its run falls in (absolute, or
+    relative to the search's ``now``); a query about the current state adds up to one more for
+    the newest runs; a query about time (or naming a period) adds half of one to units that
+    date what they tell ("yesterday", "on 3 May"). Each weight is the search's
+    :class:`RankingPolicy`.
     """
 
     def __init__(
@@ -166,8 +162,10 @@ class EpisodeIndex:
         min_word_share: float | None = None,
         excluded: frozenset[tuple[str, str]] = frozenset(),
         window: TimeWindow = OPEN,
+        ranking: RankingPolicy = RankingPolicy(),  # noqa: B008 (frozen: one shared default)
     ) -> SearchResult:
-        """Rank the live episodes and their units for ``text`` (and its vector ``query``).
+        """Rank the live episodes and their units for ``text`` (and its vector ``query``),
+        weighing what is known of each unit as ``ranking`` says.
 
         Two stages: the episodes' centroid vectors and their best-matching units' words pick
         ``candidates`` episodes (see ``_candidates``), whose units are then ranked in full.
@@ -202,18 +200,19 @@ class EpisodeIndex:
         # A unit without a comparable vector counts as average on the vector side.
         dense = cosine if usable.all() else np.where(usable, cosine, _mean(cosine[usable]))
         lexical = self.episode_lexical.scores_in(terms, live, starts, ends)
-        fused = _z(_z(lexical) + _z(dense))
+        fused = _z(ranking.lexical * _z(lexical) + ranking.dense * _z(dense))
         best = np.maximum.reduceat(fused, local_starts)
         period = question_period(text, now=now)
-        in_period = self._in_period(period, live) + self._recency(text, live)
+        in_period = ranking.period * self._in_period(period, live)
+        in_period = in_period + ranking.recency * self._recency(text, live)
         episode_score = _z(best) + in_period
         standing = _z(episode_score)
-        unit_score = fused + np.repeat(in_period + standing, lengths)
+        unit_score = fused + np.repeat(in_period + ranking.standing * standing, lengths)
         if period is not None or asks_when(text):
-            unit_score += DATED_WEIGHT * self.dated[rows]
+            unit_score += ranking.dated * self.dated[rows]
         named = self._named_speaker(text)
         if named is not None:
-            unit_score += self.speaker_code[rows] == named
+            unit_score += ranking.speaker * (self.speaker_code[rows] == named)
         similarity = np.maximum.reduceat(np.where(usable, cosine, -1.0), local_starts)
         order = np.lexsort(
             (

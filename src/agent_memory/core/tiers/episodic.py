@@ -154,6 +154,7 @@ def search(
         min_word_share=policy.min_word_share,
         excluded=excluded,
         window=window,
+        ranking=policy.ranking,
     )
     return _with_content(found)
 
