@@ -192,3 +192,18 @@ def test_a_changed_policy_reads_the_agent_again(memory: Memory) -> None:
     # Then the index follows the policy at once
     assert store.full_reads == 2
     assert [e.run_id for e in index.episodes] == full_read(memory, EpisodicPolicy(candidates=2))
+
+
+def test_a_policy_matching_other_neighbours_gets_an_index_built_for_them(memory: Memory) -> None:
+    cache = EpisodeIndexCache()
+    # Given an agent's index under the default policy
+    first = index_of(cache, memory, "a1")
+    # When the policy matches a message's words with no neighbours
+    alone = replace(POLICY, neighbour_window=0)
+    ports = memory.ports
+    index = cache.index(
+        ports.episodes, ports.embedder, "acme", "a1", now=memory.clock(), policy=alone
+    )
+    # Then the index is built again for it, no prepared row of the other reused
+    assert index is not first and index.neighbours == (0, 0.5) != first.neighbours
+    assert all(index.prepared[k].own is not first.prepared[k].own for k in index.prepared)

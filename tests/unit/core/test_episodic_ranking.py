@@ -387,3 +387,33 @@ def test_words_alone_or_vectors_alone_rank_by_their_side() -> None:
 def test_a_ranking_weight_must_be_a_finite_number_not_below_zero(weight: float) -> None:
     with pytest.raises(ValueError, match=r"ranking\.dated must be a finite number >= 0"):
         RankingPolicy(dated=weight)
+
+
+def test_a_message_is_matched_by_its_neighbours_words_only_within_the_window() -> None:
+    # Given a run where only the message after "it was great" names the city
+    eps = [
+        episode(
+            "e",
+            0.1,
+            units=(
+                unit(0, "how was the trip", 0.2),
+                unit(1, "it was great", 0.2),
+                unit(2, "Lisbon in spring", 0.2),
+                unit(3, "we ate well", 0.2),
+                unit(4, "the hotel was small", 0.2),
+            ),
+        )
+    ]
+
+    def matched(neighbours: tuple[int, float]) -> float:
+        index = EpisodeIndex(eps, EMBEDDER.model_id, DIM, neighbours=neighbours)
+        found = index.search(
+            "Lisbon", QUERY, now=0.0, top_episodes=1, top_units=5, ranking=RankingPolicy(dense=0)
+        )
+        scores = {u.unit.seq: u.score for u in found.units}
+        return scores[1] - scores[4]
+
+    # Then with one neighbour each side the message before the city's is lifted by its word;
+    # with none, it scores as one that never met the word
+    assert matched((1, 0.5)) > 0
+    assert matched((0, 0.5)) == pytest.approx(0.0, abs=1e-6)

@@ -8,9 +8,11 @@ from hypothesis import strategies as st
 
 from agent_memory.core.model.models import Episode, EpisodeUnit
 from agent_memory.core.retrieval.episode_index import EpisodeIndex
-from agent_memory.core.retrieval.index_rows import NEIGHBOUR_WEIGHT, WINDOW, Vocabulary
+from agent_memory.core.retrieval.index_rows import NEIGHBOURS, Vocabulary
 from agent_memory.core.retrieval.lexical import Bm25Index
 from agent_memory.core.retrieval.periods import calendar_day
+
+WINDOW, NEIGHBOUR_WEIGHT = NEIGHBOURS
 
 WORDS = ["contract", "clause", "liability", "renewal", "payment", "audit", "notice", "term"]
 SPEAKERS = [None, "Jane", "Carlos"]

@@ -110,6 +110,10 @@ class EpisodicPolicy:
     reranked_episodes: int = 10
     # How a search weighs the words, the vectors and the query's hints (RankingPolicy).
     ranking: RankingPolicy = field(default_factory=RankingPolicy)
+    # A message is matched by its own words and by its neighbours' up to this many messages
+    # away, at this weight per step (a short turn means what the turns around it say).
+    neighbour_window: int = 2
+    neighbour_weight: float = 0.5
 
 
 @dataclass(frozen=True, slots=True)

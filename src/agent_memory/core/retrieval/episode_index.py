@@ -30,6 +30,7 @@ from agent_memory.core.model.scope import AGENT_SCOPE, Scope
 from agent_memory.core.model.time_window import OPEN, TimeWindow
 from agent_memory.core.ports import Embedder, EpisodeStore, FloatArray
 from agent_memory.core.retrieval.index_rows import (
+    NEIGHBOURS,
     OBJECT_BYTES,
     SUMMARY,
     EpisodeKey,
@@ -77,23 +78,33 @@ class EpisodeIndex:
         *,
         reuse: EpisodeIndex | None = None,
         quantized: bool = True,
+        neighbours: tuple[int, float] = NEIGHBOURS,
     ) -> None:
         """Index ``episodes``; rows ``reuse`` (the agent's previous index) already prepared
         for an episode are laid out again rather than recomputed. ``quantized``: vectors held
-        as int8 rows (a quarter of float32's memory), else as float32.
+        as int8 rows (a quarter of float32's memory), else as float32. ``neighbours``: how
+        many messages away, at what weight per step, a message's neighbours' words count.
         """
         self.episodes = list(episodes)
         self.model_id, self.dimension = model_id, dimension
         self.quantized = quantized
+        self.neighbours = neighbours
         earlier: dict[EpisodeKey, PreparedEpisode] = {}
         self.vocabulary = Vocabulary()
-        if reuse is not None and reuse.reusable_for(model_id, dimension, quantized):
+        if reuse is not None and reuse.reusable_for(model_id, dimension, quantized, neighbours):
             earlier = reuse.prepared
             self.vocabulary = Vocabulary(reuse.vocabulary.ids)
         keys = [episode_key(e) for e in self.episodes]
         fresh = [
             earlier.get(key)
-            or prepare(episode, self.vocabulary, model_id, dimension, quantized=quantized)
+            or prepare(
+                episode,
+                self.vocabulary,
+                model_id,
+                dimension,
+                quantized=quantized,
+                neighbours=neighbours,
+            )
             for key, episode in zip(keys, self.episodes, strict=True)
         ]
         lengths = np.array([p.rows for p in fresh], dtype=np.int64)
@@ -130,12 +141,20 @@ class EpisodeIndex:
         self.dated = _concat([p.dated for p in fresh], np.bool_)
         self.nbytes = self._footprint()
 
-    def reusable_for(self, model_id: str, dimension: int, quantized: bool = True) -> bool:
+    def reusable_for(
+        self,
+        model_id: str,
+        dimension: int,
+        quantized: bool = True,
+        neighbours: tuple[int, float] = NEIGHBOURS,
+    ) -> bool:
         """Whether the next index of ``model_id`` may build on this one's prepared rows: same
-        vector space, and a vocabulary not mostly made of terms no episode uses any more.
+        vector space, words matched with the same neighbours, and a vocabulary not mostly
+        made of terms no episode uses any more.
         """
         live = int(np.count_nonzero(np.diff(self.lexical.postings_start)))
-        same = (model_id, dimension, quantized) == (self.model_id, self.dimension, self.quantized)
+        ours = (self.model_id, self.dimension, self.quantized, self.neighbours)
+        same = (model_id, dimension, quantized, neighbours) == ours
         return same and len(self.vocabulary.ids) <= 2 * live + _SPARE_TERMS
 
     def _footprint(self) -> int:
@@ -484,6 +503,11 @@ def _z(values: FloatArray) -> FloatArray:
     return (centred / spread).astype(np.float32)
 
 
+def neighbours_of(policy: EpisodicPolicy) -> tuple[int, float]:
+    """How far and how much a message's neighbours' words count, as ``policy`` says."""
+    return policy.neighbour_window, policy.neighbour_weight
+
+
 @dataclass(slots=True)
 class _Entry:
     versions: dict[str, str]  # each member agent's store version the index was built at
@@ -665,6 +689,7 @@ class EpisodeIndexCache:
             embedder.dimension,
             reuse=kept,
             quantized=policy.vector_encoding == "int8",
+            neighbours=neighbours_of(policy),
         )
 
     def _kept(
@@ -683,7 +708,11 @@ class EpisodeIndexCache:
         with self._lock:
             previous = self._entries.get(key)
         entry = previous
-        if entry is not None and (entry.limit != policy.candidates or entry.stale(self._max_age)):
+        if entry is not None and (
+            entry.limit != policy.candidates
+            or entry.index.neighbours != neighbours_of(policy)
+            or entry.stale(self._max_age)
+        ):
             entry = None
         changes = self._changes(store, entry, tenant_id, members, now)
         versions = {m: version for m, (version, _) in changes.items()}
@@ -710,6 +739,7 @@ class EpisodeIndexCache:
             embedder.dimension,
             reuse=previous.index if previous is not None else None,
             quantized=policy.vector_encoding == "int8",
+            neighbours=neighbours_of(policy),
         )
         with self._lock:
             self._entries[key] = _Entry(versions, time.monotonic(), built, policy.candidates)

@@ -22,8 +22,8 @@ from agent_memory.core.retrieval.periods import calendar_day, tells_when
 
 MESSAGE, FINDING, SUMMARY = 0, 1, 2
 # A neighbour lends its words at this weight, halving per step, up to this many steps away.
-NEIGHBOUR_WEIGHT = 0.5
-WINDOW = 2
+# How far and how much a message's neighbours' words count (EpisodicPolicy's defaults).
+NEIGHBOURS = (2, 0.5)
 # What a small Python object (a unit, its strings and vector) costs beyond its payload, roughly.
 OBJECT_BYTES = 400
 
@@ -140,9 +140,11 @@ def prepare(
     dimension: int,
     *,
     quantized: bool = True,
+    neighbours: tuple[int, float] = NEIGHBOURS,
 ) -> PreparedEpisode:
     """Lay out one episode's rows and compute what each is matched by; with ``quantized``,
-    its vectors held as int8 rows with a scale each, else as float32 rows.
+    its vectors held as int8 rows with a scale each, else as float32 rows. ``neighbours``:
+    how many messages away, and at what weight per step, a message's neighbours' words count.
     """
     # A row is matched as "(day) speaker: text" (unit_text): its day's, speaker's and text's
     # terms, tokenised apart (the separators keep words from joining).
@@ -176,6 +178,7 @@ def prepare(
         np.array(plain_rows, dtype=np.int32),
         messages=len(messages),
         rows=len(units),
+        neighbours=neighbours,
     )
     speakers = {u.speaker: None for u in units if u is not None and u.speaker}
     position = {name: i for i, name in enumerate(speakers)}
@@ -218,7 +221,14 @@ def prepare(
 
 
 def _postings(
-    own: Ids, own_rows: Ids, plain: Ids, plain_rows: Ids, *, messages: int, rows: int
+    own: Ids,
+    own_rows: Ids,
+    plain: Ids,
+    plain_rows: Ids,
+    *,
+    messages: int,
+    rows: int,
+    neighbours: tuple[int, float] = NEIGHBOURS,
 ) -> tuple[Ids, Ids, npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """An episode's postings from its rows' own terms (``own``, the row of each in
     ``own_rows``) and its messages' text terms (``plain``, ``plain_rows``): each distinct
@@ -226,16 +236,17 @@ def _postings(
     has; and each row's length.
 
     A row counts its own terms once, and each message the text terms of the messages up to
-    ``WINDOW`` away at ``NEIGHBOUR_WEIGHT`` per step (their text only: a neighbour's speaker
-    and date would put every name in every window).
+    ``window`` away at ``weight`` per step (``neighbours``; their text only: a neighbour's
+    speaker and date would put every name in every window).
     """
+    window, weight = neighbours
     docs, terms, counts = [own_rows], [own], [np.ones(len(own))]
-    for step in range(1, WINDOW + 1):
+    for step in range(1, window + 1):
         for target in (plain_rows - step, plain_rows + step):
             lent = (target >= 0) & (target < messages)
             docs.append(target[lent])
             terms.append(plain[lent])
-            counts.append(np.full(int(lent.sum()), NEIGHBOUR_WEIGHT**step))
+            counts.append(np.full(int(lent.sum()), weight**step))
     all_docs = np.concatenate(docs).astype(np.int64)
     all_terms = np.concatenate(terms).astype(np.int64)
     all_counts = np.concatenate(counts)
