@@ -311,26 +311,44 @@ def cross_validate(
 
 
 def markdown(result: Mapping[str, Any]) -> str:
+    """The verdict per component, then each value's dev objective per dataset."""
     lines = [
         "# Retrieval components, cross-validated",
         "",
-        f"{result['questions']} dev questions ({result['by_dataset']}), {FOLDS} folds stratified "
-        "by dataset and question type. Objective per question: the mean of turn recall_any@10 "
-        "and session recall@5 (all on LongMemEval, any on LoCoMo). Gain: the held-out objective "
-        "with the value chosen on the other folds, minus the component off, paired per question "
-        f"(95% bootstrap interval, {RESAMPLES} resamples).",
+        f"{result['questions']} dev questions ({result['by_dataset']['longmemeval']} "
+        f"LongMemEval, {result['by_dataset']['locomo']} LoCoMo), {FOLDS} folds stratified by "
+        "dataset and question type. Objective per question: the mean of turn recall_any@10 "
+        "and session recall@5 (all on LongMemEval, any on LoCoMo). A component's value is "
+        "chosen on four folds and scored on the fifth; the gain is that held-out objective "
+        "minus the component off (and minus its default), paired per question, with its 95% "
+        f"bootstrap interval ({RESAMPLES} resamples).",
         "",
-        "| component | chosen per fold | gain over off | interval | better / worse | kept |",
-        "|---|---|---|---|---|---|",
+        "| component | chosen per fold | gain over off | interval | better / worse "
+        "| over the default | kept |",
+        "|---|---|---|---|---|---|---|",
     ]
     for component, c in result["components"].items():
-        g = c["gain_over_off"]
+        g, d = c["gain_over_off"], c["gain_over_default"]
         lines.append(
             f"| {component} | {', '.join(c['chosen_per_fold'])} | {g['mean']:+.4f} | "
             f"[{g['ci95'][0]:+.4f}, {g['ci95'][1]:+.4f}] | "
             f"{c['paired_counts']['better']} / {c['paired_counts']['worse']} | "
+            f"{d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] | "
             f"{'yes' if c['earns_its_place'] else 'no'} |"
         )
+    lines += [
+        "",
+        "Dev objective of each value (every question, no folds), LongMemEval / LoCoMo:",
+        "",
+        "| component | values |",
+        "|---|---|",
+    ]
+    for component, c in result["components"].items():
+        cells = ", ".join(
+            f"{label}: {m['longmemeval']:.3f} / {m['locomo']:.3f}"
+            for label, m in c["dev_means"].items()
+        )
+        lines.append(f"| {component} | {cells} |")
     return "\n".join(lines) + "\n"
 
 
@@ -339,7 +357,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=None, help="embedding cache folder")
     parser.add_argument("--limit", type=int, default=None, help="the first N LongMemEval questions")
     parser.add_argument("--locomo-only", action="store_true")
-    parser.add_argument("--rows", type=Path, default=None, help="reuse rows saved by a run")
+    parser.add_argument("--rows", type=Path, default=None, help="reuse rows --keep-rows saved")
+    parser.add_argument(
+        "--keep-rows", type=Path, default=None, help="save every question's metrics here"
+    )
     parser.add_argument(
         "--out", type=Path, default=Path("benchmarks/results/cross_validation.json")
     )
@@ -362,14 +383,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.locomo_only:
             questions = longmemeval.load_questions(dataset("longmemeval"))[: args.limit]
             rows += list(longmemeval_rows(questions, embedder, components))
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.with_suffix(".rows.json").write_text(json.dumps(rows) + "\n")
+        if args.keep_rows is not None:
+            args.keep_rows.write_text(json.dumps(rows) + "\n")
     by_dataset = {d: sum(r["dataset"] == d for r in rows) for d in ("longmemeval", "locomo")}
     result = {
         "questions": len(rows),
         "by_dataset": by_dataset,
         "components": cross_validate(rows, components),
     }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
     args.out.with_suffix(".md").write_text(markdown(result))
     print(markdown(result))
