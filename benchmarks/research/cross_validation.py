@@ -4,8 +4,9 @@ Every question of LongMemEval_S dev (``$AGENT_MEMORY_BENCH_DATA/longmemeval``) a
 dev conversations (26 and 30) is loaded into a fresh local memory once, through the product
 (``local_ports``, the real embedder and PII detector), and asked through ``SearchEpisodes``
 under each variant of the configuration the product accepts: each :class:`RankingPolicy`
-weight at 0 (the component off), half, its default and twice it, and the episodic gate and
-candidate cut at a few values. Nothing in the product is patched: a variant is
+weight at 0 (the component off), half, its default and twice it, the neighbours' words, the
+episodic gate and candidate cut at a few values, and the write path's ``embedded_context``
+(a store written per value). Nothing in the product is patched: a variant is
 ``EpisodicPolicy.ranking`` (or another ``EpisodicPolicy`` field) on the same stored memory.
 
 Per question the objective is the mean of turn recall_any@10 and session recall (recall_all@5
@@ -78,6 +79,16 @@ def episodic(**fields: Any) -> Variant:
     return apply
 
 
+# The write path's one setting: what a short message is embedded with (its neighbours). Each
+# value needs its own store; the read variants are asked of the default's.
+WRITE_COMPONENT = "embedded_context"
+WRITE_VALUES = (0, 1, 2)
+
+
+def write_variant(value: int) -> Variant:
+    return episodic(embedded_context=value)
+
+
 def component_values() -> dict[str, dict[str, Variant]]:
     """Each component and the values it is tried at, by label; the first is "off"."""
     default = RankingPolicy()
@@ -90,6 +101,7 @@ def component_values() -> dict[str, dict[str, Variant]]:
     components["neighbour_weight"] = {
         f"{v:g}": episodic(neighbour_weight=v) for v in (0.0, 0.25, 0.5, 1.0)
     }
+    components[WRITE_COMPONENT] = {str(v): write_variant(v) for v in WRITE_VALUES}
     components["min_word_share"] = {
         str(v): episodic(min_word_share=v) for v in (None, 0.25, 0.5, 0.75)
     }
@@ -101,6 +113,7 @@ def component_values() -> dict[str, dict[str, Variant]]:
 
 DEFAULTS = {
     **{name: f"{float(getattr(RankingPolicy(), name)):g}" for name in RankingPolicy.__slots__},
+    WRITE_COMPONENT: str(EpisodicPolicy().embedded_context),
     "neighbour_window": str(EpisodicPolicy().neighbour_window),
     "neighbour_weight": f"{EpisodicPolicy().neighbour_weight:g}",
     "min_word_share": str(EpisodicPolicy().min_word_share),
@@ -146,8 +159,25 @@ def scored(
 # ---------------------------------------------------------------- the datasets
 
 
+def asked_variants(
+    components: Mapping[str, Mapping[str, Variant]], written: int
+) -> Iterator[tuple[str, Variant]]:
+    """The variants to ask of a store written with ``embedded_context=written``: every read
+    variant of the default's store, the default read of the others.
+    """
+    if written == EpisodicPolicy().embedded_context:
+        for component, values in components.items():
+            if component == WRITE_COMPONENT:
+                continue
+            for label, variant in values.items():
+                yield f"{component}={label}", variant
+    yield f"{WRITE_COMPONENT}={written}", write_variant(written)
+
+
 def longmemeval_rows(
-    questions: Sequence[longmemeval.Question], embedder: Embedder, components: Any
+    questions: Sequence[longmemeval.Question],
+    embedder: Embedder,
+    components: Mapping[str, Mapping[str, Variant]],
 ) -> Iterator[dict[str, Any]]:
     """Per scored LongMemEval question: its metrics under every variant."""
     for i, question in enumerate(questions, start=1):
@@ -155,19 +185,20 @@ def longmemeval_rows(
             continue
         progress(f"longmemeval {i}/{len(questions)} {question.question_id}")
         events, unit_map = longmemeval.events_for(question)
-        with tempfile.TemporaryDirectory(prefix="cv-lme-") as tmp:
-            ports = longmemeval.open_memory(Path(tmp), question, embedder)
-            retrieval.load_into_memory(ports, events)
-            session_of = {s.run_id: s.session_id for s in question.sessions}
-            relevant = {"session": question.answer_sessions, "turn": question.evidence_turns}
-            row: dict[str, Any] = {
-                "dataset": "longmemeval",
-                "id": question.question_id,
-                "stratum": f"longmemeval/{question.question_type}",
-                "variants": {},
-            }
-            for component, values in components.items():
-                for label, variant in values.items():
+        session_of = {s.run_id: s.session_id for s in question.sessions}
+        relevant = {"session": question.answer_sessions, "turn": question.evidence_turns}
+        row: dict[str, Any] = {
+            "dataset": "longmemeval",
+            "id": question.question_id,
+            "stratum": f"longmemeval/{question.question_type}",
+            "variants": {},
+        }
+        for written in WRITE_VALUES:
+            with tempfile.TemporaryDirectory(prefix="cv-lme-") as tmp:
+                opened = longmemeval.open_memory(Path(tmp), question, embedder)
+                ports = with_policy(opened, write_variant(written))
+                retrieval.load_into_memory(ports, events)
+                for key, variant in asked_variants(components, written):
                     found = ask(
                         with_policy(ports, variant),
                         question.agent_id,
@@ -175,9 +206,8 @@ def longmemeval_rows(
                         longmemeval.TENANT,
                         question.now,
                     )
-                    sessions = list(
-                        dict.fromkeys(session_of[h["run_id"]] for h in found["episodes"])
-                    )
+                    runs = [h["run_id"] for h in found["episodes"]]
+                    sessions = list(dict.fromkeys(session_of[r] for r in runs))
                     turns = list(
                         dict.fromkeys(
                             unit_map[(h["run_id"], h["seq"])]
@@ -185,33 +215,34 @@ def longmemeval_rows(
                             if h["kind"] == "message"
                         )
                     )
-                    row["variants"][f"{component}={label}"] = scored(
-                        sessions, turns, relevant, all_sessions=True
-                    )
-            yield row
+                    row["variants"][key] = scored(sessions, turns, relevant, all_sessions=True)
+        yield row
 
 
 def locomo_rows(
-    conversations: Sequence[retrieval.Conversation], embedder: Embedder, components: Any
+    conversations: Sequence[retrieval.Conversation],
+    embedder: Embedder,
+    components: Mapping[str, Mapping[str, Variant]],
 ) -> Iterator[dict[str, Any]]:
     """Per LoCoMo dev question: its metrics under every variant."""
     for conversation in conversations:
-        progress(f"locomo {conversation.name}: loading {len(conversation.sessions)} sessions")
+        progress(f"locomo {conversation.name}: {len(conversation.sessions)} sessions")
         events, units = retrieval.events_from_sessions(conversation)
-        with tempfile.TemporaryDirectory(prefix="cv-locomo-") as tmp:
-            ports = retrieval.open_memory(Path(tmp), conversation, embedder)  # type: ignore[arg-type]
-            retrieval.load_into_memory(ports, events)
-            rows: list[dict[str, Any]] = [
-                {
-                    "dataset": "locomo",
-                    "id": f"{conversation.name}/{q.qa_index}",
-                    "stratum": f"locomo/{q.category}",
-                    "variants": {},
-                }
-                for q in conversation.questions
-            ]
-            for component, values in components.items():
-                for label, variant in values.items():
+        rows: list[dict[str, Any]] = [
+            {
+                "dataset": "locomo",
+                "id": f"{conversation.name}/{q.qa_index}",
+                "stratum": f"locomo/{q.category}",
+                "variants": {},
+            }
+            for q in conversation.questions
+        ]
+        for written in WRITE_VALUES:
+            with tempfile.TemporaryDirectory(prefix="cv-locomo-") as tmp:
+                opened = retrieval.open_memory(Path(tmp), conversation, embedder)  # type: ignore[arg-type]
+                ports = with_policy(opened, write_variant(written))
+                retrieval.load_into_memory(ports, events)
+                for key, variant in asked_variants(components, written):
                     asked = with_policy(ports, variant)
                     for row, q in zip(rows, conversation.questions, strict=True):
                         found = ask(asked, conversation.agent_id, q.text, retrieval.TENANT, None)
@@ -224,10 +255,8 @@ def locomo_rows(
                             if h["kind"] == "message"
                         ]
                         relevant = {"session": q.sessions, "turn": q.evidence}
-                        row["variants"][f"{component}={label}"] = scored(
-                            sessions, turns, relevant, all_sessions=False
-                        )
-            yield from rows
+                        row["variants"][key] = scored(sessions, turns, relevant, all_sessions=False)
+        yield from rows
 
 
 # ---------------------------------------------------------------- cross-validation
