@@ -179,32 +179,17 @@ def harness(pii_detector: str) -> Iterator[Harness]:
     from agent_memory.wiring import aws as wiring
     from agent_memory.wiring.detectors import PiiDetectorChoice
     from tests.resilience.helpers_aws import aws_harness
-    from tests.support.moto_workflow import handler_name, handler_reply
+    from tests.support.moto_workflow import route_to_handlers
 
     meter = Meter()
     # In a function, the package's log records go out as JSON lines (observability's import
     # does this where AWS_LAMBDA_FUNCTION_NAME is set): they are billed log bytes too.
     route_package_logs()
 
-    def invoke(
-        backend: LambdaSimpleBackend,
-        function_name: str,
-        qualifier: str | None,
-        body: Any,
-        headers: Any,
-        response_headers: Any,
-    ) -> bytes:
-        from tests.support.lambda_context import LambdaContext
-
-        name = handler_name(function_name)
-        return meter.invoke(  # type: ignore[no-any-return]
-            name, lambda: handler_reply(name, body, response_headers, LambdaContext(name))
-        )
-
     with (
         aws_harness() as aws,
         meter.recording(),
-        mock.patch.object(LambdaSimpleBackend, "invoke", invoke),
+        mock.patch.object(LambdaSimpleBackend, "invoke", route_to_handlers(around=meter.invoke)),
     ):
         runtime = aws.runtime
         choice = PiiDetectorChoice.parse(pii_detector, field="pii_detector")

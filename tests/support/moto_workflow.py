@@ -97,13 +97,17 @@ def moto_with_handlers(invocations: list[str] | None = None) -> Iterator[None]:
                 "lambda": {"use_docker": False},
             }
         ),
-        mock.patch.object(LambdaSimpleBackend, "invoke", _route_to_handlers(invocations)),
+        mock.patch.object(LambdaSimpleBackend, "invoke", route_to_handlers(invocations)),
     ):
         yield
 
 
-def _route_to_handlers(invocations: list[str] | None) -> Callable[..., bytes]:
-    """moto's Lambda invoke, calling the in-process handler as the Lambda service would."""
+def route_to_handlers(
+    invocations: list[str] | None = None,
+    around: Callable[[str, Callable[[], bytes]], bytes] | None = None,
+) -> Callable[..., bytes]:
+    """moto's Lambda invoke, calling the in-process handler as the Lambda service would; with
+    ``around``, the call is made by ``around(function, call)`` (a meter timing it)."""
 
     def invoke(
         self: LambdaSimpleBackend,
@@ -116,7 +120,11 @@ def _route_to_handlers(invocations: list[str] | None) -> Callable[..., bytes]:
         name = handler_name(function_name)
         if invocations is not None:
             invocations.append(name)
-        return handler_reply(name, body, response_headers, LambdaContext(name))
+
+        def call() -> bytes:
+            return handler_reply(name, body, response_headers, LambdaContext(name))
+
+        return call() if around is None else around(name, call)
 
     return invoke
 
