@@ -366,7 +366,8 @@ def assumption_section() -> list[str]:
         f"1,000); {ASSUMPTIONS['agentcore_records_per_run']} long-term records a run; one "
         "retrieval a bootstrap. Month-one storage is the average of what the month "
         "accumulates, for both.",
-        "- No free tier, savings plan or volume tier is counted.",
+        "- No free tier, savings plan or volume tier is counted; stored logs are counted at "
+        "their ingested size (CloudWatch bills them compressed, so less).",
     ]
 
 

@@ -49,7 +49,6 @@ ASSUMPTIONS = {
     # A chat model's token is shorter than Titan's: about 3.5 characters of English (Anthropic's
     # figure for Claude), fewer in code and logs.
     "chat_chars_per_token": 3.5,
-    "log_compression": 1.0,  # CloudWatch stores logs compressed; counted as ingested here
     "bootstraps_per_run": 1,
     "agentcore_records_per_run": 4,  # facts and a summary a built-in strategy extracts
     "agentcore_retrievals_per_bootstrap": 1,
@@ -88,7 +87,6 @@ class Choices:
     memory_mb: dict[str, int]
     workflow: str = "STANDARD"
     tracing: bool = True
-    chat_model: str | None = None
     reranker: bool = False
     log_class: str = "standard"
 
@@ -165,21 +163,17 @@ def units(
             1, math.ceil(m.event_bytes / m.events_put / 65_536)
         )
         used["eventbridge.archive_ingest"] += m.event_bytes / 1e9
-    if choices.chat_model and m.executions:
-        used["chat.calls"] += m.executions
     if choices.reranker:
         used["bedrock.cohere_rerank"] += sum(1 for i in m.invocations if i.function == "bootstrap")
     return used
 
 
-def price(used: Mapping[str, float], *, chat: dict[str, float] | None = None) -> dict[str, float]:
-    """Dollars by service for ``used`` units (``chat``: the extraction model's dollars)."""
+def price(used: Mapping[str, float]) -> dict[str, float]:
+    """Dollars by service for ``used`` units."""
     dollars: defaultdict[str, float] = defaultdict(float)
     for key, quantity in used.items():
         if key in PRICES:
             dollars[SERVICE_OF[key.split(".", 1)[0]]] += PRICES[key].of(quantity)
-    if chat:
-        dollars["Bedrock models"] += chat.get("usd", 0.0)
     return dict(dollars)
 
 

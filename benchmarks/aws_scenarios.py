@@ -222,9 +222,6 @@ class Measured:
     event_bytes: int = 0
     count: int = 1  # how many of the thing (runs, bootstraps) the records hold
 
-    def per_one(self) -> dict[str, float]:
-        return {"count": self.count}
-
 
 def transitions_of(history: list[dict[str, Any]]) -> int:
     """State transitions Step Functions bills: each state entered

@@ -31,9 +31,9 @@ from stdnum import iban, luhn
 from agent_memory.core.ports import PiiDetector, PiiEntity
 from agent_memory.core.privacy.scrubbing import AllDetectors, detect_all
 from agent_memory.wiring.aws import AwsRuntime
-from agent_memory.wiring.aws_settings import AwsSettings
 from agent_memory.wiring.detectors import every_detector
 from tests.adapters.local.test_pii_national_ids import GENERATORS, _scheme
+from tests.integration.aws.moto_dynamodb import settings_for
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
@@ -66,17 +66,9 @@ class NoComprehend(boto3.Session):
 @cache
 def aws_mode(regions: tuple[str, ...] = ()) -> PiiDetector:
     """What the default deployment's functions scrub with: the runtime's own detectors."""
-    settings = AwsSettings(
-        episodes_table="episodes",
-        facts_table="facts",
-        procedures_table="procedures",
-        ledger_table="ledger",
-        kb_bucket="kb-docs",
-        knowledge_base_id="KB12345678",
-        kb_data_source_id="DS12345678",
-        pii_regions=regions,
-    )
-    return AwsRuntime(settings, session=NoComprehend(region_name="us-east-1")).pii_detectors()
+    tables = {name: name for name in ("episodes", "facts", "procedures", "ledger")}
+    deployed = settings_for(tables, pii_regions=regions)
+    return AwsRuntime(deployed, session=NoComprehend(region_name="us-east-1")).pii_detectors()
 
 
 @cache
