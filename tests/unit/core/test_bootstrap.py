@@ -236,8 +236,14 @@ def test_a_query_naming_a_person_finds_their_turn_through_the_pseudonym(memory: 
 
 
 def test_the_block_names_people_by_short_forms_its_first_line_declares(memory: Memory) -> None:
-    # Given a run where Jane Doe and Raj Patel spoke, stored with their names pseudonymised
-    memory.ports = replace(memory.ports, pii=FakePiiDetector(names=("Jane Doe", "Raj Patel")))
+    # Given a run where Jane Doe and Raj Patel spoke, stored with their names pseudonymised,
+    # in a memory that serves any run (the fake embedder's vectors mean nothing to the gate)
+    policies = memory.ports.policies
+    memory.ports = replace(
+        memory.ports,
+        pii=FakePiiDetector(names=("Jane Doe", "Raj Patel")),
+        policies=replace(policies, episodic=replace(policies.episodic, min_similarity=-1.0)),
+    )
     event = run_event(
         "r1",
         messages=[

@@ -27,17 +27,20 @@ class RankingPolicy:
     sums (0 turns a component off).
 
     A unit is scored by its words (BM25 over its own text and its neighbours') and its vector,
-    each standardized, summed and standardized again (``lexical``, ``dense``). Its episode's
-    standing among the ranked episodes is added (``standing``), and so are the query's hints:
-    a run inside the period the query names (``period``), the newest runs for a question
-    about the current state (``recency``: 1 for the newest, 0 for the oldest), a unit that
-    dates what it tells for a question about time (``dated``), a unit of the one speaker the
-    query names (``speaker``).
+    each standardized, summed and standardized again (``lexical``, ``dense``). The query's
+    hints are added: a run inside the period the query names (``period``), the newest runs
+    for a question about the current state (``recency``: 1 for the newest, 0 for the oldest),
+    a unit that dates what it tells for a question about time (``dated``), a unit of the one
+    speaker the query names (``speaker``). Its episode's standing among the ranked episodes
+    may be added too (``standing``, off by default). Each default was chosen by
+    cross-validation on both benchmarks' dev questions: the three time hints as one
+    mechanism, and the standing left off, with no held-out gain
+    (benchmarks/research/CROSS_VALIDATION.md).
     """
 
     lexical: float = 1.0
     dense: float = 1.0
-    standing: float = 1.0
+    standing: float = 0.0
     period: float = 1.0
     recency: float = 1.0
     dated: float = 0.5
@@ -64,13 +67,12 @@ class EpisodicPolicy:
     top_k: int = 3
     # None: use the threshold calibrated for the embedding model (see ``calibration``).
     min_similarity: float | None = None
-    # A run also reaches that gate when it holds this share of the task's word weight (the
-    # IDF over runs of the task's distinct terms): like the similarity threshold, the 99th
-    # percentile of the unrelated (the best run of a memory asked another conversation's
-    # questions: 0.495 on LoCoMo dev; 0.9% of such memories pass, as do 73% of evidence
-    # runs), so a run that says the task's words is served though its vectors sit below the
-    # threshold. None: meaning alone (benchmarks/research/LONGMEMEVAL.md).
-    min_word_share: float | None = 0.5
+    # With a share here, a run also reaches that gate when it holds this share of the task's
+    # word weight (the IDF over runs of the task's distinct terms). None, the default: the
+    # gate is the embedding model's alone. At 0.5 the words served one question's evidence
+    # in a hundred more and a block for 3% more tasks the memory held no answer to
+    # (benchmarks/research/CROSS_VALIDATION.md).
+    min_word_share: float | None = None
     # Each human/AI message of a run is kept as a searchable unit, within these bounds (the
     # total also keeps a consolidation step's state under Step Functions' 256 KB).
     max_units: int = 300
@@ -85,13 +87,12 @@ class EpisodicPolicy:
     # assistant's answers and pasted output mostly, are what lexical search matches anyway
     # (benchmarks/research/LONGMEMEVAL.md).
     embedded_chars: int = 512
-    # A message shorter than that is embedded with this many messages on each side of it in
-    # what room is left ("Yes, loved it!" means what the turns around it say). 1, not the
-    # lexical window's 2: on LoCoMo's dev conversations one neighbour finds 6 more evidence
-    # turns at turn@10 and loses 3, two find 5 and lose 6; on LongMemEval's dev questions both
-    # take session recall_all@5 from 71 to 73 of 76 and turn@10 from 73 to 72
-    # (benchmarks/research/LONGMEMEVAL.md).
-    embedded_context: int = 1
+    # A message shorter than that can be embedded with this many messages on each side of it
+    # in what room is left. 0, each message alone: its neighbours' words reach it anyway
+    # (``neighbour_window``), and their text in its vector showed no held-out gain in the
+    # cross-validation, at 30% more text through the model on LongMemEval
+    # (benchmarks/research/CROSS_VALIDATION.md).
+    embedded_context: int = 0
     units_per_episode: int = 3
     # The memory context shows the search's best moments (message units) overall, best first,
     # under their episodes, while their shown text (each cut to 300 characters) fits in this

@@ -59,14 +59,15 @@ _TIE_DECIMALS = 4
 class EpisodeIndex:
     """Hybrid search over fixed episodes: immutable once built, cheap per query.
 
-    The recipe, measured on LoCoMo (``benchmarks/research/RETRIEVAL_RECIPE.md``): every unit is
-    matched lexically (BM25 over its own text plus its neighbours' at half weight per step) and
-    by its vector; the two z-scored scores are added; an episode is as relevant as its best
-    unit; a unit's final score adds its episode's standing, and, by default, one standard
-    deviation each when the query names its speaker or a period its run falls in (absolute, or
-    relative to the search's ``now``); a query about the current state adds up to one more for
-    the newest runs; a query about time (or naming a period) adds half of one to units that
-    date what they tell ("yesterday", "on 3 May"). Each weight is the search's
+    The recipe, each part kept by cross-validation on both benchmarks' dev questions
+    (``benchmarks/research/CROSS_VALIDATION.md``): every unit is matched lexically (BM25 over
+    its own text plus its neighbours' at half weight per step) and by its vector; the two
+    z-scored scores are added; an episode is as relevant as its best unit; by default a unit
+    gains one standard deviation when the query names its speaker or a period its run falls
+    in (absolute, or relative to the search's ``now``); a query about the current state adds
+    up to one more for the newest runs; a query about time (or naming a period) adds half of
+    one to units that date what they tell ("yesterday", "on 3 May"). Its episode's standing
+    is added only when the policy weighs it. Each weight is the search's
     :class:`RankingPolicy`.
     """
 

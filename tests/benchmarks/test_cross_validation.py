@@ -1,0 +1,131 @@
+"""The cross-validation protocol: a value is chosen without the fold it is scored on, folds
+keep every stratum spread, and a component's gain is paired per question.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from benchmarks.research.cross_validation import (
+    FOLDS,
+    GATES,
+    bootstrap,
+    cross_validate,
+    episodic,
+    fold_choice,
+    folds,
+    gates_report,
+)
+
+
+def row(stratum: str, dataset: str = "locomo", **objectives: float) -> dict[str, Any]:
+    return {
+        "dataset": dataset,
+        "stratum": stratum,
+        "variants": {
+            key: {"objective": v, "session_recall@5": v, "turn_recall_any@10": v}
+            for key, v in objectives.items()
+        },
+    }
+
+
+@given(st.lists(st.sampled_from(["a", "b", "c"]), min_size=FOLDS, max_size=60))
+def test_folds_deal_each_stratum_evenly(strata: list[str]) -> None:
+    # Given rows of a few strata
+    rows = [row(s) for s in strata]
+
+    # When they are dealt into folds
+    fold = folds(rows)
+
+    # Then every stratum's rows differ by at most one between any two folds
+    for stratum in set(strata):
+        counts = Counter(f for f, s in zip(fold, strata, strict=True) if s == stratum)
+        sizes = [counts.get(f, 0) for f in range(FOLDS)]
+        assert max(sizes) - min(sizes) <= 1
+
+
+def test_a_fold_is_never_chosen_on_its_own_questions() -> None:
+    # Given rows where "x" wins on every fold's questions but one, which "y" wins by far
+    rows = [row("s", **{"k=x": 1.0, "k=y": 0.0}) for _ in range(50)]
+    fold = folds(rows)
+    for r, f in zip(rows, fold, strict=True):
+        if f == 0:
+            r["variants"] = {key: {"objective": v} for key, v in {"k=x": 0.0, "k=y": 100.0}.items()}
+
+    # When each fold's value is chosen
+    chosen, held_out = fold_choice(rows, ["k=x", "k=y"], lambda r, k: r["variants"][k]["objective"])
+
+    # Then fold 0 gets the other folds' choice, "x", though its own questions favour "y",
+    # and every other fold, trained on fold 0 among others, gets "y"
+    assert chosen == ["k=x"] + ["k=y"] * (FOLDS - 1)
+    assert len(held_out) == len(rows)
+
+
+def test_a_component_that_helps_everywhere_earns_its_place_and_noise_does_not() -> None:
+    # Given a component whose "1" beats "0" on every question, and one that changes nothing
+    rows = [
+        row("s", **{"helps=0": 0.5, "helps=1": 1.0, "noise=0": 0.7, "noise=1": 0.7})
+        for _ in range(40)
+    ]
+    components: Any = {"helps": {"0": None, "1": None}, "noise": {"0": None, "1": None}}
+
+    # When each is cross-validated (defaults: "1")
+    out = cross_validate(rows, components, defaults={"helps": "1", "noise": "1"})
+
+    # Then only the first earns its place, with its paired gain of 0.5
+    assert out["helps"]["earns_its_place"]
+    assert out["helps"]["gain_over_off"]["mean"] == 0.5
+    assert not out["noise"]["earns_its_place"]
+    assert out["noise"]["chosen_per_fold"] == ["0"] * FOLDS  # a tie goes to "off"
+
+
+@given(st.lists(st.floats(-1, 1), min_size=1, max_size=30))
+def test_the_bootstrap_interval_holds_the_mean(values: list[float]) -> None:
+    # Given paired differences
+    # When their mean and interval are drawn
+    mean, low, high = bootstrap(values)
+
+    # Then the interval lies within the values and holds the mean
+    assert min(values) - 1e-9 <= low <= mean + 1e-9
+    assert mean - 1e-9 <= high <= max(values) + 1e-9
+
+
+def test_a_gate_is_paired_on_evidence_served_and_on_unrelated_tasks_served() -> None:
+    # Given questions whose evidence every gate serves, and unrelated tasks only "no gate" serves
+    gated = []
+    for i in range(20):
+        r = row("s", dataset="longmemeval" if i % 2 else "locomo")
+        r["served"] = {
+            g: {"turn recall_any": 1.0, "session recall": 1.0, "objective": 1.0, "tokens": 900}
+            for g in GATES
+        }
+        r["unrelated"] = {
+            g: {"served": 1.0 if g == "no gate" else 0.0, "tokens": 800 if g == "no gate" else 0}
+            for g in GATES
+        }
+        gated.append(r)
+
+    # When the gates are reported
+    out = gates_report(gated)
+
+    # Then the default gate keeps every piece of evidence and serves no unrelated task
+    default = out["gates"][out["default"]]
+    assert default["paired"]["no gate"]["evidence"] == (0.0, 0.0, 0.0)
+    assert default["paired"]["no gate"]["unrelated served"] == (-1.0, -1.0, -1.0)
+    assert "no gate" not in out["chosen_per_fold"]
+    assert out["cross-validated utility over no gate"]["mean"] == 1.0
+
+
+def test_a_gate_variant_is_a_policy_the_product_accepts() -> None:
+    # Given the product's default policy
+    from agent_memory.core.model.policies import EpisodicPolicy
+
+    # When each gate is applied
+    # Then each is a valid policy (no gate: every run reaches the threshold)
+    assert episodic(min_similarity=-1.0)(EpisodicPolicy()).min_similarity == -1.0
+    for variant in GATES.values():
+        assert isinstance(variant(EpisodicPolicy()), EpisodicPolicy)
