@@ -129,3 +129,70 @@ def test_a_gate_variant_is_a_policy_the_product_accepts() -> None:
     assert episodic(min_similarity=-1.0)(EpisodicPolicy()).min_similarity == -1.0
     for variant in GATES.values():
         assert isinstance(variant(EpisodicPolicy()), EpisodicPolicy)
+
+
+def synthetic_rows(seed: int) -> list[dict[str, Any]]:
+    """Rows of both datasets carrying every variant the script asks, with random 0/1 metrics."""
+    import random
+
+    from benchmarks.research.cross_validation import (
+        HEADLINE,
+        WRITE_VALUES,
+        asked_variants,
+        component_values,
+    )
+
+    rng = random.Random(seed)
+    keys = {k for w in WRITE_VALUES for k, _ in asked_variants(component_values(), w)}
+    names = {m for metrics in HEADLINE.values() for m in metrics}
+    rows = []
+    for i in range(60):
+        dataset = "longmemeval" if i % 3 == 0 else "locomo"
+        variants = {}
+        for key in keys:
+            metrics = {m: float(rng.random() < 0.8) for m in names}
+            metrics["session_recall@5"] = metrics["session recall_any@5"]
+            metrics["turn_recall_any@10"] = metrics["turn recall_any@10"]
+            metrics["objective"] = (metrics["session_recall@5"] + metrics["turn_recall_any@10"]) / 2
+            variants[key] = metrics
+        served = {
+            g: {"turn recall_any": 1.0, "session recall": 1.0, "objective": 1.0, "tokens": 900}
+            for g in GATES
+        }
+        unrelated = {g: {"served": float(rng.random() < 0.5), "tokens": 500} for g in GATES}
+        rows.append(
+            {
+                "dataset": dataset,
+                "stratum": f"{dataset}/{i % 2}",
+                "id": str(i),
+                "variants": variants,
+                "served": served,
+                "unrelated": unrelated,
+            }
+        )
+    return rows
+
+
+@given(st.integers(0, 3))
+def test_the_script_reports_any_rows_it_is_given(tmp_path_factory: Any, seed: int) -> None:
+    import json
+
+    from benchmarks.research.cross_validation import GRID, main
+
+    # Given saved rows of both datasets, with every variant the script asks
+    folder = tmp_path_factory.mktemp("cv")
+    rows_file = folder / "rows.json"
+    rows_file.write_text(json.dumps(synthetic_rows(seed)))
+
+    # When the script rebuilds its report from them
+    assert main(["--rows", str(rows_file), "--out", str(folder / "cv.json")]) == 0
+
+    # Then the report holds the selection, its recipe a point of the grid, and the gate
+    report = json.loads((folder / "cv.json").read_text())
+    recipe = report["elimination"]["recipe"]
+    assert set(recipe) == set(GRID) and all(recipe[c] in GRID[c] for c in GRID)
+    assert len(report["elimination"]["per_fold"]) == FOLDS
+    assert report["gates"]["default"] in GATES
+    text = (folder / "cv.md").read_text()
+    for heading in ("## The recipe, by stepwise selection", "## The gate, on what bootstrap"):
+        assert heading in text
