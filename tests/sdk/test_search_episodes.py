@@ -60,21 +60,33 @@ def test_a_search_ranks_every_matching_run_best_first(local: LocalMemory) -> Non
     assert found["left_out"] == {"episodes": 0, "units": 0}
 
 
-def test_limits_and_a_threshold_narrow_the_ranking(local: LocalMemory) -> None:
+def test_limits_and_a_threshold_narrow_the_ranking(local: LocalMemory, tmp_path: Path) -> None:
     three_runs(local)
     # When at most one episode and two units are asked for
     narrow = local.client.search_episodes("acme", "reviewer", "liability caps", limit=1, units=2)
     # Then that many come back
     assert (len(narrow["episodes"]), len(narrow["units"])) == (1, 2)
-    # And bootstrap's relevance gate, at a similarity no run reaches, lets a run through only
-    # by the query's words: none for words no run holds, the one that holds them otherwise
+    # And bootstrap's relevance gate, at a similarity no run reaches, lets no run through,
+    # whatever words the query shares with one (the default gate is by meaning alone)
     unrelated = "zebra migration patterns"
     assert len(local.client.search_episodes("acme", "reviewer", unrelated)["episodes"]) == 3
-    gated = local.client.search_episodes("acme", "reviewer", unrelated, min_similarity=0.99)
-    assert (gated["episodes"], gated["units"]) == ([], [])
-    worded = local.client.search_episodes("acme", "reviewer", "sub-processors", min_similarity=0.99)
-    assert [e["run_id"] for e in worded["episodes"]] == ["gdpr"]
-    assert {u["run_id"] for u in worded["units"]} == {"gdpr"}
+    for query in (unrelated, "sub-processors"):
+        gated = local.client.search_episodes("acme", "reviewer", query, min_similarity=0.99)
+        assert (gated["episodes"], gated["units"]) == ([], [])
+    # And a memory whose policy opens the gate by words lets through the run that holds them
+    episodic = replace(TEST_POLICIES.episodic, min_word_share=0.5)
+    opened = make_local(tmp_path / "worded", policies=replace(TEST_POLICIES, episodic=episodic))
+    try:
+        three_runs(opened)
+        worded = opened.client.search_episodes(
+            "acme", "reviewer", "sub-processors", min_similarity=0.99
+        )
+        assert [e["run_id"] for e in worded["episodes"]] == ["gdpr"]
+        assert {u["run_id"] for u in worded["units"]} == {"gdpr"}
+        none = opened.client.search_episodes("acme", "reviewer", unrelated, min_similarity=0.99)
+        assert none["episodes"] == []
+    finally:
+        opened.client.close()
 
 
 def test_a_team_search_reads_the_mates_runs_and_no_other_tenants(local: LocalMemory) -> None:

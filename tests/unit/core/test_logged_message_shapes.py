@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage, convert_to_openai_messages
 
-from agent_memory.core.api.contracts import MAX_MESSAGE_CHARS, parse_run_finished
+from agent_memory.core.api.contracts import MAX_LIST_ITEMS, MAX_MESSAGE_CHARS, parse_run_finished
 from agent_memory.core.model.errors import InvalidInput
 from agent_memory.core.model.models import Message, RunFinished
 
@@ -343,3 +343,36 @@ def test_a_malformed_part_is_named_by_its_exact_path(content: Any, field: str) -
     with pytest.raises(InvalidInput) as error:
         run_with({"role": "user", "content": content})
     assert error.value.field == field
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "x" * MAX_MESSAGE_CHARS,
+        ["x"] * MAX_LIST_ITEMS,
+        [{"type": "text", "text": "x"}] * MAX_LIST_ITEMS,
+        [{"type": "image_url", "image_url": {"url": "https://x.test/a.png"}}]
+        + ["x"] * (MAX_LIST_ITEMS - 1),
+    ],
+    ids=[
+        "string at its bound",
+        "strings at the list bound",
+        "text parts at the list bound",
+        "an image first, at the list bound",
+    ],
+)
+def test_a_failed_tool_answer_at_its_bounds_is_kept_and_marked(content: Any) -> None:
+    # Given a LangChain tool message that failed, its content as large as its shape allows
+    failed = ToolMessage(content=content, tool_call_id="call_1", status="error")
+    # When it is parsed as LangChain stores it
+    run = event_with({"type": "tool", "data": failed.model_dump()})
+    [tool] = run.messages
+    # Then it is accepted whole, and marked as an error where the mark found room, or
+    # reported when it did not
+    kept = sum(1 for part in content if part == "x" or (isinstance(part, dict) and "text" in part))
+    assert tool.role == "tool"
+    assert tool.content.count("x") == (MAX_MESSAGE_CHARS if isinstance(content, str) else kept)
+    marked = tool.content.startswith("[tool error] ")
+    noted = any("status 'error'" in line for line in run.not_kept)
+    assert marked != noted
+    assert noted == (isinstance(content[0], dict) and "image_url" in content[0])

@@ -401,6 +401,9 @@ def canonical(message: OtherShape) -> tuple[dict[str, Any], tuple[str, ...]]:
     return {"role": "assistant", "content": None}, (f"{message.type!r} item",)
 
 
+TOOL_ERROR_MARK = "[tool error] "
+
+
 def _langchain(message: LangChainDump) -> tuple[dict[str, Any], tuple[str, ...]]:
     kind = message.type
     notes = list(_extra_notes(message, "LangChain message"))
@@ -409,7 +412,9 @@ def _langchain(message: LangChainDump) -> tuple[dict[str, Any], tuple[str, ...]]
     role = message.role if isinstance(message, LangChainChat) else LANGCHAIN_ROLES[kind]
     content = message.content
     if message.status == "error":
-        content = _error_content(content)
+        content, marked = _error_content(content)
+        if not marked:
+            notes.append("LangChain status 'error' (its content had no room for the mark)")
     out: dict[str, Any] = {"role": role, "content": content}
     if message.name is not None:
         out["name"] = message.name
@@ -434,12 +439,33 @@ def _langchain(message: LangChainDump) -> tuple[dict[str, Any], tuple[str, ...]]
     return out, tuple(notes)
 
 
-def _error_content(content: Any) -> Any:
+def _error_content(content: Any) -> tuple[Any, bool]:
+    """``content`` marked as a tool's error, and whether the mark found room. The mark never
+    takes a string or a list past the bounds the message's own shape was accepted under:
+    content parts join with nothing, so a mark in a part of its own reads as a prefix.
+    """
+    # Imported here: the contract reads this module's shapes when it is built.
+    from agent_memory.core.api.contracts import MAX_LIST_ITEMS, MAX_MESSAGE_CHARS
+
     if isinstance(content, str):
-        return f"[tool error] {content}"
+        if len(TOOL_ERROR_MARK) + len(content) <= MAX_MESSAGE_CHARS:
+            return TOOL_ERROR_MARK + content, True
+        return [TOOL_ERROR_MARK, content], True
     if isinstance(content, list):
-        return ["[tool error] ", *content]
-    return content
+        if len(content) < MAX_LIST_ITEMS:
+            return [TOOL_ERROR_MARK, *content], True
+        # At the list's bound the mark joins the first part, when that part is text with room.
+        first: Any = content[0] if content else None
+        if isinstance(first, str):
+            text: Any = first
+        else:
+            text = getattr(first, "text", None) if getattr(first, "type", None) == "text" else None
+        if not isinstance(text, str) or len(TOOL_ERROR_MARK) + len(text) > MAX_MESSAGE_CHARS:
+            return content, False
+        marked = TOOL_ERROR_MARK + text
+        head = marked if isinstance(first, str) else first.model_copy(update={"text": marked})
+        return [head, *content[1:]], True
+    return content, True
 
 
 def _strands(message: StrandsMessage) -> dict[str, Any]:
