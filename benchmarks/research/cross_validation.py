@@ -502,13 +502,38 @@ def mean(rows: Sequence[Mapping[str, Any]], key: str, metric: str = "objective")
     return float(np.mean([r["variants"][key][metric] for r in rows])) if rows else 0.0
 
 
-def bootstrap(differences: Sequence[float], seed: int = SEED) -> tuple[float, float, float]:
-    """The mean of ``differences`` and its 95% percentile bootstrap interval."""
+def bootstrap(
+    differences: Sequence[float], seed: int = SEED, groups: Sequence[str] | None = None
+) -> tuple[float, float, float]:
+    """The mean of ``differences`` and its 95% percentile bootstrap interval. With ``groups``
+    (each difference's dataset), each group weighs the same: resampled within itself, the
+    mean is the mean of the groups' means.
+    """
     values = np.asarray(differences, dtype=np.float64)
     rng = np.random.default_rng(seed)
-    means = rng.choice(values, size=(RESAMPLES, len(values)), replace=True).mean(axis=1)
+    if groups is None:
+        means = rng.choice(values, size=(RESAMPLES, len(values)), replace=True).mean(axis=1)
+        point = float(values.mean())
+    else:
+        keys = np.asarray(groups)
+        parts = [values[keys == g] for g in dict.fromkeys(groups)]
+        means = np.mean(
+            [p[rng.integers(0, len(p), size=(RESAMPLES, len(p)))].mean(axis=1) for p in parts],
+            axis=0,
+        )
+        point = float(np.mean([p.mean() for p in parts]))
     low, high = np.percentile(means, [2.5, 97.5])
-    return float(values.mean()), float(low), float(high)
+    return point, float(low), float(high)
+
+
+def pooled(rows: Sequence[Mapping[str, Any]], values: Sequence[float], balanced: bool) -> float:
+    """The mean of ``values`` (one per row); ``balanced``: the mean of each dataset's mean."""
+    if not balanced:
+        return float(np.mean(values))
+    by: dict[str, list[float]] = {}
+    for r, v in zip(rows, values, strict=True):
+        by.setdefault(r["dataset"], []).append(v)
+    return float(np.mean([np.mean(v) for v in by.values()]))
 
 
 def cross_validate(
@@ -581,6 +606,7 @@ def fold_choice(
     rows: Sequence[Mapping[str, Any]],
     keys: Sequence[str],
     score: Callable[[Mapping[str, Any], str], float],
+    balanced: bool = False,
 ) -> tuple[list[str], list[tuple[Mapping[str, Any], str]]]:
     """Per fold, the key of ``keys`` with the best mean ``score`` on the other folds (ties to
     the first), and every row paired with the key chosen for its fold.
@@ -590,26 +616,34 @@ def fold_choice(
     held_out: list[tuple[Mapping[str, Any], str]] = []
     for f in range(FOLDS):
         train = [r for r, g in zip(rows, fold, strict=True) if g != f]
-        best = max(keys, key=lambda k: (np.mean([score(r, k) for r in train]), -keys.index(k)))
+        best = max(
+            keys,
+            key=lambda k: (pooled(train, [score(r, k) for r in train], balanced), -keys.index(k)),
+        )
         chosen.append(best)
         held_out += [(r, best) for r, g in zip(rows, fold, strict=True) if g == f]
     return chosen, held_out
 
 
 def component_gain(
-    rows: Sequence[Mapping[str, Any]], point: Mapping[str, float], component: str
+    rows: Sequence[Mapping[str, Any]],
+    point: Mapping[str, float],
+    component: str,
+    balanced: bool = False,
 ) -> tuple[float, float, float]:
     """The held-out paired gain of ``component`` in the recipe at ``point``: its value chosen
-    per fold among its "on" values and off (on the other folds), scored against off.
+    per fold among its "on" values and off (on the other folds), scored against off;
+    ``balanced``: each dataset weighing the same.
     """
     off = {**point, component: GRID[component][0]}
     keys = [grid_key({**point, component: v}) for v in GRID[component]]
-    _, held_out = fold_choice(rows, keys, lambda r, k: r["variants"][k]["objective"])
+    _, held_out = fold_choice(rows, keys, lambda r, k: r["variants"][k]["objective"], balanced)
     return bootstrap(
         [
             r["variants"][k]["objective"] - r["variants"][grid_key(off)]["objective"]
             for r, k in held_out
-        ]
+        ],
+        groups=[r["dataset"] for r, _ in held_out] if balanced else None,
     )
 
 
@@ -618,7 +652,9 @@ def on_value(component: str) -> float:
     return TUNED_POINT[component]
 
 
-def select(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, float], list[dict[str, Any]]]:
+def select(
+    rows: Sequence[Mapping[str, Any]], balanced: bool = False
+) -> tuple[dict[str, float], list[dict[str, Any]]]:
     """Stepwise selection over :data:`GRID` from the tuned recipe. Backward: while some
     component's held-out gain in the recipe has an interval reaching zero, the one with the
     lowest mean gain is turned off. Forward: a component turned off comes back (at its tuned
@@ -630,7 +666,7 @@ def select(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, float], list[di
     steps: list[dict[str, Any]] = []
     while True:
         on = [c for c in GRID if point[c] != GRID[c][0]]
-        gains = {c: component_gain(rows, point, c) for c in on}
+        gains = {c: component_gain(rows, point, c, balanced) for c in on}
         weak = [c for c in on if gains[c][1] <= 0]
         if weak:
             dropped = min(weak, key=lambda c: gains[c][0])
@@ -639,7 +675,7 @@ def select(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, float], list[di
             seen.add(grid_key(point))
             continue
         off = [c for c in GRID if point[c] == GRID[c][0]]
-        back = {c: component_gain(rows, {**point, c: on_value(c)}, c) for c in off}
+        back = {c: component_gain(rows, {**point, c: on_value(c)}, c, balanced) for c in off}
         strong = [
             c for c in off if back[c][1] > 0 and grid_key({**point, c: on_value(c)}) not in seen
         ]
@@ -658,17 +694,17 @@ def select(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, float], list[di
         seen.add(grid_key(point))
 
 
-def elimination_report(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def elimination_report(rows: Sequence[Mapping[str, Any]], balanced: bool = False) -> dict[str, Any]:
     """The selection on every question, and cross-validated: run on each fold's other
     folds, the recipe it ends at scored on the fold left out (the headline figures).
     """
-    point, steps = select(rows)
+    point, steps = select(rows, balanced)
     fold = folds(rows)
     per_fold: list[dict[str, float]] = []
     held_out: list[tuple[Mapping[str, Any], str]] = []
     for f in range(FOLDS):
         train = [r for r, g in zip(rows, fold, strict=True) if g != f]
-        chosen, _ = select(train)
+        chosen, _ = select(train, balanced)
         per_fold.append(chosen)
         held_out += [(r, grid_key(chosen)) for r, g in zip(rows, fold, strict=True) if g == f]
     tuned = grid_key(TUNED_POINT)
@@ -705,6 +741,7 @@ def elimination_report(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             by_type[stratum][f"{metric} cross-validated"] = float(np.mean(selected))
             by_type[stratum][f"{metric} tuned"] = float(np.mean(as_tuned))
     return {
+        "balanced": balanced,
         "recipe": point,
         "steps": steps,
         "per_fold": per_fold,
@@ -782,7 +819,7 @@ def markdown(result: Mapping[str, Any]) -> str:
     lines = [
         "# Retrieval components, cross-validated",
         "",
-        f"{result['questions']} dev questions ({result['by_dataset']['longmemeval']} "
+        f"{result['questions']} questions ({result['by_dataset']['longmemeval']} "
         f"LongMemEval, {result['by_dataset']['locomo']} LoCoMo), {FOLDS} folds stratified by "
         "dataset and question type. Objective per question: the mean of turn recall_any@10 "
         "and session recall@5 (all on LongMemEval, any on LoCoMo). A component's value is "
@@ -846,7 +883,12 @@ def elimination_markdown(elimination: Mapping[str, Any]) -> list[str]:
         "value chosen on four folds, scored against it off on the fifth, paired). Backward: "
         "while one's interval reaches zero, the one with the lowest gain goes. Forward: a "
         "component off comes back when its gain, added to the recipe as it then stands, "
-        "clears zero. The words (BM25) stay in every recipe.",
+        "clears zero. The words (BM25) stay in every recipe."
+        + (
+            " Each dataset weighs the same in the choices and intervals (--balanced)."
+            if elimination.get("balanced")
+            else ""
+        ),
         "",
         "| step | recipe | gain of each component in it (95% interval) | gain of each "
         "component off, added back | move |",
@@ -953,6 +995,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=None, help="embedding cache folder")
     parser.add_argument("--limit", type=int, default=None, help="the first N LongMemEval questions")
     parser.add_argument("--locomo-only", action="store_true")
+    parser.add_argument(
+        "--conversations",
+        nargs="+",
+        default=sorted(retrieval.DEV_CONVERSATIONS),
+        help="LoCoMo conversation ids (default: the dev ones)",
+    )
+    parser.add_argument(
+        "--balanced",
+        action="store_true",
+        help="the selection weighs each dataset the same (default: each question)",
+    )
     parser.add_argument("--rows", type=Path, default=None, help="reuse rows --keep-rows saved")
     parser.add_argument(
         "--keep-rows", type=Path, default=None, help="save every question's metrics here"
@@ -973,7 +1026,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         conversations = [
             retrieval.load_conversation(path)
             for path in retrieval.conversation_files(dataset("locomo"))
-            if retrieval.split_of(path.stem) == retrieval.DEV
+            if path.stem in set(args.conversations)
         ]
         rows = list(locomo_rows(conversations, embedder, components, local))
         if not args.locomo_only:
@@ -986,7 +1039,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "questions": len(rows),
         "by_dataset": by_dataset,
         "components": cross_validate(rows, components),
-        "elimination": elimination_report(rows),
+        "elimination": elimination_report(rows, args.balanced),
         "gates": gates_report(rows),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -196,3 +196,17 @@ def test_the_script_reports_any_rows_it_is_given(tmp_path_factory: Any, seed: in
     text = (folder / "cv.md").read_text()
     for heading in ("## The recipe, by stepwise selection", "## The gate, on what bootstrap"):
         assert heading in text
+
+
+def test_a_balanced_interval_weighs_each_dataset_the_same() -> None:
+    # Given 90 differences of 1 on one dataset and 10 of 0 on the other
+    differences = [1.0] * 90 + [0.0] * 10
+    groups = ["locomo"] * 90 + ["longmemeval"] * 10
+
+    # When their mean is drawn pooled, and with each dataset weighing the same
+    pooled = bootstrap(differences)
+    balanced = bootstrap(differences, groups=groups)
+
+    # Then pooled, the larger dataset dominates; balanced, each counts half
+    assert pooled[0] == 0.9
+    assert balanced == (0.5, 0.5, 0.5)

@@ -33,6 +33,11 @@ from pydantic import (
 )
 
 from agent_memory.core.api import message_shapes, not_kept
+from agent_memory.core.api.field_bounds import MAX_ITEM_CHARS as MAX_ITEM_CHARS  # re-exported
+from agent_memory.core.api.field_bounds import MAX_LIST_ITEMS as MAX_LIST_ITEMS  # re-exported
+from agent_memory.core.api.field_bounds import MAX_MESSAGE_CHARS as MAX_MESSAGE_CHARS  # re-exported
+from agent_memory.core.api.field_bounds import MAX_MESSAGES as MAX_MESSAGES  # re-exported
+from agent_memory.core.api.field_bounds import MAX_TASK_CHARS as MAX_TASK_CHARS  # re-exported
 from agent_memory.core.api.field_errors import field_path as field_path  # re-exported
 from agent_memory.core.api.field_errors import field_problems, listed
 from agent_memory.core.api.json_input import MAX_OBJECT_KEYS, check_depth, check_document
@@ -86,13 +91,6 @@ _DATE_TIME = re.compile(DATE_TIME_PATTERN)
 DATE_TIME_RULE = (
     "must be an RFC 3339 date-time string such as 2026-05-01T12:00:00Z (years 1000-2999)"
 )
-
-# Limits of single fields; the whole event is bounded by json_input.MAX_EVENT_BYTES.
-MAX_TASK_CHARS = 8_000
-MAX_MESSAGE_CHARS = 200_000
-MAX_MESSAGES = 2_000
-MAX_ITEM_CHARS = 2_000
-MAX_LIST_ITEMS = 50
 
 Identifier = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
 ShortText = Annotated[str, StringConstraints(max_length=MAX_ITEM_CHARS)]

@@ -28,6 +28,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from agent_memory.core.api.field_bounds import MAX_LIST_ITEMS, MAX_MESSAGE_CHARS
 from agent_memory.core.api.message_text import KNOWN_PART_TYPES
 from agent_memory.core.model.errors import InvalidInput
 
@@ -444,9 +445,6 @@ def _error_content(content: Any) -> tuple[Any, bool]:
     takes a string or a list past the bounds the message's own shape was accepted under:
     content parts join with nothing, so a mark in a part of its own reads as a prefix.
     """
-    # Imported here: the contract reads this module's shapes when it is built.
-    from agent_memory.core.api.contracts import MAX_LIST_ITEMS, MAX_MESSAGE_CHARS
-
     if isinstance(content, str):
         if len(TOOL_ERROR_MARK) + len(content) <= MAX_MESSAGE_CHARS:
             return TOOL_ERROR_MARK + content, True
