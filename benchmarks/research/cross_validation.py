@@ -647,11 +647,6 @@ def component_gain(
     )
 
 
-def on_value(component: str) -> float:
-    """The value a component is turned back on at: the tuned recipe's."""
-    return TUNED_POINT[component]
-
-
 def select(
     rows: Sequence[Mapping[str, Any]], balanced: bool = False
 ) -> tuple[dict[str, float], list[dict[str, Any]]]:
@@ -675,9 +670,9 @@ def select(
             seen.add(grid_key(point))
             continue
         off = [c for c in GRID if point[c] == GRID[c][0]]
-        back = {c: component_gain(rows, {**point, c: on_value(c)}, c, balanced) for c in off}
+        back = {c: component_gain(rows, {**point, c: TUNED_POINT[c]}, c, balanced) for c in off}
         strong = [
-            c for c in off if back[c][1] > 0 and grid_key({**point, c: on_value(c)}) not in seen
+            c for c in off if back[c][1] > 0 and grid_key({**point, c: TUNED_POINT[c]}) not in seen
         ]
         steps.append(
             {
@@ -690,7 +685,7 @@ def select(
         if not strong:
             return point, steps
         added = max(strong, key=lambda c: back[c][0])
-        point = {**point, added: on_value(added)}
+        point = {**point, added: TUNED_POINT[added]}
         seen.add(grid_key(point))
 
 
